@@ -1,0 +1,52 @@
+# netschema — a thin wrapper around CMake. `make demo` and `make test` work on a fresh Debian
+# machine: each first installs what is missing (scripts/deps.sh), then configures and builds
+# incrementally.
+#
+#   make demo    build, then run the demo
+#   make test    build and run every test, then the same tests under ASan + UBSan
+#   make asan    only the sanitizer build of the tests
+#   make bench   build and run the benchmarks
+#   make clean   remove the build trees
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE      ?= cmake
+CTEST      ?= ctest
+MAKEFLAGS  += --no-print-directory
+
+# configure(dir, extra cmake args): configure once; later builds re-run CMake by themselves.
+configure = test -f $(1)/CMakeCache.txt || $(CMAKE) -S . -B $(1) $(2) >/dev/null
+
+.PHONY: all build demo test unit asan bench clean
+
+all: build
+
+build:
+	@scripts/deps.sh build
+	@$(call configure,$(BUILD),)
+	@$(CMAKE) --build $(BUILD) -j$(JOBS)
+
+demo: build
+	@./$(BUILD)/examples/packed_table/packed_table
+
+unit:
+	@scripts/deps.sh test
+	@$(call configure,$(BUILD),)
+	@$(CMAKE) --build $(BUILD) -j$(JOBS)
+	@$(CTEST) --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+test: unit asan
+
+asan:
+	@scripts/deps.sh test
+	@$(call configure,$(ASAN_BUILD),-DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DNETSCHEMA_SANITIZE=ON)
+	@$(CMAKE) --build $(ASAN_BUILD) -j$(JOBS)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		$(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j$(JOBS)
+
+bench: build
+	@./$(BUILD)/bench/bench_bits
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,285 @@
+/* netschema/bits.h — bounds-checked bit streams: ns_writer and ns_reader (DESIGN §6.1).
+ *
+ * Bits are written least-significant first through a 64-bit accumulator into a caller-owned
+ * buffer. The writer never stores a byte outside [buf, buf + capacity); the reader never loads a
+ * byte outside [buf, buf + len). Errors are sticky: after the first one, every further read
+ * returns 0 and every further write is dropped, so callers may check once at the end.
+ *
+ * Note for callers: while writing, the writer may store scratch bytes anywhere in the buffer
+ * beyond the bytes used so far (never beyond capacity); only the bytes reported by
+ * ns_writer_flush() are meaningful. */
+#ifndef NETSCHEMA_BITS_H
+#define NETSCHEMA_BITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "platform.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A bit writer over a caller-owned buffer. Treat the members as private. */
+typedef struct ns_writer {
+    uint8_t  *buf;
+    size_t    cap;      /* capacity in bytes */
+    size_t    pos;      /* whole bytes emitted; keeps counting past cap once overflowed */
+    uint64_t  acc;      /* pending bits, least significant first */
+    unsigned  nacc;     /* number of pending bits: 0..7 between calls */
+    ns_status status;   /* NS_OK or the first error (NS_ERR_OVERFLOW) */
+} ns_writer;
+
+/* A bit reader over a caller-owned buffer. Treat the members as private. */
+typedef struct ns_reader {
+    const uint8_t *buf;
+    size_t    len;      /* length in bytes */
+    size_t    pos;      /* bytes loaded into acc */
+    uint64_t  acc;      /* loaded bits, least significant = next to read */
+    unsigned  nacc;     /* number of loaded, unread bits */
+    ns_status status;   /* NS_OK or the first error */
+} ns_reader;
+
+/* ---- writer ---------------------------------------------------------------------------- */
+
+/* Every function here is inline, slow paths included: a writer or reader that lives in a local
+ * variable and is only handed to these functions stays in registers, because the compiler can
+ * see that stores into the buffer never touch it. Functions that take a caller's ns_writer *
+ * (generated _write functions) copy it to a local first and store it back at the end. */
+
+/* Starts writing at the beginning of buf, which holds capacity bytes (buf may be NULL if 0). */
+static inline void ns_writer_init(ns_writer *w, void *buf, size_t capacity)
+{
+    w->buf = (uint8_t *)buf;
+    w->cap = buf ? capacity : 0;
+    w->pos = 0;
+    w->acc = 0;
+    w->nacc = 0;
+    w->status = NS_OK;
+}
+
+/* Slow path near the end of the buffer: moves whole pending bytes into it one by one. Bytes that
+ * do not fit are counted but not stored, and the writer is marked overflowed. */
+static inline void ns__writer_drain(ns_writer *w)
+{
+    while (w->nacc >= 8) {
+        if (w->pos < w->cap) w->buf[w->pos] = (uint8_t)w->acc;
+        else w->status = NS_ERR_OVERFLOW;
+        w->pos++;
+        w->acc >>= 8;
+        w->nacc -= 8;
+    }
+}
+
+/* Appends the low n bits of v (n <= 56). The internal primitive behind every write. */
+static inline void ns__writer_put(ns_writer *w, uint64_t v, unsigned n)
+{
+    uint64_t acc = w->acc | (v << w->nacc);
+    unsigned nacc = w->nacc + n;
+    /* Written so that a buffer known to be short makes the fast path provably dead. */
+    if (NS__LIKELY(w->cap >= 8 && w->pos <= w->cap - 8)) {
+        ns__store_le64(w->buf + w->pos, acc);
+        w->pos += nacc >> 3;
+        w->acc = acc >> (nacc & ~7u);
+        w->nacc = nacc & 7u;
+    } else {
+        w->acc = acc;
+        w->nacc = nacc;
+        ns__writer_drain(w);
+    }
+}
+
+/* Writes the low nbits (1..32) of value. */
+static inline void ns_write_bits(ns_writer *w, uint32_t value, unsigned nbits)
+{
+    ns__writer_put(w, value & ((UINT64_C(1) << nbits) - 1u), nbits);
+}
+
+/* Writes all 64 bits of value. */
+static inline void ns_write_bits64(ns_writer *w, uint64_t value)
+{
+    ns__writer_put(w, value & 0xffffffffu, 32);
+    ns__writer_put(w, value >> 32, 32);
+}
+
+/* Writes one bit: 1 for true. */
+static inline void ns_write_bool(ns_writer *w, bool value)
+{
+    ns__writer_put(w, value ? 1u : 0u, 1);
+}
+
+/* Pads with zero bits up to the next byte boundary. */
+static inline void ns_writer_align(ns_writer *w)
+{
+    if (w->nacc & 7u) {
+        w->nacc = (w->nacc + 7u) & ~7u;
+        ns__writer_drain(w);
+    }
+}
+
+/* Aligns to a byte, then copies n bytes verbatim. */
+static inline void ns_write_bytes(ns_writer *w, const void *data, size_t n)
+{
+    ns_writer_align(w);
+    if (n == 0) return;
+    if (w->pos <= w->cap && n <= w->cap - w->pos) memcpy(w->buf + w->pos, data, n);
+    else w->status = NS_ERR_OVERFLOW;
+    w->pos += n;
+}
+
+/* Pads to a byte; returns the bytes used in the buffer (never more than its capacity). */
+static inline size_t ns_writer_flush(ns_writer *w)
+{
+    ns_writer_align(w);
+    return w->pos < w->cap ? w->pos : w->cap;
+}
+
+/* Bits written so far. After an overflow it keeps counting, so it tells the size needed. */
+static inline size_t ns_writer_bits(const ns_writer *w)
+{
+    return w->pos * 8 + w->nacc;
+}
+
+/* True once a write did not fit in the buffer. */
+static inline bool ns_writer_overflowed(const ns_writer *w)
+{
+    return w->status != NS_OK;
+}
+
+/* NS_OK, or NS_ERR_OVERFLOW once a write did not fit. */
+static inline ns_status ns_writer_status(const ns_writer *w)
+{
+    return w->status;
+}
+
+/* ---- reader ---------------------------------------------------------------------------- */
+
+/* Starts reading at the beginning of buf, which holds len bytes (buf may be NULL if 0). */
+static inline void ns_reader_init(ns_reader *r, const void *buf, size_t len)
+{
+    r->buf = (const uint8_t *)buf;
+    r->len = buf ? len : 0;
+    r->pos = 0;
+    r->acc = 0;
+    r->nacc = 0;
+    r->status = NS_OK;
+}
+
+/* Slow path near the end of the buffer: loads the last bytes one by one. */
+static inline void ns__reader_refill_tail(ns_reader *r)
+{
+    /* Bits above nacc may hold a copy of the next bytes from an earlier 8-byte load; clear
+     * them so that OR-ing the same bytes in again stays exact. */
+    r->acc &= ns__mask64(r->nacc);
+    while (r->nacc <= 56 && r->pos < r->len) {
+        r->acc |= (uint64_t)r->buf[r->pos++] << r->nacc;
+        r->nacc += 8;
+    }
+}
+
+/* Marks the reader failed with status s (the first error wins) and returns 0. From then on
+ * every read returns 0. Generated readers call it for range and consistency errors. */
+static inline uint32_t ns_reader_fail(ns_reader *r, ns_status s)
+{
+    if (r->status == NS_OK) r->status = s;
+    r->pos = r->len; /* drop everything: every later read finds no bits */
+    r->acc = 0;
+    r->nacc = 0;
+    return 0;
+}
+
+/* Loads bits so that at least 56 are available, unless the buffer ends first. */
+static inline void ns__reader_refill(ns_reader *r)
+{
+    /* Written so that a buffer known to be short makes the fast path provably dead. */
+    if (NS__LIKELY(r->len >= 8 && r->pos <= r->len - 8)) {
+        r->acc |= ns__load_le64(r->buf + r->pos) << r->nacc;
+        r->pos += (63u - r->nacc) >> 3;
+        r->nacc |= 56u;
+    } else {
+        ns__reader_refill_tail(r);
+    }
+}
+
+/* Reads nbits (1..32). Past the end of the buffer: fails with NS_ERR_TRUNCATED, returns 0. */
+static inline uint32_t ns_read_bits(ns_reader *r, unsigned nbits)
+{
+    if (NS__UNLIKELY(r->nacc < nbits)) {
+        ns__reader_refill(r);
+        if (r->nacc < nbits) return ns_reader_fail(r, NS_ERR_TRUNCATED);
+    }
+    uint32_t v = (uint32_t)(r->acc & ((UINT64_C(1) << nbits) - 1u));
+    r->acc >>= nbits;
+    r->nacc -= nbits;
+    return v;
+}
+
+/* Reads 64 bits, as written by ns_write_bits64 (0 if either half is missing). */
+static inline uint64_t ns_read_bits64(ns_reader *r)
+{
+    uint64_t lo = ns_read_bits(r, 32);
+    uint64_t hi = ns_read_bits(r, 32);
+    return r->status != NS_OK ? 0 : lo | (hi << 32);
+}
+
+/* Reads one bit. */
+static inline bool ns_read_bool(ns_reader *r)
+{
+    return ns_read_bits(r, 1) != 0;
+}
+
+/* Skips to the next byte boundary. */
+static inline void ns_reader_align(ns_reader *r)
+{
+    /* Drop the partial byte, then step back over the whole bytes still in the accumulator
+     * (they are also in the buffer), leaving an empty accumulator at a byte boundary. */
+    r->pos -= r->nacc >> 3;
+    r->acc = 0;
+    r->nacc = 0;
+}
+
+/* Aligns to a byte, then copies n bytes out. On error out is zero-filled. */
+static inline void ns_read_bytes(ns_reader *r, void *out, size_t n)
+{
+    ns_reader_align(r);
+    if (n == 0) return;
+    if (n <= r->len && r->pos <= r->len - n) {
+        memcpy(out, r->buf + r->pos, n);
+        r->pos += n;
+    } else {
+        memset(out, 0, n);
+        ns_reader_fail(r, NS_ERR_TRUNCATED);
+    }
+}
+
+/* Bits consumed so far. */
+static inline size_t ns_reader_bits(const ns_reader *r)
+{
+    return r->pos * 8 - r->nacc;
+}
+
+/* Bits left to read before the end of the buffer. */
+static inline size_t ns_reader_remaining_bits(const ns_reader *r)
+{
+    return (r->len - r->pos) * 8 + r->nacc;
+}
+
+/* True once a read failed (truncated input, out-of-range or malformed value). */
+static inline bool ns_reader_failed(const ns_reader *r)
+{
+    return r->status != NS_OK;
+}
+
+/* NS_OK, or the first error the reader met. */
+static inline ns_status ns_reader_status(const ns_reader *r)
+{
+    return r->status;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,23 @@
+/* netschema/netschema.h — the umbrella header: everything generated code and users call.
+ *
+ *   bits.h     ns_writer / ns_reader bit streams
+ *   packed.h   zigzag, packed integers (ns_model), deltas
+ *   varint.h   byte-aligned varints
+ *   quant.h    quantization, smallest-three quaternions
+ *   predict.h  the three-baseline predictor
+ *   types.h    ns_vec2/3/4, ns_quat, ns_entity
+ *   status.h   ns_status
+ *   version.h  NS_VERSION_*, NS_RUNTIME_ABI */
+#ifndef NETSCHEMA_NETSCHEMA_H
+#define NETSCHEMA_NETSCHEMA_H
+
+#include "version.h"
+#include "status.h"
+#include "types.h"
+#include "bits.h"
+#include "packed.h"
+#include "varint.h"
+#include "quant.h"
+#include "predict.h"
+
+#endif

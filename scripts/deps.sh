@@ -1,0 +1,42 @@
+#!/bin/sh
+# Installs the Debian packages netschema needs, and only those that are missing.
+#
+#   scripts/deps.sh [build|test|fuzz]...
+#
+# build: what `make demo` needs (compiler toolchain, CMake, flex, bison, pkg-config, and Check,
+#        since the default build includes the unit tests);
+# test:  build + clang and its sanitizer runtime (the ASan+UBSan build);
+# fuzz:  build + clang (libFuzzer).
+# Silent and fast when everything is present; runs `apt-get update` only when something
+# must be installed; when not root it prints the command to run instead.
+set -eu
+
+want="gcc make cmake flex bison pkg-config check"
+for mode in "${@:-build}"; do
+    case "$mode" in
+        build) ;;
+        test)  want="$want clang libclang-rt-dev" ;;
+        fuzz)  want="$want clang libclang-rt-dev" ;;
+        *) echo "deps.sh: unknown mode '$mode' (expected build, test or fuzz)" >&2; exit 2 ;;
+    esac
+done
+
+# One dpkg-query for every package: a package is present when dpkg says "install ok installed".
+missing=""
+status=$(dpkg-query -W -f='${Package} ${Status}\n' $want 2>/dev/null || true)
+for pkg in $want; do
+    if ! printf '%s\n' "$status" | grep -q "^$pkg install ok installed\$"; then
+        case " $missing " in *" $pkg "*) ;; *) missing="$missing $pkg" ;; esac
+    fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "netschema needs these Debian packages:$missing" >&2
+    echo "install them with:  sudo apt-get install -y$missing" >&2
+    exit 1
+fi
+echo "deps.sh: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
