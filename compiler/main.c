@@ -1,0 +1,246 @@
+/* main.c — netschemac, the command-line front of the compiler library (netschemac.h).
+ *
+ *   netschemac [options] FILE.netschema...
+ *
+ * Exit status: 0 ok, 1 schema errors, 2 usage or I/O error. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "netschemac/netschemac.h"
+
+#define EXIT_SCHEMA 1
+#define EXIT_USAGE 2
+
+typedef enum { EMIT_C, EMIT_JSON } emit_kind;
+
+typedef struct cli {
+    const char **imports;
+    size_t       nimports;
+    const char **files;
+    size_t       nfiles;
+    const char  *out_dir;
+    const char  *depfile;
+    bool         check_only, hash;
+    emit_kind    emit;
+    nsc_diag_format diag_format;
+    unsigned     max_errors;
+} cli;
+
+static void usage(FILE *f)
+{
+    fputs("usage: netschemac [options] FILE.netschema...\n"
+          "\n"
+          "Compiles replication schemas into C (FILE.ns.h and FILE.ns.c) for libnetschema.\n"
+          "\n"
+          "options:\n"
+          "  -I DIR                 add an import search directory (repeatable; searched in order\n"
+          "                         after the importing file's own directory)\n"
+          "  -o DIR                 output directory (default: .; '-' writes JSON to stdout)\n"
+          "  --depfile FILE         write a make-style dependency file listing every schema read\n"
+          "  --check                parse and check only; write nothing\n"
+          "  --emit c|json          emit generated C (default) or a JSON descriptor (FILE.json)\n"
+          "  --hash                 print the schema hash and one hash per type\n"
+          "  --diagnostics text|json\n"
+          "                         how errors are printed on stderr (json: one object per line)\n"
+          "  --max-errors N         stop showing errors after N (default 50)\n"
+          "  --version              print the version and exit\n"
+          "  --help                 print this help and exit\n"
+          "\n"
+          "exit status: 0 ok, 1 schema errors, 2 usage or I/O error\n",
+          f);
+}
+
+static int bad_usage(const char *fmt, const char *arg)
+{
+    fputs("netschemac: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'netschemac --help'.\n", stderr);
+    return EXIT_USAGE;
+}
+
+/* The value of an option given as "--opt VALUE", "--opt=VALUE" or (for -I/-o) "-IVALUE". */
+static const char *option_value(int argc, char **argv, int *i, const char *name)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0) return NULL;
+    if (a[n] == '=') return a + n + 1;
+    if (a[n] != '\0') return name[1] != '-' ? a + n : NULL;
+    if (*i + 1 >= argc) return "";
+    return argv[++*i];
+}
+
+static int parse_args(int argc, char **argv, cli *c)
+{
+    c->imports = calloc((size_t)argc, sizeof *c->imports);
+    c->files = calloc((size_t)argc, sizeof *c->files);
+    if (!c->imports || !c->files) return EXIT_USAGE;
+    c->out_dir = ".";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage(stdout);
+            exit(0);
+        } else if (strcmp(a, "--version") == 0) {
+            printf("netschemac %s\n", NSC_VERSION);
+            exit(0);
+        } else if (strcmp(a, "--check") == 0) {
+            c->check_only = true;
+        } else if (strcmp(a, "--hash") == 0) {
+            c->hash = true;
+        } else if ((v = option_value(argc, argv, &i, "-I"))) {
+            if (!*v) return bad_usage("option -I needs a directory", "");
+            c->imports[c->nimports++] = v;
+        } else if ((v = option_value(argc, argv, &i, "-o"))) {
+            if (!*v) return bad_usage("option -o needs a directory", "");
+            c->out_dir = v;
+        } else if ((v = option_value(argc, argv, &i, "--depfile"))) {
+            if (!*v) return bad_usage("option --depfile needs a file name", "");
+            c->depfile = v;
+        } else if ((v = option_value(argc, argv, &i, "--emit"))) {
+            if (strcmp(v, "c") == 0) c->emit = EMIT_C;
+            else if (strcmp(v, "json") == 0) c->emit = EMIT_JSON;
+            else return bad_usage("--emit takes 'c' or 'json', not '%s'", v);
+        } else if ((v = option_value(argc, argv, &i, "--diagnostics"))) {
+            if (strcmp(v, "text") == 0) c->diag_format = NSC_DIAG_TEXT;
+            else if (strcmp(v, "json") == 0) c->diag_format = NSC_DIAG_JSON;
+            else return bad_usage("--diagnostics takes 'text' or 'json', not '%s'", v);
+        } else if ((v = option_value(argc, argv, &i, "--max-errors"))) {
+            char *end;
+            unsigned long n = strtoul(v, &end, 10);
+            if (!*v || *end || n == 0 || n > 100000) return bad_usage("--max-errors takes a number from 1 to 100000, not '%s'", v);
+            c->max_errors = (unsigned)n;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return bad_usage("unknown option '%s'", a);
+        } else {
+            c->files[c->nfiles++] = a;
+        }
+    }
+    if (c->nfiles == 0) return bad_usage("no input schema%s", "");
+    return 0;
+}
+
+/* Appends a path to a make rule, escaping what make would misread. */
+static void dep_path(FILE *f, const char *p)
+{
+    for (; *p; p++) {
+        if (*p == ' ' || *p == '#') fputc('\\', f);
+        if (*p == '$') fputc('$', f);
+        fputc(*p, f);
+    }
+}
+
+static int write_depfile(const cli *c, nsc_context *ctx, nsc_unit *const *units)
+{
+    FILE *f = fopen(c->depfile, "w");
+    if (!f) {
+        fprintf(stderr, "netschemac: cannot write '%s': %s\n", c->depfile, strerror(errno));
+        return EXIT_USAGE;
+    }
+    /* Targets: what this run produces (with --check, the depfile itself stands in). */
+    bool first = true;
+    for (size_t i = 0; i < c->nfiles; i++) {
+        if (!units[i]) continue;
+        const char *stem = nsc_unit_stem(units[i]);
+        const char *exts[2] = {".ns.h", ".ns.c"};
+        size_t n = c->emit == EMIT_JSON ? 1 : 2;
+        for (size_t k = 0; k < n && !c->check_only; k++) {
+            if (!first) fputc(' ', f);
+            first = false;
+            dep_path(f, c->out_dir);
+            fputc('/', f);
+            dep_path(f, stem);
+            dep_path(f, c->emit == EMIT_JSON ? ".json" : exts[k]);
+        }
+    }
+    if (c->check_only) dep_path(f, c->depfile);
+    fputs(":", f);
+    for (size_t i = 0; i < nsc_file_count(ctx); i++) {
+        fputs(" \\\n  ", f);
+        dep_path(f, nsc_file_path(ctx, i));
+    }
+    fputc('\n', f);
+    /* A phony rule per imported schema, so deleting one does not break the build (gcc -MP). */
+    for (size_t i = 0; i < nsc_file_count(ctx); i++) {
+        fputc('\n', f);
+        dep_path(f, nsc_file_path(ctx, i));
+        fputs(":\n", f);
+    }
+    return fclose(f) == 0 ? 0 : EXIT_USAGE;
+}
+
+static int ensure_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0) return S_ISDIR(st.st_mode) ? 0 : -1;
+    return mkdir(dir, 0777);
+}
+
+static int emit(const cli *c, nsc_context *ctx, nsc_unit *u)
+{
+    if (c->emit == EMIT_JSON && strcmp(c->out_dir, "-") == 0) return nsc_emit_json(ctx, u, stdout) ? EXIT_USAGE : 0;
+    if (ensure_dir(c->out_dir) != 0) {
+        fprintf(stderr, "netschemac: cannot use output directory '%s': %s\n", c->out_dir, strerror(errno));
+        return EXIT_USAGE;
+    }
+    if (c->emit == EMIT_C) return nsc_emit_c(ctx, u, c->out_dir) ? EXIT_USAGE : 0;
+    size_t n = strlen(c->out_dir) + strlen(nsc_unit_stem(u)) + 8;
+    char *path = malloc(n);
+    if (!path) return EXIT_USAGE;
+    snprintf(path, n, "%s/%s.json", c->out_dir, nsc_unit_stem(u));
+    FILE *f = fopen(path, "w");
+    int rc = 0;
+    if (!f || nsc_emit_json(ctx, u, f) != 0) {
+        fprintf(stderr, "netschemac: cannot write '%s': %s\n", path, strerror(errno));
+        rc = EXIT_USAGE;
+    }
+    if (f && fclose(f) != 0) rc = EXIT_USAGE;
+    free(path);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    cli c;
+    memset(&c, 0, sizeof c);
+    int rc = parse_args(argc, argv, &c);
+    if (rc) return rc;
+
+    nsc_options opt;
+    nsc_options_init(&opt);
+    opt.import_dirs = c.imports;
+    opt.import_dir_count = c.nimports;
+    opt.diag_format = c.diag_format;
+    if (c.max_errors) opt.max_errors = c.max_errors;
+    opt.color = c.diag_format == NSC_DIAG_TEXT && isatty(STDERR_FILENO) && !getenv("NO_COLOR");
+    nsc_context *ctx = nsc_create(&opt);
+    if (!ctx) return EXIT_USAGE;
+
+    nsc_unit **units = calloc(c.nfiles, sizeof *units);
+    bool io_error = !units;
+    for (size_t i = 0; units && i < c.nfiles; i++) {
+        units[i] = nsc_load_file(ctx, c.files[i]);
+        if (!units[i]) io_error = true;
+    }
+    unsigned errors = nsc_check(ctx);
+    if (c.depfile && !io_error && write_depfile(&c, ctx, units)) rc = EXIT_USAGE;
+    if (!io_error && errors == 0) {
+        for (size_t i = 0; i < c.nfiles && !rc; i++) {
+            if (c.hash) nsc_emit_hash(ctx, units[i], stdout);
+            if (!c.check_only && !c.hash) rc = emit(&c, ctx, units[i]);
+        }
+    }
+    nsc_finish_diagnostics(ctx);
+    nsc_destroy(ctx);
+    free(units);
+    free(c.imports);
+    free(c.files);
+    if (io_error) return EXIT_USAGE;
+    if (errors) return EXIT_SCHEMA;
+    return rc;
+}

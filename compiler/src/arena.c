@@ -1,0 +1,121 @@
+/* arena.c — bump allocator in chained blocks; big requests get a block of their own. */
+#include "arena.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK_SIZE (64 * 1024)
+#define ALIGN 16
+
+struct nsc_arena_block {
+    nsc_arena_block *next;
+    size_t           size;
+    _Alignas(16) unsigned char data[];
+};
+
+void nsc_out_of_memory(void)
+{
+    fputs("netschemac: out of memory\n", stderr);
+    abort();
+}
+
+void *nsc_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) nsc_out_of_memory();
+    return q;
+}
+
+void nsc_arena_init(nsc_arena *a)
+{
+    a->head = NULL;
+    a->used = 0;
+}
+
+void nsc_arena_free(nsc_arena *a)
+{
+    nsc_arena_block *b = a->head;
+    while (b) {
+        nsc_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    a->head = NULL;
+    a->used = 0;
+}
+
+static nsc_arena_block *new_block(size_t size)
+{
+    nsc_arena_block *b = malloc(sizeof *b + size);
+    if (!b) nsc_out_of_memory();
+    b->size = size;
+    b->next = NULL;
+    return b;
+}
+
+void *nsc_arena_alloc(nsc_arena *a, size_t n)
+{
+    n = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    if (n == 0) n = ALIGN;
+    if (n > BLOCK_SIZE / 4) {
+        /* Large: its own block, linked behind the current one so the head keeps its space. */
+        nsc_arena_block *b = new_block(n);
+        if (a->head) {
+            b->next = a->head->next;
+            a->head->next = b;
+        } else {
+            a->head = b;
+            a->used = n;
+        }
+        memset(b->data, 0, n);
+        return b->data;
+    }
+    if (!a->head || a->used + n > a->head->size) {
+        nsc_arena_block *b = new_block(BLOCK_SIZE);
+        b->next = a->head;
+        a->head = b;
+        a->used = 0;
+    }
+    void *p = a->head->data + a->used;
+    a->used += n;
+    memset(p, 0, n);
+    return p;
+}
+
+char *nsc_arena_strndup(nsc_arena *a, const char *s, size_t n)
+{
+    char *p = nsc_arena_alloc(a, n + 1);
+    if (n) memcpy(p, s, n);
+    p[n] = '\0';
+    return p;
+}
+
+char *nsc_arena_strdup(nsc_arena *a, const char *s)
+{
+    return nsc_arena_strndup(a, s, strlen(s));
+}
+
+char *nsc_arena_printf(nsc_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) n = 0;
+    char *p = nsc_arena_alloc(a, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void *nsc_arena_memdup(nsc_arena *a, const void *p, size_t n, size_t sz)
+{
+    if (n == 0) return NULL;
+    void *q = nsc_arena_alloc(a, n * sz);
+    memcpy(q, p, n * sz);
+    return q;
+}

@@ -1,0 +1,205 @@
+/* ast.h — the syntax tree the parser builds. It records what was written and where; the check
+ * pass annotates it (the `sem` members) and the layout pass reads it. All nodes live in the
+ * context's arena. */
+#ifndef NSC_AST_H
+#define NSC_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "source.h"
+
+struct nsc_type;
+struct nsc_unit;
+struct nsc_layout;
+
+typedef struct nsc_name {
+    const char *text;
+    nsc_loc     loc;
+} nsc_name;
+
+/* A possibly qualified name: a, a.b, game.core.Team. */
+typedef struct nsc_qname {
+    nsc_name   *parts;
+    size_t      count;
+    const char *text;     /* the parts joined with '.' */
+    nsc_loc     loc;
+    const char *doc;      /* doc comment before its first token (fields take theirs from here) */
+} nsc_qname;
+
+typedef enum nsc_expr_kind {
+    NSC_EX_INT,     /* integer literal: magnitude in ival */
+    NSC_EX_FLOAT,   /* floating-point literal */
+    NSC_EX_STRING,  /* string literal: decoded bytes in str/str_len */
+    NSC_EX_BOOL,
+    NSC_EX_NAME,    /* a constant, an enum value, an identifier argument (clamp, owner, ...) */
+    NSC_EX_NEG,     /* -lhs */
+    NSC_EX_BINARY,  /* lhs op rhs, op one of + - * / % */
+    NSC_EX_LIST     /* { items } for vectors, quaternions and structs */
+} nsc_expr_kind;
+
+typedef struct nsc_expr {
+    nsc_expr_kind kind;
+    nsc_loc       loc;
+    uint64_t      ival;
+    bool          overflow;   /* the integer literal does not fit 64 bits */
+    double        fval;
+    const char   *str;
+    size_t        str_len;
+    bool          bval;
+    nsc_qname     name;
+    char          op;
+    struct nsc_expr *lhs, *rhs;
+    struct nsc_expr **items;
+    size_t        count;
+} nsc_expr;
+
+typedef struct nsc_attr {
+    nsc_name    name;
+    nsc_expr  **args;
+    size_t      argc;
+    bool        has_parens;
+    nsc_loc     loc;          /* '@' through ')' */
+} nsc_attr;
+
+typedef struct nsc_typeref nsc_typeref;
+
+/* One argument of a generic type: a type (or a bare name that may be a constant) or a number. */
+typedef struct nsc_typearg {
+    nsc_typeref *type;
+    nsc_expr    *expr;
+    nsc_loc      loc;
+} nsc_typearg;
+
+struct nsc_typeref {
+    nsc_qname    name;
+    nsc_typearg *args;
+    size_t       argc;
+    bool         generic;     /* written with <...> */
+    nsc_loc      loc;
+};
+
+/* What the check pass decided about a field's attributes. */
+typedef enum nsc_smooth { NSC_SMOOTH_CLAMP, NSC_SMOOTH_INTERPOLATE, NSC_SMOOTH_EXTRAPOLATE } nsc_smooth;
+
+/* Who receives a field: a set of audiences. */
+enum { NSC_TO_OWNER = 1, NSC_TO_OTHERS = 2 };
+typedef enum nsc_sync {
+    NSC_SYNC_NONE = 0,
+    NSC_SYNC_OWNER = NSC_TO_OWNER,
+    NSC_SYNC_OTHERS = NSC_TO_OTHERS,
+    NSC_SYNC_ALL = NSC_TO_OWNER | NSC_TO_OTHERS
+} nsc_sync;
+
+/* A number that is exact for integers and approximate for floats. */
+typedef struct nsc_number {
+    bool    is_float;
+    int64_t i;        /* when !is_float (i64 range; u64 values above use u) */
+    uint64_t u;
+    bool    is_unsigned_big; /* integer above INT64_MAX, value in u */
+    double  f;
+} nsc_number;
+
+/* An evaluated default value, as the emitters print it. */
+typedef struct nsc_literal {
+    enum { NSC_LIT_INT, NSC_LIT_FLOAT, NSC_LIT_BOOL, NSC_LIT_STRING, NSC_LIT_ENUM, NSC_LIT_LIST } kind;
+    bool        neg;          /* NSC_LIT_INT: sign and magnitude */
+    uint64_t    mag;
+    double      f;
+    bool        b;
+    const char *s;            /* NSC_LIT_STRING: bytes (may hold escapes' raw bytes) */
+    size_t      n;
+    const struct nsc_enum_value *ev;
+    struct nsc_literal **items;
+    size_t      count;
+} nsc_literal;
+
+typedef struct nsc_field_sem {
+    const struct nsc_type *type;
+    bool       has_quantize;
+    double     quantize;
+    bool       has_range;
+    nsc_number range_lo, range_hi;
+    unsigned   smallest_three;   /* bits per component, 0 = not used */
+    nsc_smooth smooth;
+    nsc_sync   sync;             /* effective audience */
+    bool       explicit_sync;
+    bool       notify, initial, composite, nopredict, raw, ordered;
+    const nsc_literal *init;     /* the checked default, or NULL for the type's zero value */
+    int        depth;            /* struct nesting depth of the owner, for limits */
+} nsc_field_sem;
+
+typedef struct nsc_field {
+    nsc_name     name;
+    nsc_typeref *type;
+    nsc_expr    *init;
+    nsc_attr   **attrs;
+    size_t       nattrs;
+    const char  *doc;
+    nsc_loc      loc;
+    nsc_field_sem sem;
+} nsc_field;
+
+typedef struct nsc_enum_value {
+    nsc_name    name;
+    nsc_expr   *value;
+    nsc_attr  **attrs;
+    size_t      nattrs;
+    const char *doc;
+    int64_t     resolved;
+} nsc_enum_value;
+
+typedef enum nsc_decl_kind {
+    NSC_D_PACKAGE, NSC_D_IMPORT, NSC_D_CONST, NSC_D_ENUM,
+    NSC_D_STRUCT, NSC_D_COMPONENT, NSC_D_INPUT, NSC_D_RPC
+} nsc_decl_kind;
+
+typedef struct nsc_decl {
+    nsc_decl_kind kind;
+    nsc_name     name;         /* empty for package and import */
+    nsc_loc      loc;          /* the whole declaration */
+    nsc_loc      kw_loc;       /* its keyword */
+    const char  *doc;
+    nsc_attr   **attrs;
+    size_t       nattrs;
+    /* package */
+    nsc_qname    package;
+    /* import */
+    const char  *path;
+    size_t       path_len;
+    nsc_loc      path_loc;
+    struct nsc_unit *target;
+    bool         import_used;
+    /* const */
+    nsc_expr    *value;
+    /* enum */
+    nsc_typeref *underlying;
+    const struct nsc_type *underlying_type; /* resolved (default u8) */
+    nsc_enum_value **values;
+    size_t       nvalues;
+    /* struct, component, input, rpc */
+    nsc_field  **fields;
+    size_t       nfields;
+    /* filled by check */
+    struct nsc_unit *unit;
+    int          state;        /* resolution state (cycle detection) */
+    int64_t      const_value;
+    bool         const_ok;
+    struct nsc_type *type;     /* enums and records */
+    nsc_sync     sync;         /* component-level @sync (default all) */
+    int          nesting;      /* structs: how deep structs nest inside it */
+    bool         has_id;
+    uint32_t     id;           /* wire type id: components, inputs, rpcs */
+    const char  *c_name;       /* <prefix>_<Name> */
+    struct nsc_layout *layout;
+    uint64_t     hash;
+} nsc_decl;
+
+/* Kind names as written in schemas ("component"). */
+const char *nsc_decl_kind_name(nsc_decl_kind k);
+
+/* True for struct, component, input and rpc. */
+bool nsc_decl_is_record(const nsc_decl *d);
+
+#endif

@@ -1,0 +1,85 @@
+/* check.h — the semantic pass, split by concern: names (check_names.c), constant expressions
+ * (check_expr.c), types and declarations (check_types.c), attributes (check_attrs.c), defaults
+ * (check_defaults.c) and generated C names (cnames.c). check.c runs them in order. */
+#ifndef NSC_CHECK_H
+#define NSC_CHECK_H
+
+#include "context.h"
+#include "types.h"
+
+typedef struct nsc_checker {
+    nsc_context *ctx;
+    nsc_diags   *d;
+    nsc_arena   *a;
+    nsc_map      cnames;   /* generated C identifier → nsc_cname_owner */
+} nsc_checker;
+
+/* ---- limits (SPEC.md, "Limits") ---- */
+#define NSC_MAX_FIELDS        255u
+#define NSC_MAX_LIST          1024u
+#define NSC_MAX_MAP           1024u
+#define NSC_MAX_FASTARRAY     65535u
+#define NSC_MAX_STRING        4096u
+#define NSC_MAX_ENUM_VALUES   65536u
+#define NSC_MAX_TYPE_ID       65535u
+#define NSC_MAX_NESTING       8u      /* structs inside structs */
+
+/* ---- names: check_names.c ---- */
+void      nsc_check_package(nsc_checker *c, nsc_unit *u);
+void      nsc_collect_symbols(nsc_checker *c, nsc_unit *u);
+/* Resolves a (possibly qualified) name to a top-level declaration visible in u: its own, or one
+ * of a directly imported unit (bare when unambiguous, or qualified by package). Reports unknown
+ * and ambiguous names when report is set. */
+nsc_decl *nsc_lookup(nsc_checker *c, nsc_unit *u, const nsc_qname *q, bool report);
+/* Resolves Enum.value (or pkg.Enum.value); NULL if q names no enum value. */
+const nsc_enum_value *nsc_lookup_enum_value(nsc_checker *c, nsc_unit *u, const nsc_qname *q, nsc_decl **owner);
+void      nsc_check_identifier(nsc_checker *c, nsc_name n, const char *what);
+void      nsc_check_field_name(nsc_checker *c, nsc_name n);
+void      nsc_check_unused_imports(nsc_checker *c, nsc_unit *u);
+/* Suggests the closest of candidates to word (edit distance <= 2), or NULL. */
+const char *nsc_suggest(const char *word, const char *const *candidates, size_t n);
+
+/* ---- constant expressions: check_expr.c ---- */
+typedef enum nsc_value_kind {
+    NSC_V_ERROR, NSC_V_INT, NSC_V_FLOAT, NSC_V_BOOL, NSC_V_STRING, NSC_V_ENUM, NSC_V_LIST
+} nsc_value_kind;
+
+typedef struct nsc_value {
+    nsc_value_kind kind;
+    nsc_int        i;
+    double         f;
+    bool           b;
+    const char    *s;
+    size_t         n;
+    const nsc_enum_value *ev;
+    const nsc_expr *expr;
+} nsc_value;
+
+/* Evaluates a constant expression: literals, constants, Enum.value, + - * / %. Errors are
+ * reported and give NSC_V_ERROR. Bare names that are neither constants nor enum values are
+ * reported as unknown. */
+nsc_value nsc_eval(nsc_checker *c, nsc_unit *u, const nsc_expr *e);
+/* An integer, or reports "expected an integer" and returns false. */
+bool      nsc_eval_int(nsc_checker *c, nsc_unit *u, const nsc_expr *e, const char *what, nsc_int *out);
+/* A number (integer or float) as double, or reports and returns false. */
+bool      nsc_eval_number(nsc_checker *c, nsc_unit *u, const nsc_expr *e, const char *what, nsc_number *out);
+void      nsc_resolve_const(nsc_checker *c, nsc_decl *d);
+
+/* ---- types and declarations: check_types.c ---- */
+void nsc_check_enum(nsc_checker *c, nsc_decl *d);
+void nsc_resolve_record_types(nsc_checker *c, nsc_decl *d);
+void nsc_check_containment(nsc_checker *c, nsc_decl *d);
+void nsc_check_record(nsc_checker *c, nsc_decl *d);
+void nsc_assign_type_ids(nsc_checker *c, nsc_unit *u);
+
+/* ---- attributes: check_attrs.c ---- */
+void nsc_check_decl_attrs(nsc_checker *c, nsc_decl *d);
+void nsc_check_field_attrs(nsc_checker *c, nsc_decl *owner, nsc_field *f);
+
+/* ---- defaults: check_defaults.c ---- */
+void nsc_check_default(nsc_checker *c, nsc_decl *owner, nsc_field *f);
+
+/* ---- generated C names: cnames.c ---- */
+void nsc_check_c_names(nsc_checker *c, nsc_unit *u);
+
+#endif

@@ -1,0 +1,332 @@
+/* check_attrs.c — attributes: which exist, what arguments they take, where they apply
+ * (the table in idl/SPEC.md, "Attributes"), and what they mean for a field (nsc_field_sem). */
+#include <math.h>
+#include <string.h>
+
+#include "check.h"
+
+typedef enum attr_id {
+    A_QUANTIZE, A_RANGE, A_SMALLEST_THREE, A_SMOOTH, A_SYNC, A_NOTIFY, A_INITIAL, A_COMPOSITE,
+    A_NOPREDICT, A_RAW, A_ID, A_ORDERED, A_COUNT
+} attr_id;
+
+static const struct {
+    const char *name;
+    unsigned    args;     /* exact number of arguments */
+    const char *usage;
+} attrs[A_COUNT] = {
+    [A_QUANTIZE] = {"quantize", 1, "@quantize(Q), Q > 0"},
+    [A_RANGE] = {"range", 2, "@range(lo, hi)"},
+    [A_SMALLEST_THREE] = {"smallest_three", 1, "@smallest_three(bits), bits 2 to 18"},
+    [A_SMOOTH] = {"smooth", 1, "@smooth(clamp | interpolate | extrapolate)"},
+    [A_SYNC] = {"sync", 1, "@sync(all | owner | others | none)"},
+    [A_NOTIFY] = {"notify", 0, "@notify"},
+    [A_INITIAL] = {"initial", 0, "@initial"},
+    [A_COMPOSITE] = {"composite", 0, "@composite"},
+    [A_NOPREDICT] = {"nopredict", 0, "@nopredict"},
+    [A_RAW] = {"raw", 0, "@raw"},
+    [A_ID] = {"id", 1, "@id(n), n 0 to 65535"},
+    [A_ORDERED] = {"ordered", 0, "@ordered"},
+};
+
+/* Finds the attribute, reporting unknown ones (with a suggestion) and wrong argument counts. */
+static int lookup_attr(nsc_checker *c, const nsc_attr *a)
+{
+    for (int i = 0; i < A_COUNT; i++) {
+        if (strcmp(attrs[i].name, a->name.text) != 0) continue;
+        if (a->argc != attrs[i].args) {
+            if (attrs[i].args == 0)
+                nsc_error(c->d, "E-attr-args", a->loc, "@%s takes no arguments", attrs[i].name);
+            else
+                nsc_error(c->d, "E-attr-args", a->loc, "@%s takes %u argument%s: %s", attrs[i].name, attrs[i].args,
+                          attrs[i].args == 1 ? "" : "s", attrs[i].usage);
+            return -1;
+        }
+        return i;
+    }
+    const char *names[A_COUNT];
+    for (int i = 0; i < A_COUNT; i++) names[i] = attrs[i].name;
+    const char *hint = nsc_suggest(a->name.text, names, A_COUNT);
+    if (hint) nsc_error(c->d, "E-attr-unknown", a->name.loc, "unknown attribute '@%s'; did you mean '@%s'?", a->name.text, hint);
+    else nsc_error(c->d, "E-attr-unknown", a->name.loc, "unknown attribute '@%s'", a->name.text);
+    return -1;
+}
+
+/* The single identifier argument of @smooth / @sync, or NULL (reported). */
+static const char *word_arg(nsc_checker *c, const nsc_attr *a, const char *const *words, size_t n)
+{
+    const nsc_expr *e = a->args[0];
+    if (e->kind == NSC_EX_NAME && e->name.count == 1) {
+        for (size_t i = 0; i < n; i++)
+            if (strcmp(words[i], e->name.text) == 0) return words[i];
+    }
+    nsc_error(c->d, "E-attr-args", e->loc, "@%s takes one of: %s", a->name.text,
+              strcmp(a->name.text, "smooth") == 0 ? "clamp, interpolate, extrapolate" : "all, owner, others, none");
+    return NULL;
+}
+
+static nsc_sync sync_of(const char *w)
+{
+    return strcmp(w, "all") == 0 ? NSC_SYNC_ALL : strcmp(w, "owner") == 0 ? NSC_SYNC_OWNER
+         : strcmp(w, "others") == 0 ? NSC_SYNC_OTHERS : NSC_SYNC_NONE;
+}
+
+static const char *sync_name(nsc_sync s)
+{
+    return s == NSC_SYNC_ALL ? "all" : s == NSC_SYNC_OWNER ? "owner" : s == NSC_SYNC_OTHERS ? "others" : "none";
+}
+
+/* Reports the second of two identical attributes; returns true if a is a duplicate. */
+static bool duplicate(nsc_checker *c, nsc_attr *const *list, size_t i)
+{
+    for (size_t j = 0; j < i; j++) {
+        if (strcmp(list[j]->name.text, list[i]->name.text) == 0) {
+            nsc_diag_begin(c->d, NSC_ERROR, "E-attr-dup", list[i]->loc, "@%s is given twice", list[i]->name.text);
+            nsc_diag_note(c->d, list[j]->loc, "first given here");
+            nsc_diag_end(c->d);
+            return true;
+        }
+    }
+    return false;
+}
+
+void nsc_check_decl_attrs(nsc_checker *c, nsc_decl *d)
+{
+    d->sync = NSC_SYNC_ALL;
+    for (size_t i = 0; i < d->nattrs; i++) {
+        nsc_attr *a = d->attrs[i];
+        int id = lookup_attr(c, a);
+        if (id < 0 || duplicate(c, d->attrs, i)) continue;
+        const char *kind = nsc_decl_kind_name(d->kind);
+        if (id == A_SYNC) {
+            if (d->kind != NSC_D_COMPONENT) {
+                nsc_error(c->d, "E-attr-place", a->loc, "@sync applies to components and their fields, not to %ss", kind);
+                continue;
+            }
+            static const char *const words[] = {"all", "owner", "others", "none"};
+            const char *w = word_arg(c, a, words, 4);
+            if (w) d->sync = sync_of(w);
+        } else if (id == A_ID) {
+            if (d->kind != NSC_D_COMPONENT && d->kind != NSC_D_INPUT && d->kind != NSC_D_RPC) {
+                nsc_error(c->d, "E-attr-place", a->loc, "@id applies to components, inputs and rpcs, not to %ss", kind);
+                continue;
+            }
+            nsc_int v;
+            if (!nsc_eval_int(c, d->unit, a->args[0], "a type id", &v)) continue;
+            if (v.neg || v.mag > NSC_MAX_TYPE_ID) {
+                nsc_error(c->d, "E-limit-ids", a->args[0]->loc, "type ids are 0 to %u", NSC_MAX_TYPE_ID);
+                continue;
+            }
+            d->has_id = true;
+            d->id = (uint32_t)v.mag;
+        } else {
+            nsc_error(c->d, "E-attr-place", a->loc, "@%s applies to fields, not to %ss", attrs[id].name, kind);
+        }
+    }
+}
+
+/* The type attributes look at: a list's, set's or map's element (value) type, else the field's. */
+static const nsc_type *target_type(const nsc_type *t)
+{
+    if (t->kind == NSC_T_LIST || t->kind == NSC_T_SET || t->kind == NSC_T_MAP) return t->elem;
+    return t;
+}
+
+static bool is_quantizable(const nsc_type *t)
+{
+    return nsc_type_is_float(t) || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT;
+}
+
+static bool is_smoothable(const nsc_type *t)
+{
+    return nsc_type_is_integer(t) || is_quantizable(t);
+}
+
+static void wrong_type(nsc_checker *c, const nsc_attr *a, const char *applies, const nsc_type *t)
+{
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    nsc_type_spell(t, &sb);
+    nsc_error(c->d, "E-attr-type", a->loc, "@%s applies to %s, not '%s'", a->name.text, applies, nsc_sb_str(&sb));
+    nsc_sb_free(&sb);
+}
+
+static void component_only(nsc_checker *c, const nsc_attr *a, const nsc_decl *owner, bool *ok)
+{
+    if (owner->kind == NSC_D_COMPONENT) return;
+    nsc_error(c->d, "E-attr-place", a->loc, "@%s applies to component fields, not to %s fields", a->name.text,
+              nsc_decl_kind_name(owner->kind));
+    *ok = false;
+}
+
+static void range_arg(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_attr *a, const nsc_type *t)
+{
+    nsc_field_sem *s = &f->sem;
+    if (!nsc_eval_number(c, owner->unit, a->args[0], "a range bound", &s->range_lo) ||
+        !nsc_eval_number(c, owner->unit, a->args[1], "a range bound", &s->range_hi))
+        return;
+    if (nsc_type_is_integer(t) && (s->range_lo.is_float || s->range_hi.is_float)) {
+        nsc_error(c->d, "E-attr-args", a->loc, "the bounds of @range on an integer field are integers");
+        return;
+    }
+    if (s->range_lo.f > s->range_hi.f) {
+        nsc_error(c->d, "E-attr-args", a->loc, "@range(lo, hi) needs lo <= hi");
+        return;
+    }
+    if (nsc_type_is_integer(t)) {
+        nsc_int lo, hi, rl, rh;
+        nsc_type_int_range(t, &lo, &hi);
+        rl = s->range_lo.is_unsigned_big ? nsc_int_from_u64(s->range_lo.u) : nsc_int_from_i64(s->range_lo.i);
+        rh = s->range_hi.is_unsigned_big ? nsc_int_from_u64(s->range_hi.u) : nsc_int_from_i64(s->range_hi.i);
+        if (nsc_int_cmp(rl, lo) < 0 || nsc_int_cmp(rh, hi) > 0) {
+            wrong_type(c, a, "values the field's type can hold; this range exceeds", t);
+            return;
+        }
+    }
+    s->has_range = true;
+}
+
+/* Quantized bounds must fit in 32 bits: the snapshot holds an int32. */
+static void check_quantized_range(nsc_checker *c, nsc_field *f, const nsc_attr *range_attr)
+{
+    nsc_field_sem *s = &f->sem;
+    if (!s->has_quantize || !s->has_range) return;
+    double lo = s->range_lo.f * s->quantize, hi = s->range_hi.f * s->quantize;
+    if (lo < -2147483648.0 || hi > 2147483647.0) {
+        nsc_error(c->d, "E-limit-quantize", range_attr->loc,
+                  "@range(%g, %g) with @quantize(%g) overflows 32 bits: quantized values reach %g..%g, "
+                  "beyond -2147483648..2147483647", s->range_lo.f, s->range_hi.f, s->quantize, lo, hi);
+        s->has_range = false;
+    }
+}
+
+/* Applies one field attribute; returns false if it does not apply here (already reported). */
+static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_attr *a, int id)
+{
+    nsc_field_sem *s = &f->sem;
+    const nsc_type *t = target_type(s->type);
+    bool ok = true;
+    switch ((attr_id)id) {
+    case A_QUANTIZE: {
+        if (!is_quantizable(t)) return wrong_type(c, a, "floating-point fields", t), false;
+        nsc_number q;
+        if (!nsc_eval_number(c, owner->unit, a->args[0], "the scale of @quantize", &q)) return false;
+        if (!(q.f > 0) || !isfinite(q.f) || q.f > 1e9) {
+            nsc_error(c->d, "E-attr-args", a->args[0]->loc, "@quantize(Q) needs 0 < Q <= 1e9");
+            return false;
+        }
+        s->has_quantize = true;
+        s->quantize = q.f;
+        return true;
+    }
+    case A_RANGE:
+        if (!nsc_type_is_integer(t) && !is_quantizable(t))
+            return wrong_type(c, a, "integer and quantized floating-point fields", t), false;
+        if (t->kind == NSC_T_QUAT)
+            return wrong_type(c, a, "integer and quantized floating-point fields (quaternion components are "
+                              "always within -1..1)", t), false;
+        range_arg(c, owner, f, a, t);
+        return true;
+    case A_SMALLEST_THREE: {
+        if (t->kind != NSC_T_QUAT) return wrong_type(c, a, "quaternion fields", t), false;
+        nsc_int bits;
+        if (!nsc_eval_int(c, owner->unit, a->args[0], "the bits of @smallest_three", &bits)) return false;
+        if (bits.neg || bits.mag < 2 || bits.mag > 18) {
+            nsc_error(c->d, "E-attr-args", a->args[0]->loc, "@smallest_three(bits) needs 2 <= bits <= 18");
+            return false;
+        }
+        s->smallest_three = (unsigned)bits.mag;
+        return true;
+    }
+    case A_SMOOTH: {
+        if (!is_smoothable(t)) return wrong_type(c, a, "numeric, vector and quaternion fields", t), false;
+        if (owner->kind == NSC_D_INPUT || owner->kind == NSC_D_RPC) {
+            nsc_error(c->d, "E-attr-place", a->loc, "@smooth applies to component and struct fields; %ss are not "
+                      "interpolated", nsc_decl_kind_name(owner->kind));
+            return false;
+        }
+        static const char *const words[] = {"clamp", "interpolate", "extrapolate"};
+        const char *w = word_arg(c, a, words, 3);
+        if (!w) return false;
+        s->smooth = w[0] == 'c' ? NSC_SMOOTH_CLAMP : w[0] == 'i' ? NSC_SMOOTH_INTERPOLATE : NSC_SMOOTH_EXTRAPOLATE;
+        return true;
+    }
+    case A_SYNC: {
+        component_only(c, a, owner, &ok);
+        if (!ok) return false;
+        static const char *const words[] = {"all", "owner", "others", "none"};
+        const char *w = word_arg(c, a, words, 4);
+        if (!w) return false;
+        nsc_sync fs = sync_of(w);
+        if ((fs & ~owner->sync) != 0) {
+            nsc_error(c->d, "E-attr-sync", a->loc, "@sync(%s) would send this field to more receivers than its "
+                      "component, which is @sync(%s)", w, sync_name(owner->sync));
+            return false;
+        }
+        s->sync = fs;
+        s->explicit_sync = true;
+        return true;
+    }
+    case A_NOTIFY:
+    case A_INITIAL:
+        component_only(c, a, owner, &ok);
+        if (ok) *(id == A_NOTIFY ? &s->notify : &s->initial) = true;
+        return ok;
+    case A_COMPOSITE:
+        if (s->type->kind != NSC_T_STRUCT) return wrong_type(c, a, "struct-typed fields", s->type), false;
+        s->composite = true;
+        return true;
+    case A_NOPREDICT:
+        component_only(c, a, owner, &ok);
+        if (!ok) return false;
+        if (!nsc_type_is_integer(t) && !is_quantizable(t) && t->kind != NSC_T_ENUM && t->kind != NSC_T_ENTITY &&
+            t->kind != NSC_T_STRUCT)
+            return wrong_type(c, a, "integer, quantized and struct fields (only they are predicted)", t), false;
+        s->nopredict = true;
+        return true;
+    case A_RAW:
+        if (!nsc_type_is_integer(t) && t->kind != NSC_T_ENUM)
+            return wrong_type(c, a, "integer and enum fields", t), false;
+        s->raw = true;
+        return true;
+    case A_ORDERED:
+        if (s->type->kind != NSC_T_FASTARRAY) return wrong_type(c, a, "fastarray fields", s->type), false;
+        s->ordered = true;
+        return true;
+    case A_ID:
+        nsc_error(c->d, "E-attr-place", a->loc, "@id applies to components, inputs and rpcs, not to fields");
+        return false;
+    case A_COUNT:
+        break;
+    }
+    return false;
+}
+
+void nsc_check_field_attrs(nsc_checker *c, nsc_decl *owner, nsc_field *f)
+{
+    nsc_field_sem *s = &f->sem;
+    s->sync = owner->kind == NSC_D_COMPONENT ? owner->sync : NSC_SYNC_ALL;
+    const nsc_attr *range_attr = NULL, *quant_attr = NULL, *s3_attr = NULL;
+    for (size_t i = 0; i < f->nattrs; i++) {
+        nsc_attr *a = f->attrs[i];
+        int id = lookup_attr(c, a);
+        if (id < 0 || duplicate(c, f->attrs, i)) continue;
+        if (!field_attr(c, owner, f, a, id)) continue;
+        if (id == A_RANGE) range_attr = a;
+        if (id == A_QUANTIZE) quant_attr = a;
+        if (id == A_SMALLEST_THREE) s3_attr = a;
+    }
+    const nsc_type *t = target_type(s->type);
+    if (range_attr && s->has_range && is_quantizable(t) && !s->has_quantize) {
+        nsc_error(c->d, "E-attr-needs", range_attr->loc, "@range on a floating-point field needs @quantize: the "
+                  "range bounds the quantized value");
+        s->has_range = false;
+    }
+    if (range_attr) check_quantized_range(c, f, range_attr);
+    if (quant_attr && s3_attr) {
+        nsc_diag_begin(c->d, NSC_ERROR, "E-attr-conflict", s3_attr->loc,
+                       "@smallest_three and @quantize are two encodings of a quaternion; choose one");
+        nsc_diag_note(c->d, quant_attr->loc, "@quantize is given here");
+        nsc_diag_end(c->d);
+        s->smallest_three = 0;
+    }
+}

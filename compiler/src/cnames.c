@@ -1,0 +1,128 @@
+/* cnames.c — generated C names and the check that no two declarations generate the same one
+ * (for example package a.b with type c against package a with type b_c, or a setter
+ * arena_Health_set_hp against a struct named Health_set_hp). */
+#include <ctype.h>
+#include <string.h>
+
+#include "check.h"
+#include "cnames.h"
+
+const char *const nsc_record_suffixes[] = {
+    "snap", "hooks", "init", "quantize", "dequantize", "snap_equal", "write", "read",
+    "interpolate", "apply", "desc", "is_dirty", "clear_dirty",
+};
+const size_t nsc_record_suffix_count = sizeof nsc_record_suffixes / sizeof nsc_record_suffixes[0];
+
+const char *const nsc_collection_suffixes[] = {"add", "remove", "set", "find", "clear", "count", "at"};
+const size_t nsc_collection_suffix_count = sizeof nsc_collection_suffixes / sizeof nsc_collection_suffixes[0];
+
+static const char *const record_macros[] = {"MAX_BITS", "MAX_BYTES", "ID", "HASH"};
+
+char *nsc_upper(nsc_arena *a, const char *s)
+{
+    char *r = nsc_arena_strdup(a, s);
+    for (char *p = r; *p; p++) *p = (char)toupper((unsigned char)*p);
+    return r;
+}
+
+const char *nsc_cname(nsc_arena *a, const nsc_decl *d)
+{
+    return nsc_arena_printf(a, "%s_%s", d->unit->prefix, d->name.text);
+}
+
+const char *nsc_cname_suffix(nsc_arena *a, const nsc_decl *d, const char *suffix)
+{
+    return nsc_arena_printf(a, "%s_%s_%s", d->unit->prefix, d->name.text, suffix);
+}
+
+const char *nsc_macro_name(nsc_arena *a, const nsc_decl *d, const char *suffix)
+{
+    const char *n = suffix ? nsc_arena_printf(a, "%s_%s_%s", d->unit->prefix, d->name.text, suffix)
+                           : nsc_arena_printf(a, "%s_%s", d->unit->prefix, d->name.text);
+    return nsc_upper(a, n);
+}
+
+const char *nsc_unit_macro(nsc_arena *a, const nsc_unit *u, const char *suffix)
+{
+    return nsc_upper(a, nsc_arena_printf(a, "%s_%s", u->prefix, suffix));
+}
+
+const char *nsc_enum_value_cname(nsc_arena *a, const nsc_decl *e, const nsc_enum_value *v)
+{
+    return nsc_arena_printf(a, "%s_%s_%s", e->unit->prefix, e->name.text, v->name.text);
+}
+
+/* Who generates a name, for the message. */
+typedef struct owner {
+    const nsc_decl  *decl;
+    const char      *what;   /* "struct 'Health'", "the setter of field 'hp' of 'Health'" */
+    nsc_loc          loc;
+} owner;
+
+static void claim(nsc_checker *c, const char *name, const nsc_decl *d, const char *what, nsc_loc loc)
+{
+    owner *o = NSC_NEW(c->a, owner);
+    o->decl = d;
+    o->what = what;
+    o->loc = loc;
+    owner *prev = nsc_map_put(&c->cnames, name, o);
+    if (prev == o) return;
+    /* Two declarations of one name in one schema are an error of their own (E-name-dup). */
+    if (d && prev->decl && d->unit == prev->decl->unit && strcmp(what, prev->what) == 0) return;
+    /* One report per pair of owners is enough; pair keys contain '|', which no C name does. */
+    const char *pair = nsc_arena_printf(c->a, "%p|%p", (const void *)prev->decl, (const void *)d);
+    if (nsc_map_get(&c->cnames, pair)) return;
+    nsc_map_put(&c->cnames, pair, o);
+    nsc_diag_begin(c->d, NSC_ERROR, "E-name-collision", loc,
+                   "the C name '%s' would be generated twice: by %s and by %s", name, what, prev->what);
+    nsc_diag_note(c->d, prev->loc, "%s is declared here", prev->what);
+    nsc_diag_end(c->d);
+}
+
+static void claim_record(nsc_checker *c, const nsc_decl *d)
+{
+    const char *kind = nsc_decl_kind_name(d->kind);
+    const char *what = nsc_arena_printf(c->a, "%s '%s'", kind, d->name.text);
+    claim(c, nsc_cname(c->a, d), d, what, d->name.loc);
+    for (size_t i = 0; i < nsc_record_suffix_count; i++)
+        claim(c, nsc_cname_suffix(c->a, d, nsc_record_suffixes[i]), d, what, d->name.loc);
+    for (size_t i = 0; i < sizeof record_macros / sizeof record_macros[0]; i++)
+        claim(c, nsc_macro_name(c->a, d, record_macros[i]), d, what, d->name.loc);
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        const char *fw = nsc_arena_printf(c->a, "the helpers of field '%s' of '%s'", f->name.text, d->name.text);
+        claim(c, nsc_cname_suffix(c->a, d, nsc_arena_printf(c->a, "set_%s", f->name.text)), d, fw, f->name.loc);
+        if (!f->sem.type || !nsc_type_is_collection(f->sem.type)) continue;
+        for (size_t k = 0; k < nsc_collection_suffix_count; k++)
+            claim(c, nsc_cname_suffix(c->a, d, nsc_arena_printf(c->a, "%s_%s", f->name.text, nsc_collection_suffixes[k])),
+                  d, fw, f->name.loc);
+    }
+}
+
+static void claim_enum(nsc_checker *c, const nsc_decl *d)
+{
+    const char *what = nsc_arena_printf(c->a, "enum '%s'", d->name.text);
+    claim(c, nsc_cname(c->a, d), d, what, d->name.loc);
+    static const char *const suffixes[] = {"desc", "is_valid", "name"};
+    for (size_t i = 0; i < 3; i++) claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, what, d->name.loc);
+    claim(c, nsc_macro_name(c->a, d, "COUNT"), d, what, d->name.loc);
+    for (size_t i = 0; i < d->nvalues; i++) {
+        const nsc_enum_value *v = d->values[i];
+        claim(c, nsc_enum_value_cname(c->a, d, v), d,
+              nsc_arena_printf(c->a, "value '%s' of enum '%s'", v->name.text, d->name.text), v->name.loc);
+    }
+}
+
+void nsc_check_c_names(nsc_checker *c, nsc_unit *u)
+{
+    if (!u->package_decl) return;
+    claim(c, nsc_unit_macro(c->a, u, "SCHEMA_HASH"), NULL,
+          nsc_arena_printf(c->a, "the schema hash of package '%s'", u->package), u->package_decl->loc);
+    for (size_t i = 0; i < u->ndecls; i++) {
+        const nsc_decl *d = u->decls[i];
+        if (d->kind == NSC_D_ENUM) claim_enum(c, d);
+        else if (nsc_decl_is_record(d)) claim_record(c, d);
+        else if (d->kind == NSC_D_CONST)
+            claim(c, nsc_macro_name(c->a, d, NULL), d, nsc_arena_printf(c->a, "constant '%s'", d->name.text), d->name.loc);
+    }
+}

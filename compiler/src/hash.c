@@ -1,0 +1,118 @@
+/* hash.c — canonical text of types and the FNV-1a 64 protocol hashes.
+ *
+ * The canonical text names every field and type, and spells every attribute that changes what
+ * goes on the wire (quantize, range, smallest_three, sync, initial, composite, nopredict, raw,
+ * ordered, type ids) — not @smooth or @notify, which only change what a receiver does with the
+ * values, and not doc comments. Structs and enums used by a type are spelled out inside it, so
+ * a change to an imported struct changes the hash of every type that uses it. */
+#include "hash.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void canon_type(const nsc_type *t, nsc_strbuf *sb, int depth);
+
+static void canon_number(const nsc_number *n, nsc_strbuf *sb)
+{
+    if (n->is_float) nsc_sb_printf(sb, "%.17g", n->f);
+    else if (n->is_unsigned_big) nsc_sb_printf(sb, "%llu", (unsigned long long)n->u);
+    else nsc_sb_printf(sb, "%lld", (long long)n->i);
+}
+
+static void canon_field(const nsc_field *f, nsc_strbuf *sb, int depth)
+{
+    const nsc_field_sem *s = &f->sem;
+    nsc_sb_printf(sb, "%s:", f->name.text);
+    canon_type(s->type, sb, depth);
+    if (s->has_quantize) nsc_sb_printf(sb, " quantize=%.17g", s->quantize);
+    if (s->has_range) {
+        nsc_sb_puts(sb, " range=");
+        canon_number(&s->range_lo, sb);
+        nsc_sb_puts(sb, "..");
+        canon_number(&s->range_hi, sb);
+    }
+    if (s->smallest_three) nsc_sb_printf(sb, " smallest_three=%u", s->smallest_three);
+    if (s->explicit_sync) nsc_sb_printf(sb, " sync=%d", (int)s->sync);
+    if (s->initial) nsc_sb_puts(sb, " initial");
+    if (s->composite) nsc_sb_puts(sb, " composite");
+    if (s->nopredict) nsc_sb_puts(sb, " nopredict");
+    if (s->raw) nsc_sb_puts(sb, " raw");
+    if (s->ordered) nsc_sb_puts(sb, " ordered");
+    nsc_sb_putc(sb, ';');
+}
+
+static void canon_enum(const nsc_decl *d, nsc_strbuf *sb)
+{
+    nsc_sb_printf(sb, "enum %s:", d->name.text);
+    nsc_type_spell(d->underlying_type, sb);
+    nsc_sb_putc(sb, '{');
+    for (size_t i = 0; i < d->nvalues; i++)
+        nsc_sb_printf(sb, "%s=%lld;", d->values[i]->name.text, (long long)d->values[i]->resolved);
+    nsc_sb_putc(sb, '}');
+}
+
+static void canon_record(const nsc_decl *d, nsc_strbuf *sb, int depth)
+{
+    nsc_sb_printf(sb, "%s %s", nsc_decl_kind_name(d->kind), d->name.text);
+    if (d->kind == NSC_D_COMPONENT || d->kind == NSC_D_INPUT || d->kind == NSC_D_RPC) nsc_sb_printf(sb, " id=%u", d->id);
+    if (d->kind == NSC_D_COMPONENT) nsc_sb_printf(sb, " sync=%d", (int)d->sync);
+    nsc_sb_putc(sb, '{');
+    for (size_t i = 0; i < d->nfields; i++) canon_field(d->fields[i], sb, depth + 1);
+    nsc_sb_putc(sb, '}');
+}
+
+static void canon_type(const nsc_type *t, nsc_strbuf *sb, int depth)
+{
+    switch (t->kind) {
+    case NSC_T_ENUM:
+        canon_enum(t->decl, sb);
+        return;
+    case NSC_T_STRUCT:
+        if (depth > 16) nsc_sb_puts(sb, "...");
+        else canon_record(t->decl, sb, depth);
+        return;
+    case NSC_T_LIST:
+    case NSC_T_SET:
+    case NSC_T_FASTARRAY:
+        nsc_sb_puts(sb, t->kind == NSC_T_LIST ? "list<" : t->kind == NSC_T_SET ? "set<" : "fastarray<");
+        canon_type(t->elem, sb, depth);
+        nsc_sb_printf(sb, ",%u>", t->capacity);
+        return;
+    case NSC_T_MAP:
+        nsc_sb_puts(sb, "map<");
+        canon_type(t->key, sb, depth);
+        nsc_sb_putc(sb, ',');
+        canon_type(t->elem, sb, depth);
+        nsc_sb_printf(sb, ",%u>", t->capacity);
+        return;
+    default:
+        nsc_type_spell(t, sb);
+    }
+}
+
+void nsc_canonical_decl(const nsc_decl *d, nsc_strbuf *sb)
+{
+    nsc_sb_printf(sb, "netschema-wire-%d model=default ", NSC_WIRE_VERSION);
+    if (d->kind == NSC_D_ENUM) canon_enum(d, sb);
+    else canon_record(d, sb, 0);
+}
+
+void nsc_hash_unit(nsc_checker *c, nsc_unit *u)
+{
+    (void)c;
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    nsc_sb_printf(&sb, "netschema-wire-%d package %s", NSC_WIRE_VERSION, u->package);
+    uint64_t h = nsc_fnv1a(sb.data, sb.len, NSC_FNV_OFFSET);
+    for (size_t i = 0; i < u->ndecls; i++) {
+        nsc_decl *d = u->decls[i];
+        if (d->kind != NSC_D_ENUM && !nsc_decl_is_record(d)) continue;
+        nsc_sb_reset(&sb);
+        nsc_canonical_decl(d, &sb);
+        d->hash = nsc_fnv1a(sb.data, sb.len, NSC_FNV_OFFSET);
+        uint8_t le[8];
+        for (int k = 0; k < 8; k++) le[k] = (uint8_t)(d->hash >> (8 * k));
+        h = nsc_fnv1a(le, 8, h);
+    }
+    u->hash = h;
+    nsc_sb_free(&sb);
+}

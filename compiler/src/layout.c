@@ -1,0 +1,297 @@
+/* layout.c — wire order, change-mask slots, encodings, snapshot types and worst-case sizes. */
+#include "layout.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <netschema/packed.h>
+
+unsigned nsc_packed_cost(uint64_t v)
+{
+    return v > 0xffffffffu ? 38u : ns_packed_u32_cost((uint32_t)v, NULL);
+}
+
+const char *nsc_enc_name(nsc_enc e)
+{
+    static const char *const names[] = {
+        "bool", "packed_delta", "packed_delta64", "raw", "quantized", "float32", "float64",
+        "vec_quantized", "vec_float", "quat_quantized", "quat_smallest_three", "quat_float",
+        "string", "bytes", "composite", "list", "map", "set", "fastarray",
+    };
+    return names[e];
+}
+
+const char *nsc_int_ctype(const nsc_type *t)
+{
+    if (t->kind == NSC_T_ENUM) t = t->decl->underlying_type;
+    switch (t->kind) {
+    case NSC_T_BOOL: return "bool";
+    case NSC_T_I8: return "int8_t";
+    case NSC_T_U8: return "uint8_t";
+    case NSC_T_I16: return "int16_t";
+    case NSC_T_U16: return "uint16_t";
+    case NSC_T_I32: return "int32_t";
+    case NSC_T_U32: case NSC_T_ENTITY: return "uint32_t";
+    case NSC_T_I64: return "int64_t";
+    case NSC_T_U64: return "uint64_t";
+    default: return "int32_t";
+    }
+}
+
+bool nsc_slot_sent(const nsc_slot *s, int aud, int kind)
+{
+    unsigned to = aud == NSC_AUD_OWNER ? NSC_TO_OWNER : NSC_TO_OTHERS;
+    return (s->sync & to) != 0 && (!s->initial || kind == NSC_WRITE_FULL);
+}
+
+/* Bits needed for values 0..span. */
+static unsigned bits_for(uint64_t span)
+{
+    unsigned b = 0;
+    while (b < 64 && (span >> b) != 0) b++;
+    return b;
+}
+
+/* Worst packed delta between two values of a range of this span (32-bit wrapping deltas). */
+static uint32_t delta_cost(uint64_t span)
+{
+    return span >= 0x80000000u ? 38u : nsc_packed_cost(2 * span);
+}
+
+/* Integer range of a field: @range if given, else its type's. */
+static void int_range(const nsc_field_sem *s, const nsc_type *t, nsc_slot *slot)
+{
+    nsc_int lo, hi;
+    nsc_type_int_range(t, &lo, &hi);
+    if (s->has_range) {
+        lo = s->range_lo.is_unsigned_big ? nsc_int_from_u64(s->range_lo.u) : nsc_int_from_i64(s->range_lo.i);
+        hi = s->range_hi.is_unsigned_big ? nsc_int_from_u64(s->range_hi.u) : nsc_int_from_i64(s->range_hi.i);
+    }
+    nsc_int span;
+    nsc_int_sub(hi, lo, &span);
+    slot->span = span.mag;
+    int64_t l = 0, h = 0;
+    slot->has_range = s->has_range && nsc_int_to_i64(lo, &l) && nsc_int_to_i64(hi, &h);
+    slot->lo = l;
+    slot->hi = h;
+    if (t->kind == NSC_T_ENUM && t->decl->nvalues) {
+        /* Enums are checked against their declared values on read, so their span is theirs. */
+        int64_t mn = t->decl->values[0]->resolved, mx = mn;
+        for (size_t i = 1; i < t->decl->nvalues; i++) {
+            int64_t v = t->decl->values[i]->resolved;
+            if (v < mn) mn = v;
+            if (v > mx) mx = v;
+        }
+        slot->has_range = true;
+        slot->lo = mn;
+        slot->hi = mx;
+        slot->span = (uint64_t)mx - (uint64_t)mn;
+    }
+}
+
+/* Quantized range of a float field: round(lo·Q)..round(hi·Q) if @range, else all of int32. */
+static void quant_range(const nsc_field_sem *s, nsc_slot *slot)
+{
+    if (s->has_range) {
+        slot->has_range = true;
+        slot->lo = (int64_t)llround(s->range_lo.f * s->quantize);
+        slot->hi = (int64_t)llround(s->range_hi.f * s->quantize);
+    } else {
+        slot->lo = INT32_MIN;
+        slot->hi = INT32_MAX;
+    }
+    slot->span = (uint64_t)(slot->hi - slot->lo);
+}
+
+/* String and bytes: a changed value is its packed length then its bytes (see SPEC). */
+static uint32_t text_bits(uint32_t capacity)
+{
+    return nsc_packed_cost(capacity) + 8u * capacity;
+}
+
+/* Encoding, snapshot type and bounds of one slot. */
+static void encode(nsc_slot *slot, const nsc_field_sem *s, const nsc_type *t)
+{
+    slot->arity = nsc_type_arity(t);
+    slot->scale = s->quantize;
+    switch (t->kind) {
+    case NSC_T_BOOL:
+        slot->enc = NSC_ENC_BOOL, slot->snap_ctype = "bool", slot->max_bits = 0, slot->full_bits = 1;
+        return;
+    case NSC_T_F32:
+    case NSC_T_F64:
+        if (s->has_quantize) {
+            quant_range(s, slot);
+            slot->enc = NSC_ENC_QUANT, slot->snap_ctype = "int32_t";
+            slot->max_bits = slot->full_bits = delta_cost(slot->span);
+        } else {
+            bool f64 = t->kind == NSC_T_F64;
+            slot->enc = f64 ? NSC_ENC_FLOAT64 : NSC_ENC_FLOAT32;
+            slot->snap_ctype = f64 ? "uint64_t" : "uint32_t";
+            slot->max_bits = slot->full_bits = f64 ? 64u : 32u;
+        }
+        return;
+    case NSC_T_VEC2:
+    case NSC_T_VEC3:
+    case NSC_T_VEC4:
+    case NSC_T_QUAT:
+        if (t->kind == NSC_T_QUAT && s->smallest_three) {
+            slot->enc = NSC_ENC_QUAT_S3, slot->snap_ctype = "uint64_t", slot->raw_bits = s->smallest_three;
+            slot->max_bits = slot->full_bits = 2u + 3u * s->smallest_three;
+            slot->arity = 1;
+        } else if (s->has_quantize) {
+            slot->enc = t->kind == NSC_T_QUAT ? NSC_ENC_QUAT_Q : NSC_ENC_VEC_Q;
+            slot->snap_ctype = "int32_t";
+            if (t->kind == NSC_T_QUAT) {
+                nsc_field_sem unit = *s;
+                unit.has_range = true;
+                unit.range_lo.f = -1.0, unit.range_hi.f = 1.0;
+                quant_range(&unit, slot);
+            } else {
+                quant_range(s, slot);
+            }
+            slot->max_bits = slot->full_bits = slot->arity * delta_cost(slot->span);
+        } else {
+            slot->enc = t->kind == NSC_T_QUAT ? NSC_ENC_QUAT_F : NSC_ENC_VEC_F;
+            slot->snap_ctype = "uint32_t";
+            slot->max_bits = slot->full_bits = slot->arity * 32u;
+        }
+        return;
+    case NSC_T_STRING:
+    case NSC_T_BYTES:
+        slot->enc = t->kind == NSC_T_STRING ? NSC_ENC_STRING : NSC_ENC_BYTES;
+        slot->snap_ctype = t->kind == NSC_T_STRING ? "char" : "uint8_t";
+        slot->max_bits = slot->full_bits = text_bits(t->capacity);
+        return;
+    case NSC_T_LIST:
+    case NSC_T_MAP:
+    case NSC_T_SET:
+    case NSC_T_FASTARRAY:
+        slot->enc = t->kind == NSC_T_LIST ? NSC_ENC_LIST : t->kind == NSC_T_MAP ? NSC_ENC_MAP
+                  : t->kind == NSC_T_SET ? NSC_ENC_SET : NSC_ENC_FASTARRAY;
+        slot->snap_ctype = "";
+        slot->max_bits = slot->full_bits = 0; /* collections: see layout of collections */
+        return;
+    default: /* integers, enums, entity */
+        slot->snap_ctype = nsc_int_ctype(t);
+        int_range(s, t, slot);
+        if (s->raw) {
+            slot->enc = NSC_ENC_RAW;
+            slot->raw_bits = bits_for(slot->span);
+            slot->max_bits = slot->full_bits = slot->raw_bits;
+        } else if (nsc_type_int_bits(t) == 64) {
+            slot->enc = NSC_ENC_INT64;
+            slot->max_bits = slot->full_bits = slot->span >= 0x80000000u ? 76u : delta_cost(slot->span) + 2u;
+        } else {
+            slot->enc = NSC_ENC_INT;
+            slot->max_bits = slot->full_bits = delta_cost(slot->span);
+        }
+        return;
+    }
+}
+
+static bool predictable(nsc_enc e)
+{
+    return e == NSC_ENC_INT || e == NSC_ENC_INT64 || e == NSC_ENC_RAW || e == NSC_ENC_QUANT ||
+           e == NSC_ENC_VEC_Q || e == NSC_ENC_QUAT_Q;
+}
+
+typedef struct builder {
+    nsc_checker *c;
+    nsc_slot    *slots;
+    size_t       count, cap;
+} builder;
+
+static nsc_layout *layout_of(nsc_checker *c, const nsc_decl *d);
+
+static nsc_slot *push(builder *b)
+{
+    if (b->count == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 8;
+        nsc_slot *n = NSC_NEW_ARRAY(b->c->a, nsc_slot, cap);
+        if (b->count) memcpy(n, b->slots, b->count * sizeof *n);
+        b->slots = n;
+        b->cap = cap;
+    }
+    nsc_slot *s = &b->slots[b->count++];
+    memset(s, 0, sizeof *s);
+    return s;
+}
+
+/* Adds the slots of f: one, or (for a non-composite struct) one per member, recursively. */
+static void add_field(builder *b, const nsc_decl *owner, const nsc_field *top, const nsc_field *f,
+                      const char *path, const char *flat)
+{
+    const nsc_type *t = f->sem.type;
+    if (t->kind == NSC_T_STRUCT && !f->sem.composite) {
+        for (size_t i = 0; i < t->decl->nfields; i++) {
+            const nsc_field *sub = t->decl->fields[i];
+            add_field(b, owner, top, sub, nsc_arena_printf(b->c->a, "%s.%s", path, sub->name.text),
+                      nsc_arena_printf(b->c->a, "%s_%s", flat, sub->name.text));
+        }
+        return;
+    }
+    nsc_slot *s = push(b);
+    s->field = f;
+    s->top = top;
+    s->path = path;
+    s->flat = flat;
+    s->type = t;
+    s->sync = top->sem.sync;
+    s->initial = top->sem.initial;
+    if (t->kind == NSC_T_STRUCT) {
+        const nsc_layout *inner = layout_of(b->c, t->decl);
+        s->enc = NSC_ENC_STRUCT;
+        s->composite = inner;
+        s->snap_ctype = "";
+        for (size_t i = 0; i < inner->nslots; i++) s->full_bits += inner->slots[i].full_bits;
+        s->max_bits = s->full_bits;
+    } else {
+        encode(s, &f->sem, t);
+    }
+    s->predicted = owner->kind == NSC_D_COMPONENT && predictable(s->enc) && !top->sem.nopredict && !f->sem.nopredict;
+}
+
+/* Mask bits of n slots: one per slot, plus a leading "anything changed" bit when n > 1, so an
+ * unchanged record costs one bit. */
+static uint32_t mask_bits(unsigned n)
+{
+    return n > 1 ? n + 1 : n;
+}
+
+static nsc_layout *layout_of(nsc_checker *c, const nsc_decl *d)
+{
+    if (d->layout) return d->layout;
+    builder b = {c, NULL, 0, 0};
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        add_field(&b, d, f, f, f->name.text, f->name.text);
+    }
+    nsc_layout *l = NSC_NEW(c->a, nsc_layout);
+    l->decl = d;
+    l->slots = b.slots;
+    l->nslots = b.count;
+    for (size_t i = 0; i < l->nslots; i++) l->slots[i].index = (unsigned)i;
+    for (int aud = 0; aud < 2; aud++) {
+        for (int kind = 0; kind < 2; kind++) {
+            unsigned n = 0;
+            uint32_t bits = 0;
+            for (size_t i = 0; i < l->nslots; i++) {
+                if (!nsc_slot_sent(&l->slots[i], aud, kind)) continue;
+                n++;
+                bits += l->slots[i].max_bits;
+            }
+            l->mask_slots[aud][kind] = n;
+            l->max_bits[aud][kind] = mask_bits(n) + bits;
+            if (l->max_bits[aud][kind] > l->max_bits_all) l->max_bits_all = l->max_bits[aud][kind];
+        }
+    }
+    ((nsc_decl *)d)->layout = l;
+    return l;
+}
+
+void nsc_layout_unit(nsc_checker *c, nsc_unit *u)
+{
+    for (size_t i = 0; i < u->ndecls; i++)
+        if (nsc_decl_is_record(u->decls[i])) layout_of(c, u->decls[i]);
+}

@@ -1,0 +1,85 @@
+/* layout.h — the IR between checking and emitting: for every record type, the flattened list of
+ * change-mask slots in wire order, each with its encoding, snapshot type, ranges and worst-case
+ * bits, plus the per-audience mask and size bounds. Every wire decision is made here; emitters
+ * only print what the layout says (DESIGN §2). */
+#ifndef NSC_LAYOUT_H
+#define NSC_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "check.h"
+
+typedef enum nsc_enc {
+    NSC_ENC_BOOL,      /* the mask bit alone: a changed bool is the reference's negation */
+    NSC_ENC_INT,       /* zigzag(value − reference) in the packed model, 32-bit wrapping */
+    NSC_ENC_INT64,     /* zigzag64(value − reference) as two packed halves */
+    NSC_ENC_RAW,       /* (value − lo) in raw_bits fixed bits */
+    NSC_ENC_QUANT,     /* a quantized float: int32 snapshot, coded like NSC_ENC_INT */
+    NSC_ENC_FLOAT32,   /* unquantized f32: bit pattern coded against the reference's (float scheme) */
+    NSC_ENC_FLOAT64,
+    NSC_ENC_VEC_Q,     /* arity quantized components, one packed delta each */
+    NSC_ENC_VEC_F,     /* arity unquantized components */
+    NSC_ENC_QUAT_Q,    /* 4 quantized components (normalized on dequantize) */
+    NSC_ENC_QUAT_S3,   /* smallest-three: 2 + 3·raw_bits raw bits */
+    NSC_ENC_QUAT_F,    /* 4 unquantized components */
+    NSC_ENC_STRING,    /* string<N> */
+    NSC_ENC_BYTES,     /* bytes<N> */
+    NSC_ENC_STRUCT,    /* a @composite struct: every member coded against the reference, no mask */
+    NSC_ENC_LIST, NSC_ENC_MAP, NSC_ENC_SET, NSC_ENC_FASTARRAY
+} nsc_enc;
+
+struct nsc_layout;
+
+typedef struct nsc_slot {
+    const nsc_field *field;      /* the (leaf) field this slot codes */
+    const nsc_field *top;        /* the record's own field it belongs to (== field unless flattened) */
+    const char      *path;       /* C member path from the record: "pos", "stats.hp" */
+    const char      *flat;       /* the path with '_' for '.': "stats_hp" */
+    const nsc_type  *type;
+    nsc_enc          enc;
+    unsigned         arity;      /* components of vectors and quaternions, else 1 */
+    unsigned         raw_bits;   /* NSC_ENC_RAW width; NSC_ENC_QUAT_S3 bits per component */
+    bool             has_range;  /* lo/hi bound the (quantized) value: clamp on write, check on read */
+    int64_t          lo, hi;
+    uint64_t         span;       /* hi − lo when has_range */
+    double           scale;      /* @quantize */
+    const char      *snap_ctype; /* C type of one snapshot component */
+    uint32_t         max_bits;   /* worst payload when its mask bit is set */
+    uint32_t         full_bits;  /* worst bits when coded without a mask bit (inside a composite) */
+    nsc_sync         sync;
+    bool             initial;
+    bool             predicted;  /* uses the three-baseline predictor */
+    unsigned         index;      /* wire order: position in the record's mask */
+    const struct nsc_layout *composite; /* NSC_ENC_STRUCT: the struct's layout */
+} nsc_slot;
+
+/* Audience × write kind, for masks and bounds. */
+enum { NSC_AUD_OBSERVER = 0, NSC_AUD_OWNER = 1 };
+enum { NSC_WRITE_DELTA = 0, NSC_WRITE_FULL = 1 };
+
+typedef struct nsc_layout {
+    const nsc_decl *decl;
+    nsc_slot       *slots;
+    size_t          nslots;
+    unsigned        mask_slots[2][2]; /* [audience][kind]: slots in the mask */
+    uint32_t        max_bits[2][2];   /* worst size of one write (mask included) */
+    uint32_t        max_bits_all;     /* the largest of max_bits */
+} nsc_layout;
+
+/* Builds the layout of every record in u (after a clean check). */
+void nsc_layout_unit(nsc_checker *c, nsc_unit *u);
+
+/* True if slot s is written for audience aud in a write of the given kind. */
+bool nsc_slot_sent(const nsc_slot *s, int aud, int kind);
+
+/* Snapshot C type of an integer-like field ("int32_t", "uint8_t", ...). */
+const char *nsc_int_ctype(const nsc_type *t);
+
+/* Worst-case bits of one packed value that may reach v. */
+unsigned nsc_packed_cost(uint64_t v);
+
+/* Name of an encoding, as the JSON descriptor spells it. */
+const char *nsc_enc_name(nsc_enc e);
+
+#endif

@@ -1,0 +1,537 @@
+/* parser.y — the netschema grammar: a pure, reentrant bison parser that only builds the AST.
+ *
+ * Every semantic rule lives in the check pass; this file knows syntax only. Syntax errors are
+ * reported by yyreport_syntax_error() in words ("expected ';' or an attribute, found '}'"), with
+ * LAC so the expected list is exact. Recovery happens at two levels: a broken declaration is
+ * skipped up to the next declaration keyword, a broken field up to the next field, so one run
+ * reports several independent errors. Lists are collected in heap vectors while parsing (freed by
+ * %destructor if recovery discards them) and copied into the arena when complete. */
+%require "3.6"
+%define api.pure full
+%define api.prefix {nsc_yy}
+%define api.location.type {nsc_loc}
+%define parse.error custom
+%define parse.lac full
+%locations
+%expect 0
+%param {void *scanner}
+%parse-param {struct nsc_parser *ps}
+
+%code requires {
+#include "ast.h"
+#include "lexer.h"
+#include "ptrvec.h"
+
+/* What the parser needs besides the scanner. */
+typedef struct nsc_parser {
+    nsc_arena  *arena;
+    nsc_diags  *diags;
+    const char *text;        /* the source, to quote tokens in messages */
+    nsc_ptrvec *decls;       /* every complete declaration, kept even if parsing aborts */
+} nsc_parser;
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                        \
+    do {                                                                   \
+        if (N) {                                                           \
+            (Cur).file = YYRHSLOC(Rhs, 1).file;                            \
+            (Cur).start = YYRHSLOC(Rhs, 1).start;                          \
+            (Cur).end = YYRHSLOC(Rhs, N).end;                              \
+        } else {                                                           \
+            (Cur).file = YYRHSLOC(Rhs, 0).file;                            \
+            (Cur).start = (Cur).end = YYRHSLOC(Rhs, 0).end;                \
+        }                                                                  \
+    } while (0)
+}
+
+%code provides {
+int nsc_yylex(NSC_YYSTYPE *lval, nsc_loc *lloc, void *scanner);
+void nsc_yyerror(nsc_loc *loc, void *scanner, nsc_parser *ps, const char *msg);
+}
+
+%code {
+#include <string.h>
+
+static nsc_name name_of(const nsc_token *t, nsc_loc loc)
+{
+    nsc_name n;
+    n.text = t->text;
+    n.loc = loc;
+    return n;
+}
+
+static nsc_expr *new_expr(nsc_parser *ps, nsc_expr_kind kind, nsc_loc loc)
+{
+    nsc_expr *e = NSC_NEW(ps->arena, nsc_expr);
+    e->kind = kind;
+    e->loc = loc;
+    return e;
+}
+
+static nsc_expr *binary(nsc_parser *ps, char op, nsc_expr *l, nsc_expr *r, nsc_loc loc)
+{
+    nsc_expr *e = new_expr(ps, NSC_EX_BINARY, loc);
+    e->op = op;
+    e->lhs = l;
+    e->rhs = r;
+    return e;
+}
+
+/* A name part of a qualified name, with the doc comment of its token (a field's doc comment
+ * comes before its type, so it arrives on the type's first name). */
+typedef struct doc_name {
+    nsc_name    name;
+    const char *doc;
+} doc_name;
+
+static nsc_qname *qname_finish(nsc_parser *ps, nsc_ptrvec *parts, nsc_loc loc, const char *doc)
+{
+    nsc_qname *q = NSC_NEW(ps->arena, nsc_qname);
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    q->count = parts->count;
+    q->parts = NSC_NEW_ARRAY(ps->arena, nsc_name, parts->count);
+    for (size_t i = 0; i < parts->count; i++) {
+        q->parts[i] = ((doc_name *)parts->items[i])->name;
+        if (i) nsc_sb_putc(&sb, '.');
+        nsc_sb_puts(&sb, q->parts[i].text);
+    }
+    q->text = nsc_arena_strdup(ps->arena, nsc_sb_str(&sb));
+    q->loc = loc;
+    q->doc = doc;
+    nsc_sb_free(&sb);
+    nsc_ptrvec_free(parts);
+    return q;
+}
+
+static void *boxed_name(nsc_parser *ps, const nsc_token *t, nsc_loc loc)
+{
+    doc_name *n = NSC_NEW(ps->arena, doc_name);
+    n->name = name_of(t, loc);
+    n->doc = t->doc;
+    return n;
+}
+
+static nsc_decl *new_decl(nsc_parser *ps, nsc_decl_kind kind, const nsc_token *kw, nsc_loc kw_loc, nsc_loc loc)
+{
+    nsc_decl *d = NSC_NEW(ps->arena, nsc_decl);
+    d->kind = kind;
+    d->kw_loc = kw_loc;
+    d->loc = loc;
+    d->doc = kw->doc;
+    return d;
+}
+
+#define FINISH(vec, type, out, n) ((out) = (type **)nsc_ptrvec_finish((vec), ps->arena, &(n)))
+}
+
+%union {
+    nsc_token     tok;
+    nsc_expr     *expr;
+    nsc_typeref  *type;
+    nsc_typearg  *typearg;
+    nsc_attr     *attr;
+    nsc_field    *field;
+    nsc_enum_value *enumval;
+    nsc_decl     *decl;
+    nsc_qname    *qname;
+    nsc_ptrvec   *list;
+}
+
+%destructor { nsc_ptrvec_free($$); } <list>
+
+%token END 0                "end of file"
+%token <tok> PACKAGE        "'package'"
+%token <tok> IMPORT         "'import'"
+%token <tok> CONST          "'const'"
+%token <tok> ENUM           "'enum'"
+%token <tok> STRUCT         "'struct'"
+%token <tok> COMPONENT      "'component'"
+%token <tok> INPUT          "'input'"
+%token <tok> RPC            "'rpc'"
+%token <tok> TRUE           "'true'"
+%token <tok> FALSE          "'false'"
+%token <tok> IDENT          "identifier"
+%token <tok> INT            "integer"
+%token <tok> FLOAT          "number"
+%token <tok> STRING         "string"
+%token <tok> LBRACE         "'{'"
+%token <tok> RBRACE         "'}'"
+%token <tok> LPAREN         "'('"
+%token <tok> RPAREN         "')'"
+%token <tok> LANGLE         "'<'"
+%token <tok> RANGLE         "'>'"
+%token <tok> COMMA          "','"
+%token <tok> SEMI           "';'"
+%token <tok> EQ             "'='"
+%token <tok> COLON          "':'"
+%token <tok> DOT            "'.'"
+%token <tok> AT             "'@'"
+%token <tok> MINUS          "'-'"
+%token <tok> PLUS           "'+'"
+%token <tok> STAR           "'*'"
+%token <tok> SLASH          "'/'"
+%token <tok> PERCENT        "'%'"
+
+%left PLUS MINUS
+%left STAR SLASH PERCENT
+%precedence UNARY
+
+%type <list>    fields enum_values enum_value_list attrs args type_args init_list qname_parts
+%type <decl>    decl package_decl import_decl const_decl enum_decl record_decl
+%type <tok>     record_kw_tok
+%type <field>   field
+%type <enumval> enum_value
+%type <attr>    attr
+%type <type>    type enum_base
+%type <typearg> type_arg
+%type <expr>    expr init
+%type <qname>   qname
+
+%%
+
+schema
+    : decls
+    ;
+
+decls
+    : %empty
+    | decls decl                    { nsc_ptrvec_push(ps->decls, $2); }
+    | decls error
+    ;
+
+decl
+    : package_decl
+    | import_decl
+    | const_decl
+    | enum_decl
+    | record_decl
+    ;
+
+package_decl
+    : PACKAGE qname SEMI            {
+                                      $$ = new_decl(ps, NSC_D_PACKAGE, &$1, @1, @$);
+                                      $$->package = *$2;
+                                    }
+    ;
+
+import_decl
+    : IMPORT STRING SEMI            {
+                                      $$ = new_decl(ps, NSC_D_IMPORT, &$1, @1, @$);
+                                      $$->path = $2.text;
+                                      $$->path_len = $2.len;
+                                      $$->path_loc = @2;
+                                    }
+    ;
+
+const_decl
+    : CONST IDENT EQ expr SEMI      {
+                                      $$ = new_decl(ps, NSC_D_CONST, &$1, @1, @$);
+                                      $$->name = name_of(&$2, @2);
+                                      $$->value = $4;
+                                    }
+    ;
+
+enum_decl
+    : ENUM IDENT enum_base attrs LBRACE enum_values RBRACE {
+                                      $$ = new_decl(ps, NSC_D_ENUM, &$1, @1, @$);
+                                      $$->name = name_of(&$2, @2);
+                                      $$->underlying = $3;
+                                      FINISH($4, nsc_attr, $$->attrs, $$->nattrs);
+                                      FINISH($6, nsc_enum_value, $$->values, $$->nvalues);
+                                    }
+    ;
+
+enum_base
+    : %empty                        { $$ = NULL; }
+    | COLON type                    { $$ = $2; }
+    ;
+
+enum_values
+    : %empty                        { $$ = nsc_ptrvec_new(); }
+    | enum_value_list
+    | enum_value_list COMMA         { $$ = $1; }
+    ;
+
+enum_value_list
+    : enum_value                    { $$ = nsc_ptrvec_new(); nsc_ptrvec_push($$, $1); }
+    | enum_value_list COMMA enum_value { $$ = $1; nsc_ptrvec_push($$, $3); }
+    | error                         { $$ = nsc_ptrvec_new(); }
+    | enum_value_list COMMA error   { $$ = $1; }
+    ;
+
+enum_value
+    : IDENT attrs                   {
+                                      $$ = NSC_NEW(ps->arena, nsc_enum_value);
+                                      $$->name = name_of(&$1, @1);
+                                      $$->doc = $1.doc;
+                                      FINISH($2, nsc_attr, $$->attrs, $$->nattrs);
+                                    }
+    | IDENT EQ expr attrs           {
+                                      $$ = NSC_NEW(ps->arena, nsc_enum_value);
+                                      $$->name = name_of(&$1, @1);
+                                      $$->doc = $1.doc;
+                                      $$->value = $3;
+                                      FINISH($4, nsc_attr, $$->attrs, $$->nattrs);
+                                    }
+    ;
+
+record_decl
+    : record_kw_tok IDENT attrs LBRACE fields RBRACE {
+                                      nsc_decl_kind k = $1.ival == 0 ? NSC_D_STRUCT : $1.ival == 1 ? NSC_D_COMPONENT
+                                                      : $1.ival == 2 ? NSC_D_INPUT : NSC_D_RPC;
+                                      $$ = new_decl(ps, k, &$1, @1, @$);
+                                      $$->name = name_of(&$2, @2);
+                                      FINISH($3, nsc_attr, $$->attrs, $$->nattrs);
+                                      FINISH($5, nsc_field, $$->fields, $$->nfields);
+                                    }
+    ;
+
+record_kw_tok
+    : STRUCT                        { $$ = $1; $$.ival = 0; }
+    | COMPONENT                     { $$ = $1; $$.ival = 1; }
+    | INPUT                         { $$ = $1; $$.ival = 2; }
+    | RPC                           { $$ = $1; $$.ival = 3; }
+    ;
+
+fields
+    : %empty                        { $$ = nsc_ptrvec_new(); }
+    | fields field                  { $$ = $1; nsc_ptrvec_push($$, $2); }
+    | fields error                  { $$ = $1; }
+    ;
+
+field
+    : type IDENT attrs SEMI         {
+                                      $$ = NSC_NEW(ps->arena, nsc_field);
+                                      $$->type = $1;
+                                      $$->name = name_of(&$2, @2);
+                                      $$->doc = $1->name.doc;
+                                      $$->loc = @$;
+                                      FINISH($3, nsc_attr, $$->attrs, $$->nattrs);
+                                    }
+    | type IDENT EQ init attrs SEMI {
+                                      $$ = NSC_NEW(ps->arena, nsc_field);
+                                      $$->type = $1;
+                                      $$->name = name_of(&$2, @2);
+                                      $$->doc = $1->name.doc;
+                                      $$->init = $4;
+                                      $$->loc = @$;
+                                      FINISH($5, nsc_attr, $$->attrs, $$->nattrs);
+                                    }
+    ;
+
+init
+    : expr
+    | LBRACE init_list RBRACE       {
+                                      $$ = new_expr(ps, NSC_EX_LIST, @$);
+                                      FINISH($2, nsc_expr, $$->items, $$->count);
+                                    }
+    | LBRACE init_list COMMA RBRACE {
+                                      $$ = new_expr(ps, NSC_EX_LIST, @$);
+                                      FINISH($2, nsc_expr, $$->items, $$->count);
+                                    }
+    | LBRACE RBRACE                 { $$ = new_expr(ps, NSC_EX_LIST, @$); }
+    ;
+
+init_list
+    : init                          { $$ = nsc_ptrvec_new(); nsc_ptrvec_push($$, $1); }
+    | init_list COMMA init          { $$ = $1; nsc_ptrvec_push($$, $3); }
+    ;
+
+attrs
+    : %empty                        { $$ = nsc_ptrvec_new(); }
+    | attrs attr                    { $$ = $1; nsc_ptrvec_push($$, $2); }
+    ;
+
+attr
+    : AT IDENT                      {
+                                      $$ = NSC_NEW(ps->arena, nsc_attr);
+                                      $$->name = name_of(&$2, @2);
+                                      $$->loc = @$;
+                                    }
+    | AT IDENT LPAREN RPAREN        {
+                                      $$ = NSC_NEW(ps->arena, nsc_attr);
+                                      $$->name = name_of(&$2, @2);
+                                      $$->has_parens = true;
+                                      $$->loc = @$;
+                                    }
+    | AT IDENT LPAREN args RPAREN   {
+                                      $$ = NSC_NEW(ps->arena, nsc_attr);
+                                      $$->name = name_of(&$2, @2);
+                                      $$->has_parens = true;
+                                      $$->loc = @$;
+                                      FINISH($4, nsc_expr, $$->args, $$->argc);
+                                    }
+    ;
+
+args
+    : expr                          { $$ = nsc_ptrvec_new(); nsc_ptrvec_push($$, $1); }
+    | args COMMA expr               { $$ = $1; nsc_ptrvec_push($$, $3); }
+    ;
+
+type
+    : qname                         {
+                                      $$ = NSC_NEW(ps->arena, nsc_typeref);
+                                      $$->name = *$1;
+                                      $$->loc = @$;
+                                    }
+    | qname LANGLE type_args RANGLE {
+                                      $$ = NSC_NEW(ps->arena, nsc_typeref);
+                                      $$->name = *$1;
+                                      $$->generic = true;
+                                      $$->loc = @$;
+                                      size_t n;
+                                      nsc_typearg **a;
+                                      FINISH($3, nsc_typearg, a, n);
+                                      $$->argc = n;
+                                      $$->args = NSC_NEW_ARRAY(ps->arena, nsc_typearg, n ? n : 1);
+                                      for (size_t i = 0; i < n; i++) $$->args[i] = *a[i];
+                                    }
+    ;
+
+type_args
+    : type_arg                      { $$ = nsc_ptrvec_new(); nsc_ptrvec_push($$, $1); }
+    | type_args COMMA type_arg      { $$ = $1; nsc_ptrvec_push($$, $3); }
+    ;
+
+type_arg
+    : type                          { $$ = NSC_NEW(ps->arena, nsc_typearg); $$->type = $1; $$->loc = @$; }
+    | INT                           {
+                                      $$ = NSC_NEW(ps->arena, nsc_typearg);
+                                      $$->expr = new_expr(ps, NSC_EX_INT, @1);
+                                      $$->expr->ival = $1.ival;
+                                      $$->expr->overflow = $1.overflow;
+                                      $$->loc = @$;
+                                    }
+    | LPAREN expr RPAREN            { $$ = NSC_NEW(ps->arena, nsc_typearg); $$->expr = $2; $$->loc = @$; }
+    ;
+
+qname
+    : qname_parts                   { $$ = qname_finish(ps, $1, @$, ((doc_name *)$1->items[0])->doc); }
+    ;
+
+qname_parts
+    : IDENT                         { $$ = nsc_ptrvec_new(); nsc_ptrvec_push($$, boxed_name(ps, &$1, @1)); }
+    | qname_parts DOT IDENT         { $$ = $1; nsc_ptrvec_push($$, boxed_name(ps, &$3, @3)); }
+    ;
+
+expr
+    : INT                           { $$ = new_expr(ps, NSC_EX_INT, @$); $$->ival = $1.ival; $$->overflow = $1.overflow; }
+    | FLOAT                         { $$ = new_expr(ps, NSC_EX_FLOAT, @$); $$->fval = $1.fval; }
+    | STRING                        { $$ = new_expr(ps, NSC_EX_STRING, @$); $$->str = $1.text; $$->str_len = $1.len; }
+    | TRUE                          { $$ = new_expr(ps, NSC_EX_BOOL, @$); $$->bval = true; }
+    | FALSE                         { $$ = new_expr(ps, NSC_EX_BOOL, @$); $$->bval = false; }
+    | qname                         { $$ = new_expr(ps, NSC_EX_NAME, @$); $$->name = *$1; }
+    | LPAREN expr RPAREN            { $$ = $2; $$->loc = @$; }
+    | MINUS expr %prec UNARY        { $$ = new_expr(ps, NSC_EX_NEG, @$); $$->lhs = $2; }
+    | PLUS expr %prec UNARY         { $$ = $2; $$->loc = @$; }
+    | expr PLUS expr                { $$ = binary(ps, '+', $1, $3, @$); }
+    | expr MINUS expr               { $$ = binary(ps, '-', $1, $3, @$); }
+    | expr STAR expr                { $$ = binary(ps, '*', $1, $3, @$); }
+    | expr SLASH expr               { $$ = binary(ps, '/', $1, $3, @$); }
+    | expr PERCENT expr             { $$ = binary(ps, '%', $1, $3, @$); }
+    ;
+
+%%
+
+/* ---- syntax error messages ------------------------------------------------------------- */
+
+/* How a token is named in a message: keywords and punctuation by their spelling, the rest by
+ * what they are, with the text that was found. */
+static void describe_found(nsc_parser *ps, yysymbol_kind_t kind, nsc_loc loc, nsc_strbuf *sb)
+{
+    size_t len = loc.end - loc.start;
+    const char *text = ps->text + loc.start;
+    switch (kind) {
+    case YYSYMBOL_YYEOF:
+        nsc_sb_puts(sb, "end of file");
+        break;
+    case YYSYMBOL_IDENT:
+        nsc_sb_puts(sb, "identifier '");
+        nsc_sb_printable(sb, text, len > 40 ? 40 : len);
+        nsc_sb_puts(sb, len > 40 ? "...'" : "'");
+        break;
+    case YYSYMBOL_INT:
+    case YYSYMBOL_FLOAT:
+        nsc_sb_puts(sb, "number ");
+        nsc_sb_printable(sb, text, len > 40 ? 40 : len);
+        break;
+    case YYSYMBOL_STRING:
+        nsc_sb_puts(sb, "string ");
+        nsc_sb_printable(sb, text, len > 40 ? 40 : len);
+        if (len > 40) nsc_sb_puts(sb, "...");
+        break;
+    default:
+        nsc_sb_puts(sb, yysymbol_name(kind));
+    }
+}
+
+static bool is_declaration_keyword(yysymbol_kind_t k)
+{
+    return k == YYSYMBOL_PACKAGE || k == YYSYMBOL_IMPORT || k == YYSYMBOL_CONST || k == YYSYMBOL_ENUM ||
+           k == YYSYMBOL_STRUCT || k == YYSYMBOL_COMPONENT || k == YYSYMBOL_INPUT || k == YYSYMBOL_RPC;
+}
+
+/* Words for the expected tokens: the declaration keywords collapse into "a declaration" and '@'
+ * reads as "an attribute"; identifiers come first. */
+static int describe_expected(const yysymbol_kind_t *exp, int n, nsc_strbuf *sb)
+{
+    const char *words[YYNTOKENS];
+    int count = 0, decl_keywords = 0;
+    for (int i = 0; i < n; i++) decl_keywords += is_declaration_keyword(exp[i]);
+    for (int i = 0; i < n; i++)
+        if (exp[i] == YYSYMBOL_IDENT) words[count++] = "identifier";
+    if (decl_keywords == 8) words[count++] = "a declaration";
+    for (int i = 0; i < n; i++) {
+        if (exp[i] == YYSYMBOL_IDENT || (decl_keywords == 8 && is_declaration_keyword(exp[i]))) continue;
+        words[count++] = exp[i] == YYSYMBOL_AT ? "an attribute" : yysymbol_name(exp[i]);
+    }
+    for (int i = 0; i < count; i++) {
+        if (i) nsc_sb_puts(sb, i + 1 == count ? " or " : ", ");
+        nsc_sb_puts(sb, words[i]);
+    }
+    return count;
+}
+
+struct nsc_lexer *nsc_yyget_extra(void *scanner);
+
+/* Newlines between offsets a and b. */
+static unsigned line_breaks_between(const char *text, uint32_t a, uint32_t b)
+{
+    unsigned n = 0;
+    for (uint32_t i = a; i < b; i++) n += text[i] == '\n';
+    return n;
+}
+
+static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, nsc_parser *ps)
+{
+    enum { MAX_LISTED = 6 };
+    yysymbol_kind_t expected[YYNTOKENS];
+    int n = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
+    yysymbol_kind_t found = yypcontext_token(ctx);
+    nsc_loc loc = *yypcontext_location(ctx);
+    nsc_strbuf msg = NSC_STRBUF_INIT, what = NSC_STRBUF_INIT;
+    describe_found(ps, found, loc, &what);
+    nsc_strbuf list = NSC_STRBUF_INIT;
+    int words = n > 0 ? describe_expected(expected, n, &list) : 0;
+    bool wants_semi = false;
+    for (int i = 0; i < n; i++) wants_semi |= expected[i] == YYSYMBOL_SEMI;
+    /* A missing ';' at the end of a line is reported where it belongs, not at the next line. */
+    uint32_t prev_end = nsc_yyget_extra(scanner)->prev_end;
+    unsigned below = wants_semi && found != YYSYMBOL_YYEOF && prev_end < loc.start
+                   ? line_breaks_between(ps->text, prev_end, loc.start) : 0;
+    if (below > 0) {
+        nsc_sb_printf(&msg, "expected %s after this, found %s ", words <= MAX_LISTED ? nsc_sb_str(&list) : "';'",
+                      nsc_sb_str(&what));
+        if (below == 1) nsc_sb_puts(&msg, "on the next line");
+        else nsc_sb_printf(&msg, "%u lines below", below);
+        loc.start = loc.end = prev_end;
+    } else if (words > 0 && words <= MAX_LISTED) {
+        nsc_sb_printf(&msg, "expected %s, found %s", nsc_sb_str(&list), nsc_sb_str(&what));
+    } else {
+        nsc_sb_printf(&msg, "unexpected %s", nsc_sb_str(&what));
+    }
+    nsc_sb_free(&list);
+    nsc_error(ps->diags, "E-syntax", loc, "%s", nsc_sb_str(&msg));
+    nsc_sb_free(&msg);
+    nsc_sb_free(&what);
+    return 0;
+}
