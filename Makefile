@@ -6,10 +6,13 @@
 #   make test    build and run every test, then the same tests under ASan + UBSan
 #   make asan    only the sanitizer build of the tests
 #   make bench   build and run the benchmarks
+#   make fuzz    run the libFuzzer targets for FUZZ_SECONDS each (default 60)
 #   make clean   remove the build trees
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE      ?= cmake
 CTEST      ?= ctest
@@ -18,7 +21,7 @@ MAKEFLAGS  += --no-print-directory
 # configure(dir, extra cmake args): configure once; later builds re-run CMake by themselves.
 configure = test -f $(1)/CMakeCache.txt || $(CMAKE) -S . -B $(1) $(2) >/dev/null
 
-.PHONY: all build demo test unit asan bench clean
+.PHONY: all build demo test unit asan bench fuzz clean
 
 all: build
 
@@ -47,6 +50,15 @@ asan:
 
 bench: build
 	@./$(BUILD)/bench/bench_bits
+	@./$(BUILD)/bench/bench_compile
+
+fuzz:
+	@scripts/deps.sh fuzz
+	@$(call configure,$(FUZZ_BUILD),-DCMAKE_C_COMPILER=clang -DNETSCHEMA_FUZZ=ON -DNETSCHEMA_BUILD_TESTS=OFF)
+	@$(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_compiler
+	@mkdir -p $(FUZZ_BUILD)/corpus/compiler && cp idl/examples/*.netschema $(FUZZ_BUILD)/corpus/compiler/
+	./$(FUZZ_BUILD)/tests/fuzz/fuzz_compiler -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+		$(FUZZ_BUILD)/corpus/compiler
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

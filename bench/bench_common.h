@@ -3,7 +3,9 @@
 #ifndef NS_BENCH_COMMON_H
 #define NS_BENCH_COMMON_H
 
+#ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 199309L
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>

@@ -43,7 +43,7 @@ typedef struct nsc_expr {
     nsc_expr_kind kind;
     nsc_loc       loc;
     uint64_t      ival;
-    bool          overflow;   /* the integer literal does not fit 64 bits */
+    bool          bad;        /* a literal the scanner reported (too large, bad UTF-8): no more errors */
     double        fval;
     const char   *str;
     size_t        str_len;
@@ -148,6 +148,7 @@ typedef struct nsc_enum_value {
     size_t      nattrs;
     const char *doc;
     int64_t     resolved;
+    bool        bad;          /* its value was rejected: leave it out of further checks */
 } nsc_enum_value;
 
 typedef enum nsc_decl_kind {
@@ -189,6 +190,7 @@ typedef struct nsc_decl {
     struct nsc_type *type;     /* enums and records */
     nsc_sync     sync;         /* component-level @sync (default all) */
     int          nesting;      /* structs: how deep structs nest inside it */
+    bool         cyclic;       /* structs: contains itself (reported) */
     bool         has_id;
     uint32_t     id;           /* wire type id: components, inputs, rpcs */
     const char  *c_name;       /* <prefix>_<Name> */

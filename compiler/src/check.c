@@ -1,6 +1,6 @@
 /* check.c — runs the semantic passes over every loaded unit in dependency-safe order, then the
  * layout and hash passes when the schemas are clean. */
-#include "check.h"
+#include "checker.h"
 
 #include "cnames.h"
 #include "hash.h"

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "check.h"
+#include "checker.h"
 
 typedef enum attr_id {
     A_QUANTIZE, A_RANGE, A_SMALLEST_THREE, A_SMOOTH, A_SYNC, A_NOTIFY, A_INITIAL, A_COMPOSITE,
@@ -34,7 +34,7 @@ static int lookup_attr(nsc_checker *c, const nsc_attr *a)
 {
     for (int i = 0; i < A_COUNT; i++) {
         if (strcmp(attrs[i].name, a->name.text) != 0) continue;
-        if (a->argc != attrs[i].args) {
+        if (a->argc != attrs[i].args || (attrs[i].args == 0 && a->has_parens)) {
             if (attrs[i].args == 0)
                 nsc_error(c->d, "E-attr-args", a->loc, "@%s takes no arguments", attrs[i].name);
             else
@@ -178,7 +178,15 @@ static void range_arg(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_a
         rl = s->range_lo.is_unsigned_big ? nsc_int_from_u64(s->range_lo.u) : nsc_int_from_i64(s->range_lo.i);
         rh = s->range_hi.is_unsigned_big ? nsc_int_from_u64(s->range_hi.u) : nsc_int_from_i64(s->range_hi.i);
         if (nsc_int_cmp(rl, lo) < 0 || nsc_int_cmp(rh, hi) > 0) {
-            wrong_type(c, a, "values the field's type can hold; this range exceeds", t);
+            nsc_strbuf ts = NSC_STRBUF_INIT, los = NSC_STRBUF_INIT, his = NSC_STRBUF_INIT;
+            nsc_type_spell(t, &ts);
+            nsc_int_spell(lo, &los);
+            nsc_int_spell(hi, &his);
+            nsc_error(c->d, "E-attr-args", a->loc, "this @range exceeds what '%s' holds (%s..%s)", nsc_sb_str(&ts),
+                      nsc_sb_str(&los), nsc_sb_str(&his));
+            nsc_sb_free(&ts);
+            nsc_sb_free(&los);
+            nsc_sb_free(&his);
             return;
         }
     }
@@ -193,8 +201,9 @@ static void check_quantized_range(nsc_checker *c, nsc_field *f, const nsc_attr *
     double lo = s->range_lo.f * s->quantize, hi = s->range_hi.f * s->quantize;
     if (lo < -2147483648.0 || hi > 2147483647.0) {
         nsc_error(c->d, "E-limit-quantize", range_attr->loc,
-                  "@range(%g, %g) with @quantize(%g) overflows 32 bits: quantized values reach %g..%g, "
-                  "beyond -2147483648..2147483647", s->range_lo.f, s->range_hi.f, s->quantize, lo, hi);
+                  "@range(%s, %s) with @quantize(%s) overflows 32 bits: quantized values reach %s..%s, "
+                  "beyond -2147483648..2147483647", nsc_number_text(c, s->range_lo.f), nsc_number_text(c, s->range_hi.f),
+                  nsc_number_text(c, s->quantize), nsc_number_text(c, lo), nsc_number_text(c, hi));
         s->has_range = false;
     }
 }
@@ -322,6 +331,14 @@ void nsc_check_field_attrs(nsc_checker *c, nsc_decl *owner, nsc_field *f)
         s->has_range = false;
     }
     if (range_attr) check_quantized_range(c, f, range_attr);
+    const nsc_attr *nopredict_attr = NULL;
+    for (size_t i = 0; i < f->nattrs; i++)
+        if (strcmp(f->attrs[i]->name.text, "nopredict") == 0) nopredict_attr = f->attrs[i];
+    if (s->nopredict && is_quantizable(t) && !s->has_quantize) {
+        nsc_error(c->d, "E-attr-needs", nopredict_attr->loc, "@nopredict on an unquantized float does nothing: only "
+                  "integer and quantized fields are predicted");
+        s->nopredict = false;
+    }
     if (quant_attr && s3_attr) {
         nsc_diag_begin(c->d, NSC_ERROR, "E-attr-conflict", s3_attr->loc,
                        "@smallest_three and @quantize are two encodings of a quaternion; choose one");

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "check.h"
+#include "checker.h"
 #include "utf8.h"
 
 static nsc_literal *lit(nsc_checker *c, int kind)
@@ -18,7 +18,8 @@ static void mismatch(nsc_checker *c, const nsc_expr *e, const char *want, const 
 {
     nsc_strbuf sb = NSC_STRBUF_INIT;
     nsc_type_spell(t, &sb);
-    nsc_error(c->d, "E-default-type", e->loc, "the default of a '%s' field must be %s", nsc_sb_str(&sb), want);
+    nsc_error(c->d, "E-default-type", e->loc, "the default of %s '%s' field must be %s", nsc_article(nsc_sb_str(&sb)),
+              nsc_sb_str(&sb), want);
     nsc_sb_free(&sb);
 }
 
@@ -55,20 +56,30 @@ static nsc_literal *int_default(nsc_checker *c, nsc_unit *u, const nsc_field_sem
     return l;
 }
 
-/* A floating-point default (also one vector or quaternion component): finite, and inside @range. */
-static nsc_literal *float_default(nsc_checker *c, nsc_unit *u, const nsc_field_sem *s, const nsc_type *t, const nsc_expr *e)
+/* A floating-point default, or one component of a vector or quaternion default (component_of
+ * names that type): finite, and inside @range. */
+static nsc_literal *float_default(nsc_checker *c, nsc_unit *u, const nsc_field_sem *s, const nsc_type *t, const nsc_expr *e,
+                                  const nsc_type *component_of)
 {
     nsc_value v = nsc_eval(c, u, e);
     if (v.kind == NSC_V_ERROR) return NULL;
-    if (v.kind != NSC_V_INT && v.kind != NSC_V_FLOAT) return mismatch(c, e, "a number", t), NULL;
+    if (v.kind != NSC_V_INT && v.kind != NSC_V_FLOAT) {
+        if (!component_of) return mismatch(c, e, "a number", t), NULL;
+        nsc_strbuf sb = NSC_STRBUF_INIT;
+        nsc_type_spell(component_of, &sb);
+        nsc_error(c->d, "E-default-type", e->loc, "each component of %s %s default must be a number",
+                  nsc_article(nsc_sb_str(&sb)), nsc_sb_str(&sb));
+        nsc_sb_free(&sb);
+        return NULL;
+    }
     double f = v.kind == NSC_V_FLOAT ? v.f : nsc_int_to_double(v.i);
     if (t->kind == NSC_T_F32 && fabs(f) > 3.4028234663852886e38) {
-        nsc_error(c->d, "E-default-range", e->loc, "default %g does not fit a 32-bit float", f);
+        nsc_error(c->d, "E-default-range", e->loc, "default %s does not fit a 32-bit float", nsc_number_text(c, f));
         return NULL;
     }
     if (s->has_range && (f < s->range_lo.f || f > s->range_hi.f)) {
-        nsc_error(c->d, "E-default-range", e->loc, "default %g is outside the field's @range %g..%g", f,
-                  s->range_lo.f, s->range_hi.f);
+        nsc_error(c->d, "E-default-range", e->loc, "default %s is outside the field's @range %s..%s",
+                  nsc_number_text(c, f), nsc_number_text(c, s->range_lo.f), nsc_number_text(c, s->range_hi.f));
         return NULL;
     }
     nsc_literal *l = lit(c, NSC_LIT_FLOAT);
@@ -81,8 +92,8 @@ static nsc_literal *list_default(nsc_checker *c, nsc_unit *u, const nsc_field_se
     if (e->kind != NSC_EX_LIST) {
         nsc_strbuf sb = NSC_STRBUF_INIT;
         nsc_type_spell(t, &sb);
-        nsc_error(c->d, "E-default-type", e->loc, "the default of a '%s' field is written in braces, e.g. {%s}",
-                  nsc_sb_str(&sb), t->kind == NSC_T_STRUCT ? "..." : t->kind == NSC_T_VEC2 ? "0, 0" : t->kind == NSC_T_VEC3 ? "0, 0, 0" : "0, 0, 0, 1");
+        nsc_error(c->d, "E-default-type", e->loc, "the default of %s '%s' field is written in braces, e.g. {%s}",
+                  nsc_article(nsc_sb_str(&sb)), nsc_sb_str(&sb), t->kind == NSC_T_STRUCT ? "..." : t->kind == NSC_T_VEC2 ? "0, 0" : t->kind == NSC_T_VEC3 ? "0, 0, 0" : "0, 0, 0, 1");
         nsc_sb_free(&sb);
         return NULL;
     }
@@ -101,7 +112,7 @@ static nsc_literal *list_default(nsc_checker *c, nsc_unit *u, const nsc_field_se
             nsc_field *sub = t->decl->fields[i];
             l->items[i] = sub->sem.type ? default_for(c, t->decl->unit, &sub->sem, sub->sem.type, e->items[i], 0) : NULL;
         } else {
-            l->items[i] = float_default(c, u, s, &(nsc_type){NSC_T_F32, 0, NULL, NULL, NULL}, e->items[i]);
+            l->items[i] = float_default(c, u, s, &(nsc_type){NSC_T_F32, 0, NULL, NULL, NULL}, e->items[i], t);
         }
         ok = ok && l->items[i];
     }
@@ -109,8 +120,8 @@ static nsc_literal *list_default(nsc_checker *c, nsc_unit *u, const nsc_field_se
         double n = 0;
         for (size_t i = 0; i < 4; i++) n += l->items[i]->f * l->items[i]->f;
         if (fabs(sqrt(n) - 1.0) > 1e-3) {
-            nsc_error(c->d, "E-default-range", e->loc, "a quaternion default must have unit length (this one has %g)",
-                      sqrt(n));
+            nsc_error(c->d, "E-default-range", e->loc, "a quaternion default must have unit length (this one has %s)",
+                      nsc_number_text(c, sqrt(n)));
             return NULL;
         }
     }
@@ -130,6 +141,7 @@ static nsc_literal *enum_default(nsc_checker *c, nsc_unit *u, const nsc_type *t,
         }
     }
     nsc_value v = e->kind == NSC_EX_NAME && e->name.count > 1 ? nsc_eval(c, u, e) : (nsc_value){0};
+    if (v.kind == NSC_V_ERROR && e->kind == NSC_EX_NAME && e->name.count > 1) return NULL; /* reported */
     if (v.kind == NSC_V_ENUM) {
         for (size_t i = 0; i < en->nvalues; i++) {
             if (en->values[i] == v.ev) {
@@ -139,8 +151,8 @@ static nsc_literal *enum_default(nsc_checker *c, nsc_unit *u, const nsc_type *t,
             }
         }
     }
-    nsc_error(c->d, "E-default-type", e->loc, "the default of a '%s' field must be one of its values, e.g. %s",
-              en->name.text, en->nvalues ? en->values[0]->name.text : "a value");
+    nsc_error(c->d, "E-default-type", e->loc, "the default of %s '%s' field must be one of its values, e.g. %s",
+              nsc_article(en->name.text), en->name.text, en->nvalues ? en->values[0]->name.text : "a value");
     return NULL;
 }
 
@@ -154,7 +166,7 @@ static nsc_literal *string_default(nsc_checker *c, nsc_unit *u, const nsc_type *
                   t->capacity);
         return NULL;
     }
-    if (t->kind == NSC_T_STRING && (memchr(v.s, '\0', v.n) || nsc_utf8_first_invalid(v.s, v.n) < v.n)) {
+    if (t->kind == NSC_T_STRING && !e->bad && (memchr(v.s, '\0', v.n) || nsc_utf8_first_invalid(v.s, v.n) < v.n)) {
         nsc_error(c->d, "E-default-type", e->loc, "a string default must be valid UTF-8 without NUL bytes");
         return NULL;
     }
@@ -179,7 +191,7 @@ static nsc_literal *default_for(nsc_checker *c, nsc_unit *u, const nsc_field_sem
     }
     case NSC_T_F32:
     case NSC_T_F64:
-        return float_default(c, u, s, t, e);
+        return float_default(c, u, s, t, e, NULL);
     case NSC_T_VEC2:
     case NSC_T_VEC3:
     case NSC_T_VEC4:

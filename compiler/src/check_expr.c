@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "check.h"
+#include "checker.h"
 
 static nsc_value error_value(const nsc_expr *e)
 {
@@ -48,8 +48,8 @@ static nsc_value eval_name(nsc_checker *c, nsc_unit *u, const nsc_expr *e)
         return error_value(e);
     }
     if (d->kind != NSC_D_CONST) {
-        nsc_error(c->d, "E-expr-type", e->loc, "'%s' is a %s, not a constant", e->name.text,
-                  nsc_decl_kind_name(d->kind));
+        nsc_error(c->d, "E-expr-type", e->loc, "'%s' is %s %s, not a constant", e->name.text,
+                  nsc_article(nsc_decl_kind_name(d->kind)), nsc_decl_kind_name(d->kind));
         return error_value(e);
     }
     nsc_resolve_const(c, d);
@@ -57,9 +57,13 @@ static nsc_value eval_name(nsc_checker *c, nsc_unit *u, const nsc_expr *e)
     return int_value(nsc_int_from_i64(d->const_value), e);
 }
 
-static nsc_value eval_binary(nsc_checker *c, nsc_unit *u, const nsc_expr *e)
+static nsc_value eval(nsc_checker *c, nsc_unit *u, const nsc_expr *e, unsigned depth);
+
+static nsc_value eval_binary(nsc_checker *c, nsc_unit *u, const nsc_expr *e, unsigned depth)
 {
-    nsc_value l = nsc_eval(c, u, e->lhs), r = nsc_eval(c, u, e->rhs);
+    nsc_value l = eval(c, u, e->lhs, depth + 1);
+    if (l.kind == NSC_V_ERROR) return error_value(e);
+    nsc_value r = eval(c, u, e->rhs, depth + 1);
     if (l.kind == NSC_V_ERROR || r.kind == NSC_V_ERROR) return error_value(e);
     bool l_num = l.kind == NSC_V_INT || l.kind == NSC_V_FLOAT, r_num = r.kind == NSC_V_INT || r.kind == NSC_V_FLOAT;
     if (!l_num || !r_num) {
@@ -96,12 +100,26 @@ static nsc_value eval_binary(nsc_checker *c, nsc_unit *u, const nsc_expr *e)
     return int_value(out, e);
 }
 
+#define MAX_EXPR_DEPTH 1000
+
+static nsc_value eval(nsc_checker *c, nsc_unit *u, const nsc_expr *e, unsigned depth);
+
 nsc_value nsc_eval(nsc_checker *c, nsc_unit *u, const nsc_expr *e)
 {
+    return eval(c, u, e, 0);
+}
+
+static nsc_value eval(nsc_checker *c, nsc_unit *u, const nsc_expr *e, unsigned depth)
+{
     nsc_value v = error_value(e);
+    if (e->bad) return v; /* reported by the scanner */
+    if (depth > MAX_EXPR_DEPTH) {
+        nsc_error(c->d, "E-expr-depth", e->loc, "this expression is too long or too deeply nested to evaluate "
+                  "(more than %d levels)", MAX_EXPR_DEPTH);
+        return v;
+    }
     switch (e->kind) {
     case NSC_EX_INT:
-        if (e->overflow) return v; /* reported by the scanner */
         return int_value(nsc_int_from_u64(e->ival), e);
     case NSC_EX_FLOAT:
         return float_value(e->fval, e);
@@ -117,14 +135,14 @@ nsc_value nsc_eval(nsc_checker *c, nsc_unit *u, const nsc_expr *e)
     case NSC_EX_NAME:
         return eval_name(c, u, e);
     case NSC_EX_NEG: {
-        nsc_value x = nsc_eval(c, u, e->lhs);
+        nsc_value x = eval(c, u, e->lhs, depth + 1);
         if (x.kind == NSC_V_INT) return int_value(nsc_int_neg(x.i), e);
         if (x.kind == NSC_V_FLOAT) return float_value(-x.f, e);
         if (x.kind != NSC_V_ERROR) nsc_error(c->d, "E-expr-type", e->lhs->loc, "'-' needs a number");
         return v;
     }
     case NSC_EX_BINARY:
-        return eval_binary(c, u, e);
+        return eval_binary(c, u, e, depth);
     case NSC_EX_LIST:
         v.kind = NSC_V_LIST;
         return v;

@@ -1,7 +1,7 @@
 /* check_names.c — packages, top-level symbols, name lookup across imports, identifier rules. */
 #include <string.h>
 
-#include "check.h"
+#include "checker.h"
 
 static const char *const c_keywords[] = {
     /* C11 */
@@ -63,11 +63,13 @@ void nsc_check_package(nsc_checker *c, nsc_unit *u)
         for (size_t p = 0; p < d->package.count; p++) nsc_check_identifier(c, d->package.parts[p], "package name");
     }
     if (!first) {
+        u->package = "";
+        u->prefix = "";
+        /* A package line broken by a syntax error was reported already. */
+        if (u->parse_failed) return;
         nsc_loc at = {u->src->id, 0, 0};
         if (u->ndecls) at = u->decls[0]->kw_loc;
         nsc_error(c->d, "E-package-missing", at, "missing package declaration: a schema starts with 'package <name>;'");
-        u->package = "";
-        u->prefix = "";
         return;
     }
     u->package_decl = first;
@@ -85,8 +87,8 @@ void nsc_collect_symbols(nsc_checker *c, nsc_unit *u)
         if (d->kind == NSC_D_PACKAGE || d->kind == NSC_D_IMPORT) continue;
         const char *what = nsc_decl_kind_name(d->kind);
         if (nsc_is_builtin_name(d->name.text)) {
-            nsc_error(c->d, "E-name-builtin", d->name.loc, "'%s' is a built-in type and cannot name a %s",
-                      d->name.text, what);
+            nsc_error(c->d, "E-name-builtin", d->name.loc, "'%s' is a built-in type and cannot name %s %s",
+                      d->name.text, nsc_article(what), what);
             continue;
         }
         nsc_check_identifier(c, d->name, "name");
@@ -102,7 +104,7 @@ void nsc_collect_symbols(nsc_checker *c, nsc_unit *u)
 
 /* Looks up name in the units directly imported by u (not u itself). */
 static nsc_decl *lookup_imported(nsc_checker *c, nsc_unit *u, const char *package, const char *name,
-                                 const nsc_qname *q, bool report)
+                                 const nsc_qname *q)
 {
     nsc_decl *found = NULL, *found_import = NULL;
     for (size_t i = 0; i < u->ndecls; i++) {
@@ -112,7 +114,7 @@ static nsc_decl *lookup_imported(nsc_checker *c, nsc_unit *u, const char *packag
         nsc_decl *d = nsc_map_get(&imp->target->symbols, name);
         if (!d || d == found) continue;
         if (found) {
-            if (report) {
+            {
                 nsc_diag_begin(c->d, NSC_ERROR, "E-name-ambiguous", q->loc,
                                "'%s' is ambiguous: two imported schemas declare it; qualify it with its package",
                                q->text);
@@ -137,13 +139,13 @@ nsc_decl *nsc_lookup(nsc_checker *c, nsc_unit *u, const nsc_qname *q, bool repor
     nsc_decl *d = NULL;
     if (q->count == 1) {
         d = nsc_map_get(&u->symbols, name);
-        if (!d) d = lookup_imported(c, u, NULL, name, q, report);
+        if (!d) d = lookup_imported(c, u, NULL, name, q);
     } else {
         /* a.b.Name: the package is everything before the last part. */
         size_t plen = strlen(q->text) - strlen(name) - 1;
         char *package = nsc_arena_strndup(c->a, q->text, plen);
         if (u->package && strcmp(u->package, package) == 0) d = nsc_map_get(&u->symbols, name);
-        if (!d) d = lookup_imported(c, u, package, name, q, report);
+        if (!d) d = lookup_imported(c, u, package, name, q);
     }
     if (!d && report) nsc_error(c->d, "E-name-unknown", q->loc, "unknown name '%s'", q->text);
     return d;
@@ -175,32 +177,54 @@ void nsc_check_unused_imports(nsc_checker *c, nsc_unit *u)
     }
 }
 
-/* Levenshtein distance, capped: enough to suggest close spellings. */
+const char *nsc_article(const char *word)
+{
+    char c = word[0] == '\'' ? word[1] : word[0];
+    char next = word[0] == '\'' ? word[2] : word[1];
+    if (c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'A' || c == 'E' || c == 'I' || c == 'O') return "an";
+    /* Letters read as a vowel sound before a digit: an f32, an i8. */
+    if ((c == 'f' || c == 'F') && next >= '0' && next <= '9') return "an";
+    return "a";
+}
+
+const char *nsc_number_text(nsc_checker *c, double v)
+{
+    if (v > -1e18 && v < 1e18 && v == (double)(long long)v) return nsc_arena_printf(c->a, "%lld", (long long)v);
+    return nsc_arena_printf(c->a, "%.15g", v);
+}
+
+/* Optimal string alignment distance (Levenshtein plus transpositions), capped. */
 static size_t distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 32 || lb > 32) return 99;
-    size_t prev[33], cur[33];
-    for (size_t j = 0; j <= lb; j++) prev[j] = j;
+    size_t d[33][33];
+    for (size_t i = 0; i <= la; i++) d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
     for (size_t i = 1; i <= la; i++) {
-        cur[0] = i;
         for (size_t j = 1; j <= lb; j++) {
-            size_t sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = prev[j] + 1, ins = cur[j - 1] + 1;
-            cur[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            size_t best = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
         }
-        memcpy(prev, cur, sizeof cur);
     }
-    return prev[lb];
+    return d[la][lb];
 }
 
 const char *nsc_suggest(const char *word, const char *const *candidates, size_t n)
 {
+    /* Close enough to be a typo: at most 2 edits, and fewer for short words ('D' is not 'i8'). */
     const char *best = NULL;
-    size_t best_d = 3;
+    size_t best_d = 3, len = strlen(word);
     for (size_t i = 0; i < n; i++) {
+        /* "predict" is not a typo of "nopredict": it means the opposite. */
+        size_t cl = strlen(candidates[i]);
+        if (cl > len && strncmp(candidates[i], "no", 2) == 0 && strcmp(candidates[i] + 2, word) == 0) continue;
         size_t dd = distance(word, candidates[i]);
-        if (dd < best_d) best_d = dd, best = candidates[i];
+        if (dd < best_d && dd * 3 <= len + 1) best_d = dd, best = candidates[i];
     }
     return best;
 }

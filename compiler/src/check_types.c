@@ -1,8 +1,9 @@
 /* check_types.c — resolving field types, enums, records, struct containment and type ids. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "checker.h"
 
 static nsc_type *new_type(nsc_checker *c, nsc_type_kind kind)
 {
@@ -106,6 +107,19 @@ static const nsc_type *resolve(nsc_checker *c, nsc_unit *u, const nsc_typeref *t
         if (nsc_generic_arity(name)) return resolve_generic(c, u, t, name);
     }
     nsc_decl *d = nsc_lookup(c, u, &t->name, false);
+    if (!d && t->name.count == 1) {
+        /* Declared in a schema this one reaches only through another import? Say so. */
+        for (size_t i = 0; i < c->ctx->nunits; i++) {
+            nsc_decl *far = nsc_map_get(&c->ctx->units[i]->symbols, name);
+            if (!far || c->ctx->units[i] == u) continue;
+            nsc_diag_begin(c->d, NSC_ERROR, "E-type-unknown", t->name.loc,
+                           "unknown type '%s': it is declared in '%s', which this schema does not import directly",
+                           name, c->ctx->units[i]->src->path);
+            nsc_diag_note(c->d, far->name.loc, "'%s' is declared here", name);
+            nsc_diag_end(c->d);
+            return NULL;
+        }
+    }
     if (!d) {
         static const char *const known[] = {"bool", "i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f32",
                                             "f64", "vec2", "vec3", "vec4", "quat", "entity", "string", "bytes",
@@ -121,8 +135,8 @@ static const nsc_type *resolve(nsc_checker *c, nsc_unit *u, const nsc_typeref *t
     }
     if (d->kind != NSC_D_ENUM && d->kind != NSC_D_STRUCT) {
         nsc_diag_begin(c->d, NSC_ERROR, "E-type-kind", t->name.loc,
-                       "'%s' is a %s; a field's type is a built-in type, an enum or a struct", name,
-                       nsc_decl_kind_name(d->kind));
+                       "'%s' is %s %s; a field's type is a built-in type, an enum or a struct", name,
+                       nsc_article(nsc_decl_kind_name(d->kind)), nsc_decl_kind_name(d->kind));
         nsc_diag_note(c->d, d->name.loc, "'%s' is declared here", name);
         nsc_diag_end(c->d);
         return NULL;
@@ -159,7 +173,7 @@ void nsc_check_enum(nsc_checker *c, nsc_decl *d)
                   d->nvalues, NSC_MAX_ENUM_VALUES);
     nsc_int lo, hi, next = nsc_int_from_i64(0);
     nsc_type_int_range(d->underlying_type, &lo, &hi);
-    nsc_map seen = {0};
+    nsc_map seen = {0}, values = {0};
     for (size_t i = 0; i < d->nvalues; i++) {
         nsc_enum_value *v = d->values[i];
         nsc_check_identifier(c, v->name, "enum value");
@@ -174,6 +188,7 @@ void nsc_check_enum(nsc_checker *c, nsc_decl *d)
                       nsc_sb_str(&ut), d->underlying ? "" : " (the default); declare a wider one, e.g. 'enum X : u16'");
             nsc_sb_free(&a);
             nsc_sb_free(&ut);
+            v->bad = true;
         } else {
             nsc_int_to_i64(val, &v->resolved);
         }
@@ -186,19 +201,22 @@ void nsc_check_enum(nsc_checker *c, nsc_decl *d)
             nsc_diag_end(c->d);
             continue;
         }
-        for (size_t j = 0; j < i; j++) {
-            if (d->values[j]->resolved == v->resolved && strcmp(d->values[j]->name.text, v->name.text) != 0) {
+        if (!v->bad) {
+            char key[24];
+            snprintf(key, sizeof key, "%lld", (long long)v->resolved);
+            nsc_enum_value *same = nsc_map_put(&values, nsc_arena_strdup(c->a, key), v);
+            if (same != v) {
                 nsc_diag_begin(c->d, NSC_ERROR, "E-enum-dup-value", at, "enum values '%s' and '%s' have the same value %lld",
-                               d->values[j]->name.text, v->name.text, (long long)v->resolved);
-                nsc_diag_note(c->d, d->values[j]->name.loc, "'%s' is declared here", d->values[j]->name.text);
+                               same->name.text, v->name.text, (long long)v->resolved);
+                nsc_diag_note(c->d, same->name.loc, "'%s' is declared here", same->name.text);
                 nsc_diag_end(c->d);
-                break;
             }
         }
         for (size_t k = 0; k < v->nattrs; k++)
             nsc_error(c->d, "E-attr-place", v->attrs[k]->loc, "no attribute applies to enum values");
     }
     nsc_map_free(&seen);
+    nsc_map_free(&values);
     for (size_t k = 0; k < d->nattrs; k++)
         nsc_error(c->d, "E-attr-place", d->attrs[k]->loc, "no attribute applies to enums");
 }
@@ -224,43 +242,71 @@ static bool holds_collection(const nsc_decl *d, int depth)
     return false;
 }
 
-/* Depth-first over struct-typed fields (through collections too): a struct that contains itself
- * would need infinite storage. */
-static int containment(nsc_checker *c, nsc_decl *d, nsc_field *via)
+/* The struct a field holds, directly or as a collection's elements, or NULL. */
+static nsc_decl *held_struct(const nsc_field *f)
 {
-    if (d->state == 1) {
-        nsc_diag_begin(c->d, NSC_ERROR, "E-struct-cycle", via->type->loc, "struct '%s' contains itself",
-                       d->name.text);
-        nsc_diag_note(c->d, d->name.loc, "'%s' is declared here", d->name.text);
-        nsc_diag_end(c->d);
-        return -1;
-    }
-    if (d->state == 2) return d->nesting;
-    d->state = 1;
-    int depth = 0;
-    for (size_t i = 0; i < d->nfields; i++) {
-        const nsc_type *t = d->fields[i]->sem.type;
-        while (t && (t->kind == NSC_T_LIST || t->kind == NSC_T_SET || t->kind == NSC_T_FASTARRAY || t->kind == NSC_T_MAP))
-            t = t->elem;
-        if (!t || t->kind != NSC_T_STRUCT) continue;
-        int sub = containment(c, t->decl, d->fields[i]);
-        if (sub < 0) {
-            d->state = 2;
-            return -1;
-        }
-        if (sub + 1 > depth) depth = sub + 1;
-        if (sub + 1 == (int)NSC_MAX_NESTING + 1)
-            nsc_error(c->d, "E-limit-nesting", d->fields[i]->type->loc,
-                      "structs are nested more than %u deep here", NSC_MAX_NESTING);
-    }
-    d->state = 2;
-    d->nesting = depth;
-    return depth;
+    const nsc_type *t = f->sem.type;
+    while (t && nsc_type_is_collection(t)) t = t->elem;
+    return t && t->kind == NSC_T_STRUCT ? t->decl : NULL;
 }
 
-void nsc_check_containment(nsc_checker *c, nsc_decl *d)
+typedef struct frame {
+    nsc_decl *d;
+    size_t    next;   /* next field to look at */
+    int       depth;  /* deepest nesting found below so far */
+} frame;
+
+/* A finished struct d (nesting sub) was reached from the field before `next` of frame f. */
+static void nested(nsc_checker *c, frame *f, const nsc_decl *d, int sub)
 {
-    if (d->state == 0) containment(c, d, NULL);
+    if (d->cyclic) {
+        f->d->cyclic = true;
+        return;
+    }
+    if (sub + 1 > f->depth) f->depth = sub + 1;
+    /* Reported once, where the limit is first crossed (every struct above is deeper still). */
+    if (sub == (int)NSC_MAX_NESTING)
+        nsc_error(c->d, "E-limit-nesting", f->d->fields[f->next - 1]->type->loc,
+                  "structs are nested more than %u deep here", NSC_MAX_NESTING);
+}
+
+/* Depth-first over struct-typed fields (through collections too), with an explicit stack so a
+ * chain of thousands of structs costs no recursion: finds structs that contain themselves (they
+ * would need infinite storage) and computes how deep structs nest. */
+void nsc_check_containment(nsc_checker *c, nsc_decl *root)
+{
+    if (root->state != 0) return;
+    size_t cap = 16, n = 0;
+    frame *stack = nsc_xrealloc(NULL, cap * sizeof *stack);
+    stack[n++] = (frame){root, 0, 0};
+    root->state = 1;
+    while (n) {
+        frame *f = &stack[n - 1];
+        if (f->next < f->d->nfields) {
+            nsc_field *via = f->d->fields[f->next++];
+            nsc_decl *child = held_struct(via);
+            if (!child) continue;
+            if (child->state == 1) {
+                nsc_diag_begin(c->d, NSC_ERROR, "E-struct-cycle", via->type->loc, "struct '%s' contains itself",
+                               child->name.text);
+                nsc_diag_note(c->d, child->name.loc, "'%s' is declared here", child->name.text);
+                nsc_diag_end(c->d);
+                child->cyclic = f->d->cyclic = true;
+            } else if (child->state == 2) {
+                nested(c, f, child, child->nesting);
+            } else {
+                if (n == cap) stack = nsc_xrealloc(stack, (cap *= 2) * sizeof *stack);
+                child->state = 1;
+                stack[n++] = (frame){child, 0, 0};
+            }
+            continue;
+        }
+        nsc_decl *done = f->d;
+        done->state = 2;
+        done->nesting = f->depth;
+        if (--n) nested(c, &stack[n - 1], done, done->nesting);
+    }
+    free(stack);
 }
 
 /* Element rules for collections. */
@@ -286,7 +332,7 @@ static void check_collection(nsc_checker *c, const nsc_decl *owner, const nsc_fi
     if (v && (nsc_type_is_collection(v) || v->kind == NSC_T_BYTES))
         nsc_error(c->d, "E-type-element", at, "a collection's elements are scalars, vectors, enums, strings or structs, "
                   "not %s", v->kind == NSC_T_BYTES ? "bytes" : "collections");
-    if (v && v->kind == NSC_T_STRUCT && holds_collection(v->decl, 0))
+    if (v && v->kind == NSC_T_STRUCT && !v->decl->cyclic && holds_collection(v->decl, 0))
         nsc_error(c->d, "E-type-element", at, "struct '%s' holds a collection, so it cannot be an element of one",
                   v->decl->name.text);
 }

@@ -4,12 +4,13 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "check.h"
+#include "checker.h"
 #include "cnames.h"
 
 const char *const nsc_record_suffixes[] = {
-    "snap", "hooks", "init", "quantize", "dequantize", "snap_equal", "write", "read",
+    "snap", "hooks", "init", "quantize", "dequantize", "snap_equal", "equal", "write", "read",
     "interpolate", "apply", "desc", "is_dirty", "clear_dirty",
+    "snap_default", "reference", /* file-local helpers in the generated source */
 };
 const size_t nsc_record_suffix_count = sizeof nsc_record_suffixes / sizeof nsc_record_suffixes[0];
 
@@ -55,28 +56,42 @@ const char *nsc_enum_value_cname(nsc_arena *a, const nsc_decl *e, const nsc_enum
 /* Who generates a name, for the message. */
 typedef struct owner {
     const nsc_decl  *decl;
-    const char      *what;   /* "struct 'Health'", "the setter of field 'hp' of 'Health'" */
+    const char      *what;   /* "struct 'Health'", "the helpers of field 'hp' of 'Health'" */
+    const char      *place;  /* for the note: "field 'hp' of 'Health'" */
     nsc_loc          loc;
 } owner;
 
-static void claim(nsc_checker *c, const char *name, const nsc_decl *d, const char *what, nsc_loc loc)
+static void claim_as(nsc_checker *c, const char *name, const nsc_decl *d, const char *what, const char *place,
+                     nsc_loc loc)
 {
     owner *o = NSC_NEW(c->a, owner);
     o->decl = d;
     o->what = what;
+    o->place = place;
     o->loc = loc;
     owner *prev = nsc_map_put(&c->cnames, name, o);
     if (prev == o) return;
     /* Two declarations of one name in one schema are an error of their own (E-name-dup). */
-    if (d && prev->decl && d->unit == prev->decl->unit && strcmp(what, prev->what) == 0) return;
+    if (d && prev->decl && d->unit == prev->decl->unit && strcmp(d->name.text, prev->decl->name.text) == 0) return;
+    /* The same description from two files: say which file each comes from. */
+    const char *what_here = what, *what_there = prev->what;
+    if (strcmp(what, prev->what) == 0 && d && prev->decl) {
+        what_here = nsc_arena_printf(c->a, "%s in %s", what, d->unit->src->path);
+        what_there = nsc_arena_printf(c->a, "%s in %s", prev->what, prev->decl->unit->src->path);
+    }
     /* One report per pair of owners is enough; pair keys contain '|', which no C name does. */
     const char *pair = nsc_arena_printf(c->a, "%p|%p", (const void *)prev->decl, (const void *)d);
     if (nsc_map_get(&c->cnames, pair)) return;
     nsc_map_put(&c->cnames, pair, o);
     nsc_diag_begin(c->d, NSC_ERROR, "E-name-collision", loc,
-                   "the C name '%s' would be generated twice: by %s and by %s", name, what, prev->what);
-    nsc_diag_note(c->d, prev->loc, "%s is declared here", prev->what);
+                   "the C name '%s' would be generated twice: by %s and by %s", name, what_here, what_there);
+    nsc_diag_note(c->d, prev->loc, "%s is declared here", prev->place);
     nsc_diag_end(c->d);
+}
+
+static void claim(nsc_checker *c, const char *name, const nsc_decl *d, const char *what, nsc_loc loc)
+{
+    claim_as(c, name, d, what, what, loc);
 }
 
 static void claim_record(nsc_checker *c, const nsc_decl *d)
@@ -91,11 +106,12 @@ static void claim_record(nsc_checker *c, const nsc_decl *d)
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
         const char *fw = nsc_arena_printf(c->a, "the helpers of field '%s' of '%s'", f->name.text, d->name.text);
-        claim(c, nsc_cname_suffix(c->a, d, nsc_arena_printf(c->a, "set_%s", f->name.text)), d, fw, f->name.loc);
+        const char *fp = nsc_arena_printf(c->a, "field '%s' of '%s'", f->name.text, d->name.text);
+        claim_as(c, nsc_cname_suffix(c->a, d, nsc_arena_printf(c->a, "set_%s", f->name.text)), d, fw, fp, f->name.loc);
         if (!f->sem.type || !nsc_type_is_collection(f->sem.type)) continue;
         for (size_t k = 0; k < nsc_collection_suffix_count; k++)
-            claim(c, nsc_cname_suffix(c->a, d, nsc_arena_printf(c->a, "%s_%s", f->name.text, nsc_collection_suffixes[k])),
-                  d, fw, f->name.loc);
+            claim_as(c, nsc_cname_suffix(c->a, d, nsc_arena_printf(c->a, "%s_%s", f->name.text, nsc_collection_suffixes[k])),
+                     d, fw, fp, f->name.loc);
     }
 }
 
@@ -116,8 +132,10 @@ static void claim_enum(nsc_checker *c, const nsc_decl *d)
 void nsc_check_c_names(nsc_checker *c, nsc_unit *u)
 {
     if (!u->package_decl) return;
-    claim(c, nsc_unit_macro(c->a, u, "SCHEMA_HASH"), NULL,
-          nsc_arena_printf(c->a, "the schema hash of package '%s'", u->package), u->package_decl->loc);
+    const char *what = nsc_arena_printf(c->a, "the schema-wide names of package '%s' (%s)", u->package, u->src->path);
+    claim(c, nsc_unit_macro(c->a, u, "SCHEMA_HASH"), NULL, what, u->package_decl->loc);
+    claim(c, nsc_unit_macro(c->a, u, "TYPE_COUNT"), NULL, what, u->package_decl->loc);
+    claim(c, nsc_arena_printf(c->a, "%s_types", u->prefix), NULL, what, u->package_decl->loc);
     for (size_t i = 0; i < u->ndecls; i++) {
         const nsc_decl *d = u->decls[i];
         if (d->kind == NSC_D_ENUM) claim_enum(c, d);

@@ -145,7 +145,7 @@ static int by_position(const void *pa, const void *pb)
 void nsc_diags_flush(nsc_diags *d)
 {
     if (d->open) nsc_diag_end(d);
-    qsort(d->stored, d->nstored, sizeof *d->stored, by_position);
+    if (d->nstored > 1) qsort(d->stored, d->nstored, sizeof *d->stored, by_position);
     for (size_t i = 0; i < d->nstored; i++) {
         nsc_stored_diag *sd = &d->stored[i];
         /* Past the error limit nothing more is shown, warnings included. */
@@ -184,7 +184,16 @@ static void plural(FILE *out, unsigned n, const char *what)
 void nsc_diags_finish(nsc_diags *d)
 {
     nsc_diags_flush(d);
-    if (d->opt->sink || d->opt->diag_format == NSC_DIAG_JSON) return;
+    if (d->opt->sink) return;
+    if (d->opt->diag_format == NSC_DIAG_JSON) {
+        /* Even JSON says that errors were left out, as one more object on the stream. */
+        if (d->errors > d->shown_errors) {
+            FILE *out = d->opt->diag_stream ? d->opt->diag_stream : stderr;
+            fprintf(out, "{\"severity\":\"note\",\"code\":\"N-error-limit\",\"message\":\"too many errors: "
+                         "showing the first %u of %u\",\"notes\":[]}\n", d->shown_errors, d->errors);
+        }
+        return;
+    }
     FILE *out = d->opt->diag_stream ? d->opt->diag_stream : stderr;
     if (d->errors > d->shown_errors)
         fprintf(out, "netschemac: too many errors: showing the first %u of %u\n", d->shown_errors, d->errors);

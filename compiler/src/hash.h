@@ -3,7 +3,7 @@
 #ifndef NSC_HASH_H
 #define NSC_HASH_H
 
-#include "check.h"
+#include "checker.h"
 
 /* Wire format version: part of every hash, bumped when the generated wire format changes. */
 #define NSC_WIRE_VERSION 1

@@ -103,11 +103,18 @@ static void quant_range(const nsc_field_sem *s, nsc_slot *slot)
     slot->span = (uint64_t)(slot->hi - slot->lo);
 }
 
-/* String and bytes: a changed value is its packed length then its bytes (see SPEC). */
+/* String and bytes: packed common-prefix length, packed remaining length, remaining bytes
+ * (runtime text.h). */
 static uint32_t text_bits(uint32_t capacity)
 {
-    return nsc_packed_cost(capacity) + 8u * capacity;
+    return 2u * nsc_packed_cost(capacity) + 8u * capacity;
 }
+
+/* Unquantized floats are XOR-coded against the reference (runtime floats.h): a changed f32
+ * takes at most 42 bits, an f64 76; without a mask bit of its own (vector components, composite
+ * members) a float spends one more bit saying whether it changed. */
+#define F32_BITS 42u
+#define F64_BITS 76u
 
 /* Encoding, snapshot type and bounds of one slot. */
 static void encode(nsc_slot *slot, const nsc_field_sem *s, const nsc_type *t)
@@ -128,7 +135,8 @@ static void encode(nsc_slot *slot, const nsc_field_sem *s, const nsc_type *t)
             bool f64 = t->kind == NSC_T_F64;
             slot->enc = f64 ? NSC_ENC_FLOAT64 : NSC_ENC_FLOAT32;
             slot->snap_ctype = f64 ? "uint64_t" : "uint32_t";
-            slot->max_bits = slot->full_bits = f64 ? 64u : 32u;
+            slot->max_bits = f64 ? F64_BITS : F32_BITS;
+            slot->full_bits = slot->max_bits + 1u;
         }
         return;
     case NSC_T_VEC2:
@@ -154,7 +162,7 @@ static void encode(nsc_slot *slot, const nsc_field_sem *s, const nsc_type *t)
         } else {
             slot->enc = t->kind == NSC_T_QUAT ? NSC_ENC_QUAT_F : NSC_ENC_VEC_F;
             slot->snap_ctype = "uint32_t";
-            slot->max_bits = slot->full_bits = slot->arity * 32u;
+            slot->max_bits = slot->full_bits = slot->arity * (F32_BITS + 1u);
         }
         return;
     case NSC_T_STRING:
@@ -249,7 +257,10 @@ static void add_field(builder *b, const nsc_decl *owner, const nsc_field *top, c
     } else {
         encode(s, &f->sem, t);
     }
-    s->predicted = owner->kind == NSC_D_COMPONENT && predictable(s->enc) && !top->sem.nopredict && !f->sem.nopredict;
+    /* Enums and entity handles are labels, not quantities: extrapolating them means nothing. */
+    bool label = t->kind == NSC_T_ENUM || t->kind == NSC_T_ENTITY;
+    s->predicted = owner->kind == NSC_D_COMPONENT && predictable(s->enc) && !label && !top->sem.nopredict &&
+                   !f->sem.nopredict;
 }
 
 /* Mask bits of n slots: one per slot, plus a leading "anything changed" bit when n > 1, so an

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "check.h"
+#include "checker.h"
 
 typedef enum nsc_enc {
     NSC_ENC_BOOL,      /* the mask bit alone: a changed bool is the reference's negation */

@@ -16,7 +16,7 @@ typedef struct nsc_token {
     size_t      len;
     const char *doc;      /* /// doc comment just before this token, or NULL */
     uint64_t    ival;     /* integer literals */
-    bool        overflow; /* integer literal above 2^64 − 1 (already reported) */
+    bool        bad;      /* a literal the scanner already reported (too large, bad UTF-8) */
     double      fval;     /* floating-point literals */
 } nsc_token;
 

@@ -191,8 +191,11 @@ static void import_not_found(nsc_context *ctx, const nsc_unit *u, const nsc_decl
     if (slash) nsc_sb_printf(&where, "'%.*s'", (int)(slash - u->src->path), u->src->path);
     else nsc_sb_puts(&where, "'.'");
     for (size_t i = 0; i < ctx->opt.import_dir_count; i++) nsc_sb_printf(&where, ", '%s'", ctx->opt.import_dirs[i]);
+    nsc_strbuf path = NSC_STRBUF_INIT;
+    nsc_sb_printable(&path, imp->path, imp->path_len);
     nsc_error(&ctx->diags, "E-import-missing", imp->path_loc, "cannot find imported schema '%s' (searched %s)",
-              imp->path, nsc_sb_str(&where));
+              nsc_sb_str(&path), nsc_sb_str(&where));
+    nsc_sb_free(&path);
     nsc_sb_free(&where);
 }
 
@@ -209,8 +212,11 @@ static void resolve_import(nsc_context *ctx, nsc_unit *u, nsc_decl *imp)
         return;
     }
     if (kind != PATH_FILE) {
-        nsc_error(&ctx->diags, "E-import-path", imp->path_loc, "cannot import '%s': %s", found,
+        nsc_strbuf shown = NSC_STRBUF_INIT;
+        nsc_sb_printable(&shown, found, strlen(found));
+        nsc_error(&ctx->diags, "E-import-path", imp->path_loc, "cannot import '%s': %s", nsc_sb_str(&shown),
                   kind == PATH_DIR ? "it is a directory, not a schema file" : "it is not a regular file");
+        nsc_sb_free(&shown);
         free(found);
         return;
     }
@@ -225,10 +231,15 @@ static void resolve_import(nsc_context *ctx, nsc_unit *u, nsc_decl *imp)
         size_t len;
         const char *err = NULL;
         char *text = read_file(found, &len, &err);
-        if (!text)
-            nsc_error(&ctx->diags, "E-import-read", imp->path_loc, "cannot read imported schema '%s': %s", found, err);
-        else
+        if (!text) {
+            nsc_strbuf shown = NSC_STRBUF_INIT;
+            nsc_sb_printable(&shown, found, strlen(found));
+            nsc_error(&ctx->diags, "E-import-read", imp->path_loc, "cannot read imported schema '%s': %s",
+                      nsc_sb_str(&shown), err);
+            nsc_sb_free(&shown);
+        } else {
             imp->target = load_unit(ctx, found, real, text, len, imp);
+        }
     }
     free(real);
     free(found);

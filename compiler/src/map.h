@@ -9,6 +9,7 @@
 typedef struct nsc_map_entry {
     const char *key;
     void       *value;
+    uint64_t    hash;   /* compared before the key, so probing rarely touches strings */
 } nsc_map_entry;
 
 typedef struct nsc_map {

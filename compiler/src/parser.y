@@ -121,6 +121,39 @@ static nsc_decl *new_decl(nsc_parser *ps, nsc_decl_kind kind, const nsc_token *k
 }
 
 #define FINISH(vec, type, out, n) ((out) = (type **)nsc_ptrvec_finish((vec), ps->arena, &(n)))
+
+/* Error recovery: after a broken field, enum value or declaration, bison stays quiet until three
+ * tokens parse, which would hide the next error if it came right away. When the token that
+ * stopped the parser clearly starts the next item, the parser is back in step and yyerrok lets
+ * the next error be reported: a '}' or ',' that ends or separates items, or a name or keyword
+ * that is the first token on its line (the usual shape of a missing ';'). A keyword in the
+ * middle of a line (`component rpc {`) is not a fresh start, so it stays quiet. */
+struct nsc_lexer *nsc_yyget_extra(void *scanner);
+static bool first_on_line(const nsc_parser *ps, void *scanner, nsc_loc at)
+{
+    uint32_t prev = nsc_yyget_extra(scanner)->prev_end;
+    if (prev >= at.start) return at.start == 0;
+    for (uint32_t i = prev; i < at.start; i++)
+        if (ps->text[i] == '\n') return true;
+    return false;
+}
+/* Only tokens the parser accepts right after the recovery count, so a resync always makes
+ * progress. */
+#define RESYNC_FIELDS()                                                                           \
+    do {                                                                                          \
+        if (yychar == RBRACE || (yychar == IDENT && first_on_line(ps, scanner, yylloc))) yyerrok;  \
+    } while (0)
+#define RESYNC_ENUM()                                                                             \
+    do {                                                                                          \
+        if (yychar == COMMA || yychar == RBRACE) yyerrok;                                         \
+    } while (0)
+#define RESYNC_DECL()                                                                             \
+    do {                                                                                          \
+        if ((yychar == PACKAGE || yychar == IMPORT || yychar == CONST || yychar == ENUM ||        \
+             yychar == STRUCT || yychar == COMPONENT || yychar == INPUT || yychar == RPC) &&      \
+            first_on_line(ps, scanner, yylloc))                                                   \
+            yyerrok;                                                                              \
+    } while (0)
 }
 
 %union {
@@ -195,7 +228,7 @@ schema
 decls
     : %empty
     | decls decl                    { nsc_ptrvec_push(ps->decls, $2); }
-    | decls error
+    | decls error                   { RESYNC_DECL(); }
     ;
 
 decl
@@ -254,8 +287,22 @@ enum_values
 enum_value_list
     : enum_value                    { $$ = nsc_ptrvec_new(); nsc_ptrvec_push($$, $1); }
     | enum_value_list COMMA enum_value { $$ = $1; nsc_ptrvec_push($$, $3); }
-    | error                         { $$ = nsc_ptrvec_new(); }
-    | enum_value_list COMMA error   { $$ = $1; }
+    | enum_value_list enum_value    {
+                                      /* Accepted and reported, so the values on both sides survive. */
+                                      if ($1->count) {
+                                          nsc_enum_value *prev = (nsc_enum_value *)$1->items[$1->count - 1];
+                                          nsc_error(ps->diags, "E-syntax", $2->name.loc,
+                                                    "missing ',' between enum values '%s' and '%s'", prev->name.text,
+                                                    $2->name.text);
+                                      } else {
+                                          nsc_error(ps->diags, "E-syntax", $2->name.loc, "missing ',' before enum value '%s'",
+                                                    $2->name.text);
+                                      }
+                                      $$ = $1;
+                                      nsc_ptrvec_push($$, $2);
+                                    }
+    | error                         { $$ = nsc_ptrvec_new(); RESYNC_ENUM(); }
+    | enum_value_list error         { $$ = $1; RESYNC_ENUM(); }
     ;
 
 enum_value
@@ -295,7 +342,8 @@ record_kw_tok
 fields
     : %empty                        { $$ = nsc_ptrvec_new(); }
     | fields field                  { $$ = $1; nsc_ptrvec_push($$, $2); }
-    | fields error                  { $$ = $1; }
+    | fields error                  { $$ = $1; RESYNC_FIELDS(); }
+    | fields error SEMI             { $$ = $1; yyerrok; /* the broken field ended: report the next error */ }
     ;
 
 field
@@ -398,7 +446,7 @@ type_arg
                                       $$ = NSC_NEW(ps->arena, nsc_typearg);
                                       $$->expr = new_expr(ps, NSC_EX_INT, @1);
                                       $$->expr->ival = $1.ival;
-                                      $$->expr->overflow = $1.overflow;
+                                      $$->expr->bad = $1.bad;
                                       $$->loc = @$;
                                     }
     | LPAREN expr RPAREN            { $$ = NSC_NEW(ps->arena, nsc_typearg); $$->expr = $2; $$->loc = @$; }
@@ -414,9 +462,14 @@ qname_parts
     ;
 
 expr
-    : INT                           { $$ = new_expr(ps, NSC_EX_INT, @$); $$->ival = $1.ival; $$->overflow = $1.overflow; }
-    | FLOAT                         { $$ = new_expr(ps, NSC_EX_FLOAT, @$); $$->fval = $1.fval; }
-    | STRING                        { $$ = new_expr(ps, NSC_EX_STRING, @$); $$->str = $1.text; $$->str_len = $1.len; }
+    : INT                           { $$ = new_expr(ps, NSC_EX_INT, @$); $$->ival = $1.ival; $$->bad = $1.bad; }
+    | FLOAT                         { $$ = new_expr(ps, NSC_EX_FLOAT, @$); $$->fval = $1.fval; $$->bad = $1.bad; }
+    | STRING                        {
+                                      $$ = new_expr(ps, NSC_EX_STRING, @$);
+                                      $$->str = $1.text;
+                                      $$->str_len = $1.len;
+                                      $$->bad = $1.bad;
+                                    }
     | TRUE                          { $$ = new_expr(ps, NSC_EX_BOOL, @$); $$->bval = true; }
     | FALSE                         { $$ = new_expr(ps, NSC_EX_BOOL, @$); $$->bval = false; }
     | qname                         { $$ = new_expr(ps, NSC_EX_NAME, @$); $$->name = *$1; }
@@ -470,19 +523,31 @@ static bool is_declaration_keyword(yysymbol_kind_t k)
            k == YYSYMBOL_STRUCT || k == YYSYMBOL_COMPONENT || k == YYSYMBOL_INPUT || k == YYSYMBOL_RPC;
 }
 
-/* Words for the expected tokens: the declaration keywords collapse into "a declaration" and '@'
- * reads as "an attribute"; identifiers come first. */
+/* Tokens that can start a value: where all of them are expected, the list says "a value". */
+static bool starts_value(yysymbol_kind_t k)
+{
+    return k == YYSYMBOL_INT || k == YYSYMBOL_FLOAT || k == YYSYMBOL_STRING || k == YYSYMBOL_TRUE ||
+           k == YYSYMBOL_FALSE || k == YYSYMBOL_IDENT || k == YYSYMBOL_LPAREN || k == YYSYMBOL_MINUS ||
+           k == YYSYMBOL_PLUS;
+}
+
+/* Words for the expected tokens: the declaration keywords collapse into "a declaration", the
+ * starts of an expression into "a value", and '@' reads as "an attribute"; identifiers come
+ * first. */
 static int describe_expected(const yysymbol_kind_t *exp, int n, nsc_strbuf *sb)
 {
     const char *words[YYNTOKENS];
-    int count = 0, decl_keywords = 0;
-    for (int i = 0; i < n; i++) decl_keywords += is_declaration_keyword(exp[i]);
-    for (int i = 0; i < n; i++)
+    int count = 0, decl_keywords = 0, value_starts = 0;
+    for (int i = 0; i < n; i++) decl_keywords += is_declaration_keyword(exp[i]), value_starts += starts_value(exp[i]);
+    bool value = value_starts == 9;
+    if (value) words[count++] = "a value";
+    for (int i = 0; i < n && !value; i++)
         if (exp[i] == YYSYMBOL_IDENT) words[count++] = "identifier";
     if (decl_keywords == 8) words[count++] = "a declaration";
     for (int i = 0; i < n; i++) {
         if (exp[i] == YYSYMBOL_IDENT || (decl_keywords == 8 && is_declaration_keyword(exp[i]))) continue;
-        words[count++] = exp[i] == YYSYMBOL_AT ? "an attribute" : yysymbol_name(exp[i]);
+        if (value && starts_value(exp[i])) continue;
+        words[count++] = exp[i] == YYSYMBOL_AT ? "an attribute" : exp[i] == YYSYMBOL_LBRACE && value ? "'{'" : yysymbol_name(exp[i]);
     }
     for (int i = 0; i < count; i++) {
         if (i) nsc_sb_puts(sb, i + 1 == count ? " or " : ", ");
@@ -490,8 +555,6 @@ static int describe_expected(const yysymbol_kind_t *exp, int n, nsc_strbuf *sb)
     }
     return count;
 }
-
-struct nsc_lexer *nsc_yyget_extra(void *scanner);
 
 /* Newlines between offsets a and b. */
 static unsigned line_breaks_between(const char *text, uint32_t a, uint32_t b)
@@ -508,6 +571,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, nsc_par
     int n = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
     yysymbol_kind_t found = yypcontext_token(ctx);
     nsc_loc loc = *yypcontext_location(ctx);
+    /* At the end of the file, point just after the last token rather than at an empty line. */
+    if (found == YYSYMBOL_YYEOF) loc.start = loc.end = nsc_yyget_extra(scanner)->last_end;
     nsc_strbuf msg = NSC_STRBUF_INIT, what = NSC_STRBUF_INIT;
     describe_found(ps, found, loc, &what);
     nsc_strbuf list = NSC_STRBUF_INIT;
@@ -529,6 +594,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, nsc_par
     } else {
         nsc_sb_printf(&msg, "unexpected %s", nsc_sb_str(&what));
     }
+    /* A keyword where a name was expected: a '}' missing before a new declaration, or a keyword
+     * used as a name. */
+    bool wants_ident = false, wants_close = false;
+    for (int i = 0; i < n; i++) wants_ident |= expected[i] == YYSYMBOL_IDENT, wants_close |= expected[i] == YYSYMBOL_RBRACE;
+    if (wants_close && is_declaration_keyword(found) && first_on_line(ps, scanner, loc))
+        nsc_sb_puts(&msg, " (is a '}' missing before it?)");
+    else if (wants_ident && (is_declaration_keyword(found) || found == YYSYMBOL_TRUE || found == YYSYMBOL_FALSE))
+        nsc_sb_printf(&msg, " (%s is a keyword and cannot be a name)", yysymbol_name(found));
     nsc_sb_free(&list);
     nsc_error(ps->diags, "E-syntax", loc, "%s", nsc_sb_str(&msg));
     nsc_sb_free(&msg);

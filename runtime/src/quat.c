@@ -1,4 +1,5 @@
 /* quat.c — quaternion normalization and smallest-three packing. */
+#include "netschema/interp.h"
 #include "netschema/quant.h"
 
 #include <math.h>
@@ -106,4 +107,27 @@ ns_quat ns_read_smallest3(ns_reader *r, unsigned bits)
     uint64_t packed = total > 32 ? ns_read_bits(r, 32) | ((uint64_t)ns_read_bits(r, total - 32) << 32)
                                  : ns_read_bits(r, total);
     return ns_smallest3_unpack(packed, bits);
+}
+
+ns_quat ns_quat_slerp(ns_quat a, ns_quat b, float t)
+{
+    double ax = a.x, ay = a.y, az = a.z, aw = a.w, bx = b.x, by = b.y, bz = b.z, bw = b.w;
+    double dot = ax * bx + ay * by + az * bz + aw * bw;
+    if (dot < 0) {
+        dot = -dot;
+        bx = -bx, by = -by, bz = -bz, bw = -bw;
+    }
+    double wa, wb;
+    if (dot > 0.9995) {
+        /* Nearly the same rotation: a normalized lerp is exact enough and stable. */
+        wa = 1.0 - t;
+        wb = t;
+    } else {
+        double theta = acos(dot > 1.0 ? 1.0 : dot), s = sin(theta);
+        wa = sin((1.0 - t) * theta) / s;
+        wb = sin(t * theta) / s;
+    }
+    ns_quat r = {(float)(wa * ax + wb * bx), (float)(wa * ay + wb * by), (float)(wa * az + wb * bz),
+                 (float)(wa * aw + wb * bw)};
+    return ns_quat_normalize(r);
 }

@@ -5,6 +5,11 @@
  *   varint.h   byte-aligned varints
  *   quant.h    quantization, smallest-three quaternions
  *   predict.h  the three-baseline predictor
+ *   floats.h   unquantized floats (XOR-coded bit patterns)
+ *   text.h     string and bytes fields
+ *   baselines.h  ns_baselines, ns_audience
+ *   interp.h   interpolation and extrapolation helpers
+ *   desc.h     type descriptors for generic tools
  *   types.h    ns_vec2/3/4, ns_quat, ns_entity
  *   status.h   ns_status
  *   version.h  NS_VERSION_*, NS_RUNTIME_ABI */
@@ -19,5 +24,10 @@
 #include "varint.h"
 #include "quant.h"
 #include "predict.h"
+#include "floats.h"
+#include "text.h"
+#include "baselines.h"
+#include "interp.h"
+#include "desc.h"
 
 #endif

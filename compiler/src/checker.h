@@ -1,8 +1,8 @@
-/* check.h — the semantic pass, split by concern: names (check_names.c), constant expressions
+/* checker.h — the semantic pass, split by concern: names (check_names.c), constant expressions
  * (check_expr.c), types and declarations (check_types.c), attributes (check_attrs.c), defaults
  * (check_defaults.c) and generated C names (cnames.c). check.c runs them in order. */
-#ifndef NSC_CHECK_H
-#define NSC_CHECK_H
+#ifndef NSC_CHECKER_H
+#define NSC_CHECKER_H
 
 #include "context.h"
 #include "types.h"
@@ -28,15 +28,19 @@ typedef struct nsc_checker {
 void      nsc_check_package(nsc_checker *c, nsc_unit *u);
 void      nsc_collect_symbols(nsc_checker *c, nsc_unit *u);
 /* Resolves a (possibly qualified) name to a top-level declaration visible in u: its own, or one
- * of a directly imported unit (bare when unambiguous, or qualified by package). Reports unknown
- * and ambiguous names when report is set. */
+ * of a directly imported unit (bare when unambiguous, or qualified by package). Ambiguous names
+ * are always reported; unknown ones when report is set. */
 nsc_decl *nsc_lookup(nsc_checker *c, nsc_unit *u, const nsc_qname *q, bool report);
 /* Resolves Enum.value (or pkg.Enum.value); NULL if q names no enum value. */
 const nsc_enum_value *nsc_lookup_enum_value(nsc_checker *c, nsc_unit *u, const nsc_qname *q, nsc_decl **owner);
 void      nsc_check_identifier(nsc_checker *c, nsc_name n, const char *what);
 void      nsc_check_field_name(nsc_checker *c, nsc_name n);
 void      nsc_check_unused_imports(nsc_checker *c, nsc_unit *u);
-/* Suggests the closest of candidates to word (edit distance <= 2), or NULL. */
+/* "a" or "an" for a word as it is read aloud ("an i32", "a u16", "an enum", "an f32"). */
+const char *nsc_article(const char *word);
+/* A number the way a user would write it: 5000000, 0.25, 1e-07 (arena string). */
+const char *nsc_number_text(nsc_checker *c, double v);
+/* Suggests the closest of candidates to word (a likely typo), or NULL. */
 const char *nsc_suggest(const char *word, const char *const *candidates, size_t n);
 
 /* ---- constant expressions: check_expr.c ---- */

@@ -1,0 +1,66 @@
+/* netschema/desc.h — type descriptors: what a generated type looks like, for generic tools
+ * (dumps, inspectors, bandwidth profiles). Never on the hot path. Every generated type has a
+ * `<pkg>_<Type>_desc`; each slot (one change-mask bit) has a field descriptor. */
+#ifndef NETSCHEMA_DESC_H
+#define NETSCHEMA_DESC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ns_type_kind {
+    NS_KIND_STRUCT, NS_KIND_COMPONENT, NS_KIND_INPUT, NS_KIND_RPC, NS_KIND_ENUM
+} ns_type_kind;
+
+/* How a slot is coded (mirrors the compiler's layout; see idl/SPEC.md "Wire format"). */
+typedef enum ns_encoding {
+    NS_ENC_BOOL, NS_ENC_INT, NS_ENC_INT64, NS_ENC_RAW, NS_ENC_QUANT, NS_ENC_FLOAT32, NS_ENC_FLOAT64,
+    NS_ENC_VEC_Q, NS_ENC_VEC_F, NS_ENC_QUAT_Q, NS_ENC_QUAT_S3, NS_ENC_QUAT_F, NS_ENC_STRING,
+    NS_ENC_BYTES, NS_ENC_COMPOSITE, NS_ENC_LIST, NS_ENC_MAP, NS_ENC_SET, NS_ENC_FASTARRAY
+} ns_encoding;
+
+/* Field flags. */
+#define NS_FIELD_TO_OWNER  0x01u  /* sent to the owning connection */
+#define NS_FIELD_TO_OTHERS 0x02u  /* sent to other observers */
+#define NS_FIELD_INITIAL   0x04u  /* only in full states */
+#define NS_FIELD_PREDICTED 0x08u  /* coded against the three-baseline prediction */
+#define NS_FIELD_RANGED    0x10u  /* lo..hi bound the (quantized) value */
+#define NS_FIELD_NOTIFY    0x20u
+
+struct ns_type_desc;
+
+typedef struct ns_field_desc {
+    const char *path;         /* "hp", "stats.hp" */
+    ns_encoding encoding;
+    uint16_t    components;   /* vector arity, else 1 */
+    uint16_t    bits;         /* raw width (raw fields, smallest-three per component) */
+    uint32_t    flags;
+    size_t      value_offset; /* offsetof in the value struct */
+    size_t      snap_offset;  /* offsetof in the snapshot struct */
+    size_t      snap_size;    /* sizeof the snapshot member */
+    int64_t     lo, hi;       /* when NS_FIELD_RANGED */
+    double      scale;        /* @quantize, else 0 */
+    uint32_t    max_bits;     /* worst payload when changed */
+    const struct ns_type_desc *type; /* composite struct members, else NULL */
+} ns_field_desc;
+
+typedef struct ns_type_desc {
+    const char   *name;        /* "Health" */
+    const char   *c_name;      /* "arena_Health" */
+    const char   *package;     /* "arena" */
+    ns_type_kind  kind;
+    uint32_t      id;          /* wire type id (components, inputs, rpcs) */
+    uint64_t      hash;        /* protocol hash of the type */
+    size_t        value_size, snap_size;
+    uint32_t      max_bits;    /* worst-case size of one write */
+    const ns_field_desc *fields;
+    uint32_t      field_count;
+} ns_type_desc;
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,296 @@
+/* test_check.c — the check, layout and hash passes through the library: imports (search order,
+ * read-once, cycles), name resolution, hashes and layout decisions. */
+#define _XOPEN_SOURCE 700
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "context.h"
+#include "layout.h"
+
+#include "nsc_test.h"
+
+/* A scratch directory with schema files, removed at the end of each test. */
+typedef struct scratch {
+    char dir[64];
+} scratch;
+
+static void scratch_init(scratch *s)
+{
+    strcpy(s->dir, "/tmp/nsc_test_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(s->dir));
+}
+
+static void scratch_write(scratch *s, const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", s->dir, name);
+    char *slash = strrchr(path, '/');
+    *slash = 0;
+    mkdir(path, 0777);
+    *slash = '/';
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void scratch_free(scratch *s)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", s->dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* Compiles the file at dir/name with the given -I directories (relative to dir). */
+static void compile_file(compiled *c, scratch *s, const char *name, const char *inc1, const char *inc2)
+{
+    static char incs[2][128];
+    static const char *dirs[2];
+    size_t n = 0;
+    if (inc1) snprintf(incs[n], sizeof incs[n], "%s/%s", s->dir, inc1), dirs[n] = incs[n], n++;
+    if (inc2) snprintf(incs[n], sizeof incs[n], "%s/%s", s->dir, inc2), dirs[n] = incs[n], n++;
+    memset(c, 0, sizeof *c);
+    nsc_options opt;
+    nsc_options_init(&opt);
+    opt.sink = capture_sink;
+    opt.sink_user = &c->diags;
+    opt.import_dirs = dirs;
+    opt.import_dir_count = n;
+    c->ctx = nsc_create(&opt);
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", s->dir, name);
+    c->unit = nsc_load_file(c->ctx, path);
+    c->errors = nsc_check(c->ctx);
+    nsc_finish_diagnostics(c->ctx);
+}
+
+START_TEST(import_search_order)
+{
+    scratch s;
+    scratch_init(&s);
+    scratch_write(&s, "main.netschema", "package m;\nimport \"t.netschema\";\ncomponent C { T x; }\n");
+    scratch_write(&s, "t.netschema", "package near;\nstruct T { u8 a; }\n");
+    scratch_write(&s, "inc1/t.netschema", "package first;\nstruct T { u16 a; }\n");
+    scratch_write(&s, "inc2/t.netschema", "package second;\nstruct T { u32 a; }\n");
+    compiled c;
+    compile_file(&c, &s, "main.netschema", "inc1", "inc2");
+    ck_assert_uint_eq(c.errors, 0);
+    ck_assert_str_eq(c.ctx->units[1]->package, "near"); /* the importing file's directory first */
+    test_free(&c);
+
+    scratch_write(&s, "main.netschema", "package m;\nimport \"u.netschema\";\ncomponent C { T x; }\n");
+    scratch_write(&s, "inc1/u.netschema", "package first;\nstruct T { u16 a; }\n");
+    scratch_write(&s, "inc2/u.netschema", "package second;\nstruct T { u32 a; }\n");
+    compile_file(&c, &s, "main.netschema", "inc2", "inc1");
+    ck_assert_uint_eq(c.errors, 0);
+    ck_assert_str_eq(c.ctx->units[1]->package, "second"); /* then -I directories in order */
+    test_free(&c);
+    scratch_free(&s);
+}
+END_TEST
+
+START_TEST(a_file_imported_twice_is_read_once)
+{
+    scratch s;
+    scratch_init(&s);
+    scratch_write(&s, "a.netschema", "package a;\nimport \"b.netschema\";\nimport \"c.netschema\";\n"
+                                     "component A { B b; C c; D d; }\n");
+    scratch_write(&s, "b.netschema", "package b;\nimport \"d.netschema\";\nstruct B { D d; }\n");
+    scratch_write(&s, "c.netschema", "package c;\nimport \"./d.netschema\";\nstruct C { D d; }\n");
+    scratch_write(&s, "d.netschema", "package d;\nstruct D { u8 x; }\n");
+    compiled c;
+    compile_file(&c, &s, "a.netschema", NULL, NULL);
+    /* D is visible in a only through its own imports: it is not imported there directly. */
+    ck_assert_uint_eq(c.errors, 1);
+    char want[256];
+    snprintf(want, sizeof want, "unknown type 'D': it is declared in '%s/d.netschema', which this schema does not import "
+             "directly", s.dir);
+    ck_assert_str_eq(c.diags.items[0].message, want);
+    ck_assert_uint_eq(nsc_file_count(c.ctx), 4);
+    test_free(&c);
+    scratch_free(&s);
+}
+END_TEST
+
+START_TEST(cycles_print_the_chain)
+{
+    scratch s;
+    scratch_init(&s);
+    scratch_write(&s, "x.netschema", "package x;\nimport \"y.netschema\";\n");
+    scratch_write(&s, "y.netschema", "package y;\nimport \"z.netschema\";\n");
+    scratch_write(&s, "z.netschema", "package z;\nimport \"x.netschema\";\n");
+    compiled c;
+    compile_file(&c, &s, "x.netschema", NULL, NULL);
+    const captured *d = find_code(&c, "E-import-cycle");
+    ck_assert_ptr_nonnull(d);
+    char want[512];
+    snprintf(want, sizeof want, "import cycle: %s/x.netschema -> %s/y.netschema -> %s/z.netschema -> %s/x.netschema",
+             s.dir, s.dir, s.dir, s.dir);
+    ck_assert_str_eq(d->message, want);
+    ck_assert_uint_eq(d->notes, 2);
+    test_free(&c);
+
+    scratch_write(&s, "self.netschema", "package me;\nimport \"self.netschema\";\n");
+    compile_file(&c, &s, "self.netschema", NULL, NULL);
+    d = find_code(&c, "E-import-cycle");
+    ck_assert_ptr_nonnull(d);
+    ck_assert(strstr(d->message, "imports itself") != NULL);
+    test_free(&c);
+    scratch_free(&s);
+}
+END_TEST
+
+START_TEST(qualified_names_ambiguity_and_unused_imports)
+{
+    scratch s;
+    scratch_init(&s);
+    scratch_write(&s, "p1.netschema", "package one;\nstruct V { u8 a; }\nconst K = 3;\n");
+    scratch_write(&s, "p2.netschema", "package two;\nstruct V { u16 a; }\n");
+    scratch_write(&s, "p3.netschema", "package three;\nstruct W { u16 a; }\n");
+    scratch_write(&s, "m.netschema", "package m;\nimport \"p1.netschema\";\nimport \"p2.netschema\";\n"
+                                     "import \"p3.netschema\";\n"
+                                     "component A { V v; one.V v1; two.V v2; string<one.K> s; }\n");
+    compiled c;
+    compile_file(&c, &s, "m.netschema", NULL, NULL);
+    ck_assert_uint_eq(c.errors, 1);
+    const captured *d = find_code(&c, "E-name-ambiguous");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_uint_eq(d->notes, 2);
+    const captured *w = find_code(&c, "W-import-unused");
+    ck_assert_ptr_nonnull(w);
+    ck_assert_uint_eq(w->line, 4);
+    test_free(&c);
+    scratch_free(&s);
+}
+END_TEST
+
+static uint64_t type_hash(const char *src, const char *type)
+{
+    compiled c;
+    test_compile(&c, src);
+    ck_assert_uint_eq(c.errors, 0);
+    uint64_t h = 0;
+    for (size_t i = 0; i < c.unit->ndecls; i++)
+        if (c.unit->decls[i]->name.text && strcmp(c.unit->decls[i]->name.text, type) == 0) h = c.unit->decls[i]->hash;
+    test_free(&c);
+    return h;
+}
+
+START_TEST(hashes_follow_the_wire)
+{
+    const char *base = "package p;\ncomponent C { f32 x @quantize(100); u8 y; }\n";
+    uint64_t h = type_hash(base, "C");
+    ck_assert(h != 0);
+    ck_assert(h == type_hash(base, "C"));
+    /* Not on the wire: smoothing, hooks, doc comments, comments, layout of the text. */
+    ck_assert(h == type_hash("package p;\n/// doc\ncomponent C {\n  f32 x @quantize(100) @smooth(interpolate) @notify;\n"
+                             "  u8 y; // hi\n}\n", "C"));
+    /* On the wire: scale, type, order, names, ids. */
+    ck_assert(h != type_hash("package p;\ncomponent C { f32 x @quantize(1000); u8 y; }\n", "C"));
+    ck_assert(h != type_hash("package p;\ncomponent C { f32 x @quantize(100); u16 y; }\n", "C"));
+    ck_assert(h != type_hash("package p;\ncomponent C { u8 y; f32 x @quantize(100); }\n", "C"));
+    ck_assert(h != type_hash("package p;\ncomponent C { f32 x @quantize(100); u8 z; }\n", "C"));
+    ck_assert(h != type_hash("package p;\ncomponent C @id(9) { f32 x @quantize(100); u8 y; }\n", "C"));
+    /* A struct's change reaches every type that uses it. */
+    ck_assert(type_hash("package p;\nstruct S { u8 a; }\ncomponent C { S s; }\n", "C") !=
+              type_hash("package p;\nstruct S { u8 a @raw; }\ncomponent C { S s; }\n", "C"));
+}
+END_TEST
+
+static const nsc_layout *layout_of(const compiled *c, const char *type)
+{
+    for (size_t i = 0; i < c->unit->ndecls; i++)
+        if (c->unit->decls[i]->name.text && strcmp(c->unit->decls[i]->name.text, type) == 0) return c->unit->decls[i]->layout;
+    return NULL;
+}
+
+START_TEST(layout_decisions)
+{
+    compiled c;
+    test_compile(&c, "package p;\n"
+                     "struct Pair { i16 a; u16 b; }\n"
+                     "component H @sync(all) {\n"
+                     "  i32 hp = 100 @range(0, 1000);\n"
+                     "  bool alive;\n"
+                     "  u16 ammo @sync(owner);\n"
+                     "  vec3 pos @quantize(1000);\n"
+                     "  Pair flat;\n"
+                     "  Pair whole @composite;\n"
+                     "  u8 code @range(0, 15) @raw;\n"
+                     "  string<8> name @initial;\n"
+                     "}\n");
+    ck_assert_uint_eq(c.errors, 0);
+    const nsc_layout *l = layout_of(&c, "H");
+    ck_assert_uint_eq(l->nslots, 9); /* flat expands to flat.a and flat.b */
+    ck_assert_str_eq(l->slots[4].path, "flat.a");
+    ck_assert_str_eq(l->slots[5].path, "flat.b");
+    ck_assert_int_eq(l->slots[0].enc, NSC_ENC_INT);
+    ck_assert_uint_eq(l->slots[0].max_bits, 17);        /* |Δ| <= 1000 → zigzag <= 2000 → 17 bits */
+    ck_assert(l->slots[0].predicted);
+    ck_assert_int_eq(l->slots[1].enc, NSC_ENC_BOOL);
+    ck_assert_uint_eq(l->slots[1].max_bits, 0);         /* a changed bool is known from its mask bit */
+    ck_assert_int_eq(l->slots[3].enc, NSC_ENC_VEC_Q);
+    ck_assert_uint_eq(l->slots[3].max_bits, 3 * 38);
+    ck_assert_int_eq(l->slots[6].enc, NSC_ENC_STRUCT);
+    ck_assert_uint_eq(l->slots[6].max_bits, 24 + 24);
+    ck_assert_int_eq(l->slots[7].enc, NSC_ENC_RAW);
+    ck_assert_uint_eq(l->slots[7].raw_bits, 4);
+    /* The observer never receives ammo; only a first (full) state carries name. */
+    ck_assert_uint_eq(l->mask_slots[NSC_AUD_OBSERVER][NSC_WRITE_DELTA], 7);
+    ck_assert_uint_eq(l->mask_slots[NSC_AUD_OWNER][NSC_WRITE_DELTA], 8);
+    ck_assert_uint_eq(l->mask_slots[NSC_AUD_OWNER][NSC_WRITE_FULL], 9);
+    ck_assert_uint_eq(l->max_bits[NSC_AUD_OWNER][NSC_WRITE_FULL],
+                      10 + 17 + 0 + 24 + 114 + 24 + 24 + 48 + 4 + l->slots[8].max_bits);
+    test_free(&c);
+}
+END_TEST
+
+START_TEST(json_is_deterministic)
+{
+    const char *src = "package p;\nenum E { a, b }\ncomponent C { E e = b; vec2 v = {1, 2} @quantize(10); }\n";
+    char *out[2];
+    for (int k = 0; k < 2; k++) {
+        compiled c;
+        test_compile(&c, src);
+        FILE *f = tmpfile();
+        ck_assert_int_eq(nsc_emit_json(c.ctx, c.unit, f), 0);
+        long n = ftell(f);
+        rewind(f);
+        out[k] = calloc(1, (size_t)n + 1);
+        ck_assert_uint_eq(fread(out[k], 1, (size_t)n, f), (size_t)n);
+        fclose(f);
+        test_free(&c);
+    }
+    ck_assert_str_eq(out[0], out[1]);
+    ck_assert_ptr_nonnull(strstr(out[0], "\"default\": [1.0, 2.0]"));
+    ck_assert_ptr_nonnull(strstr(out[0], "\"default\": \"b\""));
+    free(out[0]);
+    free(out[1]);
+}
+END_TEST
+
+START_TEST(c_name_collisions)
+{
+    ck_assert_diag("package p;\ncomponent Health { i32 hp; }\nstruct Health_set_hp { u8 x; }\n", "E-name-collision", 3, 8);
+    ck_assert_diag("package p;\nstruct Foo { u8 x; }\nstruct FOO { u8 x; }\n", "E-name-collision", 3, 8);
+    ck_assert_diag("package p;\nenum A { b }\nstruct A_b { u8 x; }\n", "E-name-collision", 3, 8);
+}
+END_TEST
+
+static Suite *check_suite(void)
+{
+    Suite *s = suite_create("check");
+    TCase *tc = tcase_create("semantics");
+    tcase_add_test(tc, import_search_order);
+    tcase_add_test(tc, a_file_imported_twice_is_read_once);
+    tcase_add_test(tc, cycles_print_the_chain);
+    tcase_add_test(tc, qualified_names_ambiguity_and_unused_imports);
+    tcase_add_test(tc, hashes_follow_the_wire);
+    tcase_add_test(tc, layout_decisions);
+    tcase_add_test(tc, json_is_deterministic);
+    tcase_add_test(tc, c_name_collisions);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+NS_TEST_MAIN(check_suite)
