@@ -122,6 +122,8 @@ static int parse_args(int argc, char **argv, cli *c)
         }
     }
     if (c->nfiles == 0) return bad_usage("no input schema%s", "");
+    if (strcmp(c->out_dir, "-") == 0 && c->emit != EMIT_JSON && !c->check_only && !c->hash)
+        return bad_usage("-o - (standard output) works with --emit json only%s", "");
     return 0;
 }
 
@@ -174,20 +176,24 @@ static int write_depfile(const cli *c, nsc_context *ctx, nsc_unit *const *units)
     return fclose(f) == 0 ? 0 : EXIT_USAGE;
 }
 
+/* 0 if dir is (or could be made) a directory; else prints why and returns -1. */
 static int ensure_dir(const char *dir)
 {
     struct stat st;
-    if (stat(dir, &st) == 0) return S_ISDIR(st.st_mode) ? 0 : -1;
-    return mkdir(dir, 0777);
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return 0;
+        fprintf(stderr, "netschemac: cannot use output directory '%s': it is not a directory\n", dir);
+        return -1;
+    }
+    if (mkdir(dir, 0777) == 0) return 0;
+    fprintf(stderr, "netschemac: cannot create output directory '%s': %s\n", dir, strerror(errno));
+    return -1;
 }
 
 static int emit(const cli *c, nsc_context *ctx, nsc_unit *u)
 {
     if (c->emit == EMIT_JSON && strcmp(c->out_dir, "-") == 0) return nsc_emit_json(ctx, u, stdout) ? EXIT_USAGE : 0;
-    if (ensure_dir(c->out_dir) != 0) {
-        fprintf(stderr, "netschemac: cannot use output directory '%s': %s\n", c->out_dir, strerror(errno));
-        return EXIT_USAGE;
-    }
+    if (ensure_dir(c->out_dir) != 0) return EXIT_USAGE;
     if (c->emit == EMIT_C) return nsc_emit_c(ctx, u, c->out_dir) ? EXIT_USAGE : 0;
     size_t n = strlen(c->out_dir) + strlen(nsc_unit_stem(u)) + 8;
     char *path = malloc(n);

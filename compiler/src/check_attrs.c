@@ -287,6 +287,8 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
     case A_NOPREDICT:
         component_only(c, a, owner, &ok);
         if (!ok) return false;
+        if (nsc_type_is_collection(s->type))
+            return wrong_type(c, a, "integer, quantized and struct fields (only they are predicted)", s->type), false;
         if (!nsc_type_is_integer(t) && !is_quantizable(t) && t->kind != NSC_T_ENUM && t->kind != NSC_T_ENTITY &&
             t->kind != NSC_T_STRUCT)
             return wrong_type(c, a, "integer, quantized and struct fields (only they are predicted)", t), false;

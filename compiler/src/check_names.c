@@ -78,6 +78,11 @@ void nsc_check_package(nsc_checker *c, nsc_unit *u)
     for (char *p = prefix; *p; p++)
         if (*p == '.') *p = '_';
     u->prefix = prefix;
+    /* "a_.b" is fine part by part but makes the prefix "a__b". */
+    if (strstr(prefix, "__") && !strstr(first->package.text, "__"))
+        nsc_error(c->d, "E-name-reserved", first->package.loc,
+                  "package '%s' gives the C prefix '%s', which contains '__' (reserved in C and C++)",
+                  first->package.text, prefix);
 }
 
 void nsc_collect_symbols(nsc_checker *c, nsc_unit *u)

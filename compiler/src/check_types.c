@@ -125,6 +125,14 @@ static const nsc_type *resolve(nsc_checker *c, nsc_unit *u, const nsc_typeref *t
                                             "f64", "vec2", "vec3", "vec4", "quat", "entity", "string", "bytes",
                                             "list", "map", "set", "fastarray"};
         const char *hint = nsc_suggest(name, known, sizeof known / sizeof known[0]);
+        if (!hint) {
+            /* Then the schema's own enums and structs. */
+            const char *mine[256];
+            size_t n = 0;
+            for (size_t i = 0; i < u->ndecls && n < 256; i++)
+                if (u->decls[i]->kind == NSC_D_ENUM || u->decls[i]->kind == NSC_D_STRUCT) mine[n++] = u->decls[i]->name.text;
+            hint = nsc_suggest(name, mine, n);
+        }
         if (hint) nsc_error(c->d, "E-type-unknown", t->name.loc, "unknown type '%s'; did you mean '%s'?", name, hint);
         else nsc_error(c->d, "E-type-unknown", t->name.loc, "unknown type '%s'", name);
         return NULL;
@@ -167,7 +175,9 @@ void nsc_check_enum(nsc_checker *c, nsc_decl *d)
         nt->decl = d;
         d->type = nt;
     }
-    if (d->nvalues == 0) nsc_error(c->d, "E-enum-empty", d->name.loc, "enum '%s' has no values", d->name.text);
+    /* An enum whose values were lost to a syntax error is not "empty". */
+    if (d->nvalues == 0 && !d->unit->parse_failed)
+        nsc_error(c->d, "E-enum-empty", d->name.loc, "enum '%s' has no values", d->name.text);
     if (d->nvalues > NSC_MAX_ENUM_VALUES)
         nsc_error(c->d, "E-limit-enum", d->name.loc, "enum '%s' has %zu values; the limit is %u", d->name.text,
                   d->nvalues, NSC_MAX_ENUM_VALUES);
@@ -365,17 +375,44 @@ static bool is_message(const nsc_decl *d)
     return d->kind == NSC_D_COMPONENT || d->kind == NSC_D_INPUT || d->kind == NSC_D_RPC;
 }
 
+/* Adds the message ids of u and everything it imports to `taken` (id → declaration). */
+static void collect_ids(nsc_unit *u, nsc_map *taken, nsc_map *visited, nsc_arena *a)
+{
+    if (nsc_map_get(visited, u->src->path)) return;
+    nsc_map_put(visited, u->src->path, u);
+    char key[16];
+    for (size_t i = 0; i < u->ndecls; i++) {
+        nsc_decl *d = u->decls[i];
+        if (d->kind == NSC_D_IMPORT && d->target) collect_ids(d->target, taken, visited, a);
+        if (!is_message(d)) continue;
+        snprintf(key, sizeof key, "%u", d->id);
+        nsc_map_put(taken, nsc_arena_strdup(a, key), d);
+    }
+}
+
+/* Type ids are unique among a schema and everything it imports, so one program can dispatch
+ * on them: explicit @id values first, then the lowest free id in declaration order. Imported
+ * schemas get theirs first, so their ids never depend on who imports them. */
 void nsc_assign_type_ids(nsc_checker *c, nsc_unit *u)
 {
-    nsc_map used = {0};
+    if (u->ids_state) return;
+    u->ids_state = 1;
+    nsc_map taken = {0}, visited = {0};
+    for (size_t i = 0; i < u->ndecls; i++) {
+        nsc_decl *imp = u->decls[i];
+        if (imp->kind != NSC_D_IMPORT || !imp->target) continue;
+        nsc_assign_type_ids(c, imp->target);
+        collect_ids(imp->target, &taken, &visited, c->a);
+    }
     char key[16];
     for (size_t i = 0; i < u->ndecls; i++) {
         nsc_decl *d = u->decls[i];
         if (!is_message(d) || !d->has_id) continue;
         snprintf(key, sizeof key, "%u", d->id);
-        nsc_decl *prev = nsc_map_put(&used, nsc_arena_strdup(c->a, key), d);
+        nsc_decl *prev = nsc_map_put(&taken, nsc_arena_strdup(c->a, key), d);
         if (prev != d) {
-            nsc_diag_begin(c->d, NSC_ERROR, "E-id-dup", d->name.loc, "type id %u is used twice", d->id);
+            nsc_diag_begin(c->d, NSC_ERROR, "E-id-dup", d->name.loc, "type id %u is used twice%s", d->id,
+                           prev->unit != u ? " (once in an imported schema)" : "");
             nsc_diag_note(c->d, prev->name.loc, "'%s' has id %u", prev->name.text, d->id);
             nsc_diag_end(c->d);
         }
@@ -386,7 +423,7 @@ void nsc_assign_type_ids(nsc_checker *c, nsc_unit *u)
         if (!is_message(d) || d->has_id) continue;
         for (;;) {
             snprintf(key, sizeof key, "%u", next);
-            if (!nsc_map_get(&used, key)) break;
+            if (!nsc_map_get(&taken, key)) break;
             next++;
         }
         d->id = next++;
@@ -394,5 +431,7 @@ void nsc_assign_type_ids(nsc_checker *c, nsc_unit *u)
             nsc_error(c->d, "E-limit-ids", d->name.loc, "no type id left for '%s' (ids are 0 to %u)", d->name.text,
                       NSC_MAX_TYPE_ID);
     }
-    nsc_map_free(&used);
+    nsc_map_free(&taken);
+    nsc_map_free(&visited);
+    u->ids_state = 2;
 }

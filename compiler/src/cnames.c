@@ -10,7 +10,7 @@
 const char *const nsc_record_suffixes[] = {
     "snap", "hooks", "init", "quantize", "dequantize", "snap_equal", "equal", "write", "read",
     "interpolate", "apply", "desc", "is_dirty", "clear_dirty",
-    "snap_default", "reference", /* file-local helpers in the generated source */
+    "snap_default", "reference", "check", /* file-local helpers in the generated source */
 };
 const size_t nsc_record_suffix_count = sizeof nsc_record_suffixes / sizeof nsc_record_suffixes[0];
 
@@ -71,8 +71,12 @@ static void claim_as(nsc_checker *c, const char *name, const nsc_decl *d, const 
     o->loc = loc;
     owner *prev = nsc_map_put(&c->cnames, name, o);
     if (prev == o) return;
-    /* Two declarations of one name in one schema are an error of their own (E-name-dup). */
-    if (d && prev->decl && d->unit == prev->decl->unit && strcmp(d->name.text, prev->decl->name.text) == 0) return;
+    /* Already an error of its own: two declarations of one name in one schema (E-name-dup), or
+     * one declaration repeating a member name (E-enum-dup, E-field-dup). */
+    if (d && prev->decl && d != prev->decl && d->unit == prev->decl->unit &&
+        strcmp(d->name.text, prev->decl->name.text) == 0)
+        return;
+    if (d && d == prev->decl && strcmp(what, prev->what) == 0) return;
     /* The same description from two files: say which file each comes from. */
     const char *what_here = what, *what_there = prev->what;
     if (strcmp(what, prev->what) == 0 && d && prev->decl) {

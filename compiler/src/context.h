@@ -19,6 +19,7 @@ struct nsc_unit {
     nsc_map      symbols;     /* top-level name → nsc_decl */
     bool         loading;     /* on the import stack (cycle detection) */
     bool         parse_failed;
+    int          ids_state;   /* type ids: 0 not yet, 1 assigning, 2 done */
     uint64_t     hash;
 };
 

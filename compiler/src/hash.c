@@ -1,8 +1,9 @@
 /* hash.c — canonical text of types and the FNV-1a 64 protocol hashes.
  *
  * The canonical text names every field and type, and spells every attribute that changes what
- * goes on the wire (quantize, range, smallest_three, sync, initial, composite, nopredict, raw,
- * ordered, type ids) — not @smooth or @notify, which only change what a receiver does with the
+ * goes on the wire (quantize, range, smallest_three, the effective sync, initial, composite,
+ * nopredict, raw, ordered, type ids) and every default (a write without baselines is coded
+ * against them) — not @smooth or @notify, which only change what a receiver does with the
  * values, and not doc comments. Structs and enums used by a type are spelled out inside it, so
  * a change to an imported struct changes the hash of every type that uses it. */
 #include "hash.h"
@@ -19,6 +20,29 @@ static void canon_number(const nsc_number *n, nsc_strbuf *sb)
     else nsc_sb_printf(sb, "%lld", (long long)n->i);
 }
 
+static void canon_literal(const nsc_literal *l, nsc_strbuf *sb)
+{
+    switch (l->kind) {
+    case NSC_LIT_INT: nsc_sb_printf(sb, "%s%llu", l->neg ? "-" : "", (unsigned long long)l->mag); return;
+    case NSC_LIT_FLOAT: nsc_sb_printf(sb, "%.17g", l->f); return;
+    case NSC_LIT_BOOL: nsc_sb_puts(sb, l->b ? "true" : "false"); return;
+    case NSC_LIT_ENUM: nsc_sb_puts(sb, l->ev->name.text); return;
+    case NSC_LIT_STRING:
+        nsc_sb_putc(sb, '"');
+        for (size_t i = 0; i < l->n; i++) nsc_sb_printf(sb, "%02x", (unsigned char)l->s[i]);
+        nsc_sb_putc(sb, '"');
+        return;
+    case NSC_LIT_LIST:
+        nsc_sb_putc(sb, '{');
+        for (size_t i = 0; i < l->count; i++) {
+            if (i) nsc_sb_putc(sb, ',');
+            canon_literal(l->items[i], sb);
+        }
+        nsc_sb_putc(sb, '}');
+        return;
+    }
+}
+
 static void canon_field(const nsc_field *f, nsc_strbuf *sb, int depth)
 {
     const nsc_field_sem *s = &f->sem;
@@ -32,7 +56,12 @@ static void canon_field(const nsc_field *f, nsc_strbuf *sb, int depth)
         canon_number(&s->range_hi, sb);
     }
     if (s->smallest_three) nsc_sb_printf(sb, " smallest_three=%u", s->smallest_three);
-    if (s->explicit_sync) nsc_sb_printf(sb, " sync=%d", (int)s->sync);
+    nsc_sb_printf(sb, " sync=%d", (int)s->sync);
+    /* Defaults are on the wire too: with no baseline, fields are coded against them. */
+    if (s->init) {
+        nsc_sb_puts(sb, " default=");
+        canon_literal(s->init, sb);
+    }
     if (s->initial) nsc_sb_puts(sb, " initial");
     if (s->composite) nsc_sb_puts(sb, " composite");
     if (s->nopredict) nsc_sb_puts(sb, " nopredict");

@@ -250,6 +250,7 @@ static void add_field(builder *b, const nsc_decl *owner, const nsc_field *top, c
     if (t->kind == NSC_T_STRUCT) {
         const nsc_layout *inner = layout_of(b->c, t->decl);
         s->enc = NSC_ENC_STRUCT;
+        s->arity = 1;
         s->composite = inner;
         s->snap_ctype = "";
         for (size_t i = 0; i < inner->nslots; i++) s->full_bits += inner->slots[i].full_bits;

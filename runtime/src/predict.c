@@ -64,3 +64,10 @@ uint32_t ns_predict_u32(const ns_predictor *p, uint32_t v0, uint32_t v1, uint32_
     int64_t out = ns_predict_i64(p, v0, v1, v2);
     return out < 0 || out > (int64_t)UINT32_MAX ? v0 : (uint32_t)out;
 }
+
+uint64_t ns_predict_u64(const ns_predictor *p, uint64_t v0, uint64_t v1, uint64_t v2)
+{
+    if (v0 > INT64_MAX || v1 > INT64_MAX || v2 > INT64_MAX) return v0;
+    int64_t out = ns_predict_i64(p, (int64_t)v0, (int64_t)v1, (int64_t)v2);
+    return out < 0 ? v0 : (uint64_t)out;
+}

@@ -10,6 +10,7 @@
  *   baselines.h  ns_baselines, ns_audience
  *   interp.h   interpolation and extrapolation helpers
  *   desc.h     type descriptors for generic tools
+ *   codec.h    checked building blocks of generated serializers
  *   types.h    ns_vec2/3/4, ns_quat, ns_entity
  *   status.h   ns_status
  *   version.h  NS_VERSION_*, NS_RUNTIME_ABI */
@@ -29,5 +30,6 @@
 #include "baselines.h"
 #include "interp.h"
 #include "desc.h"
+#include "codec.h"
 
 #endif

@@ -34,8 +34,11 @@ int64_t ns_predict_i64(const ns_predictor *p, int64_t v0, int64_t v1, int64_t v2
 /* The predicted reference for a 32-bit field; a prediction outside int32 gives v0. */
 int32_t ns_predict_i32(const ns_predictor *p, int32_t v0, int32_t v1, int32_t v2);
 
-/* The predicted reference for an unsigned 32-bit field (predicted in int64, wrapping back). */
+/* The predicted reference for an unsigned 32-bit field; a prediction outside uint32 gives v0. */
 uint32_t ns_predict_u32(const ns_predictor *p, uint32_t v0, uint32_t v1, uint32_t v2);
+
+/* The predicted reference for an unsigned 64-bit field (values above INT64_MAX predict v0). */
+uint64_t ns_predict_u64(const ns_predictor *p, uint64_t v0, uint64_t v1, uint64_t v2);
 
 #ifdef __cplusplus
 }

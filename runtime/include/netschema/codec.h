@@ -1,0 +1,114 @@
+/* netschema/codec.h — small checked building blocks that generated serializers call, so the
+ * generated code stays short: clamps, range-checked delta reads, raw fields, smallest-three
+ * codes. Every reader here returns the reference (or lo) and fails the reader instead of
+ * producing a value outside the declared range. */
+#ifndef NETSCHEMA_CODEC_H
+#define NETSCHEMA_CODEC_H
+
+#include <stdint.h>
+
+#include "bits.h"
+#include "packed.h"
+#include "quant.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* v limited to [lo, hi]. */
+static inline int64_t ns_clamp_i64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static inline uint64_t ns_clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Reads a delta written by ns_write_delta_i32; a result outside [lo, hi] fails the reader with
+ * NS_ERR_RANGE and gives ref. */
+static inline int32_t ns_read_delta_i32_in(ns_reader *r, int32_t ref, int32_t lo, int32_t hi)
+{
+    int32_t v = ns_read_delta_i32(r, ref, NULL);
+    if (NS__UNLIKELY(v < lo || v > hi)) return ns_reader_fail(r, NS_ERR_RANGE), ref;
+    return v;
+}
+
+static inline uint32_t ns_read_delta_u32_in(ns_reader *r, uint32_t ref, uint32_t lo, uint32_t hi)
+{
+    uint32_t v = ns_read_delta_u32(r, ref, NULL);
+    if (NS__UNLIKELY(v < lo || v > hi)) return ns_reader_fail(r, NS_ERR_RANGE), ref;
+    return v;
+}
+
+static inline int64_t ns_read_delta_i64_in(ns_reader *r, int64_t ref, int64_t lo, int64_t hi)
+{
+    int64_t v = ns_read_delta_i64(r, ref, NULL);
+    if (NS__UNLIKELY(v < lo || v > hi)) return ns_reader_fail(r, NS_ERR_RANGE), ref;
+    return v;
+}
+
+static inline uint64_t ns_read_delta_u64_in(ns_reader *r, uint64_t ref, uint64_t lo, uint64_t hi)
+{
+    uint64_t v = ns_read_delta_u64(r, ref, NULL);
+    if (NS__UNLIKELY(v < lo || v > hi)) return ns_reader_fail(r, NS_ERR_RANGE), ref;
+    return v;
+}
+
+/* Writes the low `bits` (0..64) of v. */
+static inline void ns_write_raw(ns_writer *w, uint64_t v, unsigned bits)
+{
+    if (bits > 32) {
+        ns__writer_put(w, v & 0xffffffffu, 32);
+        ns__writer_put(w, (v >> 32) & ns__mask64(bits - 32), bits - 32);
+    } else if (bits) {
+        ns__writer_put(w, v & ns__mask64(bits), bits);
+    }
+}
+
+static inline uint64_t ns_read_raw(ns_reader *r, unsigned bits)
+{
+    if (bits > 32) {
+        uint64_t lo = ns_read_bits(r, 32);
+        return lo | ((uint64_t)ns_read_bits(r, bits - 32) << 32);
+    }
+    return bits ? ns_read_bits(r, bits) : 0;
+}
+
+/* A raw field holds value − lo; the value must not pass hi. */
+static inline int64_t ns_read_raw_i64(ns_reader *r, unsigned bits, int64_t lo, int64_t hi)
+{
+    uint64_t raw = ns_read_raw(r, bits);
+    if (NS__UNLIKELY(raw > (uint64_t)hi - (uint64_t)lo)) return ns_reader_fail(r, NS_ERR_RANGE), lo;
+    return ns__u64_as_i64((uint64_t)lo + raw);
+}
+
+static inline uint64_t ns_read_raw_u64(ns_reader *r, unsigned bits, uint64_t lo, uint64_t hi)
+{
+    uint64_t raw = ns_read_raw(r, bits);
+    if (NS__UNLIKELY(raw > hi - lo)) return ns_reader_fail(r, NS_ERR_RANGE), lo;
+    return lo + raw;
+}
+
+/* True if every component code of a smallest-three value is one the encoder makes. */
+static inline bool ns_smallest3_valid(uint64_t packed, unsigned bits)
+{
+    uint64_t unused = ns__mask64(bits);
+    for (unsigned i = 0; i < 3; i++)
+        if (((packed >> (2 + i * bits)) & unused) == unused) return false;
+    return packed >> NS_SMALLEST3_BITS(bits) == 0;
+}
+
+/* Reads a smallest-three code (as packed by ns_smallest3_pack); an unused code is malformed. */
+static inline uint64_t ns_read_smallest3_packed(ns_reader *r, unsigned bits)
+{
+    uint64_t packed = ns_read_raw(r, NS_SMALLEST3_BITS(bits));
+    if (NS__UNLIKELY(!ns_smallest3_valid(packed, bits))) return ns_reader_fail(r, NS_ERR_MALFORMED), 0;
+    return packed;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif
