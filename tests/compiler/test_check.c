@@ -164,6 +164,47 @@ START_TEST(qualified_names_ambiguity_and_unused_imports)
 }
 END_TEST
 
+START_TEST(type_ids_are_unique_across_imports)
+{
+    scratch s;
+    scratch_init(&s);
+    scratch_write(&s, "base.netschema", "package base;\ncomponent A { u8 x; }\ncomponent B @id(2) { u8 x; }\n");
+    scratch_write(&s, "top.netschema", "package top;\nimport \"base.netschema\";\n"
+                                       "component C { A a; }\ncomponent D { u8 x; }\ninput E @id(7) { u8 x; }\n");
+    scratch_write(&s, "bad.netschema", "package bad;\nimport \"base.netschema\";\ncomponent F @id(2) { u8 x; }\n");
+    compiled c;
+    compile_file(&c, &s, "top.netschema", NULL, NULL);
+    /* A (0) and B (2) are base's; top numbers its own around them. */
+    ck_assert_uint_eq(c.errors, 1); /* C holds a component: only the type error */
+    test_free(&c);
+    scratch_write(&s, "top.netschema", "package top;\nimport \"base.netschema\";\n"
+                                       "component C { u8 y; }\ncomponent D { u8 x; }\ninput E @id(7) { u8 x; }\n"
+                                       "component G { u8 z; A_ok q; }\nstruct A_ok { u8 w; }\n");
+    compile_file(&c, &s, "top.netschema", NULL, NULL);
+    ck_assert_uint_eq(c.errors, 0);
+    uint32_t ids[8];
+    for (size_t i = 0, k = 0; i < c.ctx->nunits; i++)
+        for (size_t j = 0; j < c.ctx->units[i]->ndecls; j++) {
+            const nsc_decl *d = c.ctx->units[i]->decls[j];
+            if (d->kind == NSC_D_COMPONENT || d->kind == NSC_D_INPUT) ids[k++] = d->id;
+        }
+    /* top: C, D, E, G; then base: A, B */
+    ck_assert_uint_eq(ids[0], 1);
+    ck_assert_uint_eq(ids[1], 3);
+    ck_assert_uint_eq(ids[2], 7);
+    ck_assert_uint_eq(ids[3], 4);
+    ck_assert_uint_eq(ids[4], 0);
+    ck_assert_uint_eq(ids[5], 2);
+    test_free(&c);
+    compile_file(&c, &s, "bad.netschema", NULL, NULL);
+    const captured *d = find_code(&c, "E-id-dup");
+    ck_assert_ptr_nonnull(d);
+    ck_assert_str_eq(d->message, "type id 2 is used twice (once in an imported schema)");
+    test_free(&c);
+    scratch_free(&s);
+}
+END_TEST
+
 static uint64_t type_hash(const char *src, const char *type)
 {
     compiled c;
@@ -191,6 +232,10 @@ START_TEST(hashes_follow_the_wire)
     ck_assert(h != type_hash("package p;\ncomponent C { u8 y; f32 x @quantize(100); }\n", "C"));
     ck_assert(h != type_hash("package p;\ncomponent C { f32 x @quantize(100); u8 z; }\n", "C"));
     ck_assert(h != type_hash("package p;\ncomponent C @id(9) { f32 x @quantize(100); u8 y; }\n", "C"));
+    /* Defaults are on the wire (no-baseline writes are coded against them); restating the
+     * component's own @sync on a field is not. */
+    ck_assert(h != type_hash("package p;\ncomponent C { f32 x = 1 @quantize(100); u8 y; }\n", "C"));
+    ck_assert(h == type_hash("package p;\ncomponent C { f32 x @quantize(100); u8 y @sync(all); }\n", "C"));
     /* A struct's change reaches every type that uses it. */
     ck_assert(type_hash("package p;\nstruct S { u8 a; }\ncomponent C { S s; }\n", "C") !=
               type_hash("package p;\nstruct S { u8 a @raw; }\ncomponent C { S s; }\n", "C"));
@@ -286,6 +331,7 @@ static Suite *check_suite(void)
     tcase_add_test(tc, cycles_print_the_chain);
     tcase_add_test(tc, qualified_names_ambiguity_and_unused_imports);
     tcase_add_test(tc, hashes_follow_the_wire);
+    tcase_add_test(tc, type_ids_are_unique_across_imports);
     tcase_add_test(tc, layout_decisions);
     tcase_add_test(tc, json_is_deterministic);
     tcase_add_test(tc, c_name_collisions);
