@@ -7,6 +7,7 @@
 #   make asan    only the sanitizer build of the tests
 #   make bench   build and run the benchmarks
 #   make fuzz    run the libFuzzer targets for FUZZ_SECONDS each (default 60)
+#   make golden  regenerate every golden file (diagnostics, JSON, generated C): review the diff!
 #   make clean   remove the build trees
 
 BUILD      ?= build
@@ -21,7 +22,7 @@ MAKEFLAGS  += --no-print-directory
 # configure(dir, extra cmake args): configure once; later builds re-run CMake by themselves.
 configure = test -f $(1)/CMakeCache.txt || $(CMAKE) -S . -B $(1) $(2) >/dev/null
 
-.PHONY: all build demo test unit asan bench fuzz clean
+.PHONY: all build demo test unit asan bench fuzz golden clean
 
 all: build
 
@@ -59,6 +60,11 @@ fuzz:
 	@mkdir -p $(FUZZ_BUILD)/corpus/compiler && cp idl/examples/*.netschema $(FUZZ_BUILD)/corpus/compiler/
 	./$(FUZZ_BUILD)/tests/fuzz/fuzz_compiler -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		$(FUZZ_BUILD)/corpus/compiler
+
+golden: build
+	@sh tests/compiler/run_golden.sh errors $(BUILD)/compiler/netschemac tests/compiler/errors --regenerate
+	@sh tests/compiler/run_golden.sh json $(BUILD)/compiler/netschemac idl/examples tests/golden/json --regenerate
+	@sh tests/compiler/run_golden.sh c $(BUILD)/compiler/netschemac tests/golden/c . --regenerate
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -10,7 +10,7 @@
 const char *const nsc_record_suffixes[] = {
     "snap", "hooks", "init", "quantize", "dequantize", "snap_equal", "equal", "write", "read",
     "interpolate", "apply", "desc", "is_dirty", "clear_dirty",
-    "snap_default", "reference", "check", /* file-local helpers in the generated source */
+    "snap_default", "reference", "check", "desc_fields", /* file-local in the generated source */
 };
 const size_t nsc_record_suffix_count = sizeof nsc_record_suffixes / sizeof nsc_record_suffixes[0];
 

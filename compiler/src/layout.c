@@ -71,7 +71,8 @@ static void int_range(const nsc_field_sem *s, const nsc_type *t, nsc_slot *slot)
     nsc_int_sub(hi, lo, &span);
     slot->span = span.mag;
     int64_t l = 0, h = 0;
-    slot->has_range = s->has_range && nsc_int_to_i64(lo, &l) && nsc_int_to_i64(hi, &h);
+    slot->bounded = nsc_int_to_i64(lo, &l) && nsc_int_to_i64(hi, &h);
+    slot->has_range = s->has_range && slot->bounded;
     slot->lo = l;
     slot->hi = h;
     if (t->kind == NSC_T_ENUM && t->decl->nvalues) {
@@ -82,7 +83,7 @@ static void int_range(const nsc_field_sem *s, const nsc_type *t, nsc_slot *slot)
             if (v < mn) mn = v;
             if (v > mx) mx = v;
         }
-        slot->has_range = true;
+        slot->has_range = slot->bounded = true;
         slot->lo = mn;
         slot->hi = mx;
         slot->span = (uint64_t)mx - (uint64_t)mn;
@@ -92,6 +93,7 @@ static void int_range(const nsc_field_sem *s, const nsc_type *t, nsc_slot *slot)
 /* Quantized range of a float field: round(lo·Q)..round(hi·Q) if @range, else all of int32. */
 static void quant_range(const nsc_field_sem *s, nsc_slot *slot)
 {
+    slot->bounded = true;
     if (s->has_range) {
         slot->has_range = true;
         slot->lo = (int64_t)llround(s->range_lo.f * s->quantize);

@@ -40,8 +40,9 @@ typedef struct nsc_slot {
     nsc_enc          enc;
     unsigned         arity;      /* components of vectors and quaternions, else 1 */
     unsigned         raw_bits;   /* NSC_ENC_RAW width; NSC_ENC_QUAT_S3 bits per component */
-    bool             has_range;  /* lo/hi bound the (quantized) value: clamp on write, check on read */
-    int64_t          lo, hi;
+    bool             has_range;  /* a declared @range (or an enum's values, a quaternion's ±Q) */
+    bool             bounded;    /* lo/hi hold the effective bounds: declared, else the type's */
+    int64_t          lo, hi;     /* valid when bounded (not for a u64 without @range) */
     uint64_t         span;       /* hi − lo when has_range */
     double           scale;      /* @quantize */
     const char      *snap_ctype; /* C type of one snapshot component */

@@ -8,6 +8,9 @@
 #   run_golden.sh json NETSCHEMAC SCHEMA_DIR GOLDEN_DIR [--regenerate]
 #       Every SCHEMA_DIR/*.netschema must compile, and its --emit json output must equal
 #       GOLDEN_DIR/<name>.json.
+#   run_golden.sh c NETSCHEMAC GOLDEN_DIR ROOT [--regenerate]
+#       Each schema listed in GOLDEN_DIR/schemas.txt (paths from ROOT) must generate <stem>.ns.h
+#       and .ns.c equal to the files in GOLDEN_DIR, twice in a row (the output is deterministic).
 #
 # --regenerate (or NS_REGENERATE=1) rewrites the golden files instead of comparing: review the
 # diff before committing it.
@@ -74,8 +77,30 @@ json)
         check_output "$name" "$tmp/out" "$golden/$name.json"
     done
     ;;
+c)
+    golden=$1 root=$2
+    case "$golden" in /*) ;; *) golden=$(pwd)/$golden ;; esac
+    for src in $(grep -v '^#' "$golden/schemas.txt"); do
+        src=$root/$src
+        stem=$(basename "$src" .netschema)
+        mkdir -p "$tmp/1" "$tmp/2"
+        if ! "$nsc" -o "$tmp/1" "$src" 2>"$tmp/err" || ! "$nsc" -o "$tmp/2" "$src" 2>>"$tmp/err"; then
+            echo "FAIL: $stem does not compile:"
+            cat "$tmp/err"
+            failures=$((failures + 1))
+            continue
+        fi
+        for ext in h c; do
+            if ! cmp -s "$tmp/1/$stem.ns.$ext" "$tmp/2/$stem.ns.$ext"; then
+                echo "FAIL: $stem.ns.$ext differs between two runs"
+                failures=$((failures + 1))
+            fi
+            check_output "$stem.ns.$ext" "$tmp/1/$stem.ns.$ext" "$golden/$stem.ns.$ext"
+        done
+    done
+    ;;
 *)
-    echo "usage: run_golden.sh errors|json ..." >&2
+    echo "usage: run_golden.sh errors|json|c ..." >&2
     exit 2
     ;;
 esac

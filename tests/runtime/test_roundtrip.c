@@ -129,9 +129,8 @@ START_TEST(million_mixed_values)
         ns_reader_init(&r, buf, used);
         for (int i = 0; i < OPS_PER_SEED; i++) {
             uint64_t got = read_op(&r, &ops[i]);
-            ck_assert_msg(got == expected_value(&ops[i]), "seed %u op %d kind %d: got %llx want %llx",
-                          (unsigned)seed, i, ops[i].kind, (unsigned long long)got,
-                          (unsigned long long)expected_value(&ops[i]));
+            NS_CHECK(got == expected_value(&ops[i]), "seed %u op %d kind %d: got %llx want %llx", (unsigned)seed, i,
+                     ops[i].kind, (unsigned long long)got, (unsigned long long)expected_value(&ops[i]));
         }
         ck_assert(!ns_reader_failed(&r));
         ck_assert_uint_eq((ns_reader_bits(&r) + 7) / 8, used);
@@ -165,8 +164,8 @@ START_TEST(every_truncated_prefix_fails_cleanly)
             uint64_t got = read_op(&r, &ops[i]);
             if (!failed && ns_reader_failed(&r)) failed = true;
             if (failed)
-                ck_assert_msg(got == value_after_failure(&ops[i]), "len %zu op %d returned data after failing", len, i);
-            else ck_assert(got == expected_value(&ops[i]));
+                NS_CHECK(got == value_after_failure(&ops[i]), "len %zu op %d returned data after failing", len, i);
+            else NS_CHECK(got == expected_value(&ops[i]), "len %zu op %d read wrong", len, i);
         }
         ck_assert_msg(failed, "prefix of %zu of %zu bytes was not detected", len, used);
         ck_assert(ns_reader_status(&r) == NS_ERR_TRUNCATED || ns_reader_status(&r) == NS_ERR_MALFORMED);

@@ -44,6 +44,7 @@ typedef struct ns_field_desc {
     int64_t     lo, hi;       /* when NS_FIELD_RANGED */
     double      scale;        /* @quantize, else 0 */
     uint32_t    max_bits;     /* worst payload when changed */
+    uint32_t    capacity;     /* string, bytes and collections: N */
     const struct ns_type_desc *type; /* composite struct members, else NULL */
 } ns_field_desc;
 

@@ -1,0 +1,63 @@
+/* emit_c.h — the C emitter's shared state and helpers. emit_c.c drives it and writes the files;
+ * emit_c_types.c prints types and declarations; emit_c_values.c defaults, quantize/dequantize,
+ * equality, setters and dirty bits; emit_c_codec.c the serializers; emit_c_smooth.c
+ * interpolation and hooks; emit_c_desc.c descriptors. Everything printed follows the layout
+ * (layout.h): the emitter makes no wire decision of its own. */
+#ifndef NSC_EMIT_C_H
+#define NSC_EMIT_C_H
+
+#include "checker.h"
+#include "cnames.h"
+#include "layout.h"
+#include "printer.h"
+
+typedef struct nsc_cgen {
+    nsc_context    *ctx;
+    nsc_arena      *a;
+    const nsc_unit *u;
+    nsc_printer    *h;   /* the header */
+    nsc_printer    *c;   /* the source */
+} nsc_cgen;
+
+/* ---- names and C types (emit_c_types.c) ---- */
+const char *nsc_cg_name(nsc_cgen *g, const nsc_decl *d);                      /* arena_Health */
+const char *nsc_cg_fn(nsc_cgen *g, const nsc_decl *d, const char *suffix);    /* arena_Health_write */
+const char *nsc_cg_macro(nsc_cgen *g, const nsc_decl *d, const char *suffix); /* ARENA_HEALTH_ID */
+/* The C type of a field's value ("int32_t", "float", "ns_vec3", "arena_Team", "arena_Item"). */
+const char *nsc_cg_value_type(nsc_cgen *g, const nsc_type *t);
+/* The slot of a record's own non-struct field (its only slot). */
+const nsc_slot *nsc_cg_field_slot(const nsc_layout *l, const nsc_field *f);
+/* True if records of this kind get setters and dirty bits (components and inputs). */
+bool nsc_cg_has_dirty(const nsc_decl *d);
+/* Record declarations in an order where every struct comes before its users. */
+size_t nsc_cg_record_order(nsc_cgen *g, const nsc_decl **out);
+
+void nsc_cg_header_types(nsc_cgen *g);      /* enums, structs, snapshots, hooks, macros */
+void nsc_cg_header_functions(nsc_cgen *g);  /* prototypes */
+void nsc_cg_enum_functions(nsc_cgen *g);    /* _name() */
+
+/* ---- values (emit_c_values.c) ---- */
+void nsc_cg_defaults(nsc_cgen *g, const nsc_decl *d);    /* snap default, _init */
+void nsc_cg_quantize(nsc_cgen *g, const nsc_decl *d);    /* _quantize, _dequantize */
+/* Statements that dequantize field f from the snapshot at prefix src ("s->") into dst ("v->"). */
+void nsc_cg_dequantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, const char *src, const char *dst);
+void nsc_cg_equality(nsc_cgen *g, const nsc_decl *d);    /* _snap_equal, _equal */
+void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d);     /* _set_<field>, _is_dirty, _clear_dirty */
+/* A C expression for a default literal of type t ("100", "1.5f", "arena_Team_blue"). */
+void nsc_cg_literal(nsc_cgen *g, const nsc_type *t, const nsc_literal *l, nsc_strbuf *sb);
+
+/* ---- serializers (emit_c_codec.c) ---- */
+void nsc_cg_codec(nsc_cgen *g, const nsc_decl *d);
+
+/* ---- smoothing and hooks (emit_c_smooth.c) ---- */
+void nsc_cg_interpolate(nsc_cgen *g, const nsc_decl *d);
+void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d);
+
+/* ---- descriptors (emit_c_desc.c) ---- */
+void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d);
+void nsc_cg_type_table(nsc_cgen *g);
+
+/* Formats into the arena. */
+#define NSC_FMT(g, ...) nsc_arena_printf((g)->a, __VA_ARGS__)
+
+#endif

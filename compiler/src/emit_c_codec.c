@@ -1,0 +1,576 @@
+/* emit_c_codec.c — the generated serializers: the reference a write is coded against (defaults,
+ * baseline 0, or the three-baseline prediction), snapshot validation, _write and _read.
+ *
+ * Wire form of one write (idl/SPEC.md, "Wire format"): with more than one field sent to this
+ * receiver, one bit says whether anything differs from the reference; then, for each field sent,
+ * one change bit followed, when set, by the field's payload coded against its reference. A field
+ * that is not sent (another audience, @sync(none), @initial after the first state) keeps the
+ * reference on the reader's side. */
+#include <string.h>
+
+#include "emit_c.h"
+
+/* ---- small helpers ------------------------------------------------------------------------ */
+
+static bool is_u64(const nsc_slot *s)
+{
+    const nsc_type *t = s->type->kind == NSC_T_ENUM ? s->type->decl->underlying_type : s->type;
+    return t->kind == NSC_T_U64;
+}
+
+static bool is_u32(const nsc_slot *s)
+{
+    const nsc_type *t = s->type->kind == NSC_T_ENUM ? s->type->decl->underlying_type : s->type;
+    return t->kind == NSC_T_U32 || t->kind == NSC_T_ENTITY;
+}
+
+/* An int64 constant for generated code. */
+static const char *i64(nsc_cgen *g, int64_t v)
+{
+    if (v == INT64_MIN) return "(-INT64_C(9223372036854775807) - 1)";
+    return NSC_FMT(g, "INT64_C(%lld)", (long long)v);
+}
+
+/* The natural range of a slot's snapshot C type, to skip checks that can never fail. */
+static void natural_range(const nsc_slot *s, int64_t *lo, int64_t *hi, bool *unsigned64)
+{
+    const char *t = s->snap_ctype;
+    *unsigned64 = strcmp(t, "uint64_t") == 0;
+    if (!strcmp(t, "int8_t")) *lo = INT8_MIN, *hi = INT8_MAX;
+    else if (!strcmp(t, "uint8_t") || !strcmp(t, "bool")) *lo = 0, *hi = UINT8_MAX;
+    else if (!strcmp(t, "int16_t")) *lo = INT16_MIN, *hi = INT16_MAX;
+    else if (!strcmp(t, "uint16_t")) *lo = 0, *hi = UINT16_MAX;
+    else if (!strcmp(t, "int32_t")) *lo = INT32_MIN, *hi = INT32_MAX;
+    else if (!strcmp(t, "uint32_t")) *lo = 0, *hi = UINT32_MAX;
+    else if (!strcmp(t, "int64_t")) *lo = INT64_MIN, *hi = INT64_MAX;
+    else *lo = 0, *hi = INT64_MAX; /* uint64_t: its top half is out of int64 reach anyway */
+}
+
+/* The values the runtime function for this slot can return: i32, u32, i64 or u64. */
+static const char *int_fn(const nsc_slot *s)
+{
+    bool u64 = strcmp(s->snap_ctype, "uint64_t") == 0;
+    if (s->enc == NSC_ENC_INT64 || u64 || !strcmp(s->snap_ctype, "int64_t")) return u64 ? "u64" : "i64";
+    return is_u32(s) ? "u32" : "i32";
+}
+
+/* True if lo..hi is narrower than what the runtime function fn returns, so it needs a check. */
+static bool narrower(const nsc_slot *s, const char *fn)
+{
+    if (!s->bounded) return false;
+    if (!strcmp(fn, "i32")) return s->lo > INT32_MIN || s->hi < INT32_MAX;
+    if (!strcmp(fn, "u32")) return s->lo > 0 || s->hi < (int64_t)UINT32_MAX;
+    if (!strcmp(fn, "i64")) return s->lo > INT64_MIN || s->hi < INT64_MAX;
+    return s->lo > 0 || s->hi < INT64_MAX; /* u64 with bounds that fit int64 */
+}
+
+/* Per-component C access of a slot: "p" for scalars, "p[k]" for vectors. */
+static const char *at(nsc_cgen *g, const char *base, const char *path, const nsc_slot *s, unsigned k)
+{
+    bool array = s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_VEC_F || s->enc == NSC_ENC_QUAT_Q || s->enc == NSC_ENC_QUAT_F;
+    return array ? NSC_FMT(g, "%s%s[%u]", base, path, k) : NSC_FMT(g, "%s%s", base, path);
+}
+
+/* ---- the reference ------------------------------------------------------------------------ */
+
+static bool has_predicted(const nsc_layout *l)
+{
+    for (size_t i = 0; i < l->nslots; i++)
+        if (l->slots[i].predicted) return true;
+    return false;
+}
+
+static void predict_slot(nsc_cgen *g, const nsc_slot *s)
+{
+    nsc_printer *c = g->c;
+    unsigned n = s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_QUAT_Q ? s->arity : 1;
+    const char *fn = int_fn(s);
+    bool u64 = !strcmp(fn, "u64");
+    bool clamp = narrower(s, fn);
+    for (unsigned k = 0; k < n; k++) {
+        const char *p = at(g, "", s->path, s, k);
+        const char *pred = NSC_FMT(g, "ns_predict_%s(&p, b0->%s, b1->%s, b2->%s)", fn, p, p, p);
+        if (clamp && u64)
+            pred = NSC_FMT(g, "ns_clamp_u64(%s, UINT64_C(%llu), UINT64_C(%llu))", pred, (unsigned long long)s->lo,
+                           (unsigned long long)s->hi);
+        else if (clamp)
+            pred = NSC_FMT(g, "ns_clamp_i64(%s, %s, %s)", pred, i64(g, s->lo), i64(g, s->hi));
+        nsc_p_line(c, "pred->%s = (%s)%s;", p, s->snap_ctype, pred);
+    }
+}
+
+static void reference_fn(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
+    bool predicted = has_predicted(d->layout);
+    nsc_p_empty(c);
+    nsc_p_comment(c, "What the fields are coded against: the defaults with no baseline, baseline 0 with one or two,");
+    nsc_p_comment(c, "and for predicted fields the linear prediction from three (DESIGN §6.4).");
+    nsc_p_line(c, "static const %s_snap *%s(const ns_baselines *base%s)", n, nsc_cg_fn(g, d, "reference"),
+               predicted ? NSC_FMT(g, ", %s_snap *pred", n) : "");
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "const uint32_t n = ns_baselines_count(base);");
+    nsc_p_line(c, "if (n == 0) return &%s;", nsc_cg_fn(g, d, "snap_default"));
+    nsc_p_line(c, "const %s_snap *b0 = (const %s_snap *)base->snap[0];", n, n);
+    if (!predicted) {
+        nsc_p_line(c, "return b0;");
+        nsc_p_close(c, "}");
+        return;
+    }
+    nsc_p_line(c, "if (n < 3) return b0;");
+    nsc_p_line(c, "const %s_snap *b1 = (const %s_snap *)base->snap[1];", n, n);
+    nsc_p_line(c, "const %s_snap *b2 = (const %s_snap *)base->snap[2];", n, n);
+    nsc_p_line(c, "ns_predictor p;");
+    nsc_p_line(c, "ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);");
+    nsc_p_line(c, "*pred = *b0;");
+    for (size_t i = 0; i < d->layout->nslots; i++)
+        if (d->layout->slots[i].predicted) predict_slot(g, &d->layout->slots[i]);
+    nsc_p_line(c, "return pred;");
+    nsc_p_close(c, "}");
+}
+
+/* ---- validation of a snapshot before it is written ---------------------------------------- */
+
+static void check_slots(nsc_cgen *g, const nsc_layout *l, const char *base);
+
+static void check_slot(nsc_cgen *g, const nsc_slot *s, const char *base)
+{
+    nsc_printer *c = g->c;
+    const char *p = NSC_FMT(g, "%s%s", base, s->path);
+    switch (s->enc) {
+    case NSC_ENC_STRUCT:
+        check_slots(g, s->composite, NSC_FMT(g, "%s.", p));
+        return;
+    case NSC_ENC_STRING:
+        nsc_p_line(c, "if (!memchr(%s, 0, sizeof %s) || !ns_utf8_valid(%s, strlen(%s))) return NS_ERR_MALFORMED;", p, p, p, p);
+        return;
+    case NSC_ENC_BYTES:
+        nsc_p_line(c, "if (%s.len > %u) return NS_ERR_RANGE;", p, s->type->capacity);
+        return;
+    case NSC_ENC_QUAT_S3:
+        nsc_p_line(c, "if (!ns_smallest3_valid(%s, %u)) return NS_ERR_MALFORMED;", p, s->raw_bits);
+        return;
+    case NSC_ENC_BOOL:
+    case NSC_ENC_FLOAT32:
+    case NSC_ENC_FLOAT64:
+    case NSC_ENC_VEC_F:
+    case NSC_ENC_QUAT_F:
+        return;
+    default:
+        break;
+    }
+    if (s->type->kind == NSC_T_ENUM) {
+        nsc_p_line(c, "if (!%s(%s)) return NS_ERR_RANGE;", nsc_cg_fn(g, s->type->decl, "is_valid"), p);
+        return;
+    }
+    if (!s->bounded) return;
+    int64_t nlo, nhi;
+    bool u64;
+    natural_range(s, &nlo, &nhi, &u64);
+    unsigned n = s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_QUAT_Q ? s->arity : 1;
+    for (unsigned k = 0; k < n; k++) {
+        const char *x = at(g, base, s->path, s, k);
+        /* Only the comparisons that can fail: others would be warnings in the user's build. */
+        if (s->lo > nlo && s->hi < nhi)
+            nsc_p_line(c, "if (%s < %s || %s > %s) return NS_ERR_RANGE;", x, i64(g, s->lo), x, i64(g, s->hi));
+        else if (s->lo > nlo)
+            nsc_p_line(c, "if (%s < %s) return NS_ERR_RANGE;", x, i64(g, s->lo));
+        else if (s->hi < nhi)
+            nsc_p_line(c, "if (%s > %s) return NS_ERR_RANGE;", x, u64 ? NSC_FMT(g, "UINT64_C(%llu)", (unsigned long long)s->hi) : i64(g, s->hi));
+    }
+}
+
+static void check_slots(nsc_cgen *g, const nsc_layout *l, const char *base)
+{
+    for (size_t i = 0; i < l->nslots; i++) check_slot(g, &l->slots[i], base);
+}
+
+static void check_fn(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
+    nsc_p_empty(c);
+    nsc_p_comment(c, "A snapshot made by hand may hold what no reader accepts: refuse to write it.");
+    nsc_p_line(c, "static ns_status %s(const %s_snap *s)", nsc_cg_fn(g, d, "check"), n);
+    nsc_p_open(c, "{");
+    size_t before = c->out.len;
+    check_slots(g, d->layout, "s->");
+    if (c->out.len == before) nsc_p_line(c, "(void)s;");
+    nsc_p_line(c, "return NS_OK;");
+    nsc_p_close(c, "}");
+}
+
+/* ---- payloads ----------------------------------------------------------------------------- */
+
+static const char *differs(nsc_cgen *g, const nsc_slot *s, const char *cur, const char *ref)
+{
+    switch (s->enc) {
+    case NSC_ENC_VEC_Q:
+    case NSC_ENC_VEC_F:
+    case NSC_ENC_QUAT_Q:
+    case NSC_ENC_QUAT_F:
+        return NSC_FMT(g, "memcmp(%s, %s, sizeof %s) != 0", cur, ref, cur);
+    case NSC_ENC_STRING:
+        return NSC_FMT(g, "strcmp(%s, %s) != 0", cur, ref);
+    case NSC_ENC_BYTES:
+        return NSC_FMT(g, "(%s.len != %s.len || memcmp(%s.data, %s.data, %s.len) != 0)", cur, ref, cur, ref, cur);
+    case NSC_ENC_STRUCT:
+        return NSC_FMT(g, "!%s(&%s, &%s)", nsc_cg_fn(g, s->type->decl, "snap_equal"), cur, ref);
+    default:
+        return NSC_FMT(g, "%s != %s", cur, ref);
+    }
+}
+
+static void write_members(nsc_cgen *g, const nsc_layout *l, const char *cur, const char *ref);
+
+/* Statements that write one slot's payload; maskless when the slot has no change bit of its own
+ * (a member of a @composite struct). */
+static void write_payload(nsc_cgen *g, const nsc_slot *s, const char *cur, const char *ref, bool maskless)
+{
+    nsc_printer *c = g->c;
+    switch (s->enc) {
+    case NSC_ENC_BOOL:
+        if (maskless) nsc_p_line(c, "ns_write_bool(&w, %s);", cur);
+        return;
+    case NSC_ENC_INT:
+    case NSC_ENC_QUANT:
+        nsc_p_line(c, "ns_write_delta_%s(&w, %s, %s, NULL);", is_u32(s) ? "u32" : "i32", cur, ref);
+        return;
+    case NSC_ENC_INT64:
+        nsc_p_line(c, "ns_write_delta_%s(&w, %s, %s, NULL);", is_u64(s) ? "u64" : "i64", cur, ref);
+        return;
+    case NSC_ENC_RAW:
+        nsc_p_line(c, "ns_write_raw(&w, (uint64_t)%s - (uint64_t)%s, %u);", cur, i64(g, s->lo), s->raw_bits);
+        return;
+    case NSC_ENC_FLOAT32:
+    case NSC_ENC_FLOAT64: {
+        const char *w = s->enc == NSC_ENC_FLOAT32 ? "f32" : "f64";
+        nsc_p_line(c, "ns_write_%s_%s(&w, %s, %s);", w, maskless ? "delta" : "xor", cur, ref);
+        return;
+    }
+    case NSC_ENC_VEC_Q:
+    case NSC_ENC_QUAT_Q:
+        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(c, "ns_write_delta_i32(&w, %s[%u], %s[%u], NULL);", cur, k, ref, k);
+        return;
+    case NSC_ENC_VEC_F:
+    case NSC_ENC_QUAT_F:
+        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(c, "ns_write_f32_delta(&w, %s[%u], %s[%u]);", cur, k, ref, k);
+        return;
+    case NSC_ENC_QUAT_S3:
+        nsc_p_line(c, "ns_write_raw(&w, %s, NS_SMALLEST3_BITS(%u));", cur, s->raw_bits);
+        return;
+    case NSC_ENC_STRING:
+    case NSC_ENC_BYTES: {
+        const char *call = s->enc == NSC_ENC_STRING
+            ? NSC_FMT(g, "ns_write_string(&w, %s, %s, %u);", cur, ref, s->type->capacity)
+            : NSC_FMT(g, "ns_write_text(&w, %s.data, %s.len, %s.data, %s.len);", cur, cur, ref, ref);
+        if (!maskless) {
+            nsc_p_line(c, "%s", call);
+            return;
+        }
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "const bool changed = %s;", differs(g, s, cur, ref));
+        nsc_p_line(c, "ns_write_bool(&w, changed);");
+        nsc_p_line(c, "if (changed) %s", call);
+        nsc_p_close(c, "}");
+        return;
+    }
+    case NSC_ENC_STRUCT:
+        write_members(g, s->composite, NSC_FMT(g, "%s.", cur), NSC_FMT(g, "%s.", ref));
+        return;
+    default:
+        return;
+    }
+}
+
+static void write_members(nsc_cgen *g, const nsc_layout *l, const char *cur, const char *ref)
+{
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        write_payload(g, s, NSC_FMT(g, "%s%s", cur, s->path), NSC_FMT(g, "%s%s", ref, s->path), true);
+    }
+}
+
+static void read_members(nsc_cgen *g, const nsc_layout *l, const char *dst, const char *ref);
+
+/* A constant of the width a reader function takes. */
+static const char *bound(nsc_cgen *g, const char *fn, int64_t v)
+{
+    if (!strcmp(fn, "i64")) return i64(g, v);
+    if (!strcmp(fn, "u64")) return NSC_FMT(g, "UINT64_C(%llu)", (unsigned long long)v);
+    if (!strcmp(fn, "u32")) return NSC_FMT(g, "%lluu", (unsigned long long)v);
+    return v == INT32_MIN ? "INT32_MIN" : NSC_FMT(g, "%lld", (long long)v);
+}
+
+/* A range-checked integer read of slot s into dst against ref (unchecked where the snapshot's
+ * C type holds every value the read can give). */
+static void read_int(nsc_cgen *g, const nsc_slot *s, const char *dst, const char *ref)
+{
+    const char *fn = int_fn(s);
+    if (narrower(s, fn))
+        nsc_p_line(g->c, "%s = (%s)ns_read_delta_%s_in(&r, %s, %s, %s);", dst, s->snap_ctype, fn, ref, bound(g, fn, s->lo),
+                   bound(g, fn, s->hi));
+    else
+        nsc_p_line(g->c, "%s = (%s)ns_read_delta_%s(&r, %s, NULL);", dst, s->snap_ctype, fn, ref);
+    if (s->type->kind == NSC_T_ENUM)
+        nsc_p_line(g->c, "if (!%s(%s)) ns_reader_fail(&r, NS_ERR_RANGE);", nsc_cg_fn(g, s->type->decl, "is_valid"), dst);
+}
+
+static void read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const char *ref, bool maskless)
+{
+    nsc_printer *c = g->c;
+    switch (s->enc) {
+    case NSC_ENC_BOOL:
+        if (maskless) nsc_p_line(c, "%s = ns_read_bool(&r);", dst);
+        else nsc_p_line(c, "%s = !%s;", dst, ref);
+        return;
+    case NSC_ENC_INT:
+    case NSC_ENC_INT64:
+    case NSC_ENC_QUANT:
+        read_int(g, s, dst, ref);
+        return;
+    case NSC_ENC_RAW:
+        if (is_u64(s) && !s->bounded)
+            nsc_p_line(c, "%s = ns_read_raw_u64(&r, %u, 0, UINT64_MAX);", dst, s->raw_bits);
+        else
+            nsc_p_line(c, "%s = (%s)ns_read_raw_i64(&r, %u, %s, %s);", dst, s->snap_ctype, s->raw_bits, i64(g, s->lo),
+                       i64(g, s->hi));
+        if (s->type->kind == NSC_T_ENUM)
+            nsc_p_line(c, "if (!%s(%s)) ns_reader_fail(&r, NS_ERR_RANGE);", nsc_cg_fn(g, s->type->decl, "is_valid"), dst);
+        return;
+    case NSC_ENC_FLOAT32:
+    case NSC_ENC_FLOAT64: {
+        const char *w = s->enc == NSC_ENC_FLOAT32 ? "f32" : "f64";
+        nsc_p_line(c, "%s = ns_read_%s_%s(&r, %s);", dst, w, maskless ? "delta" : "xor", ref);
+        return;
+    }
+    case NSC_ENC_VEC_Q:
+    case NSC_ENC_QUAT_Q: {
+        nsc_slot one = *s;
+        one.enc = NSC_ENC_QUANT;
+        for (unsigned k = 0; k < s->arity; k++)
+            read_int(g, &one, NSC_FMT(g, "%s[%u]", dst, k), NSC_FMT(g, "%s[%u]", ref, k));
+        return;
+    }
+    case NSC_ENC_VEC_F:
+    case NSC_ENC_QUAT_F:
+        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(c, "%s[%u] = ns_read_f32_delta(&r, %s[%u]);", dst, k, ref, k);
+        return;
+    case NSC_ENC_QUAT_S3:
+        nsc_p_line(c, "%s = ns_read_smallest3_packed(&r, %u);", dst, s->raw_bits);
+        return;
+    case NSC_ENC_STRING:
+    case NSC_ENC_BYTES: {
+        const char *call = s->enc == NSC_ENC_STRING
+            ? NSC_FMT(g, "ns_read_string(&r, %s, %s, %u);", dst, ref, s->type->capacity)
+            : NSC_FMT(g, "%s.len = (uint16_t)ns_read_text(&r, %s.data, %u, %s.data, %s.len);", dst, dst, s->type->capacity,
+                      ref, ref);
+        if (maskless) nsc_p_line(c, "if (ns_read_bool(&r)) %s", call);
+        else nsc_p_line(c, "%s", call);
+        return;
+    }
+    case NSC_ENC_STRUCT:
+        read_members(g, s->composite, NSC_FMT(g, "%s.", dst), NSC_FMT(g, "%s.", ref));
+        return;
+    default:
+        return;
+    }
+}
+
+static void read_members(nsc_cgen *g, const nsc_layout *l, const char *dst, const char *ref)
+{
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        read_payload(g, s, NSC_FMT(g, "%s%s", dst, s->path), NSC_FMT(g, "%s%s", ref, s->path), true);
+    }
+}
+
+/* ---- _write and _read --------------------------------------------------------------------- */
+
+/* Who gets a slot, as a C condition over `owner` and `full`; NULL for nobody. */
+static const char *sent_condition(const nsc_decl *d, const nsc_slot *s)
+{
+    if (d->kind != NSC_D_COMPONENT) return "true";
+    if (s->sync == NSC_SYNC_NONE) return NULL;
+    const char *aud = s->sync == NSC_SYNC_ALL ? NULL : s->sync == NSC_SYNC_OWNER ? "owner" : "!owner";
+    if (s->initial) return aud ? (s->sync == NSC_SYNC_OWNER ? "owner && full" : "!owner && full") : "full";
+    return aud ? aud : "true";
+}
+
+/* Which of `owner` and `full` the slots of d depend on. */
+static void dependencies(const nsc_decl *d, bool *owner, bool *full)
+{
+    *owner = *full = false;
+    for (size_t i = 0; i < d->layout->nslots; i++) {
+        const nsc_slot *s = &d->layout->slots[i];
+        if (!sent_condition(d, s)) continue;
+        *owner |= d->kind == NSC_D_COMPONENT && s->sync != NSC_SYNC_ALL;
+        *full |= d->kind == NSC_D_COMPONENT && s->initial;
+    }
+}
+
+/* The number of slots sent, as an expression over owner and full. */
+static const char *sent_count(nsc_cgen *g, const nsc_layout *l)
+{
+    unsigned a = l->mask_slots[NSC_AUD_OWNER][NSC_WRITE_FULL], b = l->mask_slots[NSC_AUD_OWNER][NSC_WRITE_DELTA];
+    unsigned cc = l->mask_slots[NSC_AUD_OBSERVER][NSC_WRITE_FULL], dd = l->mask_slots[NSC_AUD_OBSERVER][NSC_WRITE_DELTA];
+    if (a == b && b == cc && cc == dd) return NSC_FMT(g, "%uu", a);
+    if (a == cc && b == dd) return NSC_FMT(g, "full ? %uu : %uu", a, b);
+    if (a == b && cc == dd) return NSC_FMT(g, "owner ? %uu : %uu", a, cc);
+    return NSC_FMT(g, "owner ? (full ? %uu : %uu) : (full ? %uu : %uu)", a, b, cc, dd);
+}
+
+/* The part of _write and _read before the fields: arguments checked, reference chosen. */
+static void prologue(nsc_cgen *g, const nsc_decl *d, bool writing)
+{
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
+    bool owner, full;
+    dependencies(d, &owner, &full);
+    switch (d->kind) {
+    case NSC_D_COMPONENT: {
+        bool predicted = has_predicted(d->layout);
+        nsc_p_line(c, "ns_status st = ns_baselines_check(base);");
+        if (writing) nsc_p_line(c, "if (st == NS_OK) st = %s(cur);", nsc_cg_fn(g, d, "check"));
+        nsc_p_line(c, "if (st != NS_OK) return st;");
+        if (predicted) nsc_p_line(c, "%s_snap pred;", n);
+        nsc_p_line(c, "const %s_snap *ref = %s(base%s);", n, nsc_cg_fn(g, d, "reference"), predicted ? ", &pred" : "");
+        if (owner) nsc_p_line(c, "const bool owner = to == NS_TO_OWNER;");
+        else nsc_p_line(c, "(void)to;");
+        if (full) nsc_p_line(c, "const bool full = ns_baselines_count(base) == 0;");
+        break;
+    }
+    case NSC_D_INPUT:
+    case NSC_D_STRUCT: {
+        const char *arg = d->kind == NSC_D_INPUT ? "prev" : "ref_in";
+        if (writing) {
+            nsc_p_line(c, "ns_status st = %s(cur);", nsc_cg_fn(g, d, "check"));
+            nsc_p_line(c, "if (st != NS_OK) return st;");
+        }
+        nsc_p_line(c, "const %s_snap *ref = %s ? %s : &%s;", n, arg, arg, nsc_cg_fn(g, d, "snap_default"));
+        break;
+    }
+    default:
+        if (writing) {
+            nsc_p_line(c, "ns_status st = %s(cur);", nsc_cg_fn(g, d, "check"));
+            nsc_p_line(c, "if (st != NS_OK) return st;");
+        }
+        nsc_p_line(c, "const %s_snap *ref = &%s;", n, nsc_cg_fn(g, d, "snap_default"));
+    }
+    nsc_p_line(c, "const unsigned sent = %s;", sent_count(g, d->layout));
+}
+
+static const char *signature(nsc_cgen *g, const nsc_decl *d, bool writing)
+{
+    const char *n = nsc_cg_name(g, d);
+    const char *fn = nsc_cg_fn(g, d, writing ? "write" : "read");
+    const char *head = writing ? NSC_FMT(g, "ns_status %s(ns_writer *wp, const %s_snap *cur", fn, n)
+                               : NSC_FMT(g, "ns_status %s(ns_reader *rp, %s_snap *out", fn, n);
+    switch (d->kind) {
+    case NSC_D_COMPONENT: return NSC_FMT(g, "%s, const ns_baselines *base, ns_audience to)", head);
+    case NSC_D_INPUT: return NSC_FMT(g, "%s, const %s_snap *prev)", head, n);
+    case NSC_D_STRUCT: return NSC_FMT(g, "%s, const %s_snap *ref_in)", head, n);
+    default: return NSC_FMT(g, "%s)", head);
+    }
+}
+
+static void write_fn(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const nsc_layout *l = d->layout;
+    nsc_p_empty(c);
+    nsc_p_line(c, "%s", signature(g, d, true));
+    nsc_p_open(c, "{");
+    prologue(g, d, true);
+    nsc_p_comment(c, "A local copy keeps the writer in registers (netschema/bits.h).");
+    nsc_p_line(c, "ns_writer w = *wp;");
+    nsc_strbuf any = NSC_STRBUF_INIT;
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        const char *cond = sent_condition(d, s);
+        if (!cond) continue;
+        const char *diff = differs(g, s, NSC_FMT(g, "cur->%s", s->path), NSC_FMT(g, "ref->%s", s->path));
+        if (strcmp(cond, "true") == 0) nsc_p_line(c, "const bool c%zu = %s; /* %s */", i, diff, s->path);
+        else nsc_p_line(c, "const bool c%zu = %s && %s; /* %s */", i, cond, diff, s->path);
+        nsc_sb_printf(&any, "%sc%zu", any.len ? " || " : "", i);
+    }
+    if (any.len == 0) {
+        nsc_p_line(c, "(void)cur;");
+        nsc_p_line(c, "(void)ref;");
+        nsc_p_line(c, "(void)sent;");
+    } else {
+        nsc_p_line(c, "const bool any = %s;", nsc_sb_str(&any));
+        nsc_p_line(c, "if (sent > 1) ns_write_bool(&w, any);");
+        nsc_p_open(c, "if (any || sent == 1) {");
+        for (size_t i = 0; i < l->nslots; i++) {
+            const nsc_slot *s = &l->slots[i];
+            const char *cond = sent_condition(d, s);
+            if (!cond) continue;
+            bool always = strcmp(cond, "true") == 0;
+            if (!always) nsc_p_open(c, "if (%s) {", cond);
+            nsc_p_line(c, "ns_write_bool(&w, c%zu);", i);
+            if (s->enc != NSC_ENC_BOOL) { /* a changed bool is known from its change bit */
+                nsc_p_open(c, "if (c%zu) {", i);
+                write_payload(g, s, NSC_FMT(g, "cur->%s", s->path), NSC_FMT(g, "ref->%s", s->path), false);
+                nsc_p_close(c, "}");
+            }
+            if (!always) nsc_p_close(c, "}");
+        }
+        nsc_p_close(c, "}");
+    }
+    nsc_sb_free(&any);
+    nsc_p_line(c, "*wp = w;");
+    nsc_p_line(c, "return ns_writer_status(&w);");
+    nsc_p_close(c, "}");
+}
+
+static void read_fn(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const nsc_layout *l = d->layout;
+    const char *n = nsc_cg_name(g, d);
+    nsc_p_empty(c);
+    nsc_p_line(c, "%s", signature(g, d, false));
+    nsc_p_open(c, "{");
+    prologue(g, d, false);
+    nsc_p_line(c, "%s_snap v = *ref;", n);
+    nsc_p_line(c, "ns_reader r = *rp;");
+    bool any_slot = false;
+    for (size_t i = 0; i < l->nslots; i++) any_slot |= sent_condition(d, &l->slots[i]) != NULL;
+    if (!any_slot) {
+        nsc_p_line(c, "(void)sent;");
+    } else {
+        nsc_p_line(c, "const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;");
+        nsc_p_open(c, "if (any) {");
+        for (size_t i = 0; i < l->nslots; i++) {
+            const nsc_slot *s = &l->slots[i];
+            const char *cond = sent_condition(d, s);
+            if (!cond) continue;
+            bool always = strcmp(cond, "true") == 0;
+            nsc_p_comment(c, "%s", s->path);
+            if (always) nsc_p_open(c, "if (ns_read_bool(&r)) {");
+            else nsc_p_open(c, "if ((%s) && ns_read_bool(&r)) {", cond);
+            read_payload(g, s, NSC_FMT(g, "v.%s", s->path), NSC_FMT(g, "ref->%s", s->path), false);
+            nsc_p_close(c, "}");
+        }
+        nsc_p_close(c, "}");
+    }
+    nsc_p_line(c, "*rp = r;");
+    nsc_p_open(c, "if (ns_reader_failed(&r)) {");
+    nsc_p_comment(c, "Leave the destination valid: the reference values.");
+    nsc_p_line(c, "if (out != ref) *out = *ref;");
+    nsc_p_line(c, "return ns_reader_status(&r);");
+    nsc_p_close(c, "}");
+    nsc_p_line(c, "*out = v;");
+    nsc_p_line(c, "return NS_OK;");
+    nsc_p_close(c, "}");
+}
+
+void nsc_cg_codec(nsc_cgen *g, const nsc_decl *d)
+{
+    if (d->kind == NSC_D_COMPONENT) reference_fn(g, d);
+    check_fn(g, d);
+    write_fn(g, d);
+    read_fn(g, d);
+}

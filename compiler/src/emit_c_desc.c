@@ -1,0 +1,81 @@
+/* emit_c_desc.c — descriptors for generic tools (dumps, inspectors, bandwidth profiles): one
+ * ns_type_desc per type with a field descriptor per change-mask slot, and the schema's table of
+ * types. Never on the hot path. */
+#include "emit_c.h"
+
+static const char *kind_name(nsc_decl_kind k)
+{
+    switch (k) {
+    case NSC_D_COMPONENT: return "NS_KIND_COMPONENT";
+    case NSC_D_INPUT: return "NS_KIND_INPUT";
+    case NSC_D_RPC: return "NS_KIND_RPC";
+    default: return "NS_KIND_STRUCT";
+    }
+}
+
+static const char *enc_name(nsc_enc e)
+{
+    static const char *const names[] = {
+        "NS_ENC_BOOL", "NS_ENC_INT", "NS_ENC_INT64", "NS_ENC_RAW", "NS_ENC_QUANT", "NS_ENC_FLOAT32", "NS_ENC_FLOAT64",
+        "NS_ENC_VEC_Q", "NS_ENC_VEC_F", "NS_ENC_QUAT_Q", "NS_ENC_QUAT_S3", "NS_ENC_QUAT_F", "NS_ENC_STRING",
+        "NS_ENC_BYTES", "NS_ENC_COMPOSITE", "NS_ENC_LIST", "NS_ENC_MAP", "NS_ENC_SET", "NS_ENC_FASTARRAY",
+    };
+    return names[e];
+}
+
+static const char *i64(nsc_cgen *g, int64_t v)
+{
+    return v == INT64_MIN ? "(-INT64_C(9223372036854775807) - 1)" : NSC_FMT(g, "INT64_C(%lld)", (long long)v);
+}
+
+static const char *flags(nsc_cgen *g, const nsc_slot *s)
+{
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    if (s->sync & NSC_TO_OWNER) nsc_sb_puts(&sb, " | NS_FIELD_TO_OWNER");
+    if (s->sync & NSC_TO_OTHERS) nsc_sb_puts(&sb, " | NS_FIELD_TO_OTHERS");
+    if (s->initial) nsc_sb_puts(&sb, " | NS_FIELD_INITIAL");
+    if (s->predicted) nsc_sb_puts(&sb, " | NS_FIELD_PREDICTED");
+    if (s->has_range) nsc_sb_puts(&sb, " | NS_FIELD_RANGED");
+    if (s->top == s->field && s->field->sem.notify) nsc_sb_puts(&sb, " | NS_FIELD_NOTIFY");
+    const char *r = sb.len ? nsc_arena_strdup(g->a, nsc_sb_str(&sb) + 3) : "0";
+    nsc_sb_free(&sb);
+    return r;
+}
+
+void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const nsc_layout *l = d->layout;
+    const char *n = nsc_cg_name(g, d);
+    const char *fields = nsc_cg_fn(g, d, "desc_fields");
+    nsc_p_empty(c);
+    if (l->nslots) {
+        nsc_p_open(c, "static const ns_field_desc %s[] = {", fields);
+        for (size_t i = 0; i < l->nslots; i++) {
+            const nsc_slot *s = &l->slots[i];
+            nsc_p_line(c, "{\"%s\", %s, %u, %u, %s, offsetof(%s, %s), offsetof(%s_snap, %s), sizeof(((%s_snap *)0)->%s), "
+                          "%s, %s, %.17g, %uu, %uu, %s},",
+                       s->path, enc_name(s->enc), s->arity, s->raw_bits, flags(g, s), n, s->path, n, s->path, n, s->path,
+                       i64(g, s->bounded ? s->lo : 0), i64(g, s->bounded ? s->hi : 0), s->scale, s->max_bits,
+                       s->type->capacity, s->enc == NSC_ENC_STRUCT ? NSC_FMT(g, "&%s", nsc_cg_fn(g, s->type->decl, "desc")) : "NULL");
+        }
+        nsc_p_close(c, "};");
+    }
+    nsc_p_open(c, "const ns_type_desc %s = {", nsc_cg_fn(g, d, "desc"));
+    nsc_p_line(c, "\"%s\", \"%s\", \"%s\", %s, %uu, UINT64_C(0x%016llx),", d->name.text, n, d->unit->package,
+               kind_name(d->kind), d->kind == NSC_D_STRUCT ? 0u : d->id, (unsigned long long)d->hash);
+    nsc_p_line(c, "sizeof(%s), sizeof(%s_snap), %uu, %s, %zuu,", n, n, l->max_bits_all, l->nslots ? fields : "NULL", l->nslots);
+    nsc_p_close(c, "};");
+}
+
+void nsc_cg_type_table(nsc_cgen *g)
+{
+    nsc_printer *c = g->c;
+    const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
+    size_t n = nsc_cg_record_order(g, order);
+    nsc_p_empty(c);
+    nsc_p_open(c, "const ns_type_desc *const %s_types[] = {", g->u->prefix);
+    for (size_t i = 0; i < n; i++) nsc_p_line(c, "&%s,", nsc_cg_fn(g, order[i], "desc"));
+    if (n == 0) nsc_p_line(c, "NULL,");
+    nsc_p_close(c, "};");
+}

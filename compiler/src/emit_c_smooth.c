@@ -1,0 +1,212 @@
+/* emit_c_smooth.c — what a client does with snapshots: _interpolate between two of them per
+ * @smooth, and _apply with its @notify hooks. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_c.h"
+
+static const char *const axis[] = {"x", "y", "z", "w"};
+
+/* 1/Q as a float literal (the same one _dequantize uses). */
+static const char *inv(nsc_cgen *g, double scale, bool f32)
+{
+    double v = f32 ? (double)(float)(1.0 / scale) : 1.0 / scale;
+    for (int prec = 1; prec <= 17; prec++) {
+        const char *s = NSC_FMT(g, "%.*g", prec, v);
+        double back = strtod(s, NULL);
+        if (f32 ? (float)back == (float)v : back == v)
+            return NSC_FMT(g, "%s%s%s", s, strpbrk(s, ".eEn") ? "" : ".0", f32 ? "f" : "");
+    }
+    return NSC_FMT(g, "%.17g", v);
+}
+
+/* The float a snapshot component stands for: component k of slot s at `x`. */
+static const char *deq(nsc_cgen *g, const nsc_slot *s, const char *x, unsigned k)
+{
+    bool array = s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_VEC_F;
+    const char *at = array ? NSC_FMT(g, "%s[%u]", x, k) : x;
+    switch (s->enc) {
+    case NSC_ENC_QUANT:
+        return s->type->kind == NSC_T_F64 ? NSC_FMT(g, "ns_dequantize_f64(%s, %s)", at, inv(g, s->scale, false))
+                                          : NSC_FMT(g, "ns_dequantize_f32(%s, %s)", at, inv(g, s->scale, true));
+    case NSC_ENC_VEC_Q: return NSC_FMT(g, "ns_dequantize_f32(%s, %s)", at, inv(g, s->scale, true));
+    case NSC_ENC_FLOAT64: return NSC_FMT(g, "ns_f64_from_bits(%s)", at);
+    default: return NSC_FMT(g, "ns_f32_from_bits(%s)", at);
+    }
+}
+
+/* Statements that set `q` (an ns_quat variable) to the rotation of snapshot field x. */
+static void quat_of(nsc_cgen *g, const nsc_slot *s, const char *q, const char *x)
+{
+    nsc_printer *c = g->c;
+    if (s->enc == NSC_ENC_QUAT_S3) {
+        nsc_p_line(c, "%s = ns_smallest3_unpack(%s, %u);", q, x, s->raw_bits);
+        return;
+    }
+    for (unsigned k = 0; k < 4; k++)
+        nsc_p_line(c, "%s.%s = %s;", q, axis[k],
+                   s->enc == NSC_ENC_QUAT_Q ? NSC_FMT(g, "ns_dequantize_f32(%s[%u], %s)", x, k, inv(g, s->scale, true))
+                                            : NSC_FMT(g, "ns_f32_from_bits(%s[%u])", x, k));
+    if (s->enc == NSC_ENC_QUAT_Q) nsc_p_line(c, "%s = ns_quat_normalize(%s);", q, q);
+}
+
+/* True if field f moves smoothly (interpolate or extrapolate) rather than jumping. */
+static bool smooth(const nsc_field *f, const nsc_slot *s)
+{
+    if (f->sem.smooth == NSC_SMOOTH_CLAMP || !s) return false;
+    if (s->type->kind == NSC_T_ENUM || s->type->kind == NSC_T_ENTITY || s->type->kind == NSC_T_BOOL) return false;
+    if (s->enc == NSC_ENC_INT64 || (s->enc == NSC_ENC_RAW && !s->bounded)) return s->bounded;
+    return true;
+}
+
+static void interpolate_field(nsc_cgen *g, const nsc_decl *d, const nsc_field *f)
+{
+    nsc_printer *c = g->c;
+    const nsc_type *t = f->sem.type;
+    const char *m = f->name.text;
+    if (t->kind == NSC_T_STRUCT) {
+        nsc_p_line(c, "%s(&from->%s, &to->%s, t, &out->%s);", nsc_cg_fn(g, t->decl, "interpolate"), m, m, m);
+        return;
+    }
+    const nsc_slot *s = nsc_cg_field_slot(d->layout, f);
+    if (!smooth(f, s)) {
+        nsc_cg_dequantize_field(g, d->layout, f, "jump->", "out->");
+        return;
+    }
+    const char *tt = f->sem.smooth == NSC_SMOOTH_EXTRAPOLATE ? "te" : "ti";
+    switch (s->enc) {
+    case NSC_ENC_INT:
+    case NSC_ENC_INT64:
+    case NSC_ENC_RAW:
+        nsc_p_line(c, "out->%s = (%s)ns_lerp_int((int64_t)from->%s, (int64_t)to->%s, %s, INT64_C(%lld), INT64_C(%lld));", m,
+                   s->snap_ctype, m, m,
+                   tt, (long long)s->lo, (long long)s->hi);
+        return;
+    case NSC_ENC_QUANT:
+    case NSC_ENC_FLOAT32:
+    case NSC_ENC_FLOAT64: {
+        bool f64 = t->kind == NSC_T_F64;
+        nsc_p_line(c, "out->%s = ns_lerp_%s(%s, %s, %s);", m, f64 ? "f64" : "f32", deq(g, s, NSC_FMT(g, "from->%s", m), 0),
+                   deq(g, s, NSC_FMT(g, "to->%s", m), 0), tt);
+        return;
+    }
+    case NSC_ENC_VEC_Q:
+    case NSC_ENC_VEC_F:
+        for (unsigned k = 0; k < s->arity; k++)
+            nsc_p_line(c, "out->%s.%s = ns_lerp_f32(%s, %s, %s);", m, axis[k], deq(g, s, NSC_FMT(g, "from->%s", m), k),
+                       deq(g, s, NSC_FMT(g, "to->%s", m), k), tt);
+        return;
+    case NSC_ENC_QUAT_Q:
+    case NSC_ENC_QUAT_S3:
+    case NSC_ENC_QUAT_F:
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "ns_quat a, b;");
+        quat_of(g, s, "a", NSC_FMT(g, "from->%s", m));
+        quat_of(g, s, "b", NSC_FMT(g, "to->%s", m));
+        nsc_p_line(c, "out->%s = ns_quat_slerp(a, b, %s);", m, tt);
+        nsc_p_close(c, "}");
+        return;
+    default:
+        nsc_cg_dequantize_field(g, d->layout, f, "jump->", "out->");
+    }
+}
+
+void nsc_cg_interpolate(nsc_cgen *g, const nsc_decl *d)
+{
+    if (d->kind != NSC_D_COMPONENT && d->kind != NSC_D_STRUCT) return;
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
+    bool jump = false, ti = false, te = false;
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        if (f->sem.type->kind == NSC_T_STRUCT) continue;
+        const nsc_slot *s = nsc_cg_field_slot(d->layout, f);
+        if (!smooth(f, s)) jump = true;
+        else if (f->sem.smooth == NSC_SMOOTH_EXTRAPOLATE) te = true;
+        else ti = true;
+    }
+    bool structs = false;
+    for (size_t i = 0; i < d->nfields; i++) structs |= d->fields[i]->sem.type->kind == NSC_T_STRUCT;
+    nsc_p_empty(c);
+    nsc_p_line(c, "void %s(const %s_snap *from, const %s_snap *to, float t, %s *out)", nsc_cg_fn(g, d, "interpolate"), n, n, n);
+    nsc_p_open(c, "{");
+    if (jump) {
+        nsc_p_comment(c, "@smooth(clamp) and values that cannot be blended: from until t reaches 1, then to.");
+        nsc_p_line(c, "const %s_snap *jump = t >= 1.0f ? to : from;", n);
+    }
+    if (ti) nsc_p_line(c, "const float ti = ns_t_interpolate(t);");
+    if (te) nsc_p_line(c, "const float te = ns_t_extrapolate(t); /* up to 1 + NS_EXTRAPOLATE_LIMIT */");
+    if (!structs && !ti && !te && !jump) {
+        nsc_p_line(c, "(void)from;");
+        nsc_p_line(c, "(void)to;");
+        nsc_p_line(c, "(void)out;");
+    }
+    if (!structs && !ti && !te && !jump) nsc_p_line(c, "(void)t;");
+    for (size_t i = 0; i < d->nfields; i++) interpolate_field(g, d, d->fields[i]);
+    nsc_p_close(c, "}");
+}
+
+/* ---- _apply ------------------------------------------------------------------------------- */
+
+static const char *changed(nsc_cgen *g, const nsc_field *f, const char *old, const char *now)
+{
+    const nsc_type *t = f->sem.type;
+    switch (t->kind) {
+    case NSC_T_STRUCT: return NSC_FMT(g, "!%s(&%s, &%s)", nsc_cg_fn(g, t->decl, "equal"), old, now);
+    case NSC_T_STRING: return NSC_FMT(g, "strncmp(%s, %s, sizeof %s) != 0", old, now, old);
+    case NSC_T_BYTES:
+        return NSC_FMT(g, "(%s.len != %s.len || memcmp(%s.data, %s.data, %s.len) != 0)", old, now, old, now, now);
+    case NSC_T_F32: case NSC_T_F64: case NSC_T_VEC2: case NSC_T_VEC3: case NSC_T_VEC4: case NSC_T_QUAT:
+        return NSC_FMT(g, "memcmp(&%s, &%s, sizeof %s) != 0", old, now, old);
+    default: return NSC_FMT(g, "%s != %s", old, now);
+    }
+}
+
+void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d)
+{
+    if (d->kind != NSC_D_COMPONENT) return;
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
+    bool any = false;
+    for (size_t i = 0; i < d->nfields; i++) any |= d->fields[i]->sem.notify;
+    nsc_p_empty(c);
+    nsc_p_line(c, "void %s(%s *live, const %s_snap *s, const %s_hooks *hooks, void *ctx)", nsc_cg_fn(g, d, "apply"), n, n, n);
+    nsc_p_open(c, "{");
+    if (!any) {
+        nsc_p_line(c, "(void)hooks;");
+        nsc_p_line(c, "(void)ctx;");
+        nsc_p_line(c, "%s(s, live);", nsc_cg_fn(g, d, "dequantize"));
+        nsc_p_close(c, "}");
+        return;
+    }
+    nsc_p_comment(c, "The old values of the @notify fields, to tell which changed.");
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        if (!f->sem.notify) continue;
+        const nsc_type *t = f->sem.type;
+        if (t->kind == NSC_T_STRING) {
+            nsc_p_line(c, "char old_%s[%u + 1];", f->name.text, t->capacity);
+            nsc_p_line(c, "memcpy(old_%s, live->%s, sizeof old_%s);", f->name.text, f->name.text, f->name.text);
+        } else if (t->kind == NSC_T_BYTES) {
+            nsc_p_line(c, "struct { uint16_t len; uint8_t data[%u]; } old_%s;", t->capacity, f->name.text);
+            nsc_p_line(c, "memcpy(&old_%s, &live->%s, sizeof old_%s);", f->name.text, f->name.text, f->name.text);
+        } else {
+            nsc_p_line(c, "const %s old_%s = live->%s;", nsc_cg_value_type(g, t), f->name.text, f->name.text);
+        }
+    }
+    nsc_p_line(c, "%s(s, live);", nsc_cg_fn(g, d, "dequantize"));
+    nsc_p_line(c, "if (!hooks) return;");
+    nsc_p_comment(c, "After the whole component is updated, in field order.");
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        if (!f->sem.notify) continue;
+        const nsc_type *t = f->sem.type;
+        const char *m = f->name.text;
+        const char *old = NSC_FMT(g, "old_%s", m), *now = NSC_FMT(g, "live->%s", m);
+        bool by_pointer = t->kind == NSC_T_STRUCT || t->kind == NSC_T_BYTES || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT;
+        const char *args = t->kind == NSC_T_STRING ? NSC_FMT(g, "%s, %s", old, now)
+                         : by_pointer ? NSC_FMT(g, "&%s, &%s", old, now) : NSC_FMT(g, "%s, %s", old, now);
+        nsc_p_line(c, "if (hooks->%s && %s) hooks->%s(ctx, live, %s);", m, changed(g, f, old, now), m, args);
+    }
+    nsc_p_close(c, "}");
+}

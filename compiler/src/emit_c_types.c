@@ -1,0 +1,356 @@
+/* emit_c_types.c — the header's types: enums, value structs, snapshot structs, hooks, macros
+ * and the prototypes of every generated function. */
+#include <string.h>
+
+#include "emit_c.h"
+
+const char *nsc_cg_name(nsc_cgen *g, const nsc_decl *d)
+{
+    return nsc_cname(g->a, d);
+}
+
+const char *nsc_cg_fn(nsc_cgen *g, const nsc_decl *d, const char *suffix)
+{
+    return nsc_cname_suffix(g->a, d, suffix);
+}
+
+const char *nsc_cg_macro(nsc_cgen *g, const nsc_decl *d, const char *suffix)
+{
+    return nsc_macro_name(g->a, d, suffix);
+}
+
+bool nsc_cg_has_dirty(const nsc_decl *d)
+{
+    return d->kind == NSC_D_COMPONENT || d->kind == NSC_D_INPUT;
+}
+
+const char *nsc_cg_value_type(nsc_cgen *g, const nsc_type *t)
+{
+    switch (t->kind) {
+    case NSC_T_BOOL: return "bool";
+    case NSC_T_F32: return "float";
+    case NSC_T_F64: return "double";
+    case NSC_T_VEC2: return "ns_vec2";
+    case NSC_T_VEC3: return "ns_vec3";
+    case NSC_T_VEC4: return "ns_vec4";
+    case NSC_T_QUAT: return "ns_quat";
+    case NSC_T_ENTITY: return "ns_entity";
+    case NSC_T_ENUM:
+    case NSC_T_STRUCT: return nsc_cg_name(g, t->decl);
+    default: return nsc_int_ctype(t);
+    }
+}
+
+const nsc_slot *nsc_cg_field_slot(const nsc_layout *l, const nsc_field *f)
+{
+    for (size_t i = 0; i < l->nslots; i++)
+        if (l->slots[i].top == f && l->slots[i].field == f) return &l->slots[i];
+    return NULL;
+}
+
+/* Struct dependencies first (depth-first, post-order), then everything in declaration order. */
+static void visit(nsc_cgen *g, const nsc_decl *d, const nsc_decl **out, size_t *n, nsc_map *seen)
+{
+    if (d->unit != g->u || nsc_map_get(seen, d->name.text)) return;
+    nsc_map_put(seen, d->name.text, (void *)d);
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_type *t = d->fields[i]->sem.type;
+        while (t && t->elem) t = t->elem;
+        if (t && t->kind == NSC_T_STRUCT) visit(g, t->decl, out, n, seen);
+    }
+    out[(*n)++] = d;
+}
+
+size_t nsc_cg_record_order(nsc_cgen *g, const nsc_decl **out)
+{
+    nsc_map seen = {0};
+    size_t n = 0;
+    for (size_t i = 0; i < g->u->ndecls; i++)
+        if (nsc_decl_is_record(g->u->decls[i])) visit(g, g->u->decls[i], out, &n, &seen);
+    nsc_map_free(&seen);
+    return n;
+}
+
+/* ---- enums ------------------------------------------------------------------------------ */
+
+static void header_enum(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *h = g->h;
+    const char *name = nsc_cg_name(g, d);
+    nsc_p_blank(h);
+    nsc_p_doc(h, d->doc);
+    nsc_p_line(h, "typedef %s %s;", nsc_int_ctype(d->underlying_type), name);
+    for (size_t i = 0; i < d->nvalues; i++) {
+        const nsc_enum_value *v = d->values[i];
+        if (v->doc) nsc_p_doc(h, v->doc);
+        nsc_p_line(h, "#define %s ((%s)%lld)", nsc_enum_value_cname(g->a, d, v), name, (long long)v->resolved);
+    }
+    nsc_p_line(h, "#define %s %zuu", nsc_cg_macro(g, d, "COUNT"), d->nvalues);
+    nsc_p_empty(h);
+    nsc_p_comment(h, "True if v is one of %s's values.", name);
+    nsc_p_open(h, "static inline bool %s(int64_t v)", nsc_cg_fn(g, d, "is_valid"));
+    nsc_p_line(h, "{");
+    nsc_p_line(h, "    switch (v) {");
+    for (size_t i = 0; i < d->nvalues; i++) nsc_p_line(h, "    case %lld:", (long long)d->values[i]->resolved);
+    nsc_p_line(h, "        return true;");
+    nsc_p_line(h, "    default:");
+    nsc_p_line(h, "        return false;");
+    nsc_p_line(h, "    }");
+    nsc_p_close(h, "}");
+    nsc_p_comment(h, "The value's name as written in the schema, or \"?\".");
+    nsc_p_line(h, "const char *%s(%s v);", nsc_cg_fn(g, d, "name"), name);
+}
+
+void nsc_cg_enum_functions(nsc_cgen *g)
+{
+    for (size_t k = 0; k < g->u->ndecls; k++) {
+        const nsc_decl *d = g->u->decls[k];
+        if (d->kind != NSC_D_ENUM) continue;
+        nsc_printer *c = g->c;
+        nsc_p_blank(c);
+        nsc_p_open(c, "const char *%s(%s v)", nsc_cg_fn(g, d, "name"), nsc_cg_name(g, d));
+        c->indent--;
+        nsc_p_line(c, "{");
+        c->indent++;
+        nsc_p_line(c, "switch ((int64_t)v) {");
+        for (size_t i = 0; i < d->nvalues; i++) {
+            if (i > 0 && d->values[i]->resolved == d->values[i - 1]->resolved) continue;
+            nsc_p_line(c, "case %lld: return \"%s\";", (long long)d->values[i]->resolved, d->values[i]->name.text);
+        }
+        nsc_p_line(c, "default: return \"?\";");
+        nsc_p_line(c, "}");
+        nsc_p_close(c, "}");
+    }
+}
+
+/* ---- structs ---------------------------------------------------------------------------- */
+
+/* A value-struct member: "int32_t hp", "char name[33]", "struct {...} blob". */
+static void value_member(nsc_cgen *g, const nsc_field *f)
+{
+    const nsc_type *t = f->sem.type;
+    const char *n = f->name.text;
+    if (f->doc) nsc_p_doc(g->h, f->doc);
+    if (t->kind == NSC_T_STRING) nsc_p_line(g->h, "char %s[%u + 1]; /* UTF-8, NUL-terminated */", n, t->capacity);
+    else if (t->kind == NSC_T_BYTES) nsc_p_line(g->h, "struct { uint16_t len; uint8_t data[%u]; } %s;", t->capacity, n);
+    else nsc_p_line(g->h, "%s %s;", nsc_cg_value_type(g, t), n);
+}
+
+/* A snapshot member, as the layout codes it. */
+static void snap_member(nsc_cgen *g, const nsc_layout *l, const nsc_field *f)
+{
+    const nsc_type *t = f->sem.type;
+    const char *n = f->name.text;
+    if (t->kind == NSC_T_STRUCT) {
+        nsc_p_line(g->h, "%s_snap %s;", nsc_cg_name(g, t->decl), n);
+        return;
+    }
+    const nsc_slot *s = nsc_cg_field_slot(l, f);
+    switch (s->enc) {
+    case NSC_ENC_VEC_Q:
+    case NSC_ENC_QUAT_Q:
+        nsc_p_line(g->h, "int32_t %s[%u]; /* quantized: round(v * %g) */", n, s->arity, s->scale);
+        break;
+    case NSC_ENC_VEC_F:
+    case NSC_ENC_QUAT_F:
+        nsc_p_line(g->h, "uint32_t %s[%u]; /* float bit patterns */", n, s->arity);
+        break;
+    case NSC_ENC_QUANT:
+        nsc_p_line(g->h, "int32_t %s; /* quantized: round(v * %g) */", n, s->scale);
+        break;
+    case NSC_ENC_FLOAT32:
+    case NSC_ENC_FLOAT64:
+        nsc_p_line(g->h, "%s %s; /* bit pattern */", s->snap_ctype, n);
+        break;
+    case NSC_ENC_QUAT_S3:
+        nsc_p_line(g->h, "uint64_t %s; /* smallest-three, %u bits per component */", n, s->raw_bits);
+        break;
+    case NSC_ENC_STRING:
+        nsc_p_line(g->h, "char %s[%u + 1];", n, t->capacity);
+        break;
+    case NSC_ENC_BYTES:
+        nsc_p_line(g->h, "struct { uint16_t len; uint8_t data[%u]; } %s;", t->capacity, n);
+        break;
+    default:
+        nsc_p_line(g->h, "%s %s;", s->snap_ctype, n);
+    }
+}
+
+static unsigned dirty_words(const nsc_decl *d)
+{
+    return (unsigned)((d->nfields + 31) / 32);
+}
+
+static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *h = g->h;
+    const char *name = nsc_cg_name(g, d);
+    nsc_p_comment(h, "Hooks %s calls for @notify fields that changed, after the whole component is updated.",
+                  nsc_cg_fn(g, d, "apply"));
+    nsc_p_open(h, "typedef struct %s_hooks {", name);
+    bool any = false;
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        if (!f->sem.notify) continue;
+        any = true;
+        const nsc_type *t = f->sem.type;
+        if (t->kind == NSC_T_STRING)
+            nsc_p_line(h, "void (*%s)(void *ctx, %s *live, const char *old_value, const char *new_value);", f->name.text, name);
+        else if (t->kind == NSC_T_BYTES || t->kind == NSC_T_STRUCT || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
+            nsc_p_line(h, "void (*%s)(void *ctx, %s *live, const %s *old_value, const %s *new_value);", f->name.text, name,
+                       t->kind == NSC_T_BYTES ? "void" : nsc_cg_value_type(g, t),
+                       t->kind == NSC_T_BYTES ? "void" : nsc_cg_value_type(g, t));
+        else
+            nsc_p_line(h, "void (*%s)(void *ctx, %s *live, %s old_value, %s new_value);", f->name.text, name,
+                       nsc_cg_value_type(g, t), nsc_cg_value_type(g, t));
+    }
+    if (!any) nsc_p_line(h, "void *ns_unused; /* no @notify fields */");
+    nsc_p_close(h, "} %s_hooks;", name);
+}
+
+static void header_record(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *h = g->h;
+    const char *name = nsc_cg_name(g, d);
+    const nsc_layout *l = d->layout;
+    nsc_p_blank(h);
+    nsc_p_line(h, "/* ---- %s %s ---- */", nsc_decl_kind_name(d->kind), d->name.text);
+    nsc_p_empty(h);
+    nsc_p_doc(h, d->doc);
+    nsc_p_open(h, "typedef struct %s {", name);
+    for (size_t i = 0; i < d->nfields; i++) value_member(g, d->fields[i]);
+    if (d->nfields == 0) nsc_p_line(h, "uint8_t ns_unused; /* no fields */");
+    if (nsc_cg_has_dirty(d) && d->nfields)
+        nsc_p_line(h, "uint32_t ns_dirty[%u]; /* fields changed by the setters since _clear_dirty */", dirty_words(d));
+    nsc_p_close(h, "} %s;", name);
+    nsc_p_empty(h);
+    nsc_p_comment(h, "The quantized state of %s: exactly what travels on the wire.", name);
+    nsc_p_open(h, "typedef struct %s_snap {", name);
+    for (size_t i = 0; i < d->nfields; i++) snap_member(g, l, d->fields[i]);
+    if (d->nfields == 0) nsc_p_line(h, "uint8_t ns_unused; /* no fields */");
+    nsc_p_close(h, "} %s_snap;", name);
+    if (d->kind == NSC_D_COMPONENT) {
+        nsc_p_empty(h);
+        hooks_struct(g, d);
+    }
+    nsc_p_empty(h);
+    nsc_p_comment(h, "The largest write of one %s, in bits and bytes.", name);
+    nsc_p_line(h, "#define %s %uu", nsc_cg_macro(g, d, "MAX_BITS"), l->max_bits_all);
+    nsc_p_line(h, "#define %s %uu", nsc_cg_macro(g, d, "MAX_BYTES"), (l->max_bits_all + 7) / 8);
+    if (d->kind != NSC_D_STRUCT) nsc_p_line(h, "#define %s %uu", nsc_cg_macro(g, d, "ID"), d->id);
+    nsc_p_line(h, "#define %s UINT64_C(0x%016llx)", nsc_cg_macro(g, d, "HASH"), (unsigned long long)d->hash);
+}
+
+void nsc_cg_header_types(nsc_cgen *g)
+{
+    nsc_printer *h = g->h;
+    bool consts = false;
+    for (size_t i = 0; i < g->u->ndecls; i++) {
+        const nsc_decl *d = g->u->decls[i];
+        if (d->kind != NSC_D_CONST) continue;
+        if (!consts) nsc_p_blank(h), nsc_p_line(h, "/* ---- constants ---- */"), nsc_p_empty(h);
+        consts = true;
+        nsc_p_doc(h, d->doc);
+        nsc_p_line(h, "#define %s %lldLL", nsc_macro_name(g->a, d, NULL), (long long)d->const_value);
+    }
+    for (size_t i = 0; i < g->u->ndecls; i++)
+        if (g->u->decls[i]->kind == NSC_D_ENUM) {
+            if (i == 0 || true) {
+            }
+            header_enum(g, g->u->decls[i]);
+        }
+    const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
+    size_t n = nsc_cg_record_order(g, order);
+    for (size_t i = 0; i < n; i++) header_record(g, order[i]);
+}
+
+/* ---- prototypes ------------------------------------------------------------------------- */
+
+static void prototypes(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *h = g->h;
+    const char *n = nsc_cg_name(g, d);
+    nsc_p_blank(h);
+    nsc_p_line(h, "/* %s */", n);
+    nsc_p_comment(h, "Sets every field to its schema default.");
+    nsc_p_line(h, "void %s(%s *v);", nsc_cg_fn(g, d, "init"), n);
+    nsc_p_comment(h, "Quantizes (and clamps to @range) a value into its snapshot.");
+    nsc_p_line(h, "void %s(const %s *v, %s_snap *s);", nsc_cg_fn(g, d, "quantize"), n, n);
+    nsc_p_comment(h, "The value a snapshot stands for.");
+    nsc_p_line(h, "void %s(const %s_snap *s, %s *v);", nsc_cg_fn(g, d, "dequantize"), n, n);
+    nsc_p_comment(h, "True if two snapshots are identical.");
+    nsc_p_line(h, "bool %s(const %s_snap *a, const %s_snap *b);", nsc_cg_fn(g, d, "snap_equal"), n, n);
+    nsc_p_comment(h, "True if two values are identical, field by field (floats bitwise).");
+    nsc_p_line(h, "bool %s(const %s *a, const %s *b);", nsc_cg_fn(g, d, "equal"), n, n);
+    switch (d->kind) {
+    case NSC_D_COMPONENT:
+        nsc_p_comment(h, "Writes cur against the baselines (NULL or none: against the defaults) for one audience.");
+        nsc_p_line(h, "ns_status %s(ns_writer *w, const %s_snap *cur, const ns_baselines *base, ns_audience to);",
+                   nsc_cg_fn(g, d, "write"), n);
+        nsc_p_comment(h, "Reads what _write wrote with the same baselines and audience. On error out holds the reference.");
+        nsc_p_line(h, "ns_status %s(ns_reader *r, %s_snap *out, const ns_baselines *base, ns_audience to);",
+                   nsc_cg_fn(g, d, "read"), n);
+        break;
+    case NSC_D_INPUT:
+        nsc_p_comment(h, "Writes cur against the previous input (NULL: against the defaults).");
+        nsc_p_line(h, "ns_status %s(ns_writer *w, const %s_snap *cur, const %s_snap *prev);", nsc_cg_fn(g, d, "write"), n, n);
+        nsc_p_comment(h, "Reads what _write wrote against the same previous input. On error out holds the reference.");
+        nsc_p_line(h, "ns_status %s(ns_reader *r, %s_snap *out, const %s_snap *prev);", nsc_cg_fn(g, d, "read"), n, n);
+        break;
+    case NSC_D_RPC:
+        nsc_p_comment(h, "Writes a whole message (fields equal to their defaults cost one bit).");
+        nsc_p_line(h, "ns_status %s(ns_writer *w, const %s_snap *cur);", nsc_cg_fn(g, d, "write"), n);
+        nsc_p_comment(h, "Reads a message written by _write. On error out holds the defaults.");
+        nsc_p_line(h, "ns_status %s(ns_reader *r, %s_snap *out);", nsc_cg_fn(g, d, "read"), n);
+        break;
+    default:
+        nsc_p_comment(h, "Writes cur against ref (NULL: against the defaults).");
+        nsc_p_line(h, "ns_status %s(ns_writer *w, const %s_snap *cur, const %s_snap *ref);", nsc_cg_fn(g, d, "write"), n, n);
+        nsc_p_comment(h, "Reads what _write wrote against the same ref. On error out holds the reference.");
+        nsc_p_line(h, "ns_status %s(ns_reader *r, %s_snap *out, const %s_snap *ref);", nsc_cg_fn(g, d, "read"), n, n);
+    }
+    if (d->kind == NSC_D_COMPONENT || d->kind == NSC_D_STRUCT) {
+        nsc_p_comment(h, "Fills out between two snapshots per @smooth (t = 0 at from, 1 at to).");
+        nsc_p_line(h, "void %s(const %s_snap *from, const %s_snap *to, float t, %s *out);", nsc_cg_fn(g, d, "interpolate"),
+                   n, n, n);
+    }
+    if (d->kind == NSC_D_COMPONENT) {
+        nsc_p_comment(h, "Dequantizes s into live, then calls the hooks of the @notify fields that changed.");
+        nsc_p_line(h, "void %s(%s *live, const %s_snap *s, const %s_hooks *hooks, void *ctx);", nsc_cg_fn(g, d, "apply"), n,
+                   n, n);
+    }
+    if (nsc_cg_has_dirty(d)) {
+        for (size_t i = 0; i < d->nfields; i++) {
+            const nsc_field *f = d->fields[i];
+            const nsc_type *t = f->sem.type;
+            if (nsc_type_is_collection(t)) continue;
+            const char *fn = nsc_cg_fn(g, d, NSC_FMT(g, "set_%s", f->name.text));
+            nsc_p_comment(h, "Sets %s; marks it dirty if the value changed.", f->name.text);
+            if (t->kind == NSC_T_STRING)
+                nsc_p_line(h, "void %s(%s *v, const char *value);", fn, n);
+            else if (t->kind == NSC_T_BYTES)
+                nsc_p_line(h, "void %s(%s *v, const void *data, size_t len);", fn, n);
+            else if (t->kind == NSC_T_STRUCT)
+                nsc_p_line(h, "void %s(%s *v, const %s *value);", fn, n, nsc_cg_value_type(g, t));
+            else
+                nsc_p_line(h, "void %s(%s *v, %s value);", fn, n, nsc_cg_value_type(g, t));
+        }
+        nsc_p_comment(h, "True if a setter changed a field since the last _clear_dirty.");
+        nsc_p_line(h, "bool %s(const %s *v);", nsc_cg_fn(g, d, "is_dirty"), n);
+        nsc_p_line(h, "void %s(%s *v);", nsc_cg_fn(g, d, "clear_dirty"), n);
+    }
+    nsc_p_line(h, "extern const ns_type_desc %s;", nsc_cg_fn(g, d, "desc"));
+}
+
+void nsc_cg_header_functions(nsc_cgen *g)
+{
+    const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
+    size_t n = nsc_cg_record_order(g, order);
+    nsc_p_blank(g->h);
+    nsc_p_line(g->h, "/* ---- functions ---- */");
+    for (size_t i = 0; i < n; i++) prototypes(g, order[i]);
+    nsc_p_blank(g->h);
+    nsc_p_comment(g->h, "Every type of this schema, for generic tools.");
+    nsc_p_line(g->h, "extern const ns_type_desc *const %s_types[];", g->u->prefix);
+    nsc_p_line(g->h, "#define %s %zuu", nsc_unit_macro(g->a, g->u, "TYPE_COUNT"), n);
+}

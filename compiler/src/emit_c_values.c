@@ -1,0 +1,593 @@
+/* emit_c_values.c — generated defaults (_init and the default snapshot), _quantize and
+ * _dequantize, _snap_equal and _equal, and the dirty-tracking setters.
+ *
+ * The default snapshot is computed here, at compile time, with the runtime's own quantize
+ * functions, so it is bit-identical to what _quantize makes of the _init value. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netschema/floats.h>
+#include <netschema/quant.h>
+
+#include "emit_c.h"
+
+/* ---- literals ---------------------------------------------------------------------------- */
+
+/* An integer as a C constant of the given C type, without warnings on any compiler. */
+static void int_literal(nsc_strbuf *sb, const char *ctype, bool neg, uint64_t mag)
+{
+    bool is64 = strstr(ctype, "64") != NULL, is_unsigned = ctype[0] == 'u';
+    if (neg && mag == (is64 ? UINT64_C(9223372036854775808) : UINT64_C(2147483648))) {
+        nsc_sb_puts(sb, is64 ? "(-INT64_C(9223372036854775807) - 1)" : "(-2147483647 - 1)");
+        return;
+    }
+    if (is64) nsc_sb_printf(sb, "%s(%s%llu)", is_unsigned ? "UINT64_C" : "INT64_C", neg ? "-" : "", (unsigned long long)mag);
+    else nsc_sb_printf(sb, "%s%llu%s", neg ? "-" : "", (unsigned long long)mag, is_unsigned ? "u" : "");
+}
+
+/* The shortest decimal that reads back as exactly this float (or double), with its suffix. */
+static void float_literal(nsc_strbuf *sb, double v, bool is_f32)
+{
+    char buf[64];
+    if (v == (double)(long long)v && fabs(v) < 1e15) {
+        nsc_sb_printf(sb, "%.1f%s", v, is_f32 ? "f" : "");
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, sizeof buf, "%.*g", prec, v);
+        double back = strtod(buf, NULL);
+        if (is_f32 ? (float)back == (float)v : back == v) break;
+    }
+    nsc_sb_puts(sb, buf);
+    if (!strpbrk(buf, ".eEn")) nsc_sb_puts(sb, ".0");
+    if (is_f32) nsc_sb_putc(sb, 'f');
+}
+
+/* A C string literal for bytes: printable ASCII as is, everything else as octal escapes. */
+static void string_literal(nsc_strbuf *sb, const char *s, size_t n)
+{
+    nsc_sb_putc(sb, '"');
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') nsc_sb_printf(sb, "\\%c", c);
+        else if (c >= 0x20 && c < 0x7f && c != '?') nsc_sb_putc(sb, (char)c); /* '?' avoids trigraphs */
+        else nsc_sb_printf(sb, "\\%03o", c);
+    }
+    nsc_sb_putc(sb, '"');
+}
+
+static double lit_double(const nsc_literal *l)
+{
+    if (l->kind == NSC_LIT_FLOAT) return l->f;
+    return l->neg ? -(double)l->mag : (double)l->mag;
+}
+
+void nsc_cg_literal(nsc_cgen *g, const nsc_type *t, const nsc_literal *l, nsc_strbuf *sb)
+{
+    switch (l->kind) {
+    case NSC_LIT_BOOL: nsc_sb_puts(sb, l->b ? "true" : "false"); return;
+    case NSC_LIT_ENUM: nsc_sb_puts(sb, nsc_enum_value_cname(g->a, t->decl, l->ev)); return;
+    case NSC_LIT_FLOAT: float_literal(sb, l->f, t->kind != NSC_T_F64); return;
+    case NSC_LIT_INT:
+        if (nsc_type_is_float(t)) float_literal(sb, lit_double(l), t->kind == NSC_T_F32);
+        else int_literal(sb, nsc_int_ctype(t), l->neg, l->mag);
+        return;
+    default: return; /* strings, lists: printed by their callers */
+    }
+}
+
+/* The zero value of a field, clamped into its @range when 0 lies outside it (a u16 with
+ * @range(10, 20) starts at 10), as a literal; NULL when plain zero is right. */
+static const nsc_literal *ranged_zero(nsc_cgen *g, const nsc_field_sem *s, const nsc_type *t)
+{
+    if (!s->has_range || !(nsc_type_is_integer(t) || nsc_type_is_float(t) || nsc_type_is_vector(t))) return NULL;
+    double lo = s->range_lo.f, hi = s->range_hi.f;
+    if (lo <= 0 && hi >= 0) return NULL;
+    nsc_literal *l = NSC_NEW(g->a, nsc_literal);
+    const nsc_number *bound = lo > 0 ? &s->range_lo : &s->range_hi;
+    if (nsc_type_is_integer(t)) {
+        l->kind = NSC_LIT_INT;
+        l->neg = !bound->is_unsigned_big && bound->i < 0;
+        l->mag = bound->is_unsigned_big ? bound->u : l->neg ? 0 - (uint64_t)bound->i : (uint64_t)bound->i;
+        return l;
+    }
+    l->kind = NSC_LIT_FLOAT;
+    l->f = bound->f;
+    if (!nsc_type_is_vector(t)) return l;
+    nsc_literal *v = NSC_NEW(g->a, nsc_literal);
+    v->kind = NSC_LIT_LIST;
+    v->count = nsc_type_arity(t);
+    v->items = NSC_NEW_ARRAY(g->a, nsc_literal *, v->count);
+    for (size_t i = 0; i < v->count; i++) v->items[i] = l;
+    return v;
+}
+
+/* The default literal of a field: its own, or its (ranged) zero value; NULL for plain zero. */
+static const nsc_literal *field_default(nsc_cgen *g, const nsc_field *f, const nsc_literal *override)
+{
+    if (override) return override;
+    if (f->sem.init) return f->sem.init;
+    return ranged_zero(g, &f->sem, f->sem.type);
+}
+
+/* ---- _init ------------------------------------------------------------------------------- */
+
+/* Assignments that set `path` (an lvalue, "v->hp") to a field's default; memset already zeroed
+ * everything, so zero defaults print nothing. */
+static void init_field(nsc_cgen *g, const nsc_type *t, const nsc_literal *l, const char *path)
+{
+    nsc_printer *c = g->c;
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    if (t->kind == NSC_T_STRUCT) {
+        nsc_p_line(c, "%s(&%s);", nsc_cg_fn(g, t->decl, "init"), path);
+        for (size_t i = 0; l && i < l->count && i < t->decl->nfields; i++) {
+            const nsc_field *m = t->decl->fields[i];
+            init_field(g, m->sem.type, field_default(g, m, l->items[i]), NSC_FMT(g, "%s.%s", path, m->name.text));
+        }
+    } else if (t->kind == NSC_T_QUAT || nsc_type_is_vector(t)) {
+        static const char *const axis[] = {"x", "y", "z", "w"};
+        for (unsigned k = 0; k < nsc_type_arity(t); k++) {
+            double v = l ? lit_double(l->items[k]) : (t->kind == NSC_T_QUAT && k == 3 ? 1.0 : 0.0);
+            if (v == 0.0 && !signbit(v)) continue;
+            nsc_sb_reset(&sb);
+            float_literal(&sb, v, true);
+            nsc_p_line(c, "%s.%s = %s;", path, axis[k], nsc_sb_str(&sb));
+        }
+    } else if (t->kind == NSC_T_STRING && l && l->n) {
+        string_literal(&sb, l->s, l->n);
+        nsc_p_line(c, "memcpy(%s, %s, %zu);", path, nsc_sb_str(&sb), l->n);
+    } else if (t->kind == NSC_T_BYTES && l && l->n) {
+        string_literal(&sb, l->s, l->n);
+        nsc_p_line(c, "%s.len = %zu;", path, l->n);
+        nsc_p_line(c, "memcpy(%s.data, %s, %zu);", path, nsc_sb_str(&sb), l->n);
+    } else if (t->kind == NSC_T_ENUM) {
+        const nsc_enum_value *ev = l ? l->ev : t->decl->values[0];
+        nsc_p_line(c, "%s = %s;", path, nsc_enum_value_cname(g->a, t->decl, ev));
+    } else if (l && !nsc_type_is_collection(t) && (l->kind == NSC_LIT_BOOL ? l->b : l->kind == NSC_LIT_FLOAT ? l->f != 0.0 || signbit(l->f) : l->mag != 0)) {
+        nsc_cg_literal(g, t, l, &sb);
+        nsc_p_line(c, "%s = %s;", path, nsc_sb_str(&sb));
+    }
+    nsc_sb_free(&sb);
+}
+
+/* ---- the default snapshot ---------------------------------------------------------------- */
+
+static void snap_value(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, const nsc_literal *lit, nsc_strbuf *sb);
+
+/* The snapshot initializer of a record whose fields default to lits[i] (NULL: their own). */
+static void snap_record(nsc_cgen *g, const nsc_decl *d, const nsc_literal *override, nsc_strbuf *sb)
+{
+    if (d->nfields == 0) {
+        nsc_sb_puts(sb, "{0}");
+        return;
+    }
+    nsc_sb_puts(sb, "{");
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        const nsc_literal *lit = field_default(g, f, override && i < override->count ? override->items[i] : NULL);
+        if (i) nsc_sb_puts(sb, ", ");
+        snap_value(g, d->layout, f, lit, sb);
+    }
+    nsc_sb_puts(sb, "}");
+}
+
+static float comp(const nsc_literal *lit, unsigned k, float dflt)
+{
+    return lit ? (float)lit_double(lit->items[k]) : dflt;
+}
+
+static void snap_value(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, const nsc_literal *lit, nsc_strbuf *sb)
+{
+    const nsc_type *t = f->sem.type;
+    if (t->kind == NSC_T_STRUCT) {
+        snap_record(g, t->decl, lit, sb);
+        return;
+    }
+    const nsc_slot *s = nsc_cg_field_slot(l, f);
+    int32_t lo = s->has_range ? (int32_t)s->lo : INT32_MIN, hi = s->has_range ? (int32_t)s->hi : INT32_MAX;
+    switch (s->enc) {
+    case NSC_ENC_BOOL:
+        nsc_sb_puts(sb, lit && lit->b ? "true" : "false");
+        return;
+    case NSC_ENC_QUANT: {
+        double v = lit ? lit_double(lit) : 0.0;
+        int32_t q = t->kind == NSC_T_F32 ? ns_round_clamp((double)(float)v * s->scale, lo, hi)
+                                         : ns_round_clamp(v * s->scale, lo, hi);
+        nsc_sb_printf(sb, "%d", q);
+        return;
+    }
+    case NSC_ENC_FLOAT32:
+        nsc_sb_printf(sb, "0x%08xu", ns_f32_bits(lit ? (float)lit_double(lit) : 0.0f));
+        return;
+    case NSC_ENC_FLOAT64:
+        nsc_sb_printf(sb, "UINT64_C(0x%016llx)", (unsigned long long)ns_f64_bits(lit ? lit_double(lit) : 0.0));
+        return;
+    case NSC_ENC_VEC_Q:
+    case NSC_ENC_VEC_F:
+    case NSC_ENC_QUAT_Q:
+    case NSC_ENC_QUAT_F: {
+        float v[4] = {comp(lit, 0, 0), comp(lit, 1, 0), s->arity > 2 ? comp(lit, 2, 0) : 0,
+                      s->arity > 3 ? comp(lit, 3, s->enc == NSC_ENC_QUAT_Q || s->enc == NSC_ENC_QUAT_F ? 1.0f : 0.0f) : 0};
+        if (s->enc == NSC_ENC_QUAT_Q) {
+            ns_quat q = {v[0], v[1], v[2], v[3]};
+            q = ns_quat_normalize(q);
+            v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+        }
+        nsc_sb_puts(sb, "{");
+        for (unsigned k = 0; k < s->arity; k++) {
+            if (k) nsc_sb_puts(sb, ", ");
+            if (s->enc == NSC_ENC_VEC_F || s->enc == NSC_ENC_QUAT_F) nsc_sb_printf(sb, "0x%08xu", ns_f32_bits(v[k]));
+            else nsc_sb_printf(sb, "%d", ns_round_clamp((double)v[k] * s->scale, lo, hi));
+        }
+        nsc_sb_puts(sb, "}");
+        return;
+    }
+    case NSC_ENC_QUAT_S3: {
+        ns_quat q = {comp(lit, 0, 0), comp(lit, 1, 0), comp(lit, 2, 0), comp(lit, 3, 1)};
+        nsc_sb_printf(sb, "UINT64_C(0x%llx)", (unsigned long long)ns_smallest3_pack(q, s->raw_bits));
+        return;
+    }
+    case NSC_ENC_STRING:
+        string_literal(sb, lit ? lit->s : "", lit ? lit->n : 0);
+        return;
+    case NSC_ENC_BYTES:
+        nsc_sb_printf(sb, "{%zu, {", lit ? lit->n : (size_t)0);
+        for (size_t i = 0; lit && i < lit->n; i++) nsc_sb_printf(sb, "%s%u", i ? ", " : "", (unsigned char)lit->s[i]);
+        if (!lit || !lit->n) nsc_sb_puts(sb, "0");
+        nsc_sb_puts(sb, "}}");
+        return;
+    default:
+        if (t->kind == NSC_T_ENUM) {
+            const nsc_enum_value *ev = lit ? lit->ev : t->decl->values[0];
+            int_literal(sb, nsc_int_ctype(t), ev->resolved < 0, ev->resolved < 0 ? 0 - (uint64_t)ev->resolved : (uint64_t)ev->resolved);
+        } else if (lit) {
+            int_literal(sb, nsc_int_ctype(t), lit->neg, lit->mag);
+        } else {
+            nsc_sb_puts(sb, "0");
+        }
+    }
+}
+
+void nsc_cg_defaults(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    snap_record(g, d, NULL, &sb);
+    nsc_p_blank(c);
+    nsc_p_comment(c, "The snapshot of the schema defaults: what fields are coded against with no baseline.");
+    nsc_p_line(c, "static const %s_snap %s = %s;", n, nsc_cg_fn(g, d, "snap_default"), nsc_sb_str(&sb));
+    nsc_sb_free(&sb);
+
+    nsc_p_empty(c);
+    nsc_p_line(c, "void %s(%s *v)", nsc_cg_fn(g, d, "init"), n);
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "memset(v, 0, sizeof *v);");
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        init_field(g, f->sem.type, field_default(g, f, NULL), NSC_FMT(g, "v->%s", f->name.text));
+    }
+    nsc_p_close(c, "}");
+}
+
+/* ---- _quantize / _dequantize -------------------------------------------------------------- */
+
+static const char *const axis[] = {"x", "y", "z", "w"};
+
+/* 1/Q as the literal _dequantize multiplies by. */
+static const char *inverse(nsc_cgen *g, double scale, bool f32)
+{
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    float_literal(&sb, f32 ? (double)(float)(1.0 / scale) : 1.0 / scale, f32);
+    const char *r = nsc_arena_strdup(g->a, nsc_sb_str(&sb));
+    nsc_sb_free(&sb);
+    return r;
+}
+
+static const char *quantize_expr(nsc_cgen *g, const nsc_slot *s, const char *value)
+{
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    float_literal(&sb, s->scale, false);
+    const char *r = s->has_range
+        ? NSC_FMT(g, "ns_quantize_range(%s, %s, %lld, %lld)", value, nsc_sb_str(&sb), (long long)s->lo, (long long)s->hi)
+        : NSC_FMT(g, "ns_quantize_f64(%s, %s)", value, nsc_sb_str(&sb));
+    nsc_sb_free(&sb);
+    return r;
+}
+
+static void quantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f)
+{
+    nsc_printer *c = g->c;
+    const nsc_type *t = f->sem.type;
+    const char *m = f->name.text;
+    if (t->kind == NSC_T_STRUCT) {
+        nsc_p_line(c, "%s(&v->%s, &s->%s);", nsc_cg_fn(g, t->decl, "quantize"), m, m);
+        return;
+    }
+    const nsc_slot *s = nsc_cg_field_slot(l, f);
+    switch (s->enc) {
+    case NSC_ENC_QUANT:
+        nsc_p_line(c, "s->%s = %s;", m, quantize_expr(g, s, NSC_FMT(g, "v->%s", m)));
+        return;
+    case NSC_ENC_FLOAT32:
+        nsc_p_line(c, "s->%s = ns_f32_bits(v->%s);", m, m);
+        return;
+    case NSC_ENC_FLOAT64:
+        nsc_p_line(c, "s->%s = ns_f64_bits(v->%s);", m, m);
+        return;
+    case NSC_ENC_VEC_Q:
+        for (unsigned k = 0; k < s->arity; k++)
+            nsc_p_line(c, "s->%s[%u] = %s;", m, k, quantize_expr(g, s, NSC_FMT(g, "v->%s.%s", m, axis[k])));
+        return;
+    case NSC_ENC_VEC_F:
+    case NSC_ENC_QUAT_F:
+        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(c, "s->%s[%u] = ns_f32_bits(v->%s.%s);", m, k, m, axis[k]);
+        return;
+    case NSC_ENC_QUAT_Q:
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "ns_quat q = ns_quat_normalize(v->%s);", m);
+        for (unsigned k = 0; k < 4; k++) nsc_p_line(c, "s->%s[%u] = %s;", m, k, quantize_expr(g, s, NSC_FMT(g, "q.%s", axis[k])));
+        nsc_p_close(c, "}");
+        return;
+    case NSC_ENC_QUAT_S3:
+        nsc_p_line(c, "s->%s = ns_smallest3_pack(v->%s, %u);", m, m, s->raw_bits);
+        return;
+    case NSC_ENC_STRING:
+        nsc_p_line(c, "ns_string_sanitize(s->%s, %u, v->%s, sizeof v->%s);", m, t->capacity, m, m);
+        return;
+    case NSC_ENC_BYTES:
+        nsc_p_line(c, "s->%s.len = v->%s.len < %u ? v->%s.len : %u;", m, m, t->capacity, m, t->capacity);
+        nsc_p_line(c, "memcpy(s->%s.data, v->%s.data, s->%s.len);", m, m, m);
+        return;
+    case NSC_ENC_BOOL:
+        nsc_p_line(c, "s->%s = v->%s;", m, m);
+        return;
+    default:
+        if (t->kind == NSC_T_ENUM) {
+            nsc_strbuf sb = NSC_STRBUF_INIT;
+            const nsc_enum_value *ev = f->sem.init ? f->sem.init->ev : t->decl->values[0];
+            nsc_p_comment(c, "A value the enum does not declare would be rejected by every reader: send the default.");
+            nsc_p_line(c, "s->%s = %s(v->%s) ? v->%s : %s;", m, nsc_cg_fn(g, t->decl, "is_valid"), m, m,
+                       nsc_enum_value_cname(g->a, t->decl, ev));
+            nsc_sb_free(&sb);
+        } else if (s->has_range) {
+            bool u64 = t->kind == NSC_T_U64;
+            nsc_p_line(c, "s->%s = (%s)%s(v->%s, %lld, %lld);", m, s->snap_ctype, u64 ? "ns_clamp_u64" : "ns_clamp_i64", m,
+                       (long long)s->lo, (long long)s->hi);
+        } else {
+            nsc_p_line(c, "s->%s = v->%s;", m, m);
+        }
+    }
+}
+
+void nsc_cg_dequantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, const char *src, const char *dst)
+{
+    nsc_printer *c = g->c;
+    const nsc_type *t = f->sem.type;
+    const char *from = NSC_FMT(g, "%s%s", src, f->name.text), *to = NSC_FMT(g, "%s%s", dst, f->name.text);
+    if (t->kind == NSC_T_STRUCT) {
+        nsc_p_line(c, "%s(&%s, &%s);", nsc_cg_fn(g, t->decl, "dequantize"), from, to);
+        return;
+    }
+    const nsc_slot *s = nsc_cg_field_slot(l, f);
+    bool f32 = t->kind != NSC_T_F64;
+    switch (s->enc) {
+    case NSC_ENC_QUANT:
+        nsc_p_line(c, "%s = ns_dequantize_%s(%s, %s);", to, f32 ? "f32" : "f64", from, inverse(g, s->scale, f32));
+        return;
+    case NSC_ENC_FLOAT32:
+        nsc_p_line(c, "%s = ns_f32_from_bits(%s);", to, from);
+        return;
+    case NSC_ENC_FLOAT64:
+        nsc_p_line(c, "%s = ns_f64_from_bits(%s);", to, from);
+        return;
+    case NSC_ENC_VEC_Q:
+        for (unsigned k = 0; k < s->arity; k++)
+            nsc_p_line(c, "%s.%s = ns_dequantize_f32(%s[%u], %s);", to, axis[k], from, k, inverse(g, s->scale, true));
+        return;
+    case NSC_ENC_VEC_F:
+    case NSC_ENC_QUAT_F:
+        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(c, "%s.%s = ns_f32_from_bits(%s[%u]);", to, axis[k], from, k);
+        return;
+    case NSC_ENC_QUAT_Q:
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "ns_quat q;");
+        for (unsigned k = 0; k < 4; k++)
+            nsc_p_line(c, "q.%s = ns_dequantize_f32(%s[%u], %s);", axis[k], from, k, inverse(g, s->scale, true));
+        nsc_p_line(c, "%s = ns_quat_normalize(q);", to);
+        nsc_p_close(c, "}");
+        return;
+    case NSC_ENC_QUAT_S3:
+        nsc_p_line(c, "%s = ns_smallest3_unpack(%s, %u);", to, from, s->raw_bits);
+        return;
+    case NSC_ENC_STRING:
+        nsc_p_line(c, "memcpy(%s, %s, sizeof %s);", to, from, to);
+        return;
+    case NSC_ENC_BYTES:
+        nsc_p_line(c, "%s.len = %s.len;", to, from);
+        nsc_p_line(c, "memcpy(%s.data, %s.data, sizeof %s.data);", to, from, to);
+        return;
+    default:
+        nsc_p_line(c, "%s = %s;", to, from);
+    }
+}
+
+void nsc_cg_quantize(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
+    nsc_p_empty(c);
+    nsc_p_line(c, "void %s(const %s *v, %s_snap *s)", nsc_cg_fn(g, d, "quantize"), n, n);
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "memset(s, 0, sizeof *s);");
+    if (d->nfields == 0) nsc_p_line(c, "(void)v;");
+    for (size_t i = 0; i < d->nfields; i++) quantize_field(g, d->layout, d->fields[i]);
+    nsc_p_close(c, "}");
+    nsc_p_empty(c);
+    nsc_p_line(c, "void %s(const %s_snap *s, %s *v)", nsc_cg_fn(g, d, "dequantize"), n, n);
+    nsc_p_open(c, "{");
+    if (d->nfields == 0) nsc_p_line(c, "(void)s;"), nsc_p_line(c, "(void)v;");
+    for (size_t i = 0; i < d->nfields; i++) nsc_cg_dequantize_field(g, d->layout, d->fields[i], "s->", "v->");
+    nsc_p_close(c, "}");
+}
+
+/* ---- equality ----------------------------------------------------------------------------- */
+
+static void snap_equal_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f)
+{
+    nsc_printer *c = g->c;
+    const nsc_type *t = f->sem.type;
+    const char *m = f->name.text;
+    if (t->kind == NSC_T_STRUCT) {
+        nsc_p_line(c, "if (!%s(&a->%s, &b->%s)) return false;", nsc_cg_fn(g, t->decl, "snap_equal"), m, m);
+        return;
+    }
+    const nsc_slot *s = nsc_cg_field_slot(l, f);
+    switch (s->enc) {
+    case NSC_ENC_VEC_Q:
+    case NSC_ENC_VEC_F:
+    case NSC_ENC_QUAT_Q:
+    case NSC_ENC_QUAT_F:
+        nsc_p_line(c, "if (memcmp(a->%s, b->%s, sizeof a->%s) != 0) return false;", m, m, m);
+        return;
+    case NSC_ENC_STRING:
+        nsc_p_line(c, "if (strcmp(a->%s, b->%s) != 0) return false;", m, m);
+        return;
+    case NSC_ENC_BYTES:
+        nsc_p_line(c, "if (a->%s.len != b->%s.len || memcmp(a->%s.data, b->%s.data, a->%s.len) != 0) return false;", m, m, m,
+                   m, m);
+        return;
+    default:
+        nsc_p_line(c, "if (a->%s != b->%s) return false;", m, m);
+    }
+}
+
+static void value_equal_field(nsc_cgen *g, const nsc_field *f)
+{
+    nsc_printer *c = g->c;
+    const nsc_type *t = f->sem.type;
+    const char *m = f->name.text;
+    switch (t->kind) {
+    case NSC_T_STRUCT:
+        nsc_p_line(c, "if (!%s(&a->%s, &b->%s)) return false;", nsc_cg_fn(g, t->decl, "equal"), m, m);
+        return;
+    case NSC_T_F32:
+        nsc_p_line(c, "if (ns_f32_bits(a->%s) != ns_f32_bits(b->%s)) return false;", m, m);
+        return;
+    case NSC_T_F64:
+        nsc_p_line(c, "if (ns_f64_bits(a->%s) != ns_f64_bits(b->%s)) return false;", m, m);
+        return;
+    case NSC_T_VEC2:
+    case NSC_T_VEC3:
+    case NSC_T_VEC4:
+    case NSC_T_QUAT:
+        nsc_p_line(c, "if (memcmp(&a->%s, &b->%s, sizeof a->%s) != 0) return false;", m, m, m);
+        return;
+    case NSC_T_STRING:
+        nsc_p_line(c, "if (strncmp(a->%s, b->%s, sizeof a->%s) != 0) return false;", m, m, m);
+        return;
+    case NSC_T_BYTES:
+        nsc_p_line(c, "if (a->%s.len != b->%s.len) return false;", m, m);
+        nsc_p_line(c, "if (memcmp(a->%s.data, b->%s.data, a->%s.len < %u ? a->%s.len : %u) != 0) return false;", m, m, m,
+                   t->capacity, m, t->capacity);
+        return;
+    default:
+        nsc_p_line(c, "if (a->%s != b->%s) return false;", m, m);
+    }
+}
+
+void nsc_cg_equality(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
+    nsc_p_empty(c);
+    nsc_p_line(c, "bool %s(const %s_snap *a, const %s_snap *b)", nsc_cg_fn(g, d, "snap_equal"), n, n);
+    nsc_p_open(c, "{");
+    if (d->nfields == 0) nsc_p_line(c, "(void)a;"), nsc_p_line(c, "(void)b;");
+    for (size_t i = 0; i < d->nfields; i++) snap_equal_field(g, d->layout, d->fields[i]);
+    nsc_p_line(c, "return true;");
+    nsc_p_close(c, "}");
+    nsc_p_empty(c);
+    nsc_p_line(c, "bool %s(const %s *a, const %s *b)", nsc_cg_fn(g, d, "equal"), n, n);
+    nsc_p_open(c, "{");
+    if (d->nfields == 0) nsc_p_line(c, "(void)a;"), nsc_p_line(c, "(void)b;");
+    for (size_t i = 0; i < d->nfields; i++) value_equal_field(g, d->fields[i]);
+    nsc_p_line(c, "return true;");
+    nsc_p_close(c, "}");
+}
+
+/* ---- setters and dirty bits ---------------------------------------------------------------- */
+
+static void setter(nsc_cgen *g, const nsc_decl *d, size_t i)
+{
+    nsc_printer *c = g->c;
+    const nsc_field *f = d->fields[i];
+    const nsc_type *t = f->sem.type;
+    const char *n = nsc_cg_name(g, d), *m = f->name.text;
+    const char *fn = nsc_cg_fn(g, d, NSC_FMT(g, "set_%s", m));
+    const char *mark = NSC_FMT(g, "v->ns_dirty[%zu] |= UINT32_C(1) << %zu;", i / 32, i % 32);
+    nsc_p_empty(c);
+    switch (t->kind) {
+    case NSC_T_STRING:
+        nsc_p_line(c, "void %s(%s *v, const char *value)", fn, n);
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "char clean[%u + 1];", t->capacity);
+        nsc_p_line(c, "ns_string_sanitize(clean, %u, value, strlen(value));", t->capacity);
+        nsc_p_line(c, "if (strncmp(clean, v->%s, sizeof clean) == 0) return;", m);
+        nsc_p_line(c, "memcpy(v->%s, clean, sizeof clean);", m);
+        break;
+    case NSC_T_BYTES:
+        nsc_p_line(c, "void %s(%s *v, const void *data, size_t len)", fn, n);
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "if (len > %u) len = %u;", t->capacity, t->capacity);
+        nsc_p_line(c, "if (v->%s.len == len && memcmp(v->%s.data, data, len) == 0) return;", m, m);
+        nsc_p_line(c, "v->%s.len = (uint16_t)len;", m);
+        nsc_p_line(c, "memcpy(v->%s.data, data, len);", m);
+        break;
+    case NSC_T_STRUCT:
+        nsc_p_line(c, "void %s(%s *v, const %s *value)", fn, n, nsc_cg_value_type(g, t));
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "if (%s(&v->%s, value)) return;", nsc_cg_fn(g, t->decl, "equal"), m);
+        nsc_p_line(c, "v->%s = *value;", m);
+        break;
+    default:
+        nsc_p_line(c, "void %s(%s *v, %s value)", fn, n, nsc_cg_value_type(g, t));
+        nsc_p_open(c, "{");
+        if (nsc_type_is_float(t) || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
+            nsc_p_line(c, "if (memcmp(&v->%s, &value, sizeof value) == 0) return; /* bitwise, so NaN and -0 count */", m);
+        else
+            nsc_p_line(c, "if (v->%s == value) return;", m);
+        nsc_p_line(c, "v->%s = value;", m);
+    }
+    nsc_p_line(c, "%s", mark);
+    nsc_p_close(c, "}");
+}
+
+void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d)
+{
+    if (!nsc_cg_has_dirty(d)) return;
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
+    for (size_t i = 0; i < d->nfields; i++)
+        if (!nsc_type_is_collection(d->fields[i]->sem.type)) setter(g, d, i);
+    nsc_p_empty(c);
+    nsc_p_line(c, "bool %s(const %s *v)", nsc_cg_fn(g, d, "is_dirty"), n);
+    nsc_p_open(c, "{");
+    if (d->nfields == 0) {
+        nsc_p_line(c, "(void)v;");
+        nsc_p_line(c, "return false;");
+    } else {
+        nsc_p_line(c, "for (size_t i = 0; i < sizeof v->ns_dirty / sizeof v->ns_dirty[0]; i++)");
+        nsc_p_line(c, "    if (v->ns_dirty[i]) return true;");
+        nsc_p_line(c, "return false;");
+    }
+    nsc_p_close(c, "}");
+    nsc_p_empty(c);
+    nsc_p_line(c, "void %s(%s *v)", nsc_cg_fn(g, d, "clear_dirty"), n);
+    nsc_p_open(c, "{");
+    if (d->nfields == 0) nsc_p_line(c, "(void)v;");
+    else nsc_p_line(c, "memset(v->ns_dirty, 0, sizeof v->ns_dirty);");
+    nsc_p_close(c, "}");
+}

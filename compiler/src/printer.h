@@ -1,0 +1,49 @@
+/* printer.h — the emitters' output helper: indentation-aware lines, blocks and comments, so an
+ * emitter says what to print and not how to lay it out. */
+#ifndef NSC_PRINTER_H
+#define NSC_PRINTER_H
+
+#include <stdarg.h>
+
+#include "strbuf.h"
+
+typedef struct nsc_printer {
+    nsc_strbuf out;
+    int        indent;   /* levels of 4 spaces */
+} nsc_printer;
+
+void nsc_p_init(nsc_printer *p);
+void nsc_p_free(nsc_printer *p);
+
+/* One line at the current indentation ("" prints an empty line). */
+void nsc_p_line(nsc_printer *p, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* A line that opens a block ("... {"), then one level deeper. */
+void nsc_p_open(nsc_printer *p, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* One level shallower, then a closing line ("}", "} x;", "};"). */
+void nsc_p_close(nsc_printer *p, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* An empty line. */
+void nsc_p_empty(nsc_printer *p);
+/* An empty line, unless the previous line is already empty or opens a block. */
+void nsc_p_blank(nsc_printer *p);
+/* A schema doc comment as a C comment block ("/" "** ... *" "/"); nothing for NULL. */
+void nsc_p_doc(nsc_printer *p, const char *doc);
+/* A one-line comment. */
+void nsc_p_comment(nsc_printer *p, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#endif
