@@ -20,7 +20,10 @@ CTEST      ?= ctest
 MAKEFLAGS  += --no-print-directory
 
 # configure(dir, extra cmake args): configure once; later builds re-run CMake by themselves.
-configure = test -f $(1)/CMakeCache.txt || $(CMAKE) -S . -B $(1) $(2) >/dev/null
+configure = test -f $(1)/CMakeCache.txt || { mkdir -p $(1) && $(CMAKE) -S . -B $(1) $(2) >$(1)/configure.log 2>&1; } \
+	|| { cat $(1)/configure.log; rm -f $(1)/CMakeCache.txt; exit 1; }
+# compile(dir): build quietly; the full log is shown only when the build fails.
+compile = $(CMAKE) --build $(1) -j$(JOBS) >$(1)/build.log 2>&1 || { cat $(1)/build.log; exit 1; }
 
 .PHONY: all build demo test unit asan bench fuzz golden clean
 
@@ -29,15 +32,15 @@ all: build
 build:
 	@scripts/deps.sh build
 	@$(call configure,$(BUILD),)
-	@$(CMAKE) --build $(BUILD) -j$(JOBS)
+	@$(call compile,$(BUILD))
 
 demo: build
-	@./$(BUILD)/examples/packed_table/packed_table
+	@./$(BUILD)/examples/cubes/cubes
 
 unit:
 	@scripts/deps.sh test
 	@$(call configure,$(BUILD),)
-	@$(CMAKE) --build $(BUILD) -j$(JOBS)
+	@$(call compile,$(BUILD))
 	@$(CTEST) --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
 test: unit asan
@@ -45,13 +48,15 @@ test: unit asan
 asan:
 	@scripts/deps.sh test
 	@$(call configure,$(ASAN_BUILD),-DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DNETSCHEMA_SANITIZE=ON)
-	@$(CMAKE) --build $(ASAN_BUILD) -j$(JOBS)
+	@$(call compile,$(ASAN_BUILD))
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		$(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j$(JOBS)
 
 bench: build
 	@./$(BUILD)/bench/bench_bits
 	@./$(BUILD)/bench/bench_compile
+	@./$(BUILD)/bench/bench_components
+	@./$(BUILD)/bench/bench_floats
 
 fuzz:
 	@scripts/deps.sh fuzz

@@ -8,6 +8,7 @@ void ns_predictor_init(ns_predictor *p, uint32_t t0, uint32_t t1, uint32_t t2, u
                dnow < 0x80000000u;
     p->predict_frac = p->valid ? (int64_t)(16u * (uint64_t)d01 / d12) : 0;
     p->apply_frac = p->valid ? (int64_t)(16u * (uint64_t)dnow / d01) : 0;
+    p->small = p->valid && p->predict_frac <= (INT64_C(1) << 30) && p->apply_frac <= (INT64_C(1) << 30);
 }
 
 /* a − b, or false if it overflows. */
@@ -51,18 +52,6 @@ int64_t ns_predict_i64(const ns_predictor *p, int64_t v0, int64_t v1, int64_t v2
     if (!sub_ok(v0, v1, &d) || !scale_ok(d, p->apply_frac, &step) || !add_ok(v0, step, &out))
         return v0;
     return out;
-}
-
-int32_t ns_predict_i32(const ns_predictor *p, int32_t v0, int32_t v1, int32_t v2)
-{
-    int64_t out = ns_predict_i64(p, v0, v1, v2);
-    return out < INT32_MIN || out > INT32_MAX ? v0 : (int32_t)out;
-}
-
-uint32_t ns_predict_u32(const ns_predictor *p, uint32_t v0, uint32_t v1, uint32_t v2)
-{
-    int64_t out = ns_predict_i64(p, v0, v1, v2);
-    return out < 0 || out > (int64_t)UINT32_MAX ? v0 : (uint32_t)out;
 }
 
 uint64_t ns_predict_u64(const ns_predictor *p, uint64_t v0, uint64_t v1, uint64_t v2)

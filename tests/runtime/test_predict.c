@@ -79,14 +79,21 @@ START_TEST(random_inputs_are_in_range_and_deterministic)
         uint32_t t1 = t2 + 1 + (uint32_t)ns_rng_below(&rng, 8);
         uint32_t t0 = t1 + 1 + (uint32_t)ns_rng_below(&rng, 8);
         uint32_t now = t0 + (uint32_t)ns_rng_below(&rng, 8);
+        if (i % 4 == 0) t1 = t2 + 1 + (uint32_t)ns_rng_below(&rng, 0x7fffffff), t0 = t1 + 1, now = t0 + 1;
         int32_t v2 = (int32_t)(uint32_t)ns_rng_next(&rng);
         int32_t v1 = (int32_t)(uint32_t)ns_rng_next(&rng), v0 = (int32_t)(uint32_t)ns_rng_next(&rng);
         ns_predictor p;
         ns_predictor_init(&p, t0, t1, t2, now);
         int32_t a = ns_predict_i32(&p, v0, v1, v2);
         ck_assert_int_eq(a, ns_predict_i32(&p, v0, v1, v2));
+        /* The inline 32-bit path must agree exactly with the checked 64-bit one. */
         int64_t wide = ns_predict_i64(&p, v0, v1, v2);
-        ck_assert(wide == a || a == v0);
+        int32_t expect = wide < INT32_MIN || wide > INT32_MAX ? v0 : (int32_t)wide;
+        NS_CHECK(a == expect, "case %d: %d, want %d", i, a, expect);
+        uint32_t ua = ns_predict_u32(&p, (uint32_t)v0, (uint32_t)v1, (uint32_t)v2);
+        int64_t uwide = ns_predict_i64(&p, (uint32_t)v0, (uint32_t)v1, (uint32_t)v2);
+        uint32_t uexpect = uwide < 0 || uwide > (int64_t)UINT32_MAX ? (uint32_t)v0 : (uint32_t)uwide;
+        NS_CHECK(ua == uexpect, "case %d: unsigned %u, want %u", i, ua, uexpect);
     }
 }
 END_TEST

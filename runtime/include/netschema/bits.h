@@ -75,7 +75,7 @@ static inline void ns__writer_drain(ns_writer *w)
 }
 
 /* Appends the low n bits of v (n <= 56). The internal primitive behind every write. */
-static inline void ns__writer_put(ns_writer *w, uint64_t v, unsigned n)
+NS__HOT void ns__writer_put(ns_writer *w, uint64_t v, unsigned n)
 {
     uint64_t acc = w->acc | (v << w->nacc);
     unsigned nacc = w->nacc + n;
@@ -93,7 +93,7 @@ static inline void ns__writer_put(ns_writer *w, uint64_t v, unsigned n)
 }
 
 /* Writes the low nbits (1..32) of value. */
-static inline void ns_write_bits(ns_writer *w, uint32_t value, unsigned nbits)
+NS__HOT void ns_write_bits(ns_writer *w, uint32_t value, unsigned nbits)
 {
     ns__writer_put(w, value & ((UINT64_C(1) << nbits) - 1u), nbits);
 }
@@ -106,7 +106,7 @@ static inline void ns_write_bits64(ns_writer *w, uint64_t value)
 }
 
 /* Writes one bit: 1 for true. */
-static inline void ns_write_bool(ns_writer *w, bool value)
+NS__HOT void ns_write_bool(ns_writer *w, bool value)
 {
     ns__writer_put(w, value ? 1u : 0u, 1);
 }
@@ -192,7 +192,7 @@ static inline uint32_t ns_reader_fail(ns_reader *r, ns_status s)
 }
 
 /* Loads bits so that at least 56 are available, unless the buffer ends first. */
-static inline void ns__reader_refill(ns_reader *r)
+NS__HOT void ns__reader_refill(ns_reader *r)
 {
     /* Written so that a buffer known to be short makes the fast path provably dead. */
     if (NS__LIKELY(r->len >= 8 && r->pos <= r->len - 8)) {
@@ -205,7 +205,7 @@ static inline void ns__reader_refill(ns_reader *r)
 }
 
 /* Reads nbits (1..32). Past the end of the buffer: fails with NS_ERR_TRUNCATED, returns 0. */
-static inline uint32_t ns_read_bits(ns_reader *r, unsigned nbits)
+NS__HOT uint32_t ns_read_bits(ns_reader *r, unsigned nbits)
 {
     if (NS__UNLIKELY(r->nacc < nbits)) {
         ns__reader_refill(r);
@@ -226,7 +226,7 @@ static inline uint64_t ns_read_bits64(ns_reader *r)
 }
 
 /* Reads one bit. */
-static inline bool ns_read_bool(ns_reader *r)
+NS__HOT bool ns_read_bool(ns_reader *r)
 {
     return ns_read_bits(r, 1) != 0;
 }

@@ -28,14 +28,14 @@ static inline uint64_t ns_clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
 
 /* Reads a delta written by ns_write_delta_i32; a result outside [lo, hi] fails the reader with
  * NS_ERR_RANGE and gives ref. */
-static inline int32_t ns_read_delta_i32_in(ns_reader *r, int32_t ref, int32_t lo, int32_t hi)
+NS__HOT int32_t ns_read_delta_i32_in(ns_reader *r, int32_t ref, int32_t lo, int32_t hi)
 {
     int32_t v = ns_read_delta_i32(r, ref, NULL);
     if (NS__UNLIKELY(v < lo || v > hi)) return ns_reader_fail(r, NS_ERR_RANGE), ref;
     return v;
 }
 
-static inline uint32_t ns_read_delta_u32_in(ns_reader *r, uint32_t ref, uint32_t lo, uint32_t hi)
+NS__HOT uint32_t ns_read_delta_u32_in(ns_reader *r, uint32_t ref, uint32_t lo, uint32_t hi)
 {
     uint32_t v = ns_read_delta_u32(r, ref, NULL);
     if (NS__UNLIKELY(v < lo || v > hi)) return ns_reader_fail(r, NS_ERR_RANGE), ref;

@@ -81,7 +81,7 @@ static inline int64_t ns_unzigzag64(uint64_t u)
 
 /* ---- packed integers -------------------------------------------------------------------- */
 
-static inline unsigned ns__model_bucket(const ns_model *m, uint32_t v)
+NS__HOT unsigned ns__model_bucket(const ns_model *m, uint32_t v)
 {
     unsigned b = m->first_bucket[ns__bit_length32(v)];
     while (v >= m->limit[b]) b++;
@@ -89,7 +89,7 @@ static inline unsigned ns__model_bucket(const ns_model *m, uint32_t v)
 }
 
 /* Writes v in the packed model m (NULL: the default model). */
-static inline void ns_write_packed_u32(ns_writer *w, uint32_t v, const ns_model *m)
+NS__HOT void ns_write_packed_u32(ns_writer *w, uint32_t v, const ns_model *m)
 {
     if (!m) m = &ns_default_model;
     if (NS__LIKELY(v < 256)) {
@@ -104,7 +104,7 @@ static inline void ns_write_packed_u32(ns_writer *w, uint32_t v, const ns_model 
 }
 
 /* Zigzags v, then writes it packed. */
-static inline void ns_write_packed_i32(ns_writer *w, int32_t v, const ns_model *m)
+NS__HOT void ns_write_packed_i32(ns_writer *w, int32_t v, const ns_model *m)
 {
     ns_write_packed_u32(w, ns_zigzag32(v), m);
 }
@@ -124,7 +124,7 @@ static inline void ns_write_packed_i64(ns_writer *w, int64_t v, const ns_model *
 
 
 /* Reads a value written by ns_write_packed_u32 with the same model. */
-static inline uint32_t ns_read_packed_u32(ns_reader *r, const ns_model *m)
+NS__HOT uint32_t ns_read_packed_u32(ns_reader *r, const ns_model *m)
 {
     if (!m) m = &ns_default_model;
     /* Refill on every call while 8 bytes remain: cheaper than a hard-to-predict branch on
@@ -149,7 +149,7 @@ static inline uint32_t ns_read_packed_u32(ns_reader *r, const ns_model *m)
 }
 
 /* Reads a zigzagged packed value. */
-static inline int32_t ns_read_packed_i32(ns_reader *r, const ns_model *m)
+NS__HOT int32_t ns_read_packed_i32(ns_reader *r, const ns_model *m)
 {
     return ns_unzigzag32(ns_read_packed_u32(r, m));
 }
@@ -171,25 +171,25 @@ static inline int64_t ns_read_packed_i64(ns_reader *r, const ns_model *m)
 /* ---- deltas: value − reference (wrapping), zigzagged, packed ---------------------------- */
 
 /* Writes zigzag(value − ref) packed; the subtraction wraps, so any pair round-trips. */
-static inline void ns_write_delta_i32(ns_writer *w, int32_t value, int32_t ref, const ns_model *m)
+NS__HOT void ns_write_delta_i32(ns_writer *w, int32_t value, int32_t ref, const ns_model *m)
 {
     ns_write_packed_u32(w, ns_zigzag32(ns__u32_as_i32((uint32_t)value - (uint32_t)ref)), m);
 }
 
 /* Reads a delta written by ns_write_delta_i32 and adds it to ref. */
-static inline int32_t ns_read_delta_i32(ns_reader *r, int32_t ref, const ns_model *m)
+NS__HOT int32_t ns_read_delta_i32(ns_reader *r, int32_t ref, const ns_model *m)
 {
     return ns__u32_as_i32((uint32_t)ref + (uint32_t)ns_read_packed_i32(r, m));
 }
 
 /* Unsigned delta: the wrapped difference is coded as a signed delta. */
-static inline void ns_write_delta_u32(ns_writer *w, uint32_t value, uint32_t ref, const ns_model *m)
+NS__HOT void ns_write_delta_u32(ns_writer *w, uint32_t value, uint32_t ref, const ns_model *m)
 {
     ns_write_packed_u32(w, ns_zigzag32(ns__u32_as_i32(value - ref)), m);
 }
 
 /* Reads a delta written by ns_write_delta_u32 and adds it to ref. */
-static inline uint32_t ns_read_delta_u32(ns_reader *r, uint32_t ref, const ns_model *m)
+NS__HOT uint32_t ns_read_delta_u32(ns_reader *r, uint32_t ref, const ns_model *m)
 {
     return ref + (uint32_t)ns_read_packed_i32(r, m);
 }

@@ -14,6 +14,14 @@
 #  define NS__UNLIKELY(x) (x)
 #endif
 
+/* The hot primitives are forced inline: a writer or reader kept in a local variable only stays
+ * in registers when every function it is passed to is inlined. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define NS__HOT static inline __attribute__((always_inline))
+#else
+#  define NS__HOT static inline
+#endif
+
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #  define NS__LITTLE_ENDIAN 1
