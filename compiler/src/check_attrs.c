@@ -277,6 +277,11 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
     }
     case A_NOTIFY:
     case A_INITIAL:
+        if (id == A_NOTIFY && s->type->kind == NSC_T_FASTARRAY) {
+            nsc_error(c->d, "E-attr-type", a->loc, "@notify does not apply to fast arrays: their items are reported one "
+                      "by one, through the hooks <field>_add, <field>_remove and <field>_change");
+            return false;
+        }
         component_only(c, a, owner, &ok);
         if (ok) *(id == A_NOTIFY ? &s->notify : &s->initial) = true;
         return ok;

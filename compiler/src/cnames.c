@@ -10,12 +10,45 @@
 const char *const nsc_record_suffixes[] = {
     "snap", "hooks", "init", "quantize", "dequantize", "snap_equal", "equal", "write", "read",
     "interpolate", "apply", "desc", "is_dirty", "clear_dirty",
-    "snap_default", "reference", "check", "desc_fields", /* file-local in the generated source */
+    "snap_default", "reference", "check", "desc_fields", "pred", "decode", /* file-local in the generated source */
 };
 const size_t nsc_record_suffix_count = sizeof nsc_record_suffixes / sizeof nsc_record_suffixes[0];
 
-const char *const nsc_collection_suffixes[] = {"add", "remove", "set", "find", "clear", "count", "at"};
-const size_t nsc_collection_suffix_count = sizeof nsc_collection_suffixes / sizeof nsc_collection_suffixes[0];
+/* Per collection field <f>: "<prefix>_<Record>_<f>_<suffix>" ("" is "<prefix>_<Record>_<f>", the
+ * value type). The first group is public (types and helpers), the rest file-local. */
+static const char *const list_suffixes[] = {
+    "", "snap", "add", "insert", "remove", "set", "find", "clear", "count", "at",
+    "ops", "elem_write", "elem_read", "elem_equal", "equal", "differs", NULL,
+};
+static const char *const set_suffixes[] = {
+    "", "snap", "add", "remove", "find", "clear", "count", "at", "ops", "elem_write", "elem_read", "elem_equal",
+    "equal", "differs", NULL,
+};
+static const char *const map_suffixes[] = {
+    "", "snap", "set", "remove", "find", "clear", "count", "at", "ops", "elem_write", "elem_read", "elem_equal",
+    "equal", "differs", NULL,
+};
+static const char *const fastarray_suffixes[] = {
+    "", "snap", "item", "item_snap", "add", "insert", "remove", "set", "find", "clear", "count", "at", "move",
+    "ops", "elem_write", "elem_read", "elem_equal", "equal", "live", "item_dequantize", "item_equal", "removed",
+    "added", "changed", NULL,
+};
+
+const char *const *nsc_collection_suffixes(const nsc_type *t)
+{
+    switch (t->kind) {
+    case NSC_T_LIST: return list_suffixes;
+    case NSC_T_SET: return set_suffixes;
+    case NSC_T_MAP: return map_suffixes;
+    default: return fastarray_suffixes;
+    }
+}
+
+const char *nsc_coll_name(nsc_arena *a, const nsc_decl *d, const nsc_field *f, const char *suffix)
+{
+    if (!suffix || !*suffix) return nsc_arena_printf(a, "%s_%s_%s", d->unit->prefix, d->name.text, f->name.text);
+    return nsc_arena_printf(a, "%s_%s_%s_%s", d->unit->prefix, d->name.text, f->name.text, suffix);
+}
 
 static const char *const record_macros[] = {"MAX_BITS", "MAX_BYTES", "ID", "HASH"};
 
@@ -98,6 +131,36 @@ static void claim(nsc_checker *c, const char *name, const nsc_decl *d, const cha
     claim_as(c, name, d, what, what, loc);
 }
 
+/* Members of a component's hooks struct: one per @notify field, three per fast array. */
+static void hook(nsc_checker *c, nsc_map *seen, const nsc_decl *d, const nsc_field *f, const char *name, const char *by)
+{
+    const nsc_field *prev = nsc_map_get(seen, name);
+    if (!prev) {
+        nsc_map_put(seen, name, (void *)f);
+        return;
+    }
+    nsc_diag_begin(c->d, NSC_ERROR, "E-name-collision", f->name.loc,
+                   "the hook '%s' of component '%s' would be generated twice: by %s and by field '%s'", name, d->name.text,
+                   by, prev->name.text);
+    nsc_diag_note(c->d, prev->name.loc, "field '%s' is declared here", prev->name.text);
+    nsc_diag_end(c->d);
+}
+
+static void check_hooks(nsc_checker *c, const nsc_decl *d)
+{
+    nsc_map seen = {0};
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        if (f->sem.notify) hook(c, &seen, d, f, f->name.text, nsc_arena_printf(c->a, "field '%s'", f->name.text));
+        if (!f->sem.type || f->sem.type->kind != NSC_T_FASTARRAY) continue;
+        static const char *const events[] = {"add", "remove", "change"};
+        for (size_t k = 0; k < 3; k++)
+            hook(c, &seen, d, f, nsc_arena_printf(c->a, "%s_%s", f->name.text, events[k]),
+                 nsc_arena_printf(c->a, "fast array '%s'", f->name.text));
+    }
+    nsc_map_free(&seen);
+}
+
 static void claim_record(nsc_checker *c, const nsc_decl *d)
 {
     const char *kind = nsc_decl_kind_name(d->kind);
@@ -113,10 +176,10 @@ static void claim_record(nsc_checker *c, const nsc_decl *d)
         const char *fp = nsc_arena_printf(c->a, "field '%s' of '%s'", f->name.text, d->name.text);
         claim_as(c, nsc_cname_suffix(c->a, d, nsc_arena_printf(c->a, "set_%s", f->name.text)), d, fw, fp, f->name.loc);
         if (!f->sem.type || !nsc_type_is_collection(f->sem.type)) continue;
-        for (size_t k = 0; k < nsc_collection_suffix_count; k++)
-            claim_as(c, nsc_cname_suffix(c->a, d, nsc_arena_printf(c->a, "%s_%s", f->name.text, nsc_collection_suffixes[k])),
-                     d, fw, fp, f->name.loc);
+        for (const char *const *sfx = nsc_collection_suffixes(f->sem.type); *sfx; sfx++)
+            claim_as(c, nsc_coll_name(c->a, d, f, *sfx), d, fw, fp, f->name.loc);
     }
+    if (d->kind == NSC_D_COMPONENT) check_hooks(c, d);
 }
 
 static void claim_enum(nsc_checker *c, const nsc_decl *d)

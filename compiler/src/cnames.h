@@ -23,7 +23,9 @@ char *nsc_upper(nsc_arena *a, const char *s);
 /* The functions generated per record type and per collection field. */
 extern const char *const nsc_record_suffixes[];
 extern const size_t nsc_record_suffix_count;
-extern const char *const nsc_collection_suffixes[];
-extern const size_t nsc_collection_suffix_count;
+/* The suffixes of the names generated for a collection field of type t (NULL-terminated). */
+const char *const *nsc_collection_suffixes(const struct nsc_type *t);
+/* "<prefix>_<Record>_<field>_<suffix>", or without "_<suffix>" when it is empty. */
+const char *nsc_coll_name(nsc_arena *a, const nsc_decl *d, const nsc_field *f, const char *suffix);
 
 #endif

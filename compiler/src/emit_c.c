@@ -8,27 +8,6 @@
 #include "emit_c.h"
 #include "hash.h"
 
-/* Collections get their generated code in a later release; until then they are refused here, with
- * a location, rather than silently dropped. */
-static bool unsupported(nsc_cgen *g)
-{
-    bool found = false;
-    for (size_t i = 0; i < g->u->ndecls; i++) {
-        const nsc_decl *d = g->u->decls[i];
-        for (size_t k = 0; nsc_decl_is_record(d) && k < d->nfields; k++) {
-            const nsc_type *t = d->fields[k]->sem.type;
-            if (!nsc_type_is_collection(t)) continue;
-            nsc_strbuf sb = NSC_STRBUF_INIT;
-            nsc_type_spell(t, &sb);
-            nsc_error(&g->ctx->diags, "E-emit-unsupported", d->fields[k]->type->loc,
-                      "the C emitter does not support collections yet ('%s'); use --check or --emit json", nsc_sb_str(&sb));
-            nsc_sb_free(&sb);
-            found = true;
-        }
-    }
-    return found;
-}
-
 static const char *guard(nsc_cgen *g)
 {
     char *s = nsc_upper(g->a, NSC_FMT(g, "NETSCHEMA_GEN_%s_%s_H", g->u->prefix, g->u->stem));
@@ -96,12 +75,14 @@ static void source(nsc_cgen *g)
         nsc_p_blank(c);
         nsc_p_line(c, "/* ---- %s %s ---- */", nsc_decl_kind_name(d->kind), d->name.text);
         nsc_cg_defaults(g, d);
+        nsc_cg_coll_support(g, d);
         nsc_cg_quantize(g, d);
         nsc_cg_equality(g, d);
         nsc_cg_codec(g, d);
         nsc_cg_interpolate(g, d);
         nsc_cg_apply(g, d);
         nsc_cg_setters(g, d);
+        nsc_cg_coll_helpers(g, d);
         nsc_cg_descriptor(g, d);
     }
     nsc_cg_type_table(g);
@@ -135,13 +116,10 @@ int nsc_emit_c(nsc_context *ctx, const nsc_unit *u, const char *out_dir)
     nsc_p_init(&h);
     nsc_p_init(&c);
     nsc_cgen g = {ctx, &ctx->arena, u, &h, &c};
-    int rc = -1;
-    if (!unsupported(&g)) {
-        header(&g);
-        source(&g);
-        rc = write_file(ctx, out_dir, NSC_FMT(&g, "%s.ns.h", u->stem), &h.out);
-        if (rc == 0) rc = write_file(ctx, out_dir, NSC_FMT(&g, "%s.ns.c", u->stem), &c.out);
-    }
+    header(&g);
+    source(&g);
+    int rc = write_file(ctx, out_dir, NSC_FMT(&g, "%s.ns.h", u->stem), &h.out);
+    if (rc == 0) rc = write_file(ctx, out_dir, NSC_FMT(&g, "%s.ns.c", u->stem), &c.out);
     nsc_p_free(&h);
     nsc_p_free(&c);
     return rc;

@@ -1,7 +1,7 @@
 /* emit_c.h — the C emitter's shared state and helpers. emit_c.c drives it and writes the files;
  * emit_c_types.c prints types and declarations; emit_c_values.c defaults, quantize/dequantize,
  * equality, setters and dirty bits; emit_c_codec.c the serializers; emit_c_smooth.c
- * interpolation and hooks; emit_c_desc.c descriptors. Everything printed follows the layout
+ * interpolation and hooks; emit_c_coll.c collection fields; emit_c_desc.c descriptors. Everything printed follows the layout
  * (layout.h): the emitter makes no wire decision of its own. */
 #ifndef NSC_EMIT_C_H
 #define NSC_EMIT_C_H
@@ -36,7 +36,31 @@ void nsc_cg_header_types(nsc_cgen *g);      /* enums, structs, snapshots, hooks,
 void nsc_cg_header_functions(nsc_cgen *g);  /* prototypes */
 void nsc_cg_enum_functions(nsc_cgen *g);    /* _name() */
 
+/* ---- collections (emit_c_coll.c) ---- */
+/* "<pkg>_<Record>_<field>_<suffix>" for the collection slot s (suffix "" for the value type). */
+const char *nsc_cg_coll(nsc_cgen *g, const nsc_slot *s, const char *suffix);
+/* C declarators of a (non-collection) slot's snapshot and of a value of type t: "int32_t x[3]". */
+const char *nsc_cg_snap_decl(nsc_cgen *g, const nsc_slot *e, const char *name);
+const char *nsc_cg_value_decl(nsc_cgen *g, const nsc_type *t, const char *name);
+/* The initializer of an empty collection (every aggregate opened to its first scalar). */
+const char *nsc_cg_coll_zero(nsc_cgen *g, const nsc_slot *s);
+void nsc_cg_coll_types(nsc_cgen *g, const nsc_decl *d);       /* header: the collection types of d */
+void nsc_cg_coll_prototypes(nsc_cgen *g, const nsc_decl *d);  /* header: helpers and ops */
+void nsc_cg_coll_support(nsc_cgen *g, const nsc_decl *d);     /* source: element functions, ops */
+void nsc_cg_coll_helpers(nsc_cgen *g, const nsc_decl *d);     /* source: helpers */
+void nsc_cg_coll_quantize(nsc_cgen *g, const nsc_slot *s, const char *v, const char *q);
+void nsc_cg_coll_dequantize(nsc_cgen *g, const nsc_slot *s, const char *from, const char *to);
+/* _apply's statements for fast array f: bring live to s with the item hooks. */
+void nsc_cg_coll_apply(nsc_cgen *g, const nsc_field *f, const nsc_slot *s);
+
 /* ---- values (emit_c_values.c) ---- */
+/* Statements quantizing value expression v into snapshot expression q (init: the enum default). */
+void nsc_cg_quantize_value(nsc_cgen *g, const nsc_slot *s, const nsc_type *t, const nsc_literal *init, const char *v,
+                           const char *q);
+/* Statements dequantizing snapshot expression from into value expression to. */
+void nsc_cg_dequantize_value(nsc_cgen *g, const nsc_slot *s, const nsc_type *t, const char *from, const char *to);
+/* A C condition: values a and b of type t differ (floats bitwise). */
+const char *nsc_cg_value_differs(nsc_cgen *g, const nsc_type *t, const char *a, const char *b);
 void nsc_cg_defaults(nsc_cgen *g, const nsc_decl *d);    /* snap default, _init */
 void nsc_cg_quantize(nsc_cgen *g, const nsc_decl *d);    /* _quantize, _dequantize */
 /* Statements that dequantize field f from the snapshot at prefix src ("s->") into dst ("v->"). */
@@ -48,6 +72,12 @@ void nsc_cg_literal(nsc_cgen *g, const nsc_type *t, const nsc_literal *l, nsc_st
 
 /* ---- serializers (emit_c_codec.c) ---- */
 void nsc_cg_codec(nsc_cgen *g, const nsc_decl *d);
+/* Pieces the collection element functions reuse: a slot's validity check (statements that
+ * return a status), the "differs" condition, and payload write/read (maskless: no change bit). */
+void nsc_cg_check_slot(nsc_cgen *g, const nsc_slot *s, const char *base);
+const char *nsc_cg_differs(nsc_cgen *g, const nsc_slot *s, const char *cur, const char *ref);
+void nsc_cg_write_payload(nsc_cgen *g, const nsc_slot *s, const char *cur, const char *ref, bool maskless);
+void nsc_cg_read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const char *ref, bool maskless);
 
 /* ---- smoothing and hooks (emit_c_smooth.c) ---- */
 void nsc_cg_interpolate(nsc_cgen *g, const nsc_decl *d);

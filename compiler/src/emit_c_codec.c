@@ -80,6 +80,25 @@ static bool has_predicted(const nsc_layout *l)
     return false;
 }
 
+/* Predicted slots keep their reference in a small struct of their own (R_pred), so no whole
+ * snapshot is copied: member s<index> for slot <index>. */
+static const char *pred_member(nsc_cgen *g, const nsc_slot *s)
+{
+    return NSC_FMT(g, "s%u", s->index);
+}
+
+/* The reference a slot is coded against, inside _write and _read. */
+static const char *refx(nsc_cgen *g, const nsc_slot *s)
+{
+    return s->predicted ? NSC_FMT(g, "pred.%s", pred_member(g, s)) : NSC_FMT(g, "ref->%s", s->path);
+}
+
+static bool is_array(const nsc_slot *s)
+{
+    return s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_VEC_F || s->enc == NSC_ENC_QUAT_Q || s->enc == NSC_ENC_QUAT_F ||
+           s->enc == NSC_ENC_STRING || s->enc == NSC_ENC_BYTES;
+}
+
 static void predict_slot(nsc_cgen *g, const nsc_slot *s)
 {
     nsc_printer *c = g->c;
@@ -95,38 +114,55 @@ static void predict_slot(nsc_cgen *g, const nsc_slot *s)
                            (unsigned long long)s->hi);
         else if (clamp)
             pred = NSC_FMT(g, "ns_clamp_i64(%s, %s, %s)", pred, i64(g, s->lo), i64(g, s->hi));
-        nsc_p_line(c, "pred->%s = (%s)%s;", p, s->snap_ctype, pred);
+        nsc_p_line(c, "%s = (%s)%s;", at(g, "pred->", pred_member(g, s), s, k), s->snap_ctype, pred);
     }
 }
 
 static void reference_fn(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *c = g->c;
-    const char *n = nsc_cg_name(g, d);
-    bool predicted = has_predicted(d->layout);
+    const nsc_layout *l = d->layout;
+    const char *n = nsc_cg_name(g, d), *pn = nsc_cg_fn(g, d, "pred");
+    bool predicted = has_predicted(l);
     nsc_p_empty(c);
+    if (predicted) {
+        nsc_p_comment(c, "The references of the predicted fields: baseline 0's values, or the prediction from three.");
+        nsc_p_open(c, "typedef struct %s {", pn);
+        for (size_t i = 0; i < l->nslots; i++) {
+            const nsc_slot *s = &l->slots[i];
+            if (s->predicted) nsc_p_line(c, "%s; /* %s */", nsc_cg_snap_decl(g, s, pred_member(g, s)), s->path);
+        }
+        nsc_p_close(c, "} %s;", pn);
+        nsc_p_empty(c);
+    }
     nsc_p_comment(c, "What the fields are coded against: the defaults with no baseline, baseline 0 with one or two,");
     nsc_p_comment(c, "and for predicted fields the linear prediction from three (DESIGN §6.4).");
     nsc_p_line(c, "static const %s_snap *%s(const ns_baselines *base%s)", n, nsc_cg_fn(g, d, "reference"),
-               predicted ? NSC_FMT(g, ", %s_snap *pred", n) : "");
+               predicted ? NSC_FMT(g, ", %s *pred", pn) : "");
     nsc_p_open(c, "{");
     nsc_p_line(c, "const uint32_t n = ns_baselines_count(base);");
-    nsc_p_line(c, "if (n == 0) return &%s;", nsc_cg_fn(g, d, "snap_default"));
-    nsc_p_line(c, "const %s_snap *b0 = (const %s_snap *)base->snap[0];", n, n);
+    nsc_p_line(c, "const %s_snap *b0 = n ? (const %s_snap *)base->snap[0] : &%s;", n, n, nsc_cg_fn(g, d, "snap_default"));
     if (!predicted) {
         nsc_p_line(c, "return b0;");
         nsc_p_close(c, "}");
         return;
     }
-    nsc_p_line(c, "if (n < 3) return b0;");
+    nsc_p_open(c, "if (n < 3) {");
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        if (!s->predicted) continue;
+        if (is_array(s)) nsc_p_line(c, "memcpy(pred->%s, b0->%s, sizeof pred->%s);", pred_member(g, s), s->path, pred_member(g, s));
+        else nsc_p_line(c, "pred->%s = b0->%s;", pred_member(g, s), s->path);
+    }
+    nsc_p_line(c, "return b0;");
+    nsc_p_close(c, "}");
     nsc_p_line(c, "const %s_snap *b1 = (const %s_snap *)base->snap[1];", n, n);
     nsc_p_line(c, "const %s_snap *b2 = (const %s_snap *)base->snap[2];", n, n);
     nsc_p_line(c, "ns_predictor p;");
     nsc_p_line(c, "ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);");
-    nsc_p_line(c, "*pred = *b0;");
-    for (size_t i = 0; i < d->layout->nslots; i++)
-        if (d->layout->slots[i].predicted) predict_slot(g, &d->layout->slots[i]);
-    nsc_p_line(c, "return pred;");
+    for (size_t i = 0; i < l->nslots; i++)
+        if (l->slots[i].predicted) predict_slot(g, &l->slots[i]);
+    nsc_p_line(c, "return b0;");
     nsc_p_close(c, "}");
 }
 
@@ -134,13 +170,22 @@ static void reference_fn(nsc_cgen *g, const nsc_decl *d)
 
 static void check_slots(nsc_cgen *g, const nsc_layout *l, const char *base);
 
-static void check_slot(nsc_cgen *g, const nsc_slot *s, const char *base)
+void nsc_cg_check_slot(nsc_cgen *g, const nsc_slot *s, const char *base)
 {
     nsc_printer *c = g->c;
     const char *p = NSC_FMT(g, "%s%s", base, s->path);
     switch (s->enc) {
     case NSC_ENC_STRUCT:
         check_slots(g, s->composite, NSC_FMT(g, "%s.", p));
+        return;
+    case NSC_ENC_LIST:
+    case NSC_ENC_MAP:
+    case NSC_ENC_SET:
+    case NSC_ENC_FASTARRAY:
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "const ns_status cs = ns_coll_check(&%s, &%s);", nsc_cg_coll(g, s, "ops"), p);
+        nsc_p_line(c, "if (cs != NS_OK) return cs;");
+        nsc_p_close(c, "}");
         return;
     case NSC_ENC_STRING:
         nsc_p_line(c, "if (!memchr(%s, 0, sizeof %s) || !ns_utf8_valid(%s, strlen(%s))) return NS_ERR_MALFORMED;", p, p, p, p);
@@ -183,7 +228,7 @@ static void check_slot(nsc_cgen *g, const nsc_slot *s, const char *base)
 
 static void check_slots(nsc_cgen *g, const nsc_layout *l, const char *base)
 {
-    for (size_t i = 0; i < l->nslots; i++) check_slot(g, &l->slots[i], base);
+    for (size_t i = 0; i < l->nslots; i++) nsc_cg_check_slot(g, &l->slots[i], base);
 }
 
 static void check_fn(nsc_cgen *g, const nsc_decl *d)
@@ -203,9 +248,14 @@ static void check_fn(nsc_cgen *g, const nsc_decl *d)
 
 /* ---- payloads ----------------------------------------------------------------------------- */
 
-static const char *differs(nsc_cgen *g, const nsc_slot *s, const char *cur, const char *ref)
+const char *nsc_cg_differs(nsc_cgen *g, const nsc_slot *s, const char *cur, const char *ref)
 {
     switch (s->enc) {
+    case NSC_ENC_LIST:
+    case NSC_ENC_MAP:
+    case NSC_ENC_SET:
+    case NSC_ENC_FASTARRAY:
+        return NSC_FMT(g, "ns_coll_changed(&%s, &%s, &%s)", nsc_cg_coll(g, s, "ops"), cur, ref);
     case NSC_ENC_VEC_Q:
     case NSC_ENC_VEC_F:
     case NSC_ENC_QUAT_Q:
@@ -226,7 +276,7 @@ static void write_members(nsc_cgen *g, const nsc_layout *l, const char *cur, con
 
 /* Statements that write one slot's payload; maskless when the slot has no change bit of its own
  * (a member of a @composite struct). */
-static void write_payload(nsc_cgen *g, const nsc_slot *s, const char *cur, const char *ref, bool maskless)
+void nsc_cg_write_payload(nsc_cgen *g, const nsc_slot *s, const char *cur, const char *ref, bool maskless)
 {
     nsc_printer *c = g->c;
     switch (s->enc) {
@@ -270,7 +320,7 @@ static void write_payload(nsc_cgen *g, const nsc_slot *s, const char *cur, const
             return;
         }
         nsc_p_open(c, "{");
-        nsc_p_line(c, "const bool changed = %s;", differs(g, s, cur, ref));
+        nsc_p_line(c, "const bool changed = %s;", nsc_cg_differs(g, s, cur, ref));
         nsc_p_line(c, "ns_write_bool(&w, changed);");
         nsc_p_line(c, "if (changed) %s", call);
         nsc_p_close(c, "}");
@@ -279,6 +329,25 @@ static void write_payload(nsc_cgen *g, const nsc_slot *s, const char *cur, const
     case NSC_ENC_STRUCT:
         write_members(g, s->composite, NSC_FMT(g, "%s.", cur), NSC_FMT(g, "%s.", ref));
         return;
+    case NSC_ENC_LIST:
+    case NSC_ENC_MAP:
+    case NSC_ENC_SET:
+    case NSC_ENC_FASTARRAY: {
+        /* An element out of range is only found here: return before the caller's writer moves. */
+        const char *call = NSC_FMT(g, "st = ns_coll_write(&w, &%s, &%s, &%s);", nsc_cg_coll(g, s, "ops"), cur, ref);
+        if (!maskless) {
+            nsc_p_line(c, "%s", call);
+            nsc_p_line(c, "if (st != NS_OK) return st;");
+            return;
+        }
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "const bool changed = %s;", nsc_cg_differs(g, s, cur, ref));
+        nsc_p_line(c, "ns_write_bool(&w, changed);");
+        nsc_p_line(c, "if (changed) %s", call);
+        nsc_p_line(c, "if (st != NS_OK) return st;");
+        nsc_p_close(c, "}");
+        return;
+    }
     default:
         return;
     }
@@ -288,7 +357,7 @@ static void write_members(nsc_cgen *g, const nsc_layout *l, const char *cur, con
 {
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
-        write_payload(g, s, NSC_FMT(g, "%s%s", cur, s->path), NSC_FMT(g, "%s%s", ref, s->path), true);
+        nsc_cg_write_payload(g, s, NSC_FMT(g, "%s%s", cur, s->path), NSC_FMT(g, "%s%s", ref, s->path), true);
     }
 }
 
@@ -317,7 +386,7 @@ static void read_int(nsc_cgen *g, const nsc_slot *s, const char *dst, const char
         nsc_p_line(g->c, "if (!%s(%s)) ns_reader_fail(&r, NS_ERR_RANGE);", nsc_cg_fn(g, s->type->decl, "is_valid"), dst);
 }
 
-static void read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const char *ref, bool maskless)
+void nsc_cg_read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const char *ref, bool maskless)
 {
     nsc_printer *c = g->c;
     switch (s->enc) {
@@ -382,7 +451,7 @@ static void read_members(nsc_cgen *g, const nsc_layout *l, const char *dst, cons
 {
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
-        read_payload(g, s, NSC_FMT(g, "%s%s", dst, s->path), NSC_FMT(g, "%s%s", ref, s->path), true);
+        nsc_cg_read_payload(g, s, NSC_FMT(g, "%s%s", dst, s->path), NSC_FMT(g, "%s%s", ref, s->path), true);
     }
 }
 
@@ -434,7 +503,7 @@ static void prologue(nsc_cgen *g, const nsc_decl *d, bool writing)
         nsc_p_line(c, "ns_status st = ns_baselines_check(base);");
         if (writing) nsc_p_line(c, "if (st == NS_OK) st = %s(cur);", nsc_cg_fn(g, d, "check"));
         nsc_p_line(c, "if (st != NS_OK) return st;");
-        if (predicted) nsc_p_line(c, "%s_snap pred;", n);
+        if (predicted) nsc_p_line(c, "%s pred;", nsc_cg_fn(g, d, "pred"));
         nsc_p_line(c, "const %s_snap *ref = %s(base%s);", n, nsc_cg_fn(g, d, "reference"), predicted ? ", &pred" : "");
         if (owner) nsc_p_line(c, "const bool owner = to == NS_TO_OWNER;");
         else nsc_p_line(c, "(void)to;");
@@ -486,18 +555,20 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_comment(c, "A local copy keeps the writer in registers (netschema/bits.h).");
     nsc_p_line(c, "ns_writer w = *wp;");
     nsc_strbuf any = NSC_STRBUF_INIT;
+    bool uses_ref = false;
+    for (size_t i = 0; i < l->nslots; i++) uses_ref |= sent_condition(d, &l->slots[i]) && !l->slots[i].predicted;
+    if (!uses_ref) nsc_p_line(c, "(void)ref; /* every field sent is predicted */");
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
         const char *cond = sent_condition(d, s);
         if (!cond) continue;
-        const char *diff = differs(g, s, NSC_FMT(g, "cur->%s", s->path), NSC_FMT(g, "ref->%s", s->path));
+        const char *diff = nsc_cg_differs(g, s, NSC_FMT(g, "cur->%s", s->path), refx(g, s));
         if (strcmp(cond, "true") == 0) nsc_p_line(c, "const bool c%zu = %s; /* %s */", i, diff, s->path);
         else nsc_p_line(c, "const bool c%zu = %s && %s; /* %s */", i, cond, diff, s->path);
         nsc_sb_printf(&any, "%sc%zu", any.len ? " || " : "", i);
     }
     if (any.len == 0) {
         nsc_p_line(c, "(void)cur;");
-        nsc_p_line(c, "(void)ref;");
         nsc_p_line(c, "(void)sent;");
     } else {
         nsc_p_line(c, "const bool any = %s;", nsc_sb_str(&any));
@@ -512,7 +583,7 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
             nsc_p_line(c, "ns_write_bool(&w, c%zu);", i);
             if (s->enc != NSC_ENC_BOOL) { /* a changed bool is known from its change bit */
                 nsc_p_open(c, "if (c%zu) {", i);
-                write_payload(g, s, NSC_FMT(g, "cur->%s", s->path), NSC_FMT(g, "ref->%s", s->path), false);
+                nsc_cg_write_payload(g, s, NSC_FMT(g, "cur->%s", s->path), refx(g, s), false);
                 nsc_p_close(c, "}");
             }
             if (!always) nsc_p_close(c, "}");
@@ -525,6 +596,22 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_close(c, "}");
 }
 
+static bool is_collection(const nsc_slot *s)
+{
+    return s->enc == NSC_ENC_LIST || s->enc == NSC_ENC_MAP || s->enc == NSC_ENC_SET || s->enc == NSC_ENC_FASTARRAY;
+}
+
+/* True if slots hold a collection, directly or inside a @composite struct. */
+static bool holds_collection(const nsc_layout *l)
+{
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        if (is_collection(s) || (s->enc == NSC_ENC_STRUCT && holds_collection(s->composite))) return true;
+    }
+    return false;
+}
+
+/* Reads of records without collections: decode into a local copy, store it on success. */
 static void read_fn(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *c = g->c;
@@ -535,6 +622,12 @@ static void read_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_open(c, "{");
     prologue(g, d, false);
     nsc_p_line(c, "%s_snap v = *ref;", n);
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        if (!s->predicted) continue;
+        if (is_array(s)) nsc_p_line(c, "memcpy(v.%s, pred.%s, sizeof v.%s);", s->path, pred_member(g, s), s->path);
+        else nsc_p_line(c, "v.%s = pred.%s;", s->path, pred_member(g, s));
+    }
     nsc_p_line(c, "ns_reader r = *rp;");
     bool any_slot = false;
     for (size_t i = 0; i < l->nslots; i++) any_slot |= sent_condition(d, &l->slots[i]) != NULL;
@@ -551,18 +644,117 @@ static void read_fn(nsc_cgen *g, const nsc_decl *d)
             nsc_p_comment(c, "%s", s->path);
             if (always) nsc_p_open(c, "if (ns_read_bool(&r)) {");
             else nsc_p_open(c, "if ((%s) && ns_read_bool(&r)) {", cond);
-            read_payload(g, s, NSC_FMT(g, "v.%s", s->path), NSC_FMT(g, "ref->%s", s->path), false);
+            nsc_cg_read_payload(g, s, NSC_FMT(g, "v.%s", s->path), refx(g, s), false);
             nsc_p_close(c, "}");
         }
         nsc_p_close(c, "}");
     }
     nsc_p_line(c, "*rp = r;");
-    nsc_p_open(c, "if (ns_reader_failed(&r)) {");
-    nsc_p_comment(c, "Leave the destination valid: the reference values.");
-    nsc_p_line(c, "if (out != ref) *out = *ref;");
-    nsc_p_line(c, "return ns_reader_status(&r);");
-    nsc_p_close(c, "}");
+    nsc_p_comment(c, "On error the destination keeps what it held.");
+    nsc_p_line(c, "if (ns_reader_failed(&r)) return ns_reader_status(&r);");
     nsc_p_line(c, "*out = v;");
+    nsc_p_line(c, "return NS_OK;");
+    nsc_p_close(c, "}");
+}
+
+/* ---- records with collections: check everything, then decode ------------------------------- */
+
+/* Statements that decode one slot at `path` (relative to dst and ref) when `changed` (a C
+ * condition, evaluated once, which may read the change bit) holds, else keep the reference. */
+static void decode_slot(nsc_cgen *g, const nsc_slot *s, const char *path, const char *ref, const char *changed,
+                        bool maskless)
+{
+    nsc_printer *c = g->c;
+    if (is_collection(s)) {
+        const char *ops = nsc_cg_coll(g, s, "ops");
+        nsc_p_line(c, "if (%s) ns_coll_read(&r, &%s, dst ? &dst->%s : NULL, &ref->%s);", changed, ops, path, path);
+        nsc_p_line(c, "else if (dst) ns_coll_copy(&%s, &dst->%s, &ref->%s);", ops, path, path);
+        return;
+    }
+    nsc_p_open(c, "{");
+    if (s->enc == NSC_ENC_STRUCT && holds_collection(s->composite)) {
+        /* A @composite struct holding a collection: member by member, no change bits of their own
+         * except the collections'. */
+        char *cc = NSC_FMT(g, "c_%s", path);
+        for (char *p = cc; *p; p++)
+            if (*p == '.') *p = '_';
+        nsc_p_line(c, "const bool %s = %s;", cc, changed);
+        for (size_t i = 0; i < s->composite->nslots; i++) {
+            const nsc_slot *m = &s->composite->slots[i];
+            const char *mp = NSC_FMT(g, "%s.%s", path, m->path);
+            const char *mc = is_collection(m) ? NSC_FMT(g, "%s && ns_read_bool(&r)", cc) : cc;
+            nsc_p_comment(c, "%s", mp);
+            decode_slot(g, m, mp, NSC_FMT(g, "ref->%s", mp), mc, true);
+        }
+        nsc_p_close(c, "}");
+        return;
+    }
+    if (is_array(s)) {
+        nsc_p_line(c, "%s;", nsc_cg_snap_decl(g, s, "x"));
+        nsc_p_line(c, "memcpy(&x, &%s, sizeof x);", ref);
+    } else {
+        nsc_p_line(c, "%s = %s;", nsc_cg_snap_decl(g, s, "x"), ref);
+    }
+    if (maskless && s->enc == NSC_ENC_BOOL) {
+        nsc_p_line(c, "if (%s) x = ns_read_bool(&r);", changed);
+    } else {
+        nsc_p_open(c, "if (%s) {", changed);
+        nsc_cg_read_payload(g, s, "x", ref, maskless);
+        nsc_p_close(c, "}");
+    }
+    if (is_array(s)) nsc_p_line(c, "if (dst) memcpy(&dst->%s, &x, sizeof x);", path);
+    else nsc_p_line(c, "if (dst) dst->%s = x;", path);
+    nsc_p_close(c, "}");
+}
+
+static void decode_fn(nsc_cgen *g, const nsc_decl *d, bool predicted, bool owner, bool full)
+{
+    nsc_printer *c = g->c;
+    const nsc_layout *l = d->layout;
+    const char *n = nsc_cg_name(g, d);
+    nsc_p_empty(c);
+    nsc_p_comment(c, "Decodes what %s wrote into dst, or with dst NULL only checks it.", nsc_cg_fn(g, d, "write"));
+    nsc_p_line(c, "static void %s(ns_reader *rp, %s_snap *dst, const %s_snap *ref%s%s%s, const unsigned sent)",
+               nsc_cg_fn(g, d, "decode"), n, n, predicted ? NSC_FMT(g, ", const %s *pp", nsc_cg_fn(g, d, "pred")) : "",
+               owner ? ", const bool owner" : "", full ? ", const bool full" : "");
+    nsc_p_open(c, "{");
+    if (predicted) nsc_p_line(c, "const %s pred = *pp;", nsc_cg_fn(g, d, "pred"));
+    nsc_p_line(c, "ns_reader r = *rp;");
+    nsc_p_line(c, "const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;");
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        const char *cond = sent_condition(d, s);
+        const char *changed = !cond ? "false"
+                            : strcmp(cond, "true") == 0 ? "any && ns_read_bool(&r)"
+                            : NSC_FMT(g, "any && (%s) && ns_read_bool(&r)", cond);
+        nsc_p_comment(c, "%s", s->path);
+        decode_slot(g, s, s->path, refx(g, s), changed, false);
+    }
+    nsc_p_line(c, "*rp = r;");
+    nsc_p_close(c, "}");
+}
+
+static void read_twice_fn(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    bool owner, full, predicted = d->kind == NSC_D_COMPONENT && has_predicted(d->layout);
+    dependencies(d, &owner, &full);
+    decode_fn(g, d, predicted, owner, full);
+    nsc_p_empty(c);
+    nsc_p_line(c, "%s", signature(g, d, false));
+    nsc_p_open(c, "{");
+    prologue(g, d, false);
+    nsc_p_comment(c, "Decoding builds out from ref, so the two must differ.");
+    nsc_p_line(c, "if ((const void *)out == (const void *)ref) return NS_ERR_ARGUMENT;");
+    const char *args = NSC_FMT(g, "ref%s%s%s, sent", predicted ? ", &pred" : "", owner ? ", owner" : "", full ? ", full" : "");
+    nsc_p_comment(c, "Check the whole delta first, so that on error out keeps what it held.");
+    nsc_p_line(c, "ns_reader check = *rp;");
+    nsc_p_line(c, "%s(&check, NULL, %s);", nsc_cg_fn(g, d, "decode"), args);
+    nsc_p_open(c, "if (ns_reader_failed(&check)) {");
+    nsc_p_line(c, "*rp = check;");
+    nsc_p_line(c, "return ns_reader_status(&check);");
+    nsc_p_close(c, "}");
+    nsc_p_line(c, "%s(rp, out, %s);", nsc_cg_fn(g, d, "decode"), args);
     nsc_p_line(c, "return NS_OK;");
     nsc_p_close(c, "}");
 }
@@ -572,5 +764,6 @@ void nsc_cg_codec(nsc_cgen *g, const nsc_decl *d)
     if (d->kind == NSC_D_COMPONENT) reference_fn(g, d);
     check_fn(g, d);
     write_fn(g, d);
-    read_fn(g, d);
+    if (holds_collection(d->layout)) read_twice_fn(g, d);
+    else read_fn(g, d);
 }

@@ -42,6 +42,14 @@ static const char *flags(nsc_cgen *g, const nsc_slot *s)
     return r;
 }
 
+/* The struct descriptor of a composite slot, or of a collection's struct elements. */
+static const char *elem_desc(nsc_cgen *g, const nsc_slot *s)
+{
+    if (s->enc == NSC_ENC_STRUCT) return NSC_FMT(g, "&%s", nsc_cg_fn(g, s->type->decl, "desc"));
+    if (s->elem && s->elem->enc == NSC_ENC_STRUCT) return NSC_FMT(g, "&%s", nsc_cg_fn(g, s->elem->type->decl, "desc"));
+    return "NULL";
+}
+
 void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *c = g->c;
@@ -57,7 +65,7 @@ void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
                           "%s, %s, %.17g, %uu, %uu, %s},",
                        s->path, enc_name(s->enc), s->arity, s->raw_bits, flags(g, s), n, s->path, n, s->path, n, s->path,
                        i64(g, s->bounded ? s->lo : 0), i64(g, s->bounded ? s->hi : 0), s->scale, s->max_bits,
-                       s->type->capacity, s->enc == NSC_ENC_STRUCT ? NSC_FMT(g, "&%s", nsc_cg_fn(g, s->type->decl, "desc")) : "NULL");
+                       s->type->capacity, elem_desc(g, s));
         }
         nsc_p_close(c, "};");
     }

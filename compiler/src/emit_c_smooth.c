@@ -167,34 +167,57 @@ void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d)
     if (d->kind != NSC_D_COMPONENT) return;
     nsc_printer *c = g->c;
     const char *n = nsc_cg_name(g, d);
-    bool any = false;
-    for (size_t i = 0; i < d->nfields; i++) any |= d->fields[i]->sem.notify;
+    bool any = false, fastarrays = false;
+    for (size_t i = 0; i < d->nfields; i++) {
+        any |= d->fields[i]->sem.notify;
+        fastarrays |= d->fields[i]->sem.type->kind == NSC_T_FASTARRAY;
+    }
     nsc_p_empty(c);
     nsc_p_line(c, "void %s(%s *live, const %s_snap *s, const %s_hooks *hooks, void *ctx)", nsc_cg_fn(g, d, "apply"), n, n, n);
     nsc_p_open(c, "{");
-    if (!any) {
+    if (!any && !fastarrays) {
         nsc_p_line(c, "(void)hooks;");
         nsc_p_line(c, "(void)ctx;");
         nsc_p_line(c, "%s(s, live);", nsc_cg_fn(g, d, "dequantize"));
         nsc_p_close(c, "}");
         return;
     }
-    nsc_p_comment(c, "The old values of the @notify fields, to tell which changed.");
+    if (any) nsc_p_comment(c, "The old values of the @notify fields, to tell which changed.");
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
         if (!f->sem.notify) continue;
         const nsc_type *t = f->sem.type;
-        if (t->kind == NSC_T_STRING) {
-            nsc_p_line(c, "char old_%s[%u + 1];", f->name.text, t->capacity);
-            nsc_p_line(c, "memcpy(old_%s, live->%s, sizeof old_%s);", f->name.text, f->name.text, f->name.text);
+        const char *m = f->name.text;
+        if (nsc_type_is_collection(t)) {
+            nsc_p_line(c, "const bool changed_%s = %s(&live->%s, &s->%s);", m,
+                       nsc_cg_coll(g, nsc_cg_field_slot(d->layout, f), "differs"), m, m);
+        } else if (t->kind == NSC_T_STRING) {
+            nsc_p_line(c, "char old_%s[%u + 1];", m, t->capacity);
+            nsc_p_line(c, "memcpy(old_%s, live->%s, sizeof old_%s);", m, m, m);
         } else if (t->kind == NSC_T_BYTES) {
-            nsc_p_line(c, "struct { uint16_t len; uint8_t data[%u]; } old_%s;", t->capacity, f->name.text);
-            nsc_p_line(c, "memcpy(&old_%s, &live->%s, sizeof old_%s);", f->name.text, f->name.text, f->name.text);
+            nsc_p_line(c, "struct { uint16_t len; uint8_t data[%u]; } old_%s;", t->capacity, m);
+            nsc_p_line(c, "memcpy(&old_%s, &live->%s, sizeof old_%s);", m, m, m);
         } else {
-            nsc_p_line(c, "const %s old_%s = live->%s;", nsc_cg_value_type(g, t), f->name.text, f->name.text);
+            nsc_p_line(c, "const %s old_%s = live->%s;", nsc_cg_value_type(g, t), m, m);
         }
     }
-    nsc_p_line(c, "%s(s, live);", nsc_cg_fn(g, d, "dequantize"));
+    if (!fastarrays) {
+        nsc_p_line(c, "%s(s, live);", nsc_cg_fn(g, d, "dequantize"));
+    } else {
+        nsc_p_comment(c, "Every field but the fast arrays, which are brought up to date item by item.");
+        for (size_t i = 0; i < d->nfields; i++)
+            if (d->fields[i]->sem.type->kind != NSC_T_FASTARRAY) nsc_cg_dequantize_field(g, d->layout, d->fields[i], "s->", "live->");
+        for (size_t i = 0; i < d->nfields; i++) {
+            const nsc_field *f = d->fields[i];
+            if (f->sem.type->kind != NSC_T_FASTARRAY) continue;
+            nsc_p_comment(c, "%s: removes, then adds, then changes (netschema/collections.h, ns_fa_apply).", f->name.text);
+            nsc_cg_coll_apply(g, f, nsc_cg_field_slot(d->layout, f));
+        }
+    }
+    if (!any) {
+        nsc_p_close(c, "}");
+        return;
+    }
     nsc_p_line(c, "if (!hooks) return;");
     nsc_p_comment(c, "After the whole component is updated, in field order.");
     for (size_t i = 0; i < d->nfields; i++) {
@@ -202,6 +225,10 @@ void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d)
         if (!f->sem.notify) continue;
         const nsc_type *t = f->sem.type;
         const char *m = f->name.text;
+        if (nsc_type_is_collection(t)) {
+            nsc_p_line(c, "if (hooks->%s && changed_%s) hooks->%s(ctx, live);", m, m, m);
+            continue;
+        }
         const char *old = NSC_FMT(g, "old_%s", m), *now = NSC_FMT(g, "live->%s", m);
         bool by_pointer = t->kind == NSC_T_STRUCT || t->kind == NSC_T_BYTES || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT;
         const char *args = t->kind == NSC_T_STRING ? NSC_FMT(g, "%s, %s", old, now)

@@ -88,14 +88,14 @@ static void header_enum(nsc_cgen *g, const nsc_decl *d)
     nsc_p_line(h, "#define %s %zuu", nsc_cg_macro(g, d, "COUNT"), d->nvalues);
     nsc_p_empty(h);
     nsc_p_comment(h, "True if v is one of %s's values.", name);
-    nsc_p_open(h, "static inline bool %s(int64_t v)", nsc_cg_fn(g, d, "is_valid"));
-    nsc_p_line(h, "{");
-    nsc_p_line(h, "    switch (v) {");
-    for (size_t i = 0; i < d->nvalues; i++) nsc_p_line(h, "    case %lld:", (long long)d->values[i]->resolved);
-    nsc_p_line(h, "        return true;");
-    nsc_p_line(h, "    default:");
-    nsc_p_line(h, "        return false;");
-    nsc_p_line(h, "    }");
+    nsc_p_line(h, "static inline bool %s(int64_t v)", nsc_cg_fn(g, d, "is_valid"));
+    nsc_p_open(h, "{");
+    nsc_p_line(h, "switch (v) {");
+    for (size_t i = 0; i < d->nvalues; i++) nsc_p_line(h, "case %lld:", (long long)d->values[i]->resolved);
+    nsc_p_line(h, "    return true;");
+    nsc_p_line(h, "default:");
+    nsc_p_line(h, "    return false;");
+    nsc_p_line(h, "}");
     nsc_p_close(h, "}");
     nsc_p_comment(h, "The value's name as written in the schema, or \"?\".");
     nsc_p_line(h, "const char *%s(%s v);", nsc_cg_fn(g, d, "name"), name);
@@ -126,12 +126,13 @@ void nsc_cg_enum_functions(nsc_cgen *g)
 /* ---- structs ---------------------------------------------------------------------------- */
 
 /* A value-struct member: "int32_t hp", "char name[33]", "struct {...} blob". */
-static void value_member(nsc_cgen *g, const nsc_field *f)
+static void value_member(nsc_cgen *g, const nsc_decl *d, const nsc_field *f)
 {
     const nsc_type *t = f->sem.type;
     const char *n = f->name.text;
     if (f->doc) nsc_p_doc(g->h, f->doc);
-    if (t->kind == NSC_T_STRING) nsc_p_line(g->h, "char %s[%u + 1]; /* UTF-8, NUL-terminated */", n, t->capacity);
+    if (nsc_type_is_collection(t)) nsc_p_line(g->h, "%s %s;", nsc_coll_name(g->a, d, f, ""), n);
+    else if (t->kind == NSC_T_STRING) nsc_p_line(g->h, "char %s[%u + 1]; /* UTF-8, NUL-terminated */", n, t->capacity);
     else if (t->kind == NSC_T_BYTES) nsc_p_line(g->h, "struct { uint16_t len; uint8_t data[%u]; } %s;", t->capacity, n);
     else nsc_p_line(g->h, "%s %s;", nsc_cg_value_type(g, t), n);
 }
@@ -147,6 +148,12 @@ static void snap_member(nsc_cgen *g, const nsc_layout *l, const nsc_field *f)
     }
     const nsc_slot *s = nsc_cg_field_slot(l, f);
     switch (s->enc) {
+    case NSC_ENC_LIST:
+    case NSC_ENC_MAP:
+    case NSC_ENC_SET:
+    case NSC_ENC_FASTARRAY:
+        nsc_p_line(g->h, "%s %s;", nsc_cg_coll(g, s, "snap"), n);
+        break;
     case NSC_ENC_VEC_Q:
     case NSC_ENC_QUAT_Q:
         nsc_p_line(g->h, "int32_t %s[%u]; /* quantized: round(v * %g) */", n, s->arity, s->scale);
@@ -185,16 +192,27 @@ static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *h = g->h;
     const char *name = nsc_cg_name(g, d);
-    nsc_p_comment(h, "Hooks %s calls for @notify fields that changed, after the whole component is updated.",
+    nsc_p_comment(h, "Hooks %s calls (NULL members are skipped): per fast-array item, removes, then adds, then",
                   nsc_cg_fn(g, d, "apply"));
+    nsc_p_comment(h, "changes; then, once the whole component is updated, the @notify fields that changed.");
     nsc_p_open(h, "typedef struct %s_hooks {", name);
     bool any = false;
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
+        const nsc_type *t = f->sem.type;
+        if (t->kind == NSC_T_FASTARRAY) {
+            const char *item = nsc_coll_name(g->a, d, f, "item"), *m = f->name.text;
+            any = true;
+            nsc_p_line(h, "void (*%s_remove)(void *ctx, %s *live, const %s *item); /* item still in live */", m, name, item);
+            nsc_p_line(h, "void (*%s_add)(void *ctx, %s *live, const %s *item);", m, name, item);
+            nsc_p_line(h, "void (*%s_change)(void *ctx, %s *live, const %s *item, const %s *old);", m, name, item, item);
+            continue;
+        }
         if (!f->sem.notify) continue;
         any = true;
-        const nsc_type *t = f->sem.type;
-        if (t->kind == NSC_T_STRING)
+        if (nsc_type_is_collection(t))
+            nsc_p_line(h, "void (*%s)(void *ctx, %s *live); /* after it changed */", f->name.text, name);
+        else if (t->kind == NSC_T_STRING)
             nsc_p_line(h, "void (*%s)(void *ctx, %s *live, const char *old_value, const char *new_value);", f->name.text, name);
         else if (t->kind == NSC_T_BYTES || t->kind == NSC_T_STRUCT || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
             nsc_p_line(h, "void (*%s)(void *ctx, %s *live, const %s *old_value, const %s *new_value);", f->name.text, name,
@@ -204,7 +222,7 @@ static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
             nsc_p_line(h, "void (*%s)(void *ctx, %s *live, %s old_value, %s new_value);", f->name.text, name,
                        nsc_cg_value_type(g, t), nsc_cg_value_type(g, t));
     }
-    if (!any) nsc_p_line(h, "void *ns_unused; /* no @notify fields */");
+    if (!any) nsc_p_line(h, "void *ns_unused; /* no @notify fields and no fast arrays */");
     nsc_p_close(h, "} %s_hooks;", name);
 }
 
@@ -215,10 +233,11 @@ static void header_record(nsc_cgen *g, const nsc_decl *d)
     const nsc_layout *l = d->layout;
     nsc_p_blank(h);
     nsc_p_line(h, "/* ---- %s %s ---- */", nsc_decl_kind_name(d->kind), d->name.text);
+    nsc_cg_coll_types(g, d);
     nsc_p_empty(h);
     nsc_p_doc(h, d->doc);
     nsc_p_open(h, "typedef struct %s {", name);
-    for (size_t i = 0; i < d->nfields; i++) value_member(g, d->fields[i]);
+    for (size_t i = 0; i < d->nfields; i++) value_member(g, d, d->fields[i]);
     if (d->nfields == 0) nsc_p_line(h, "uint8_t ns_unused; /* no fields */");
     if (nsc_cg_has_dirty(d) && d->nfields)
         nsc_p_line(h, "uint32_t ns_dirty[%u]; /* fields changed by the setters since _clear_dirty */", dirty_words(d));
@@ -254,11 +273,7 @@ void nsc_cg_header_types(nsc_cgen *g)
         nsc_p_line(h, "#define %s %lldLL", nsc_macro_name(g->a, d, NULL), (long long)d->const_value);
     }
     for (size_t i = 0; i < g->u->ndecls; i++)
-        if (g->u->decls[i]->kind == NSC_D_ENUM) {
-            if (i == 0 || true) {
-            }
-            header_enum(g, g->u->decls[i]);
-        }
+        if (g->u->decls[i]->kind == NSC_D_ENUM) header_enum(g, g->u->decls[i]);
     const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
     size_t n = nsc_cg_record_order(g, order);
     for (size_t i = 0; i < n; i++) header_record(g, order[i]);
@@ -335,10 +350,11 @@ static void prototypes(nsc_cgen *g, const nsc_decl *d)
             else
                 nsc_p_line(h, "void %s(%s *v, %s value);", fn, n, nsc_cg_value_type(g, t));
         }
-        nsc_p_comment(h, "True if a setter changed a field since the last _clear_dirty.");
+        nsc_p_comment(h, "True if a setter or collection helper changed a field since the last _clear_dirty.");
         nsc_p_line(h, "bool %s(const %s *v);", nsc_cg_fn(g, d, "is_dirty"), n);
         nsc_p_line(h, "void %s(%s *v);", nsc_cg_fn(g, d, "clear_dirty"), n);
     }
+    nsc_cg_coll_prototypes(g, d);
     nsc_p_line(h, "extern const ns_type_desc %s;", nsc_cg_fn(g, d, "desc"));
 }
 

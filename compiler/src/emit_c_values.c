@@ -188,6 +188,12 @@ static void snap_value(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, con
     const nsc_slot *s = nsc_cg_field_slot(l, f);
     int32_t lo = s->has_range ? (int32_t)s->lo : INT32_MIN, hi = s->has_range ? (int32_t)s->hi : INT32_MAX;
     switch (s->enc) {
+    case NSC_ENC_LIST:
+    case NSC_ENC_MAP:
+    case NSC_ENC_SET:
+    case NSC_ENC_FASTARRAY:
+        nsc_sb_puts(sb, nsc_cg_coll_zero(g, s)); /* collections start empty */
+        return;
     case NSC_ENC_BOOL:
         nsc_sb_puts(sb, lit && lit->b ? "true" : "false");
         return;
@@ -297,81 +303,88 @@ static const char *quantize_expr(nsc_cgen *g, const nsc_slot *s, const char *val
     return r;
 }
 
-static void quantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f)
+void nsc_cg_quantize_value(nsc_cgen *g, const nsc_slot *s, const nsc_type *t, const nsc_literal *init, const char *v,
+                           const char *q)
 {
     nsc_printer *c = g->c;
-    const nsc_type *t = f->sem.type;
-    const char *m = f->name.text;
     if (t->kind == NSC_T_STRUCT) {
-        nsc_p_line(c, "%s(&v->%s, &s->%s);", nsc_cg_fn(g, t->decl, "quantize"), m, m);
+        nsc_p_line(c, "%s(&%s, &%s);", nsc_cg_fn(g, t->decl, "quantize"), v, q);
         return;
     }
-    const nsc_slot *s = nsc_cg_field_slot(l, f);
     switch (s->enc) {
     case NSC_ENC_QUANT:
-        nsc_p_line(c, "s->%s = %s;", m, quantize_expr(g, s, NSC_FMT(g, "v->%s", m)));
+        nsc_p_line(c, "%s = %s;", q, quantize_expr(g, s, v));
         return;
     case NSC_ENC_FLOAT32:
-        nsc_p_line(c, "s->%s = ns_f32_bits(v->%s);", m, m);
+        nsc_p_line(c, "%s = ns_f32_bits(%s);", q, v);
         return;
     case NSC_ENC_FLOAT64:
-        nsc_p_line(c, "s->%s = ns_f64_bits(v->%s);", m, m);
+        nsc_p_line(c, "%s = ns_f64_bits(%s);", q, v);
         return;
     case NSC_ENC_VEC_Q:
         for (unsigned k = 0; k < s->arity; k++)
-            nsc_p_line(c, "s->%s[%u] = %s;", m, k, quantize_expr(g, s, NSC_FMT(g, "v->%s.%s", m, axis[k])));
+            nsc_p_line(c, "%s[%u] = %s;", q, k, quantize_expr(g, s, NSC_FMT(g, "%s.%s", v, axis[k])));
         return;
     case NSC_ENC_VEC_F:
     case NSC_ENC_QUAT_F:
-        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(c, "s->%s[%u] = ns_f32_bits(v->%s.%s);", m, k, m, axis[k]);
+        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(c, "%s[%u] = ns_f32_bits(%s.%s);", q, k, v, axis[k]);
         return;
     case NSC_ENC_QUAT_Q:
         nsc_p_open(c, "{");
-        nsc_p_line(c, "ns_quat q = ns_quat_normalize(v->%s);", m);
-        for (unsigned k = 0; k < 4; k++) nsc_p_line(c, "s->%s[%u] = %s;", m, k, quantize_expr(g, s, NSC_FMT(g, "q.%s", axis[k])));
+        nsc_p_line(c, "ns_quat q = ns_quat_normalize(%s);", v);
+        for (unsigned k = 0; k < 4; k++) nsc_p_line(c, "%s[%u] = %s;", q, k, quantize_expr(g, s, NSC_FMT(g, "q.%s", axis[k])));
         nsc_p_close(c, "}");
         return;
     case NSC_ENC_QUAT_S3:
-        nsc_p_line(c, "s->%s = ns_smallest3_pack(v->%s, %u);", m, m, s->raw_bits);
+        nsc_p_line(c, "%s = ns_smallest3_pack(%s, %u);", q, v, s->raw_bits);
         return;
     case NSC_ENC_STRING:
-        nsc_p_line(c, "ns_string_sanitize(s->%s, %u, v->%s, sizeof v->%s);", m, t->capacity, m, m);
+        nsc_p_line(c, "ns_string_sanitize(%s, %u, %s, sizeof %s);", q, t->capacity, v, v);
         return;
     case NSC_ENC_BYTES:
-        nsc_p_line(c, "s->%s.len = v->%s.len < %u ? v->%s.len : %u;", m, m, t->capacity, m, t->capacity);
-        nsc_p_line(c, "memcpy(s->%s.data, v->%s.data, s->%s.len);", m, m, m);
+        nsc_p_line(c, "%s.len = %s.len < %u ? %s.len : %u;", q, v, t->capacity, v, t->capacity);
+        nsc_p_line(c, "memcpy(%s.data, %s.data, %s.len);", q, v, q);
         return;
     case NSC_ENC_BOOL:
-        nsc_p_line(c, "s->%s = v->%s;", m, m);
+        nsc_p_line(c, "%s = %s;", q, v);
+        return;
+    case NSC_ENC_LIST:
+    case NSC_ENC_MAP:
+    case NSC_ENC_SET:
+    case NSC_ENC_FASTARRAY:
+        nsc_cg_coll_quantize(g, s, v, q);
         return;
     default:
         if (t->kind == NSC_T_ENUM) {
-            nsc_strbuf sb = NSC_STRBUF_INIT;
-            const nsc_enum_value *ev = f->sem.init ? f->sem.init->ev : t->decl->values[0];
+            const nsc_enum_value *ev = init ? init->ev : t->decl->values[0];
             nsc_p_comment(c, "A value the enum does not declare would be rejected by every reader: send the default.");
-            nsc_p_line(c, "s->%s = %s(v->%s) ? v->%s : %s;", m, nsc_cg_fn(g, t->decl, "is_valid"), m, m,
+            nsc_p_line(c, "%s = %s(%s) ? %s : %s;", q, nsc_cg_fn(g, t->decl, "is_valid"), v, v,
                        nsc_enum_value_cname(g->a, t->decl, ev));
-            nsc_sb_free(&sb);
         } else if (s->has_range) {
             bool u64 = t->kind == NSC_T_U64;
-            nsc_p_line(c, "s->%s = (%s)%s(v->%s, %lld, %lld);", m, s->snap_ctype, u64 ? "ns_clamp_u64" : "ns_clamp_i64", m,
+            nsc_p_line(c, "%s = (%s)%s(%s, %lld, %lld);", q, s->snap_ctype, u64 ? "ns_clamp_u64" : "ns_clamp_i64", v,
                        (long long)s->lo, (long long)s->hi);
         } else {
-            nsc_p_line(c, "s->%s = v->%s;", m, m);
+            nsc_p_line(c, "%s = %s;", q, v);
         }
     }
 }
 
-void nsc_cg_dequantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, const char *src, const char *dst)
+static void quantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f)
+{
+    const nsc_type *t = f->sem.type;
+    const char *m = f->name.text;
+    nsc_cg_quantize_value(g, t->kind == NSC_T_STRUCT ? NULL : nsc_cg_field_slot(l, f), t, f->sem.init,
+                          NSC_FMT(g, "v->%s", m), NSC_FMT(g, "s->%s", m));
+}
+
+void nsc_cg_dequantize_value(nsc_cgen *g, const nsc_slot *s, const nsc_type *t, const char *from, const char *to)
 {
     nsc_printer *c = g->c;
-    const nsc_type *t = f->sem.type;
-    const char *from = NSC_FMT(g, "%s%s", src, f->name.text), *to = NSC_FMT(g, "%s%s", dst, f->name.text);
     if (t->kind == NSC_T_STRUCT) {
         nsc_p_line(c, "%s(&%s, &%s);", nsc_cg_fn(g, t->decl, "dequantize"), from, to);
         return;
     }
-    const nsc_slot *s = nsc_cg_field_slot(l, f);
     bool f32 = t->kind != NSC_T_F64;
     switch (s->enc) {
     case NSC_ENC_QUANT:
@@ -409,9 +422,22 @@ void nsc_cg_dequantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *
         nsc_p_line(c, "%s.len = %s.len;", to, from);
         nsc_p_line(c, "memcpy(%s.data, %s.data, sizeof %s.data);", to, from, to);
         return;
+    case NSC_ENC_LIST:
+    case NSC_ENC_MAP:
+    case NSC_ENC_SET:
+    case NSC_ENC_FASTARRAY:
+        nsc_cg_coll_dequantize(g, s, from, to);
+        return;
     default:
         nsc_p_line(c, "%s = %s;", to, from);
     }
+}
+
+void nsc_cg_dequantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, const char *src, const char *dst)
+{
+    const nsc_type *t = f->sem.type;
+    nsc_cg_dequantize_value(g, t->kind == NSC_T_STRUCT ? NULL : nsc_cg_field_slot(l, f), t,
+                            NSC_FMT(g, "%s%s", src, f->name.text), NSC_FMT(g, "%s%s", dst, f->name.text));
 }
 
 void nsc_cg_quantize(nsc_cgen *g, const nsc_decl *d)
@@ -459,43 +485,50 @@ static void snap_equal_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *
         nsc_p_line(c, "if (a->%s.len != b->%s.len || memcmp(a->%s.data, b->%s.data, a->%s.len) != 0) return false;", m, m, m,
                    m, m);
         return;
+    case NSC_ENC_LIST:
+    case NSC_ENC_MAP:
+    case NSC_ENC_SET:
+    case NSC_ENC_FASTARRAY:
+        nsc_p_line(c, "if (!ns_coll_equal(&%s, &a->%s, &b->%s)) return false;", nsc_cg_coll(g, s, "ops"), m, m);
+        return;
     default:
         nsc_p_line(c, "if (a->%s != b->%s) return false;", m, m);
     }
 }
 
-static void value_equal_field(nsc_cgen *g, const nsc_field *f)
+const char *nsc_cg_value_differs(nsc_cgen *g, const nsc_type *t, const char *a, const char *b)
 {
-    nsc_printer *c = g->c;
-    const nsc_type *t = f->sem.type;
-    const char *m = f->name.text;
     switch (t->kind) {
     case NSC_T_STRUCT:
-        nsc_p_line(c, "if (!%s(&a->%s, &b->%s)) return false;", nsc_cg_fn(g, t->decl, "equal"), m, m);
-        return;
+        return NSC_FMT(g, "!%s(&%s, &%s)", nsc_cg_fn(g, t->decl, "equal"), a, b);
     case NSC_T_F32:
-        nsc_p_line(c, "if (ns_f32_bits(a->%s) != ns_f32_bits(b->%s)) return false;", m, m);
-        return;
+        return NSC_FMT(g, "ns_f32_bits(%s) != ns_f32_bits(%s)", a, b);
     case NSC_T_F64:
-        nsc_p_line(c, "if (ns_f64_bits(a->%s) != ns_f64_bits(b->%s)) return false;", m, m);
-        return;
+        return NSC_FMT(g, "ns_f64_bits(%s) != ns_f64_bits(%s)", a, b);
     case NSC_T_VEC2:
     case NSC_T_VEC3:
     case NSC_T_VEC4:
     case NSC_T_QUAT:
-        nsc_p_line(c, "if (memcmp(&a->%s, &b->%s, sizeof a->%s) != 0) return false;", m, m, m);
-        return;
+        return NSC_FMT(g, "memcmp(&%s, &%s, sizeof %s) != 0", a, b, a);
     case NSC_T_STRING:
-        nsc_p_line(c, "if (strncmp(a->%s, b->%s, sizeof a->%s) != 0) return false;", m, m, m);
-        return;
+        return NSC_FMT(g, "strncmp(%s, %s, sizeof %s) != 0", a, b, a);
     case NSC_T_BYTES:
-        nsc_p_line(c, "if (a->%s.len != b->%s.len) return false;", m, m);
-        nsc_p_line(c, "if (memcmp(a->%s.data, b->%s.data, a->%s.len < %u ? a->%s.len : %u) != 0) return false;", m, m, m,
-                   t->capacity, m, t->capacity);
-        return;
+        return NSC_FMT(g, "(%s.len != %s.len || memcmp(%s.data, %s.data, %s.len < %u ? %s.len : %u) != 0)", a, b, a, b, a,
+                       t->capacity, a, t->capacity);
     default:
-        nsc_p_line(c, "if (a->%s != b->%s) return false;", m, m);
+        return NSC_FMT(g, "%s != %s", a, b);
     }
+}
+
+static void value_equal_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f)
+{
+    const nsc_type *t = f->sem.type;
+    const char *m = f->name.text;
+    if (nsc_type_is_collection(t)) {
+        nsc_p_line(g->c, "if (!%s(&a->%s, &b->%s)) return false;", nsc_cg_coll(g, nsc_cg_field_slot(l, f), "equal"), m, m);
+        return;
+    }
+    nsc_p_line(g->c, "if (%s) return false;", nsc_cg_value_differs(g, t, NSC_FMT(g, "a->%s", m), NSC_FMT(g, "b->%s", m)));
 }
 
 void nsc_cg_equality(nsc_cgen *g, const nsc_decl *d)
@@ -513,7 +546,7 @@ void nsc_cg_equality(nsc_cgen *g, const nsc_decl *d)
     nsc_p_line(c, "bool %s(const %s *a, const %s *b)", nsc_cg_fn(g, d, "equal"), n, n);
     nsc_p_open(c, "{");
     if (d->nfields == 0) nsc_p_line(c, "(void)a;"), nsc_p_line(c, "(void)b;");
-    for (size_t i = 0; i < d->nfields; i++) value_equal_field(g, d->fields[i]);
+    for (size_t i = 0; i < d->nfields; i++) value_equal_field(g, d->layout, d->fields[i]);
     nsc_p_line(c, "return true;");
     nsc_p_close(c, "}");
 }

@@ -180,8 +180,7 @@ static void encode(nsc_slot *slot, const nsc_field_sem *s, const nsc_type *t)
         slot->enc = t->kind == NSC_T_LIST ? NSC_ENC_LIST : t->kind == NSC_T_MAP ? NSC_ENC_MAP
                   : t->kind == NSC_T_SET ? NSC_ENC_SET : NSC_ENC_FASTARRAY;
         slot->snap_ctype = "";
-        slot->max_bits = slot->full_bits = 0; /* collections: see layout of collections */
-        return;
+        return; /* the element slots and sizes come from collection() */
     default: /* integers, enums, entity */
         slot->snap_ctype = nsc_int_ctype(t);
         int_range(s, t, slot);
@@ -206,6 +205,39 @@ static bool predictable(nsc_enc e)
            e == NSC_ENC_VEC_Q || e == NSC_ENC_QUAT_Q;
 }
 
+/* A packed 64-bit value (two halves) that may reach v. */
+static uint32_t packed64_cost(uint64_t v)
+{
+    return v > 0xffffffffu ? 76u : 2u + nsc_packed_cost(v);
+}
+
+/* Worst bits of the first key of a map or set delta (zigzagged distance from the reference's
+ * first key) and of every further one (its gap minus one). */
+static uint32_t first_key_bits(const nsc_slot *k)
+{
+    return k->span < 0x80000000u ? packed64_cost(2 * k->span + 1) : 76u;
+}
+
+static uint32_t gap_key_bits(const nsc_slot *k)
+{
+    if (nsc_type_int_bits(k->type->kind == NSC_T_ENUM ? k->type->decl->underlying_type : k->type) <= 32)
+        return nsc_packed_cost(k->span);
+    return packed64_cost(k->span);
+}
+
+/* Worst bits of one element: a struct codes itself (its own mask); anything else has a change
+ * bit and, when set, its payload. */
+static uint32_t elem_bits(const nsc_slot *e)
+{
+    return e->record ? e->max_bits : 1u + e->max_bits;
+}
+
+/* Adds with saturation: a schema may declare collections whose worst case passes 2^32 bits. */
+static uint32_t add_sat(uint64_t a, uint64_t b)
+{
+    return a + b > UINT32_MAX ? UINT32_MAX : (uint32_t)(a + b);
+}
+
 typedef struct builder {
     nsc_checker *c;
     nsc_slot    *slots;
@@ -213,6 +245,61 @@ typedef struct builder {
 } builder;
 
 static nsc_layout *layout_of(nsc_checker *c, const nsc_decl *d);
+
+/* A slot for a collection's element, key or value type, with the field's attributes. */
+static nsc_slot *element(nsc_checker *c, const nsc_field_sem *sem, const nsc_type *t)
+{
+    nsc_slot *e = NSC_NEW(c->a, nsc_slot);
+    e->type = t;
+    e->sync = NSC_SYNC_ALL;
+    e->path = "";
+    e->flat = "";
+    if (t->kind == NSC_T_STRUCT) {
+        const nsc_layout *inner = layout_of(c, t->decl);
+        e->enc = NSC_ENC_STRUCT;
+        e->record = true;
+        e->arity = 1;
+        e->composite = inner;
+        e->snap_ctype = "";
+        e->max_bits = e->full_bits = inner->max_bits_all;
+    } else {
+        encode(e, sem, t);
+    }
+    return e;
+}
+
+/* Element slots and worst-case sizes of a collection (wire format: docs/wire.md and the
+ * runtime's coll_*.c). Operations of keyed kinds: at most the reference's N plus N new ones. */
+static void collection(nsc_checker *c, nsc_slot *s, const nsc_field_sem *sem, const nsc_type *t)
+{
+    nsc_field_sem none;
+    memset(&none, 0, sizeof none);
+    uint64_t n = t->capacity, bits = 0;
+    switch (t->kind) {
+    case NSC_T_LIST:
+        s->elem = element(c, sem, t->elem);
+        bits = 3u * nsc_packed_cost(n) + n * elem_bits(s->elem);
+        break;
+    case NSC_T_SET:
+        s->elem = element(c, &none, t->elem);
+        bits = nsc_packed_cost(2 * n) + first_key_bits(s->elem) + (2 * n - 1) * gap_key_bits(s->elem) + 2 * n;
+        break;
+    case NSC_T_MAP:
+        s->key = element(c, &none, t->key);
+        s->elem = element(c, sem, t->elem);
+        bits = nsc_packed_cost(2 * n) + first_key_bits(s->key) + (2 * n - 1) * gap_key_bits(s->key) + 2 * n * 2 +
+               n * elem_bits(s->elem);
+        break;
+    default: /* fastarray: IDs are 32-bit, the first one zigzagged against the reference's first */
+        s->elem = element(c, &none, t->elem);
+        bits = nsc_packed_cost(2 * n) + 41u + (2 * n - 1) * 38u + 2 * n * 2 + n * s->elem->max_bits;
+        if (sem->ordered) bits += 1u + n * nsc_packed_cost(2 * n + 1);
+        break;
+    }
+    s->max_bits = add_sat(bits, 0);
+    /* Inside a composite struct a collection has no change bit of its own: it spends one. */
+    s->full_bits = add_sat(s->max_bits, 1);
+}
 
 static nsc_slot *push(builder *b)
 {
@@ -229,14 +316,14 @@ static nsc_slot *push(builder *b)
 }
 
 /* Adds the slots of f: one, or (for a non-composite struct) one per member, recursively. */
-static void add_field(builder *b, const nsc_decl *owner, const nsc_field *top, const nsc_field *f,
-                      const char *path, const char *flat)
+static void add_field(builder *b, const nsc_decl *owner, const nsc_decl *decl, const nsc_field *top,
+                      const nsc_field *f, const char *path, const char *flat)
 {
     const nsc_type *t = f->sem.type;
     if (t->kind == NSC_T_STRUCT && !f->sem.composite) {
         for (size_t i = 0; i < t->decl->nfields; i++) {
             const nsc_field *sub = t->decl->fields[i];
-            add_field(b, owner, top, sub, nsc_arena_printf(b->c->a, "%s.%s", path, sub->name.text),
+            add_field(b, owner, t->decl, top, sub, nsc_arena_printf(b->c->a, "%s.%s", path, sub->name.text),
                       nsc_arena_printf(b->c->a, "%s_%s", flat, sub->name.text));
         }
         return;
@@ -244,6 +331,7 @@ static void add_field(builder *b, const nsc_decl *owner, const nsc_field *top, c
     nsc_slot *s = push(b);
     s->field = f;
     s->top = top;
+    s->decl = decl;
     s->path = path;
     s->flat = flat;
     s->type = t;
@@ -255,10 +343,11 @@ static void add_field(builder *b, const nsc_decl *owner, const nsc_field *top, c
         s->arity = 1;
         s->composite = inner;
         s->snap_ctype = "";
-        for (size_t i = 0; i < inner->nslots; i++) s->full_bits += inner->slots[i].full_bits;
+        for (size_t i = 0; i < inner->nslots; i++) s->full_bits = add_sat(s->full_bits, inner->slots[i].full_bits);
         s->max_bits = s->full_bits;
     } else {
         encode(s, &f->sem, t);
+        if (nsc_type_is_collection(t)) collection(b->c, s, &f->sem, t);
     }
     /* Enums and entity handles are labels, not quantities: extrapolating them means nothing. */
     bool label = t->kind == NSC_T_ENUM || t->kind == NSC_T_ENTITY;
@@ -279,7 +368,7 @@ static nsc_layout *layout_of(nsc_checker *c, const nsc_decl *d)
     builder b = {c, NULL, 0, 0};
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
-        add_field(&b, d, f, f, f->name.text, f->name.text);
+        add_field(&b, d, d, f, f, f->name.text, f->name.text);
     }
     nsc_layout *l = NSC_NEW(c->a, nsc_layout);
     l->decl = d;
@@ -293,10 +382,10 @@ static nsc_layout *layout_of(nsc_checker *c, const nsc_decl *d)
             for (size_t i = 0; i < l->nslots; i++) {
                 if (!nsc_slot_sent(&l->slots[i], aud, kind)) continue;
                 n++;
-                bits += l->slots[i].max_bits;
+                bits = add_sat(bits, l->slots[i].max_bits);
             }
             l->mask_slots[aud][kind] = n;
-            l->max_bits[aud][kind] = mask_bits(n) + bits;
+            l->max_bits[aud][kind] = add_sat(mask_bits(n), bits);
             if (l->max_bits[aud][kind] > l->max_bits_all) l->max_bits_all = l->max_bits[aud][kind];
         }
     }

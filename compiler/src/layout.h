@@ -34,6 +34,7 @@ struct nsc_layout;
 typedef struct nsc_slot {
     const nsc_field *field;      /* the (leaf) field this slot codes */
     const nsc_field *top;        /* the record's own field it belongs to (== field unless flattened) */
+    const nsc_decl  *decl;       /* the record that declares `field` (a struct when flattened) */
     const char      *path;       /* C member path from the record: "pos", "stats.hp" */
     const char      *flat;       /* the path with '_' for '.': "stats_hp" */
     const nsc_type  *type;
@@ -53,6 +54,9 @@ typedef struct nsc_slot {
     bool             predicted;  /* uses the three-baseline predictor */
     unsigned         index;      /* wire order: position in the record's mask */
     const struct nsc_layout *composite; /* NSC_ENC_STRUCT: the struct's layout */
+    bool             record;     /* a struct coded by its own _write (collection elements) */
+    struct nsc_slot *elem;       /* collections: the element (list, set, fastarray) or value (map) */
+    struct nsc_slot *key;        /* map: the key */
 } nsc_slot;
 
 /* Audience × write kind, for masks and bounds. */

@@ -8,6 +8,8 @@
  *   floats.h   unquantized floats (XOR-coded bit patterns)
  *   text.h     string and bytes fields
  *   baselines.h  ns_baselines, ns_audience
+ *   history.h  snapshot history, acks and the choice of baselines
+ *   collections.h  list, set, map and fastarray fields
  *   interp.h   interpolation and extrapolation helpers
  *   desc.h     type descriptors for generic tools
  *   codec.h    checked building blocks of generated serializers
@@ -28,6 +30,8 @@
 #include "floats.h"
 #include "text.h"
 #include "baselines.h"
+#include "history.h"
+#include "collections.h"
 #include "interp.h"
 #include "desc.h"
 #include "codec.h"

@@ -37,15 +37,15 @@ typedef uint8_t game_common_Team;
 
 /* True if v is one of game_common_Team's values. */
 static inline bool game_common_Team_is_valid(int64_t v)
-    {
-        switch (v) {
-        case 0:
-        case 1:
-        case 7:
-            return true;
-        default:
-            return false;
-        }
+{
+    switch (v) {
+    case 0:
+    case 1:
+    case 7:
+        return true;
+    default:
+        return false;
+    }
 }
 /* The value's name as written in the schema, or "?". */
 const char *game_common_Team_name(game_common_Team v);

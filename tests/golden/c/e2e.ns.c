@@ -125,11 +125,8 @@ ns_status e2e_Pair_read(ns_reader *rp, e2e_Pair_snap *out, const e2e_Pair_snap *
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -266,11 +263,8 @@ ns_status e2e_Tag_read(ns_reader *rp, e2e_Tag_snap *out, const e2e_Tag_snap *ref
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -423,11 +417,8 @@ ns_status e2e_Nest_read(ns_reader *rp, e2e_Nest_snap *out, const e2e_Nest_snap *
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -558,28 +549,48 @@ bool e2e_Scalars_equal(const e2e_Scalars *a, const e2e_Scalars *b)
     return true;
 }
 
+/* The references of the predicted fields: baseline 0's values, or the prediction from three. */
+typedef struct e2e_Scalars_pred {
+    int8_t s1; /* i8v */
+    uint8_t s2; /* u8v */
+    int16_t s3; /* i16v */
+    uint16_t s4; /* u16v */
+    int32_t s5; /* i32v */
+    uint32_t s6; /* u32v */
+    int64_t s7; /* i64v */
+    uint64_t s8; /* u64v */
+} e2e_Scalars_pred;
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (DESIGN §6.4). */
-static const e2e_Scalars_snap *e2e_Scalars_reference(const ns_baselines *base, e2e_Scalars_snap *pred)
+static const e2e_Scalars_snap *e2e_Scalars_reference(const ns_baselines *base, e2e_Scalars_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &e2e_Scalars_snap_default;
-    const e2e_Scalars_snap *b0 = (const e2e_Scalars_snap *)base->snap[0];
-    if (n < 3) return b0;
+    const e2e_Scalars_snap *b0 = n ? (const e2e_Scalars_snap *)base->snap[0] : &e2e_Scalars_snap_default;
+    if (n < 3) {
+        pred->s1 = b0->i8v;
+        pred->s2 = b0->u8v;
+        pred->s3 = b0->i16v;
+        pred->s4 = b0->u16v;
+        pred->s5 = b0->i32v;
+        pred->s6 = b0->u32v;
+        pred->s7 = b0->i64v;
+        pred->s8 = b0->u64v;
+        return b0;
+    }
     const e2e_Scalars_snap *b1 = (const e2e_Scalars_snap *)base->snap[1];
     const e2e_Scalars_snap *b2 = (const e2e_Scalars_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    *pred = *b0;
-    pred->i8v = (int8_t)ns_clamp_i64(ns_predict_i32(&p, b0->i8v, b1->i8v, b2->i8v), INT64_C(-128), INT64_C(127));
-    pred->u8v = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->u8v, b1->u8v, b2->u8v), INT64_C(0), INT64_C(255));
-    pred->i16v = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->i16v, b1->i16v, b2->i16v), INT64_C(-32768), INT64_C(32767));
-    pred->u16v = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->u16v, b1->u16v, b2->u16v), INT64_C(0), INT64_C(65535));
-    pred->i32v = (int32_t)ns_predict_i32(&p, b0->i32v, b1->i32v, b2->i32v);
-    pred->u32v = (uint32_t)ns_predict_u32(&p, b0->u32v, b1->u32v, b2->u32v);
-    pred->i64v = (int64_t)ns_predict_i64(&p, b0->i64v, b1->i64v, b2->i64v);
-    pred->u64v = (uint64_t)ns_predict_u64(&p, b0->u64v, b1->u64v, b2->u64v);
-    return pred;
+    pred->s1 = (int8_t)ns_clamp_i64(ns_predict_i32(&p, b0->i8v, b1->i8v, b2->i8v), INT64_C(-128), INT64_C(127));
+    pred->s2 = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->u8v, b1->u8v, b2->u8v), INT64_C(0), INT64_C(255));
+    pred->s3 = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->i16v, b1->i16v, b2->i16v), INT64_C(-32768), INT64_C(32767));
+    pred->s4 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->u16v, b1->u16v, b2->u16v), INT64_C(0), INT64_C(65535));
+    pred->s5 = (int32_t)ns_predict_i32(&p, b0->i32v, b1->i32v, b2->i32v);
+    pred->s6 = (uint32_t)ns_predict_u32(&p, b0->u32v, b1->u32v, b2->u32v);
+    pred->s7 = (int64_t)ns_predict_i64(&p, b0->i64v, b1->i64v, b2->i64v);
+    pred->s8 = (uint64_t)ns_predict_u64(&p, b0->u64v, b1->u64v, b2->u64v);
+    return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
@@ -596,21 +607,21 @@ ns_status e2e_Scalars_write(ns_writer *wp, const e2e_Scalars_snap *cur, const ns
     ns_status st = ns_baselines_check(base);
     if (st == NS_OK) st = e2e_Scalars_check(cur);
     if (st != NS_OK) return st;
-    e2e_Scalars_snap pred;
+    e2e_Scalars_pred pred;
     const e2e_Scalars_snap *ref = e2e_Scalars_reference(base, &pred);
     (void)to;
     const unsigned sent = 15u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
     const bool c0 = cur->b != ref->b; /* b */
-    const bool c1 = cur->i8v != ref->i8v; /* i8v */
-    const bool c2 = cur->u8v != ref->u8v; /* u8v */
-    const bool c3 = cur->i16v != ref->i16v; /* i16v */
-    const bool c4 = cur->u16v != ref->u16v; /* u16v */
-    const bool c5 = cur->i32v != ref->i32v; /* i32v */
-    const bool c6 = cur->u32v != ref->u32v; /* u32v */
-    const bool c7 = cur->i64v != ref->i64v; /* i64v */
-    const bool c8 = cur->u64v != ref->u64v; /* u64v */
+    const bool c1 = cur->i8v != pred.s1; /* i8v */
+    const bool c2 = cur->u8v != pred.s2; /* u8v */
+    const bool c3 = cur->i16v != pred.s3; /* i16v */
+    const bool c4 = cur->u16v != pred.s4; /* u16v */
+    const bool c5 = cur->i32v != pred.s5; /* i32v */
+    const bool c6 = cur->u32v != pred.s6; /* u32v */
+    const bool c7 = cur->i64v != pred.s7; /* i64v */
+    const bool c8 = cur->u64v != pred.s8; /* u64v */
     const bool c9 = cur->f32v != ref->f32v; /* f32v */
     const bool c10 = cur->f64v != ref->f64v; /* f64v */
     const bool c11 = cur->e != ref->e; /* e */
@@ -623,35 +634,35 @@ ns_status e2e_Scalars_write(ns_writer *wp, const e2e_Scalars_snap *cur, const ns
         ns_write_bool(&w, c0);
         ns_write_bool(&w, c1);
         if (c1) {
-            ns_write_delta_i32(&w, cur->i8v, ref->i8v, NULL);
+            ns_write_delta_i32(&w, cur->i8v, pred.s1, NULL);
         }
         ns_write_bool(&w, c2);
         if (c2) {
-            ns_write_delta_i32(&w, cur->u8v, ref->u8v, NULL);
+            ns_write_delta_i32(&w, cur->u8v, pred.s2, NULL);
         }
         ns_write_bool(&w, c3);
         if (c3) {
-            ns_write_delta_i32(&w, cur->i16v, ref->i16v, NULL);
+            ns_write_delta_i32(&w, cur->i16v, pred.s3, NULL);
         }
         ns_write_bool(&w, c4);
         if (c4) {
-            ns_write_delta_i32(&w, cur->u16v, ref->u16v, NULL);
+            ns_write_delta_i32(&w, cur->u16v, pred.s4, NULL);
         }
         ns_write_bool(&w, c5);
         if (c5) {
-            ns_write_delta_i32(&w, cur->i32v, ref->i32v, NULL);
+            ns_write_delta_i32(&w, cur->i32v, pred.s5, NULL);
         }
         ns_write_bool(&w, c6);
         if (c6) {
-            ns_write_delta_u32(&w, cur->u32v, ref->u32v, NULL);
+            ns_write_delta_u32(&w, cur->u32v, pred.s6, NULL);
         }
         ns_write_bool(&w, c7);
         if (c7) {
-            ns_write_delta_i64(&w, cur->i64v, ref->i64v, NULL);
+            ns_write_delta_i64(&w, cur->i64v, pred.s7, NULL);
         }
         ns_write_bool(&w, c8);
         if (c8) {
-            ns_write_delta_u64(&w, cur->u64v, ref->u64v, NULL);
+            ns_write_delta_u64(&w, cur->u64v, pred.s8, NULL);
         }
         ns_write_bool(&w, c9);
         if (c9) {
@@ -686,11 +697,19 @@ ns_status e2e_Scalars_read(ns_reader *rp, e2e_Scalars_snap *out, const ns_baseli
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
-    e2e_Scalars_snap pred;
+    e2e_Scalars_pred pred;
     const e2e_Scalars_snap *ref = e2e_Scalars_reference(base, &pred);
     (void)to;
     const unsigned sent = 15u;
     e2e_Scalars_snap v = *ref;
+    v.i8v = pred.s1;
+    v.u8v = pred.s2;
+    v.i16v = pred.s3;
+    v.u16v = pred.s4;
+    v.i32v = pred.s5;
+    v.u32v = pred.s6;
+    v.i64v = pred.s7;
+    v.u64v = pred.s8;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -700,35 +719,35 @@ ns_status e2e_Scalars_read(ns_reader *rp, e2e_Scalars_snap *out, const ns_baseli
         }
         /* i8v */
         if (ns_read_bool(&r)) {
-            v.i8v = (int8_t)ns_read_delta_i32_in(&r, ref->i8v, -128, 127);
+            v.i8v = (int8_t)ns_read_delta_i32_in(&r, pred.s1, -128, 127);
         }
         /* u8v */
         if (ns_read_bool(&r)) {
-            v.u8v = (uint8_t)ns_read_delta_i32_in(&r, ref->u8v, 0, 255);
+            v.u8v = (uint8_t)ns_read_delta_i32_in(&r, pred.s2, 0, 255);
         }
         /* i16v */
         if (ns_read_bool(&r)) {
-            v.i16v = (int16_t)ns_read_delta_i32_in(&r, ref->i16v, -32768, 32767);
+            v.i16v = (int16_t)ns_read_delta_i32_in(&r, pred.s3, -32768, 32767);
         }
         /* u16v */
         if (ns_read_bool(&r)) {
-            v.u16v = (uint16_t)ns_read_delta_i32_in(&r, ref->u16v, 0, 65535);
+            v.u16v = (uint16_t)ns_read_delta_i32_in(&r, pred.s4, 0, 65535);
         }
         /* i32v */
         if (ns_read_bool(&r)) {
-            v.i32v = (int32_t)ns_read_delta_i32(&r, ref->i32v, NULL);
+            v.i32v = (int32_t)ns_read_delta_i32(&r, pred.s5, NULL);
         }
         /* u32v */
         if (ns_read_bool(&r)) {
-            v.u32v = (uint32_t)ns_read_delta_u32(&r, ref->u32v, NULL);
+            v.u32v = (uint32_t)ns_read_delta_u32(&r, pred.s6, NULL);
         }
         /* i64v */
         if (ns_read_bool(&r)) {
-            v.i64v = (int64_t)ns_read_delta_i64(&r, ref->i64v, NULL);
+            v.i64v = (int64_t)ns_read_delta_i64(&r, pred.s7, NULL);
         }
         /* u64v */
         if (ns_read_bool(&r)) {
-            v.u64v = (uint64_t)ns_read_delta_u64(&r, ref->u64v, NULL);
+            v.u64v = (uint64_t)ns_read_delta_u64(&r, pred.s8, NULL);
         }
         /* f32v */
         if (ns_read_bool(&r)) {
@@ -759,11 +778,8 @@ ns_status e2e_Scalars_read(ns_reader *rp, e2e_Scalars_snap *out, const ns_baseli
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -1067,41 +1083,65 @@ bool e2e_Motion_equal(const e2e_Motion *a, const e2e_Motion *b)
     return true;
 }
 
+/* The references of the predicted fields: baseline 0's values, or the prediction from three. */
+typedef struct e2e_Motion_pred {
+    int32_t s0[2]; /* v2 */
+    int32_t s1[3]; /* pos */
+    int32_t s2[4]; /* color */
+    int32_t s3[4]; /* rot */
+    int32_t s6[3]; /* vel */
+    int32_t s7; /* heat */
+    int32_t s8; /* precise */
+    int32_t s11; /* level */
+    uint16_t s12; /* steps */
+    int16_t s13; /* jumpy */
+} e2e_Motion_pred;
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (DESIGN §6.4). */
-static const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2e_Motion_snap *pred)
+static const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2e_Motion_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &e2e_Motion_snap_default;
-    const e2e_Motion_snap *b0 = (const e2e_Motion_snap *)base->snap[0];
-    if (n < 3) return b0;
+    const e2e_Motion_snap *b0 = n ? (const e2e_Motion_snap *)base->snap[0] : &e2e_Motion_snap_default;
+    if (n < 3) {
+        memcpy(pred->s0, b0->v2, sizeof pred->s0);
+        memcpy(pred->s1, b0->pos, sizeof pred->s1);
+        memcpy(pred->s2, b0->color, sizeof pred->s2);
+        memcpy(pred->s3, b0->rot, sizeof pred->s3);
+        memcpy(pred->s6, b0->vel, sizeof pred->s6);
+        pred->s7 = b0->heat;
+        pred->s8 = b0->precise;
+        pred->s11 = b0->level;
+        pred->s12 = b0->steps;
+        pred->s13 = b0->jumpy;
+        return b0;
+    }
     const e2e_Motion_snap *b1 = (const e2e_Motion_snap *)base->snap[1];
     const e2e_Motion_snap *b2 = (const e2e_Motion_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    *pred = *b0;
-    pred->v2[0] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->v2[0], b1->v2[0], b2->v2[0]), INT64_C(-1000), INT64_C(1000));
-    pred->v2[1] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->v2[1], b1->v2[1], b2->v2[1]), INT64_C(-1000), INT64_C(1000));
-    pred->pos[0] = (int32_t)ns_predict_i32(&p, b0->pos[0], b1->pos[0], b2->pos[0]);
-    pred->pos[1] = (int32_t)ns_predict_i32(&p, b0->pos[1], b1->pos[1], b2->pos[1]);
-    pred->pos[2] = (int32_t)ns_predict_i32(&p, b0->pos[2], b1->pos[2], b2->pos[2]);
-    pred->color[0] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->color[0], b1->color[0], b2->color[0]), INT64_C(0), INT64_C(255));
-    pred->color[1] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->color[1], b1->color[1], b2->color[1]), INT64_C(0), INT64_C(255));
-    pred->color[2] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->color[2], b1->color[2], b2->color[2]), INT64_C(0), INT64_C(255));
-    pred->color[3] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->color[3], b1->color[3], b2->color[3]), INT64_C(0), INT64_C(255));
-    pred->rot[0] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->rot[0], b1->rot[0], b2->rot[0]), INT64_C(-10000), INT64_C(10000));
-    pred->rot[1] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->rot[1], b1->rot[1], b2->rot[1]), INT64_C(-10000), INT64_C(10000));
-    pred->rot[2] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->rot[2], b1->rot[2], b2->rot[2]), INT64_C(-10000), INT64_C(10000));
-    pred->rot[3] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->rot[3], b1->rot[3], b2->rot[3]), INT64_C(-10000), INT64_C(10000));
-    pred->vel[0] = (int32_t)ns_predict_i32(&p, b0->vel[0], b1->vel[0], b2->vel[0]);
-    pred->vel[1] = (int32_t)ns_predict_i32(&p, b0->vel[1], b1->vel[1], b2->vel[1]);
-    pred->vel[2] = (int32_t)ns_predict_i32(&p, b0->vel[2], b1->vel[2], b2->vel[2]);
-    pred->heat = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->heat, b1->heat, b2->heat), INT64_C(-500), INT64_C(1500));
-    pred->precise = (int32_t)ns_predict_i32(&p, b0->precise, b1->precise, b2->precise);
-    pred->level = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->level, b1->level, b2->level), INT64_C(-100), INT64_C(100));
-    pred->steps = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->steps, b1->steps, b2->steps), INT64_C(0), INT64_C(65535));
-    pred->jumpy = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->jumpy, b1->jumpy, b2->jumpy), INT64_C(-32768), INT64_C(32767));
-    return pred;
+    pred->s0[0] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->v2[0], b1->v2[0], b2->v2[0]), INT64_C(-1000), INT64_C(1000));
+    pred->s0[1] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->v2[1], b1->v2[1], b2->v2[1]), INT64_C(-1000), INT64_C(1000));
+    pred->s1[0] = (int32_t)ns_predict_i32(&p, b0->pos[0], b1->pos[0], b2->pos[0]);
+    pred->s1[1] = (int32_t)ns_predict_i32(&p, b0->pos[1], b1->pos[1], b2->pos[1]);
+    pred->s1[2] = (int32_t)ns_predict_i32(&p, b0->pos[2], b1->pos[2], b2->pos[2]);
+    pred->s2[0] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->color[0], b1->color[0], b2->color[0]), INT64_C(0), INT64_C(255));
+    pred->s2[1] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->color[1], b1->color[1], b2->color[1]), INT64_C(0), INT64_C(255));
+    pred->s2[2] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->color[2], b1->color[2], b2->color[2]), INT64_C(0), INT64_C(255));
+    pred->s2[3] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->color[3], b1->color[3], b2->color[3]), INT64_C(0), INT64_C(255));
+    pred->s3[0] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->rot[0], b1->rot[0], b2->rot[0]), INT64_C(-10000), INT64_C(10000));
+    pred->s3[1] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->rot[1], b1->rot[1], b2->rot[1]), INT64_C(-10000), INT64_C(10000));
+    pred->s3[2] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->rot[2], b1->rot[2], b2->rot[2]), INT64_C(-10000), INT64_C(10000));
+    pred->s3[3] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->rot[3], b1->rot[3], b2->rot[3]), INT64_C(-10000), INT64_C(10000));
+    pred->s6[0] = (int32_t)ns_predict_i32(&p, b0->vel[0], b1->vel[0], b2->vel[0]);
+    pred->s6[1] = (int32_t)ns_predict_i32(&p, b0->vel[1], b1->vel[1], b2->vel[1]);
+    pred->s6[2] = (int32_t)ns_predict_i32(&p, b0->vel[2], b1->vel[2], b2->vel[2]);
+    pred->s7 = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->heat, b1->heat, b2->heat), INT64_C(-500), INT64_C(1500));
+    pred->s8 = (int32_t)ns_predict_i32(&p, b0->precise, b1->precise, b2->precise);
+    pred->s11 = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->level, b1->level, b2->level), INT64_C(-100), INT64_C(100));
+    pred->s12 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->steps, b1->steps, b2->steps), INT64_C(0), INT64_C(65535));
+    pred->s13 = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->jumpy, b1->jumpy, b2->jumpy), INT64_C(-32768), INT64_C(32767));
+    return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
@@ -1128,53 +1168,53 @@ ns_status e2e_Motion_write(ns_writer *wp, const e2e_Motion_snap *cur, const ns_b
     ns_status st = ns_baselines_check(base);
     if (st == NS_OK) st = e2e_Motion_check(cur);
     if (st != NS_OK) return st;
-    e2e_Motion_snap pred;
+    e2e_Motion_pred pred;
     const e2e_Motion_snap *ref = e2e_Motion_reference(base, &pred);
     (void)to;
     const unsigned sent = 14u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = memcmp(cur->v2, ref->v2, sizeof cur->v2) != 0; /* v2 */
-    const bool c1 = memcmp(cur->pos, ref->pos, sizeof cur->pos) != 0; /* pos */
-    const bool c2 = memcmp(cur->color, ref->color, sizeof cur->color) != 0; /* color */
-    const bool c3 = memcmp(cur->rot, ref->rot, sizeof cur->rot) != 0; /* rot */
+    const bool c0 = memcmp(cur->v2, pred.s0, sizeof cur->v2) != 0; /* v2 */
+    const bool c1 = memcmp(cur->pos, pred.s1, sizeof cur->pos) != 0; /* pos */
+    const bool c2 = memcmp(cur->color, pred.s2, sizeof cur->color) != 0; /* color */
+    const bool c3 = memcmp(cur->rot, pred.s3, sizeof cur->rot) != 0; /* rot */
     const bool c4 = cur->rot3 != ref->rot3; /* rot3 */
     const bool c5 = memcmp(cur->rawrot, ref->rawrot, sizeof cur->rawrot) != 0; /* rawrot */
-    const bool c6 = memcmp(cur->vel, ref->vel, sizeof cur->vel) != 0; /* vel */
-    const bool c7 = cur->heat != ref->heat; /* heat */
-    const bool c8 = cur->precise != ref->precise; /* precise */
+    const bool c6 = memcmp(cur->vel, pred.s6, sizeof cur->vel) != 0; /* vel */
+    const bool c7 = cur->heat != pred.s7; /* heat */
+    const bool c8 = cur->precise != pred.s8; /* precise */
     const bool c9 = cur->plain != ref->plain; /* plain */
     const bool c10 = memcmp(cur->dir, ref->dir, sizeof cur->dir) != 0; /* dir */
-    const bool c11 = cur->level != ref->level; /* level */
-    const bool c12 = cur->steps != ref->steps; /* steps */
-    const bool c13 = cur->jumpy != ref->jumpy; /* jumpy */
+    const bool c11 = cur->level != pred.s11; /* level */
+    const bool c12 = cur->steps != pred.s12; /* steps */
+    const bool c13 = cur->jumpy != pred.s13; /* jumpy */
     const bool any = c0 || c1 || c2 || c3 || c4 || c5 || c6 || c7 || c8 || c9 || c10 || c11 || c12 || c13;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
         if (c0) {
-            ns_write_delta_i32(&w, cur->v2[0], ref->v2[0], NULL);
-            ns_write_delta_i32(&w, cur->v2[1], ref->v2[1], NULL);
+            ns_write_delta_i32(&w, cur->v2[0], pred.s0[0], NULL);
+            ns_write_delta_i32(&w, cur->v2[1], pred.s0[1], NULL);
         }
         ns_write_bool(&w, c1);
         if (c1) {
-            ns_write_delta_i32(&w, cur->pos[0], ref->pos[0], NULL);
-            ns_write_delta_i32(&w, cur->pos[1], ref->pos[1], NULL);
-            ns_write_delta_i32(&w, cur->pos[2], ref->pos[2], NULL);
+            ns_write_delta_i32(&w, cur->pos[0], pred.s1[0], NULL);
+            ns_write_delta_i32(&w, cur->pos[1], pred.s1[1], NULL);
+            ns_write_delta_i32(&w, cur->pos[2], pred.s1[2], NULL);
         }
         ns_write_bool(&w, c2);
         if (c2) {
-            ns_write_delta_i32(&w, cur->color[0], ref->color[0], NULL);
-            ns_write_delta_i32(&w, cur->color[1], ref->color[1], NULL);
-            ns_write_delta_i32(&w, cur->color[2], ref->color[2], NULL);
-            ns_write_delta_i32(&w, cur->color[3], ref->color[3], NULL);
+            ns_write_delta_i32(&w, cur->color[0], pred.s2[0], NULL);
+            ns_write_delta_i32(&w, cur->color[1], pred.s2[1], NULL);
+            ns_write_delta_i32(&w, cur->color[2], pred.s2[2], NULL);
+            ns_write_delta_i32(&w, cur->color[3], pred.s2[3], NULL);
         }
         ns_write_bool(&w, c3);
         if (c3) {
-            ns_write_delta_i32(&w, cur->rot[0], ref->rot[0], NULL);
-            ns_write_delta_i32(&w, cur->rot[1], ref->rot[1], NULL);
-            ns_write_delta_i32(&w, cur->rot[2], ref->rot[2], NULL);
-            ns_write_delta_i32(&w, cur->rot[3], ref->rot[3], NULL);
+            ns_write_delta_i32(&w, cur->rot[0], pred.s3[0], NULL);
+            ns_write_delta_i32(&w, cur->rot[1], pred.s3[1], NULL);
+            ns_write_delta_i32(&w, cur->rot[2], pred.s3[2], NULL);
+            ns_write_delta_i32(&w, cur->rot[3], pred.s3[3], NULL);
         }
         ns_write_bool(&w, c4);
         if (c4) {
@@ -1189,17 +1229,17 @@ ns_status e2e_Motion_write(ns_writer *wp, const e2e_Motion_snap *cur, const ns_b
         }
         ns_write_bool(&w, c6);
         if (c6) {
-            ns_write_delta_i32(&w, cur->vel[0], ref->vel[0], NULL);
-            ns_write_delta_i32(&w, cur->vel[1], ref->vel[1], NULL);
-            ns_write_delta_i32(&w, cur->vel[2], ref->vel[2], NULL);
+            ns_write_delta_i32(&w, cur->vel[0], pred.s6[0], NULL);
+            ns_write_delta_i32(&w, cur->vel[1], pred.s6[1], NULL);
+            ns_write_delta_i32(&w, cur->vel[2], pred.s6[2], NULL);
         }
         ns_write_bool(&w, c7);
         if (c7) {
-            ns_write_delta_i32(&w, cur->heat, ref->heat, NULL);
+            ns_write_delta_i32(&w, cur->heat, pred.s7, NULL);
         }
         ns_write_bool(&w, c8);
         if (c8) {
-            ns_write_delta_i32(&w, cur->precise, ref->precise, NULL);
+            ns_write_delta_i32(&w, cur->precise, pred.s8, NULL);
         }
         ns_write_bool(&w, c9);
         if (c9) {
@@ -1213,15 +1253,15 @@ ns_status e2e_Motion_write(ns_writer *wp, const e2e_Motion_snap *cur, const ns_b
         }
         ns_write_bool(&w, c11);
         if (c11) {
-            ns_write_delta_i32(&w, cur->level, ref->level, NULL);
+            ns_write_delta_i32(&w, cur->level, pred.s11, NULL);
         }
         ns_write_bool(&w, c12);
         if (c12) {
-            ns_write_delta_i32(&w, cur->steps, ref->steps, NULL);
+            ns_write_delta_i32(&w, cur->steps, pred.s12, NULL);
         }
         ns_write_bool(&w, c13);
         if (c13) {
-            ns_write_delta_i32(&w, cur->jumpy, ref->jumpy, NULL);
+            ns_write_delta_i32(&w, cur->jumpy, pred.s13, NULL);
         }
     }
     *wp = w;
@@ -1232,38 +1272,48 @@ ns_status e2e_Motion_read(ns_reader *rp, e2e_Motion_snap *out, const ns_baseline
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
-    e2e_Motion_snap pred;
+    e2e_Motion_pred pred;
     const e2e_Motion_snap *ref = e2e_Motion_reference(base, &pred);
     (void)to;
     const unsigned sent = 14u;
     e2e_Motion_snap v = *ref;
+    memcpy(v.v2, pred.s0, sizeof v.v2);
+    memcpy(v.pos, pred.s1, sizeof v.pos);
+    memcpy(v.color, pred.s2, sizeof v.color);
+    memcpy(v.rot, pred.s3, sizeof v.rot);
+    memcpy(v.vel, pred.s6, sizeof v.vel);
+    v.heat = pred.s7;
+    v.precise = pred.s8;
+    v.level = pred.s11;
+    v.steps = pred.s12;
+    v.jumpy = pred.s13;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
         /* v2 */
         if (ns_read_bool(&r)) {
-            v.v2[0] = (int32_t)ns_read_delta_i32_in(&r, ref->v2[0], -1000, 1000);
-            v.v2[1] = (int32_t)ns_read_delta_i32_in(&r, ref->v2[1], -1000, 1000);
+            v.v2[0] = (int32_t)ns_read_delta_i32_in(&r, pred.s0[0], -1000, 1000);
+            v.v2[1] = (int32_t)ns_read_delta_i32_in(&r, pred.s0[1], -1000, 1000);
         }
         /* pos */
         if (ns_read_bool(&r)) {
-            v.pos[0] = (int32_t)ns_read_delta_i32(&r, ref->pos[0], NULL);
-            v.pos[1] = (int32_t)ns_read_delta_i32(&r, ref->pos[1], NULL);
-            v.pos[2] = (int32_t)ns_read_delta_i32(&r, ref->pos[2], NULL);
+            v.pos[0] = (int32_t)ns_read_delta_i32(&r, pred.s1[0], NULL);
+            v.pos[1] = (int32_t)ns_read_delta_i32(&r, pred.s1[1], NULL);
+            v.pos[2] = (int32_t)ns_read_delta_i32(&r, pred.s1[2], NULL);
         }
         /* color */
         if (ns_read_bool(&r)) {
-            v.color[0] = (int32_t)ns_read_delta_i32_in(&r, ref->color[0], 0, 255);
-            v.color[1] = (int32_t)ns_read_delta_i32_in(&r, ref->color[1], 0, 255);
-            v.color[2] = (int32_t)ns_read_delta_i32_in(&r, ref->color[2], 0, 255);
-            v.color[3] = (int32_t)ns_read_delta_i32_in(&r, ref->color[3], 0, 255);
+            v.color[0] = (int32_t)ns_read_delta_i32_in(&r, pred.s2[0], 0, 255);
+            v.color[1] = (int32_t)ns_read_delta_i32_in(&r, pred.s2[1], 0, 255);
+            v.color[2] = (int32_t)ns_read_delta_i32_in(&r, pred.s2[2], 0, 255);
+            v.color[3] = (int32_t)ns_read_delta_i32_in(&r, pred.s2[3], 0, 255);
         }
         /* rot */
         if (ns_read_bool(&r)) {
-            v.rot[0] = (int32_t)ns_read_delta_i32_in(&r, ref->rot[0], -10000, 10000);
-            v.rot[1] = (int32_t)ns_read_delta_i32_in(&r, ref->rot[1], -10000, 10000);
-            v.rot[2] = (int32_t)ns_read_delta_i32_in(&r, ref->rot[2], -10000, 10000);
-            v.rot[3] = (int32_t)ns_read_delta_i32_in(&r, ref->rot[3], -10000, 10000);
+            v.rot[0] = (int32_t)ns_read_delta_i32_in(&r, pred.s3[0], -10000, 10000);
+            v.rot[1] = (int32_t)ns_read_delta_i32_in(&r, pred.s3[1], -10000, 10000);
+            v.rot[2] = (int32_t)ns_read_delta_i32_in(&r, pred.s3[2], -10000, 10000);
+            v.rot[3] = (int32_t)ns_read_delta_i32_in(&r, pred.s3[3], -10000, 10000);
         }
         /* rot3 */
         if (ns_read_bool(&r)) {
@@ -1278,17 +1328,17 @@ ns_status e2e_Motion_read(ns_reader *rp, e2e_Motion_snap *out, const ns_baseline
         }
         /* vel */
         if (ns_read_bool(&r)) {
-            v.vel[0] = (int32_t)ns_read_delta_i32(&r, ref->vel[0], NULL);
-            v.vel[1] = (int32_t)ns_read_delta_i32(&r, ref->vel[1], NULL);
-            v.vel[2] = (int32_t)ns_read_delta_i32(&r, ref->vel[2], NULL);
+            v.vel[0] = (int32_t)ns_read_delta_i32(&r, pred.s6[0], NULL);
+            v.vel[1] = (int32_t)ns_read_delta_i32(&r, pred.s6[1], NULL);
+            v.vel[2] = (int32_t)ns_read_delta_i32(&r, pred.s6[2], NULL);
         }
         /* heat */
         if (ns_read_bool(&r)) {
-            v.heat = (int32_t)ns_read_delta_i32_in(&r, ref->heat, -500, 1500);
+            v.heat = (int32_t)ns_read_delta_i32_in(&r, pred.s7, -500, 1500);
         }
         /* precise */
         if (ns_read_bool(&r)) {
-            v.precise = (int32_t)ns_read_delta_i32(&r, ref->precise, NULL);
+            v.precise = (int32_t)ns_read_delta_i32(&r, pred.s8, NULL);
         }
         /* plain */
         if (ns_read_bool(&r)) {
@@ -1302,23 +1352,20 @@ ns_status e2e_Motion_read(ns_reader *rp, e2e_Motion_snap *out, const ns_baseline
         }
         /* level */
         if (ns_read_bool(&r)) {
-            v.level = (int32_t)ns_read_delta_i32_in(&r, ref->level, -100, 100);
+            v.level = (int32_t)ns_read_delta_i32_in(&r, pred.s11, -100, 100);
         }
         /* steps */
         if (ns_read_bool(&r)) {
-            v.steps = (uint16_t)ns_read_delta_i32_in(&r, ref->steps, 0, 65535);
+            v.steps = (uint16_t)ns_read_delta_i32_in(&r, pred.s12, 0, 65535);
         }
         /* jumpy */
         if (ns_read_bool(&r)) {
-            v.jumpy = (int16_t)ns_read_delta_i32_in(&r, ref->jumpy, -32768, 32767);
+            v.jumpy = (int16_t)ns_read_delta_i32_in(&r, pred.s13, -32768, 32767);
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -1594,27 +1641,45 @@ bool e2e_Coded_equal(const e2e_Coded *a, const e2e_Coded *b)
     return true;
 }
 
+/* The references of the predicted fields: baseline 0's values, or the prediction from three. */
+typedef struct e2e_Coded_pred {
+    uint8_t s0; /* small */
+    int16_t s1; /* ranged */
+    uint32_t s2; /* wide */
+    int64_t s3; /* wide64 */
+    uint64_t s4; /* full64 */
+    int8_t s5; /* tiny */
+    uint64_t s9; /* bigu */
+} e2e_Coded_pred;
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (DESIGN §6.4). */
-static const e2e_Coded_snap *e2e_Coded_reference(const ns_baselines *base, e2e_Coded_snap *pred)
+static const e2e_Coded_snap *e2e_Coded_reference(const ns_baselines *base, e2e_Coded_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &e2e_Coded_snap_default;
-    const e2e_Coded_snap *b0 = (const e2e_Coded_snap *)base->snap[0];
-    if (n < 3) return b0;
+    const e2e_Coded_snap *b0 = n ? (const e2e_Coded_snap *)base->snap[0] : &e2e_Coded_snap_default;
+    if (n < 3) {
+        pred->s0 = b0->small;
+        pred->s1 = b0->ranged;
+        pred->s2 = b0->wide;
+        pred->s3 = b0->wide64;
+        pred->s4 = b0->full64;
+        pred->s5 = b0->tiny;
+        pred->s9 = b0->bigu;
+        return b0;
+    }
     const e2e_Coded_snap *b1 = (const e2e_Coded_snap *)base->snap[1];
     const e2e_Coded_snap *b2 = (const e2e_Coded_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    *pred = *b0;
-    pred->small = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->small, b1->small, b2->small), INT64_C(0), INT64_C(255));
-    pred->ranged = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->ranged, b1->ranged, b2->ranged), INT64_C(-500), INT64_C(500));
-    pred->wide = (uint32_t)ns_predict_u32(&p, b0->wide, b1->wide, b2->wide);
-    pred->wide64 = (int64_t)ns_clamp_i64(ns_predict_i64(&p, b0->wide64, b1->wide64, b2->wide64), INT64_C(-1000000000000), INT64_C(1000000000000));
-    pred->full64 = (uint64_t)ns_predict_u64(&p, b0->full64, b1->full64, b2->full64);
-    pred->tiny = (int8_t)ns_clamp_i64(ns_predict_i32(&p, b0->tiny, b1->tiny, b2->tiny), INT64_C(-128), INT64_C(127));
-    pred->bigu = (uint64_t)ns_clamp_u64(ns_predict_u64(&p, b0->bigu, b1->bigu, b2->bigu), UINT64_C(10), UINT64_C(1000000));
-    return pred;
+    pred->s0 = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->small, b1->small, b2->small), INT64_C(0), INT64_C(255));
+    pred->s1 = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->ranged, b1->ranged, b2->ranged), INT64_C(-500), INT64_C(500));
+    pred->s2 = (uint32_t)ns_predict_u32(&p, b0->wide, b1->wide, b2->wide);
+    pred->s3 = (int64_t)ns_clamp_i64(ns_predict_i64(&p, b0->wide64, b1->wide64, b2->wide64), INT64_C(-1000000000000), INT64_C(1000000000000));
+    pred->s4 = (uint64_t)ns_predict_u64(&p, b0->full64, b1->full64, b2->full64);
+    pred->s5 = (int8_t)ns_clamp_i64(ns_predict_i32(&p, b0->tiny, b1->tiny, b2->tiny), INT64_C(-128), INT64_C(127));
+    pred->s9 = (uint64_t)ns_clamp_u64(ns_predict_u64(&p, b0->bigu, b1->bigu, b2->bigu), UINT64_C(10), UINT64_C(1000000));
+    return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
@@ -1632,22 +1697,22 @@ ns_status e2e_Coded_write(ns_writer *wp, const e2e_Coded_snap *cur, const ns_bas
     ns_status st = ns_baselines_check(base);
     if (st == NS_OK) st = e2e_Coded_check(cur);
     if (st != NS_OK) return st;
-    e2e_Coded_snap pred;
+    e2e_Coded_pred pred;
     const e2e_Coded_snap *ref = e2e_Coded_reference(base, &pred);
     (void)to;
     const unsigned sent = 10u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = cur->small != ref->small; /* small */
-    const bool c1 = cur->ranged != ref->ranged; /* ranged */
-    const bool c2 = cur->wide != ref->wide; /* wide */
-    const bool c3 = cur->wide64 != ref->wide64; /* wide64 */
-    const bool c4 = cur->full64 != ref->full64; /* full64 */
-    const bool c5 = cur->tiny != ref->tiny; /* tiny */
+    const bool c0 = cur->small != pred.s0; /* small */
+    const bool c1 = cur->ranged != pred.s1; /* ranged */
+    const bool c2 = cur->wide != pred.s2; /* wide */
+    const bool c3 = cur->wide64 != pred.s3; /* wide64 */
+    const bool c4 = cur->full64 != pred.s4; /* full64 */
+    const bool c5 = cur->tiny != pred.s5; /* tiny */
     const bool c6 = cur->m != ref->m; /* m */
     const bool c7 = cur->steady != ref->steady; /* steady */
     const bool c8 = cur->q != ref->q; /* q */
-    const bool c9 = cur->bigu != ref->bigu; /* bigu */
+    const bool c9 = cur->bigu != pred.s9; /* bigu */
     const bool any = c0 || c1 || c2 || c3 || c4 || c5 || c6 || c7 || c8 || c9;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
@@ -1689,7 +1754,7 @@ ns_status e2e_Coded_write(ns_writer *wp, const e2e_Coded_snap *cur, const ns_bas
         }
         ns_write_bool(&w, c9);
         if (c9) {
-            ns_write_delta_u64(&w, cur->bigu, ref->bigu, NULL);
+            ns_write_delta_u64(&w, cur->bigu, pred.s9, NULL);
         }
     }
     *wp = w;
@@ -1700,11 +1765,18 @@ ns_status e2e_Coded_read(ns_reader *rp, e2e_Coded_snap *out, const ns_baselines 
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
-    e2e_Coded_snap pred;
+    e2e_Coded_pred pred;
     const e2e_Coded_snap *ref = e2e_Coded_reference(base, &pred);
     (void)to;
     const unsigned sent = 10u;
     e2e_Coded_snap v = *ref;
+    v.small = pred.s0;
+    v.ranged = pred.s1;
+    v.wide = pred.s2;
+    v.wide64 = pred.s3;
+    v.full64 = pred.s4;
+    v.tiny = pred.s5;
+    v.bigu = pred.s9;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -1747,15 +1819,12 @@ ns_status e2e_Coded_read(ns_reader *rp, e2e_Coded_snap *out, const ns_baselines 
         }
         /* bigu */
         if (ns_read_bool(&r)) {
-            v.bigu = (uint64_t)ns_read_delta_u64_in(&r, ref->bigu, UINT64_C(10), UINT64_C(1000000));
+            v.bigu = (uint64_t)ns_read_delta_u64_in(&r, pred.s9, UINT64_C(10), UINT64_C(1000000));
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -1929,10 +1998,8 @@ bool e2e_Text_equal(const e2e_Text *a, const e2e_Text *b)
 {
     if (strncmp(a->name, b->name, sizeof a->name) != 0) return false;
     if (strncmp(a->essay, b->essay, sizeof a->essay) != 0) return false;
-    if (a->blob.len != b->blob.len) return false;
-    if (memcmp(a->blob.data, b->blob.data, a->blob.len < 16 ? a->blob.len : 16) != 0) return false;
-    if (a->one.len != b->one.len) return false;
-    if (memcmp(a->one.data, b->one.data, a->one.len < 1 ? a->one.len : 1) != 0) return false;
+    if ((a->blob.len != b->blob.len || memcmp(a->blob.data, b->blob.data, a->blob.len < 16 ? a->blob.len : 16) != 0)) return false;
+    if ((a->one.len != b->one.len || memcmp(a->one.data, b->one.data, a->one.len < 1 ? a->one.len : 1) != 0)) return false;
     return true;
 }
 
@@ -1941,8 +2008,7 @@ bool e2e_Text_equal(const e2e_Text *a, const e2e_Text *b)
 static const e2e_Text_snap *e2e_Text_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &e2e_Text_snap_default;
-    const e2e_Text_snap *b0 = (const e2e_Text_snap *)base->snap[0];
+    const e2e_Text_snap *b0 = n ? (const e2e_Text_snap *)base->snap[0] : &e2e_Text_snap_default;
     return b0;
 }
 
@@ -2023,11 +2089,8 @@ ns_status e2e_Text_read(ns_reader *rp, e2e_Text_snap *out, const ns_baselines *b
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -2159,24 +2222,36 @@ bool e2e_Shapes_equal(const e2e_Shapes *a, const e2e_Shapes *b)
     return true;
 }
 
+/* The references of the predicted fields: baseline 0's values, or the prediction from three. */
+typedef struct e2e_Shapes_pred {
+    int16_t s0; /* p.a */
+    uint16_t s1; /* p.b */
+    int16_t s3; /* n.inner.a */
+    uint16_t s4; /* n.inner.b */
+} e2e_Shapes_pred;
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (DESIGN §6.4). */
-static const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2e_Shapes_snap *pred)
+static const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2e_Shapes_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &e2e_Shapes_snap_default;
-    const e2e_Shapes_snap *b0 = (const e2e_Shapes_snap *)base->snap[0];
-    if (n < 3) return b0;
+    const e2e_Shapes_snap *b0 = n ? (const e2e_Shapes_snap *)base->snap[0] : &e2e_Shapes_snap_default;
+    if (n < 3) {
+        pred->s0 = b0->p.a;
+        pred->s1 = b0->p.b;
+        pred->s3 = b0->n.inner.a;
+        pred->s4 = b0->n.inner.b;
+        return b0;
+    }
     const e2e_Shapes_snap *b1 = (const e2e_Shapes_snap *)base->snap[1];
     const e2e_Shapes_snap *b2 = (const e2e_Shapes_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    *pred = *b0;
-    pred->p.a = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->p.a, b1->p.a, b2->p.a), INT64_C(-32768), INT64_C(32767));
-    pred->p.b = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->p.b, b1->p.b, b2->p.b), INT64_C(0), INT64_C(9000));
-    pred->n.inner.a = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->n.inner.a, b1->n.inner.a, b2->n.inner.a), INT64_C(-32768), INT64_C(32767));
-    pred->n.inner.b = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->n.inner.b, b1->n.inner.b, b2->n.inner.b), INT64_C(0), INT64_C(9000));
-    return pred;
+    pred->s0 = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->p.a, b1->p.a, b2->p.a), INT64_C(-32768), INT64_C(32767));
+    pred->s1 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->p.b, b1->p.b, b2->p.b), INT64_C(0), INT64_C(9000));
+    pred->s3 = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->n.inner.a, b1->n.inner.a, b2->n.inner.a), INT64_C(-32768), INT64_C(32767));
+    pred->s4 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->n.inner.b, b1->n.inner.b, b2->n.inner.b), INT64_C(0), INT64_C(9000));
+    return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
@@ -2202,17 +2277,17 @@ ns_status e2e_Shapes_write(ns_writer *wp, const e2e_Shapes_snap *cur, const ns_b
     ns_status st = ns_baselines_check(base);
     if (st == NS_OK) st = e2e_Shapes_check(cur);
     if (st != NS_OK) return st;
-    e2e_Shapes_snap pred;
+    e2e_Shapes_pred pred;
     const e2e_Shapes_snap *ref = e2e_Shapes_reference(base, &pred);
     (void)to;
     const unsigned sent = 8u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = cur->p.a != ref->p.a; /* p.a */
-    const bool c1 = cur->p.b != ref->p.b; /* p.b */
+    const bool c0 = cur->p.a != pred.s0; /* p.a */
+    const bool c1 = cur->p.b != pred.s1; /* p.b */
     const bool c2 = !e2e_Pair_snap_equal(&cur->pc, &ref->pc); /* pc */
-    const bool c3 = cur->n.inner.a != ref->n.inner.a; /* n.inner.a */
-    const bool c4 = cur->n.inner.b != ref->n.inner.b; /* n.inner.b */
+    const bool c3 = cur->n.inner.a != pred.s3; /* n.inner.a */
+    const bool c4 = cur->n.inner.b != pred.s4; /* n.inner.b */
     const bool c5 = !e2e_Tag_snap_equal(&cur->n.tag, &ref->n.tag); /* n.tag */
     const bool c6 = cur->n.q != ref->n.q; /* n.q */
     const bool c7 = !e2e_Nest_snap_equal(&cur->nc, &ref->nc); /* nc */
@@ -2221,11 +2296,11 @@ ns_status e2e_Shapes_write(ns_writer *wp, const e2e_Shapes_snap *cur, const ns_b
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
         if (c0) {
-            ns_write_delta_i32(&w, cur->p.a, ref->p.a, NULL);
+            ns_write_delta_i32(&w, cur->p.a, pred.s0, NULL);
         }
         ns_write_bool(&w, c1);
         if (c1) {
-            ns_write_delta_i32(&w, cur->p.b, ref->p.b, NULL);
+            ns_write_delta_i32(&w, cur->p.b, pred.s1, NULL);
         }
         ns_write_bool(&w, c2);
         if (c2) {
@@ -2234,11 +2309,11 @@ ns_status e2e_Shapes_write(ns_writer *wp, const e2e_Shapes_snap *cur, const ns_b
         }
         ns_write_bool(&w, c3);
         if (c3) {
-            ns_write_delta_i32(&w, cur->n.inner.a, ref->n.inner.a, NULL);
+            ns_write_delta_i32(&w, cur->n.inner.a, pred.s3, NULL);
         }
         ns_write_bool(&w, c4);
         if (c4) {
-            ns_write_delta_i32(&w, cur->n.inner.b, ref->n.inner.b, NULL);
+            ns_write_delta_i32(&w, cur->n.inner.b, pred.s4, NULL);
         }
         ns_write_bool(&w, c5);
         if (c5) {
@@ -2278,21 +2353,25 @@ ns_status e2e_Shapes_read(ns_reader *rp, e2e_Shapes_snap *out, const ns_baseline
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
-    e2e_Shapes_snap pred;
+    e2e_Shapes_pred pred;
     const e2e_Shapes_snap *ref = e2e_Shapes_reference(base, &pred);
     (void)to;
     const unsigned sent = 8u;
     e2e_Shapes_snap v = *ref;
+    v.p.a = pred.s0;
+    v.p.b = pred.s1;
+    v.n.inner.a = pred.s3;
+    v.n.inner.b = pred.s4;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
         /* p.a */
         if (ns_read_bool(&r)) {
-            v.p.a = (int16_t)ns_read_delta_i32_in(&r, ref->p.a, -32768, 32767);
+            v.p.a = (int16_t)ns_read_delta_i32_in(&r, pred.s0, -32768, 32767);
         }
         /* p.b */
         if (ns_read_bool(&r)) {
-            v.p.b = (uint16_t)ns_read_delta_i32_in(&r, ref->p.b, 0, 9000);
+            v.p.b = (uint16_t)ns_read_delta_i32_in(&r, pred.s1, 0, 9000);
         }
         /* pc */
         if (ns_read_bool(&r)) {
@@ -2301,11 +2380,11 @@ ns_status e2e_Shapes_read(ns_reader *rp, e2e_Shapes_snap *out, const ns_baseline
         }
         /* n.inner.a */
         if (ns_read_bool(&r)) {
-            v.n.inner.a = (int16_t)ns_read_delta_i32_in(&r, ref->n.inner.a, -32768, 32767);
+            v.n.inner.a = (int16_t)ns_read_delta_i32_in(&r, pred.s3, -32768, 32767);
         }
         /* n.inner.b */
         if (ns_read_bool(&r)) {
-            v.n.inner.b = (uint16_t)ns_read_delta_i32_in(&r, ref->n.inner.b, 0, 9000);
+            v.n.inner.b = (uint16_t)ns_read_delta_i32_in(&r, pred.s4, 0, 9000);
         }
         /* n.tag */
         if (ns_read_bool(&r)) {
@@ -2330,11 +2409,8 @@ ns_status e2e_Shapes_read(ns_reader *rp, e2e_Shapes_snap *out, const ns_baseline
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -2476,29 +2552,47 @@ bool e2e_Audience_equal(const e2e_Audience *a, const e2e_Audience *b)
     return true;
 }
 
+/* The references of the predicted fields: baseline 0's values, or the prediction from three. */
+typedef struct e2e_Audience_pred {
+    int32_t s0; /* hp */
+    uint16_t s1; /* ammo */
+    uint8_t s2; /* taunt */
+    uint32_t s3; /* local_only */
+    int32_t s5[3]; /* spot */
+    int16_t s6; /* pair.a */
+    uint16_t s7; /* pair.b */
+} e2e_Audience_pred;
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (DESIGN §6.4). */
-static const e2e_Audience_snap *e2e_Audience_reference(const ns_baselines *base, e2e_Audience_snap *pred)
+static const e2e_Audience_snap *e2e_Audience_reference(const ns_baselines *base, e2e_Audience_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &e2e_Audience_snap_default;
-    const e2e_Audience_snap *b0 = (const e2e_Audience_snap *)base->snap[0];
-    if (n < 3) return b0;
+    const e2e_Audience_snap *b0 = n ? (const e2e_Audience_snap *)base->snap[0] : &e2e_Audience_snap_default;
+    if (n < 3) {
+        pred->s0 = b0->hp;
+        pred->s1 = b0->ammo;
+        pred->s2 = b0->taunt;
+        pred->s3 = b0->local_only;
+        memcpy(pred->s5, b0->spot, sizeof pred->s5);
+        pred->s6 = b0->pair.a;
+        pred->s7 = b0->pair.b;
+        return b0;
+    }
     const e2e_Audience_snap *b1 = (const e2e_Audience_snap *)base->snap[1];
     const e2e_Audience_snap *b2 = (const e2e_Audience_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    *pred = *b0;
-    pred->hp = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->hp, b1->hp, b2->hp), INT64_C(0), INT64_C(1000));
-    pred->ammo = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->ammo, b1->ammo, b2->ammo), INT64_C(0), INT64_C(65535));
-    pred->taunt = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->taunt, b1->taunt, b2->taunt), INT64_C(0), INT64_C(255));
-    pred->local_only = (uint32_t)ns_predict_u32(&p, b0->local_only, b1->local_only, b2->local_only);
-    pred->spot[0] = (int32_t)ns_predict_i32(&p, b0->spot[0], b1->spot[0], b2->spot[0]);
-    pred->spot[1] = (int32_t)ns_predict_i32(&p, b0->spot[1], b1->spot[1], b2->spot[1]);
-    pred->spot[2] = (int32_t)ns_predict_i32(&p, b0->spot[2], b1->spot[2], b2->spot[2]);
-    pred->pair.a = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->pair.a, b1->pair.a, b2->pair.a), INT64_C(-32768), INT64_C(32767));
-    pred->pair.b = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->pair.b, b1->pair.b, b2->pair.b), INT64_C(0), INT64_C(9000));
-    return pred;
+    pred->s0 = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->hp, b1->hp, b2->hp), INT64_C(0), INT64_C(1000));
+    pred->s1 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->ammo, b1->ammo, b2->ammo), INT64_C(0), INT64_C(65535));
+    pred->s2 = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->taunt, b1->taunt, b2->taunt), INT64_C(0), INT64_C(255));
+    pred->s3 = (uint32_t)ns_predict_u32(&p, b0->local_only, b1->local_only, b2->local_only);
+    pred->s5[0] = (int32_t)ns_predict_i32(&p, b0->spot[0], b1->spot[0], b2->spot[0]);
+    pred->s5[1] = (int32_t)ns_predict_i32(&p, b0->spot[1], b1->spot[1], b2->spot[1]);
+    pred->s5[2] = (int32_t)ns_predict_i32(&p, b0->spot[2], b1->spot[2], b2->spot[2]);
+    pred->s6 = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->pair.a, b1->pair.a, b2->pair.a), INT64_C(-32768), INT64_C(32767));
+    pred->s7 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->pair.b, b1->pair.b, b2->pair.b), INT64_C(0), INT64_C(9000));
+    return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
@@ -2515,38 +2609,38 @@ ns_status e2e_Audience_write(ns_writer *wp, const e2e_Audience_snap *cur, const 
     ns_status st = ns_baselines_check(base);
     if (st == NS_OK) st = e2e_Audience_check(cur);
     if (st != NS_OK) return st;
-    e2e_Audience_snap pred;
+    e2e_Audience_pred pred;
     const e2e_Audience_snap *ref = e2e_Audience_reference(base, &pred);
     const bool owner = to == NS_TO_OWNER;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = full ? 7u : 6u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = cur->hp != ref->hp; /* hp */
-    const bool c1 = owner && cur->ammo != ref->ammo; /* ammo */
-    const bool c2 = !owner && cur->taunt != ref->taunt; /* taunt */
+    const bool c0 = cur->hp != pred.s0; /* hp */
+    const bool c1 = owner && cur->ammo != pred.s1; /* ammo */
+    const bool c2 = !owner && cur->taunt != pred.s2; /* taunt */
     const bool c4 = full && strcmp(cur->title, ref->title) != 0; /* title */
-    const bool c5 = memcmp(cur->spot, ref->spot, sizeof cur->spot) != 0; /* spot */
-    const bool c6 = cur->pair.a != ref->pair.a; /* pair.a */
-    const bool c7 = cur->pair.b != ref->pair.b; /* pair.b */
+    const bool c5 = memcmp(cur->spot, pred.s5, sizeof cur->spot) != 0; /* spot */
+    const bool c6 = cur->pair.a != pred.s6; /* pair.a */
+    const bool c7 = cur->pair.b != pred.s7; /* pair.b */
     const bool c8 = cur->mood != ref->mood; /* mood */
     const bool any = c0 || c1 || c2 || c4 || c5 || c6 || c7 || c8;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
         if (c0) {
-            ns_write_delta_i32(&w, cur->hp, ref->hp, NULL);
+            ns_write_delta_i32(&w, cur->hp, pred.s0, NULL);
         }
         if (owner) {
             ns_write_bool(&w, c1);
             if (c1) {
-                ns_write_delta_i32(&w, cur->ammo, ref->ammo, NULL);
+                ns_write_delta_i32(&w, cur->ammo, pred.s1, NULL);
             }
         }
         if (!owner) {
             ns_write_bool(&w, c2);
             if (c2) {
-                ns_write_delta_i32(&w, cur->taunt, ref->taunt, NULL);
+                ns_write_delta_i32(&w, cur->taunt, pred.s2, NULL);
             }
         }
         if (full) {
@@ -2557,17 +2651,17 @@ ns_status e2e_Audience_write(ns_writer *wp, const e2e_Audience_snap *cur, const 
         }
         ns_write_bool(&w, c5);
         if (c5) {
-            ns_write_delta_i32(&w, cur->spot[0], ref->spot[0], NULL);
-            ns_write_delta_i32(&w, cur->spot[1], ref->spot[1], NULL);
-            ns_write_delta_i32(&w, cur->spot[2], ref->spot[2], NULL);
+            ns_write_delta_i32(&w, cur->spot[0], pred.s5[0], NULL);
+            ns_write_delta_i32(&w, cur->spot[1], pred.s5[1], NULL);
+            ns_write_delta_i32(&w, cur->spot[2], pred.s5[2], NULL);
         }
         ns_write_bool(&w, c6);
         if (c6) {
-            ns_write_delta_i32(&w, cur->pair.a, ref->pair.a, NULL);
+            ns_write_delta_i32(&w, cur->pair.a, pred.s6, NULL);
         }
         ns_write_bool(&w, c7);
         if (c7) {
-            ns_write_delta_i32(&w, cur->pair.b, ref->pair.b, NULL);
+            ns_write_delta_i32(&w, cur->pair.b, pred.s7, NULL);
         }
         ns_write_bool(&w, c8);
         if (c8) {
@@ -2582,26 +2676,33 @@ ns_status e2e_Audience_read(ns_reader *rp, e2e_Audience_snap *out, const ns_base
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
-    e2e_Audience_snap pred;
+    e2e_Audience_pred pred;
     const e2e_Audience_snap *ref = e2e_Audience_reference(base, &pred);
     const bool owner = to == NS_TO_OWNER;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = full ? 7u : 6u;
     e2e_Audience_snap v = *ref;
+    v.hp = pred.s0;
+    v.ammo = pred.s1;
+    v.taunt = pred.s2;
+    v.local_only = pred.s3;
+    memcpy(v.spot, pred.s5, sizeof v.spot);
+    v.pair.a = pred.s6;
+    v.pair.b = pred.s7;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
         /* hp */
         if (ns_read_bool(&r)) {
-            v.hp = (int32_t)ns_read_delta_i32_in(&r, ref->hp, 0, 1000);
+            v.hp = (int32_t)ns_read_delta_i32_in(&r, pred.s0, 0, 1000);
         }
         /* ammo */
         if ((owner) && ns_read_bool(&r)) {
-            v.ammo = (uint16_t)ns_read_delta_i32_in(&r, ref->ammo, 0, 65535);
+            v.ammo = (uint16_t)ns_read_delta_i32_in(&r, pred.s1, 0, 65535);
         }
         /* taunt */
         if ((!owner) && ns_read_bool(&r)) {
-            v.taunt = (uint8_t)ns_read_delta_i32_in(&r, ref->taunt, 0, 255);
+            v.taunt = (uint8_t)ns_read_delta_i32_in(&r, pred.s2, 0, 255);
         }
         /* title */
         if ((full) && ns_read_bool(&r)) {
@@ -2609,17 +2710,17 @@ ns_status e2e_Audience_read(ns_reader *rp, e2e_Audience_snap *out, const ns_base
         }
         /* spot */
         if (ns_read_bool(&r)) {
-            v.spot[0] = (int32_t)ns_read_delta_i32(&r, ref->spot[0], NULL);
-            v.spot[1] = (int32_t)ns_read_delta_i32(&r, ref->spot[1], NULL);
-            v.spot[2] = (int32_t)ns_read_delta_i32(&r, ref->spot[2], NULL);
+            v.spot[0] = (int32_t)ns_read_delta_i32(&r, pred.s5[0], NULL);
+            v.spot[1] = (int32_t)ns_read_delta_i32(&r, pred.s5[1], NULL);
+            v.spot[2] = (int32_t)ns_read_delta_i32(&r, pred.s5[2], NULL);
         }
         /* pair.a */
         if (ns_read_bool(&r)) {
-            v.pair.a = (int16_t)ns_read_delta_i32_in(&r, ref->pair.a, -32768, 32767);
+            v.pair.a = (int16_t)ns_read_delta_i32_in(&r, pred.s6, -32768, 32767);
         }
         /* pair.b */
         if (ns_read_bool(&r)) {
-            v.pair.b = (uint16_t)ns_read_delta_i32_in(&r, ref->pair.b, 0, 9000);
+            v.pair.b = (uint16_t)ns_read_delta_i32_in(&r, pred.s7, 0, 9000);
         }
         /* mood */
         if (ns_read_bool(&r)) {
@@ -2627,11 +2728,8 @@ ns_status e2e_Audience_read(ns_reader *rp, e2e_Audience_snap *out, const ns_base
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -2796,22 +2894,30 @@ bool e2e_OwnerOnly_equal(const e2e_OwnerOnly *a, const e2e_OwnerOnly *b)
     return true;
 }
 
+/* The references of the predicted fields: baseline 0's values, or the prediction from three. */
+typedef struct e2e_OwnerOnly_pred {
+    uint32_t s0; /* secret */
+    uint8_t s1; /* level */
+} e2e_OwnerOnly_pred;
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (DESIGN §6.4). */
-static const e2e_OwnerOnly_snap *e2e_OwnerOnly_reference(const ns_baselines *base, e2e_OwnerOnly_snap *pred)
+static const e2e_OwnerOnly_snap *e2e_OwnerOnly_reference(const ns_baselines *base, e2e_OwnerOnly_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &e2e_OwnerOnly_snap_default;
-    const e2e_OwnerOnly_snap *b0 = (const e2e_OwnerOnly_snap *)base->snap[0];
-    if (n < 3) return b0;
+    const e2e_OwnerOnly_snap *b0 = n ? (const e2e_OwnerOnly_snap *)base->snap[0] : &e2e_OwnerOnly_snap_default;
+    if (n < 3) {
+        pred->s0 = b0->secret;
+        pred->s1 = b0->level;
+        return b0;
+    }
     const e2e_OwnerOnly_snap *b1 = (const e2e_OwnerOnly_snap *)base->snap[1];
     const e2e_OwnerOnly_snap *b2 = (const e2e_OwnerOnly_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    *pred = *b0;
-    pred->secret = (uint32_t)ns_predict_u32(&p, b0->secret, b1->secret, b2->secret);
-    pred->level = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->level, b1->level, b2->level), INT64_C(0), INT64_C(255));
-    return pred;
+    pred->s0 = (uint32_t)ns_predict_u32(&p, b0->secret, b1->secret, b2->secret);
+    pred->s1 = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->level, b1->level, b2->level), INT64_C(0), INT64_C(255));
+    return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
@@ -2826,28 +2932,29 @@ ns_status e2e_OwnerOnly_write(ns_writer *wp, const e2e_OwnerOnly_snap *cur, cons
     ns_status st = ns_baselines_check(base);
     if (st == NS_OK) st = e2e_OwnerOnly_check(cur);
     if (st != NS_OK) return st;
-    e2e_OwnerOnly_snap pred;
+    e2e_OwnerOnly_pred pred;
     const e2e_OwnerOnly_snap *ref = e2e_OwnerOnly_reference(base, &pred);
     const bool owner = to == NS_TO_OWNER;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = owner ? (full ? 2u : 1u) : (full ? 0u : 0u);
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = owner && cur->secret != ref->secret; /* secret */
-    const bool c1 = owner && full && cur->level != ref->level; /* level */
+    (void)ref; /* every field sent is predicted */
+    const bool c0 = owner && cur->secret != pred.s0; /* secret */
+    const bool c1 = owner && full && cur->level != pred.s1; /* level */
     const bool any = c0 || c1;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         if (owner) {
             ns_write_bool(&w, c0);
             if (c0) {
-                ns_write_delta_u32(&w, cur->secret, ref->secret, NULL);
+                ns_write_delta_u32(&w, cur->secret, pred.s0, NULL);
             }
         }
         if (owner && full) {
             ns_write_bool(&w, c1);
             if (c1) {
-                ns_write_delta_i32(&w, cur->level, ref->level, NULL);
+                ns_write_delta_i32(&w, cur->level, pred.s1, NULL);
             }
         }
     }
@@ -2859,30 +2966,29 @@ ns_status e2e_OwnerOnly_read(ns_reader *rp, e2e_OwnerOnly_snap *out, const ns_ba
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
-    e2e_OwnerOnly_snap pred;
+    e2e_OwnerOnly_pred pred;
     const e2e_OwnerOnly_snap *ref = e2e_OwnerOnly_reference(base, &pred);
     const bool owner = to == NS_TO_OWNER;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = owner ? (full ? 2u : 1u) : (full ? 0u : 0u);
     e2e_OwnerOnly_snap v = *ref;
+    v.secret = pred.s0;
+    v.level = pred.s1;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
         /* secret */
         if ((owner) && ns_read_bool(&r)) {
-            v.secret = (uint32_t)ns_read_delta_u32(&r, ref->secret, NULL);
+            v.secret = (uint32_t)ns_read_delta_u32(&r, pred.s0, NULL);
         }
         /* level */
         if ((owner && full) && ns_read_bool(&r)) {
-            v.level = (uint8_t)ns_read_delta_i32_in(&r, ref->level, 0, 255);
+            v.level = (uint8_t)ns_read_delta_i32_in(&r, pred.s1, 0, 255);
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -2978,8 +3084,7 @@ bool e2e_Marker_equal(const e2e_Marker *a, const e2e_Marker *b)
 static const e2e_Marker_snap *e2e_Marker_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &e2e_Marker_snap_default;
-    const e2e_Marker_snap *b0 = (const e2e_Marker_snap *)base->snap[0];
+    const e2e_Marker_snap *b0 = n ? (const e2e_Marker_snap *)base->snap[0] : &e2e_Marker_snap_default;
     return b0;
 }
 
@@ -3000,8 +3105,8 @@ ns_status e2e_Marker_write(ns_writer *wp, const e2e_Marker_snap *cur, const ns_b
     const unsigned sent = 0u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
+    (void)ref; /* every field sent is predicted */
     (void)cur;
-    (void)ref;
     (void)sent;
     *wp = w;
     return ns_writer_status(&w);
@@ -3018,11 +3123,8 @@ ns_status e2e_Marker_read(ns_reader *rp, e2e_Marker_snap *out, const ns_baseline
     ns_reader r = *rp;
     (void)sent;
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -3175,11 +3277,8 @@ ns_status e2e_Controls_read(ns_reader *rp, e2e_Controls_snap *out, const e2e_Con
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -3351,11 +3450,8 @@ ns_status e2e_Notice_read(ns_reader *rp, e2e_Notice_snap *out)
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }

@@ -33,16 +33,16 @@ typedef uint8_t e2e_Mode;
 
 /* True if v is one of e2e_Mode's values. */
 static inline bool e2e_Mode_is_valid(int64_t v)
-    {
-        switch (v) {
-        case 0:
-        case 1:
-        case 5:
-        case 200:
-            return true;
-        default:
-            return false;
-        }
+{
+    switch (v) {
+    case 0:
+    case 1:
+    case 5:
+    case 200:
+        return true;
+    default:
+        return false;
+    }
 }
 /* The value's name as written in the schema, or "?". */
 const char *e2e_Mode_name(e2e_Mode v);
@@ -54,14 +54,14 @@ typedef uint32_t e2e_Wide;
 
 /* True if v is one of e2e_Wide's values. */
 static inline bool e2e_Wide_is_valid(int64_t v)
-    {
-        switch (v) {
-        case 1:
-        case 4000000000:
-            return true;
-        default:
-            return false;
-        }
+{
+    switch (v) {
+    case 1:
+    case 4000000000:
+        return true;
+    default:
+        return false;
+    }
 }
 /* The value's name as written in the schema, or "?". */
 const char *e2e_Wide_name(e2e_Wide v);
@@ -74,15 +74,15 @@ typedef int16_t e2e_Signed;
 
 /* True if v is one of e2e_Signed's values. */
 static inline bool e2e_Signed_is_valid(int64_t v)
-    {
-        switch (v) {
-        case -300:
-        case 0:
-        case 300:
-            return true;
-        default:
-            return false;
-        }
+{
+    switch (v) {
+    case -300:
+    case 0:
+    case 300:
+        return true;
+    default:
+        return false;
+    }
 }
 /* The value's name as written in the schema, or "?". */
 const char *e2e_Signed_name(e2e_Signed v);
@@ -190,9 +190,10 @@ typedef struct e2e_Scalars_snap {
     int16_t sgn;
 } e2e_Scalars_snap;
 
-/* Hooks e2e_Scalars_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks e2e_Scalars_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Scalars_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } e2e_Scalars_hooks;
 
 /* The largest write of one e2e_Scalars, in bits and bytes. */
@@ -242,9 +243,10 @@ typedef struct e2e_Motion_snap {
     int16_t jumpy;
 } e2e_Motion_snap;
 
-/* Hooks e2e_Motion_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks e2e_Motion_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Motion_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } e2e_Motion_hooks;
 
 /* The largest write of one e2e_Motion, in bits and bytes. */
@@ -286,9 +288,10 @@ typedef struct e2e_Coded_snap {
     uint64_t bigu;
 } e2e_Coded_snap;
 
-/* Hooks e2e_Coded_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks e2e_Coded_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Coded_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } e2e_Coded_hooks;
 
 /* The largest write of one e2e_Coded, in bits and bytes. */
@@ -318,9 +321,10 @@ typedef struct e2e_Text_snap {
     struct { uint16_t len; uint8_t data[1]; } one;
 } e2e_Text_snap;
 
-/* Hooks e2e_Text_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks e2e_Text_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Text_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } e2e_Text_hooks;
 
 /* The largest write of one e2e_Text, in bits and bytes. */
@@ -350,9 +354,10 @@ typedef struct e2e_Shapes_snap {
     e2e_Nest_snap nc;
 } e2e_Shapes_snap;
 
-/* Hooks e2e_Shapes_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks e2e_Shapes_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Shapes_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } e2e_Shapes_hooks;
 
 /* The largest write of one e2e_Shapes, in bits and bytes. */
@@ -390,7 +395,8 @@ typedef struct e2e_Audience_snap {
     uint32_t mood; /* bit pattern */
 } e2e_Audience_snap;
 
-/* Hooks e2e_Audience_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks e2e_Audience_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Audience_hooks {
     void (*hp)(void *ctx, e2e_Audience *live, int32_t old_value, int32_t new_value);
     void (*ammo)(void *ctx, e2e_Audience *live, uint16_t old_value, uint16_t new_value);
@@ -420,9 +426,10 @@ typedef struct e2e_OwnerOnly_snap {
     uint8_t level;
 } e2e_OwnerOnly_snap;
 
-/* Hooks e2e_OwnerOnly_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks e2e_OwnerOnly_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_OwnerOnly_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } e2e_OwnerOnly_hooks;
 
 /* The largest write of one e2e_OwnerOnly, in bits and bytes. */
@@ -445,9 +452,10 @@ typedef struct e2e_Marker_snap {
     uint8_t ns_unused; /* no fields */
 } e2e_Marker_snap;
 
-/* Hooks e2e_Marker_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks e2e_Marker_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Marker_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } e2e_Marker_hooks;
 
 /* The largest write of one e2e_Marker, in bits and bytes. */
@@ -609,7 +617,7 @@ void e2e_Scalars_set_mode(e2e_Scalars *v, e2e_Mode value);
 void e2e_Scalars_set_wide(e2e_Scalars *v, e2e_Wide value);
 /* Sets sgn; marks it dirty if the value changed. */
 void e2e_Scalars_set_sgn(e2e_Scalars *v, e2e_Signed value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Scalars_is_dirty(const e2e_Scalars *v);
 void e2e_Scalars_clear_dirty(e2e_Scalars *v);
 extern const ns_type_desc e2e_Scalars_desc;
@@ -661,7 +669,7 @@ void e2e_Motion_set_level(e2e_Motion *v, int32_t value);
 void e2e_Motion_set_steps(e2e_Motion *v, uint16_t value);
 /* Sets jumpy; marks it dirty if the value changed. */
 void e2e_Motion_set_jumpy(e2e_Motion *v, int16_t value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Motion_is_dirty(const e2e_Motion *v);
 void e2e_Motion_clear_dirty(e2e_Motion *v);
 extern const ns_type_desc e2e_Motion_desc;
@@ -705,7 +713,7 @@ void e2e_Coded_set_steady(e2e_Coded *v, int32_t value);
 void e2e_Coded_set_q(e2e_Coded *v, float value);
 /* Sets bigu; marks it dirty if the value changed. */
 void e2e_Coded_set_bigu(e2e_Coded *v, uint64_t value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Coded_is_dirty(const e2e_Coded *v);
 void e2e_Coded_clear_dirty(e2e_Coded *v);
 extern const ns_type_desc e2e_Coded_desc;
@@ -737,7 +745,7 @@ void e2e_Text_set_essay(e2e_Text *v, const char *value);
 void e2e_Text_set_blob(e2e_Text *v, const void *data, size_t len);
 /* Sets one; marks it dirty if the value changed. */
 void e2e_Text_set_one(e2e_Text *v, const void *data, size_t len);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Text_is_dirty(const e2e_Text *v);
 void e2e_Text_clear_dirty(e2e_Text *v);
 extern const ns_type_desc e2e_Text_desc;
@@ -769,7 +777,7 @@ void e2e_Shapes_set_pc(e2e_Shapes *v, const e2e_Pair *value);
 void e2e_Shapes_set_n(e2e_Shapes *v, const e2e_Nest *value);
 /* Sets nc; marks it dirty if the value changed. */
 void e2e_Shapes_set_nc(e2e_Shapes *v, const e2e_Nest *value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Shapes_is_dirty(const e2e_Shapes *v);
 void e2e_Shapes_clear_dirty(e2e_Shapes *v);
 extern const ns_type_desc e2e_Shapes_desc;
@@ -809,7 +817,7 @@ void e2e_Audience_set_spot(e2e_Audience *v, ns_vec3 value);
 void e2e_Audience_set_pair(e2e_Audience *v, const e2e_Pair *value);
 /* Sets mood; marks it dirty if the value changed. */
 void e2e_Audience_set_mood(e2e_Audience *v, float value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Audience_is_dirty(const e2e_Audience *v);
 void e2e_Audience_clear_dirty(e2e_Audience *v);
 extern const ns_type_desc e2e_Audience_desc;
@@ -837,7 +845,7 @@ void e2e_OwnerOnly_apply(e2e_OwnerOnly *live, const e2e_OwnerOnly_snap *s, const
 void e2e_OwnerOnly_set_secret(e2e_OwnerOnly *v, uint32_t value);
 /* Sets level; marks it dirty if the value changed. */
 void e2e_OwnerOnly_set_level(e2e_OwnerOnly *v, uint8_t value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_OwnerOnly_is_dirty(const e2e_OwnerOnly *v);
 void e2e_OwnerOnly_clear_dirty(e2e_OwnerOnly *v);
 extern const ns_type_desc e2e_OwnerOnly_desc;
@@ -861,7 +869,7 @@ ns_status e2e_Marker_read(ns_reader *r, e2e_Marker_snap *out, const ns_baselines
 void e2e_Marker_interpolate(const e2e_Marker_snap *from, const e2e_Marker_snap *to, float t, e2e_Marker *out);
 /* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
 void e2e_Marker_apply(e2e_Marker *live, const e2e_Marker_snap *s, const e2e_Marker_hooks *hooks, void *ctx);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Marker_is_dirty(const e2e_Marker *v);
 void e2e_Marker_clear_dirty(e2e_Marker *v);
 extern const ns_type_desc e2e_Marker_desc;
@@ -889,7 +897,7 @@ void e2e_Controls_set_fire(e2e_Controls *v, bool value);
 void e2e_Controls_set_weapon(e2e_Controls *v, uint8_t value);
 /* Sets tick; marks it dirty if the value changed. */
 void e2e_Controls_set_tick(e2e_Controls *v, uint32_t value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Controls_is_dirty(const e2e_Controls *v);
 void e2e_Controls_clear_dirty(e2e_Controls *v);
 extern const ns_type_desc e2e_Controls_desc;

@@ -89,8 +89,7 @@ bool enums_Facing_equal(const enums_Facing *a, const enums_Facing *b)
 static const enums_Facing_snap *enums_Facing_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &enums_Facing_snap_default;
-    const enums_Facing_snap *b0 = (const enums_Facing_snap *)base->snap[0];
+    const enums_Facing_snap *b0 = n ? (const enums_Facing_snap *)base->snap[0] : &enums_Facing_snap_default;
     return b0;
 }
 
@@ -164,11 +163,8 @@ ns_status enums_Facing_read(ns_reader *rp, enums_Facing_snap *out, const ns_base
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }

@@ -28,16 +28,16 @@ typedef uint8_t enums_Direction;
 
 /* True if v is one of enums_Direction's values. */
 static inline bool enums_Direction_is_valid(int64_t v)
-    {
-        switch (v) {
-        case 0:
-        case 1:
-        case 2:
-        case 3:
-            return true;
-        default:
-            return false;
-        }
+{
+    switch (v) {
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+        return true;
+    default:
+        return false;
+    }
 }
 /* The value's name as written in the schema, or "?". */
 const char *enums_Direction_name(enums_Direction v);
@@ -54,16 +54,16 @@ typedef int16_t enums_Delta;
 
 /* True if v is one of enums_Delta's values. */
 static inline bool enums_Delta_is_valid(int64_t v)
-    {
-        switch (v) {
-        case -1:
-        case 0:
-        case 1:
-        case 1000:
-            return true;
-        default:
-            return false;
-        }
+{
+    switch (v) {
+    case -1:
+    case 0:
+    case 1:
+    case 1000:
+        return true;
+    default:
+        return false;
+    }
 }
 /* The value's name as written in the schema, or "?". */
 const char *enums_Delta_name(enums_Delta v);
@@ -76,15 +76,15 @@ typedef uint32_t enums_Weapon;
 
 /* True if v is one of enums_Weapon's values. */
 static inline bool enums_Weapon_is_valid(int64_t v)
-    {
-        switch (v) {
-        case 0:
-        case 100000:
-        case 100001:
-            return true;
-        default:
-            return false;
-        }
+{
+    switch (v) {
+    case 0:
+    case 100000:
+    case 100001:
+        return true;
+    default:
+        return false;
+    }
 }
 /* The value's name as written in the schema, or "?". */
 const char *enums_Weapon_name(enums_Weapon v);
@@ -105,7 +105,8 @@ typedef struct enums_Facing_snap {
     uint32_t weapon;
 } enums_Facing_snap;
 
-/* Hooks enums_Facing_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks enums_Facing_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct enums_Facing_hooks {
     void (*weapon)(void *ctx, enums_Facing *live, enums_Weapon old_value, enums_Weapon new_value);
 } enums_Facing_hooks;
@@ -143,7 +144,7 @@ void enums_Facing_set_dir(enums_Facing *v, enums_Direction value);
 void enums_Facing_set_step(enums_Facing *v, enums_Delta value);
 /* Sets weapon; marks it dirty if the value changed. */
 void enums_Facing_set_weapon(enums_Facing *v, enums_Weapon value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool enums_Facing_is_dirty(const enums_Facing *v);
 void enums_Facing_clear_dirty(enums_Facing *v);
 extern const ns_type_desc enums_Facing_desc;

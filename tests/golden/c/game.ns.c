@@ -54,8 +54,7 @@ bool game_Player_equal(const game_Player *a, const game_Player *b)
 static const game_Player_snap *game_Player_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &game_Player_snap_default;
-    const game_Player_snap *b0 = (const game_Player_snap *)base->snap[0];
+    const game_Player_snap *b0 = n ? (const game_Player_snap *)base->snap[0] : &game_Player_snap_default;
     return b0;
 }
 
@@ -129,11 +128,8 @@ ns_status game_Player_read(ns_reader *rp, game_Player_snap *out, const ns_baseli
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }

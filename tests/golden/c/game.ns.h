@@ -36,9 +36,10 @@ typedef struct game_Player_snap {
     game_common_ItemStack_snap hand;
 } game_Player_snap;
 
-/* Hooks game_Player_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks game_Player_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct game_Player_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } game_Player_hooks;
 
 /* The largest write of one game_Player, in bits and bytes. */
@@ -74,7 +75,7 @@ void game_Player_set_name(game_Player *v, const char *value);
 void game_Player_set_team(game_Player *v, game_common_Team value);
 /* Sets hand; marks it dirty if the value changed. */
 void game_Player_set_hand(game_Player *v, const game_common_ItemStack *value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool game_Player_is_dirty(const game_Player *v);
 void game_Player_clear_dirty(game_Player *v);
 extern const ns_type_desc game_Player_desc;

@@ -146,7 +146,7 @@ void ctl_Move_set_crouch(ctl_Move *v, bool value);
 void ctl_Move_set_buttons(ctl_Move *v, uint8_t value);
 /* Sets tick; marks it dirty if the value changed. */
 void ctl_Move_set_tick(ctl_Move *v, uint32_t value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool ctl_Move_is_dirty(const ctl_Move *v);
 void ctl_Move_clear_dirty(ctl_Move *v);
 extern const ns_type_desc ctl_Move_desc;
@@ -168,7 +168,7 @@ ns_status ctl_Aim_write(ns_writer *w, const ctl_Aim_snap *cur, const ctl_Aim_sna
 ns_status ctl_Aim_read(ns_reader *r, ctl_Aim_snap *out, const ctl_Aim_snap *prev);
 /* Sets view; marks it dirty if the value changed. */
 void ctl_Aim_set_view(ctl_Aim *v, ns_quat value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool ctl_Aim_is_dirty(const ctl_Aim *v);
 void ctl_Aim_clear_dirty(ctl_Aim *v);
 extern const ns_type_desc ctl_Aim_desc;

@@ -42,23 +42,29 @@ bool minimal_Position_equal(const minimal_Position *a, const minimal_Position *b
     return true;
 }
 
+/* The references of the predicted fields: baseline 0's values, or the prediction from three. */
+typedef struct minimal_Position_pred {
+    int32_t s0[3]; /* value */
+} minimal_Position_pred;
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (DESIGN §6.4). */
-static const minimal_Position_snap *minimal_Position_reference(const ns_baselines *base, minimal_Position_snap *pred)
+static const minimal_Position_snap *minimal_Position_reference(const ns_baselines *base, minimal_Position_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &minimal_Position_snap_default;
-    const minimal_Position_snap *b0 = (const minimal_Position_snap *)base->snap[0];
-    if (n < 3) return b0;
+    const minimal_Position_snap *b0 = n ? (const minimal_Position_snap *)base->snap[0] : &minimal_Position_snap_default;
+    if (n < 3) {
+        memcpy(pred->s0, b0->value, sizeof pred->s0);
+        return b0;
+    }
     const minimal_Position_snap *b1 = (const minimal_Position_snap *)base->snap[1];
     const minimal_Position_snap *b2 = (const minimal_Position_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    *pred = *b0;
-    pred->value[0] = (int32_t)ns_predict_i32(&p, b0->value[0], b1->value[0], b2->value[0]);
-    pred->value[1] = (int32_t)ns_predict_i32(&p, b0->value[1], b1->value[1], b2->value[1]);
-    pred->value[2] = (int32_t)ns_predict_i32(&p, b0->value[2], b1->value[2], b2->value[2]);
-    return pred;
+    pred->s0[0] = (int32_t)ns_predict_i32(&p, b0->value[0], b1->value[0], b2->value[0]);
+    pred->s0[1] = (int32_t)ns_predict_i32(&p, b0->value[1], b1->value[1], b2->value[1]);
+    pred->s0[2] = (int32_t)ns_predict_i32(&p, b0->value[2], b1->value[2], b2->value[2]);
+    return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
@@ -73,21 +79,22 @@ ns_status minimal_Position_write(ns_writer *wp, const minimal_Position_snap *cur
     ns_status st = ns_baselines_check(base);
     if (st == NS_OK) st = minimal_Position_check(cur);
     if (st != NS_OK) return st;
-    minimal_Position_snap pred;
+    minimal_Position_pred pred;
     const minimal_Position_snap *ref = minimal_Position_reference(base, &pred);
     (void)to;
     const unsigned sent = 1u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = memcmp(cur->value, ref->value, sizeof cur->value) != 0; /* value */
+    (void)ref; /* every field sent is predicted */
+    const bool c0 = memcmp(cur->value, pred.s0, sizeof cur->value) != 0; /* value */
     const bool any = c0;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
         if (c0) {
-            ns_write_delta_i32(&w, cur->value[0], ref->value[0], NULL);
-            ns_write_delta_i32(&w, cur->value[1], ref->value[1], NULL);
-            ns_write_delta_i32(&w, cur->value[2], ref->value[2], NULL);
+            ns_write_delta_i32(&w, cur->value[0], pred.s0[0], NULL);
+            ns_write_delta_i32(&w, cur->value[1], pred.s0[1], NULL);
+            ns_write_delta_i32(&w, cur->value[2], pred.s0[2], NULL);
         }
     }
     *wp = w;
@@ -98,27 +105,25 @@ ns_status minimal_Position_read(ns_reader *rp, minimal_Position_snap *out, const
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
-    minimal_Position_snap pred;
+    minimal_Position_pred pred;
     const minimal_Position_snap *ref = minimal_Position_reference(base, &pred);
     (void)to;
     const unsigned sent = 1u;
     minimal_Position_snap v = *ref;
+    memcpy(v.value, pred.s0, sizeof v.value);
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
         /* value */
         if (ns_read_bool(&r)) {
-            v.value[0] = (int32_t)ns_read_delta_i32(&r, ref->value[0], NULL);
-            v.value[1] = (int32_t)ns_read_delta_i32(&r, ref->value[1], NULL);
-            v.value[2] = (int32_t)ns_read_delta_i32(&r, ref->value[2], NULL);
+            v.value[0] = (int32_t)ns_read_delta_i32(&r, pred.s0[0], NULL);
+            v.value[1] = (int32_t)ns_read_delta_i32(&r, pred.s0[1], NULL);
+            v.value[2] = (int32_t)ns_read_delta_i32(&r, pred.s0[2], NULL);
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }

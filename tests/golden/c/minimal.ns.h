@@ -31,9 +31,10 @@ typedef struct minimal_Position_snap {
     int32_t value[3]; /* quantized: round(v * 100) */
 } minimal_Position_snap;
 
-/* Hooks minimal_Position_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks minimal_Position_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct minimal_Position_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } minimal_Position_hooks;
 
 /* The largest write of one minimal_Position, in bits and bytes. */
@@ -65,7 +66,7 @@ void minimal_Position_interpolate(const minimal_Position_snap *from, const minim
 void minimal_Position_apply(minimal_Position *live, const minimal_Position_snap *s, const minimal_Position_hooks *hooks, void *ctx);
 /* Sets value; marks it dirty if the value changed. */
 void minimal_Position_set_value(minimal_Position *v, ns_vec3 value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool minimal_Position_is_dirty(const minimal_Position *v);
 void minimal_Position_clear_dirty(minimal_Position *v);
 extern const ns_type_desc minimal_Position_desc;

@@ -93,11 +93,8 @@ ns_status game_core_Vec2i_read(ns_reader *rp, game_core_Vec2i_snap *out, const g
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -229,11 +226,8 @@ ns_status game_core_Bounds_read(ns_reader *rp, game_core_Bounds_snap *out, const
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -346,11 +340,8 @@ ns_status game_core_Stats_read(ns_reader *rp, game_core_Stats_snap *out, const g
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -416,24 +407,36 @@ bool game_core_Body_equal(const game_core_Body *a, const game_core_Body *b)
     return true;
 }
 
+/* The references of the predicted fields: baseline 0's values, or the prediction from three. */
+typedef struct game_core_Body_pred {
+    int32_t s0; /* box.min.x */
+    int32_t s1; /* box.min.y */
+    int32_t s2; /* box.max.x */
+    int32_t s3; /* box.max.y */
+} game_core_Body_pred;
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (DESIGN §6.4). */
-static const game_core_Body_snap *game_core_Body_reference(const ns_baselines *base, game_core_Body_snap *pred)
+static const game_core_Body_snap *game_core_Body_reference(const ns_baselines *base, game_core_Body_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &game_core_Body_snap_default;
-    const game_core_Body_snap *b0 = (const game_core_Body_snap *)base->snap[0];
-    if (n < 3) return b0;
+    const game_core_Body_snap *b0 = n ? (const game_core_Body_snap *)base->snap[0] : &game_core_Body_snap_default;
+    if (n < 3) {
+        pred->s0 = b0->box.min.x;
+        pred->s1 = b0->box.min.y;
+        pred->s2 = b0->box.max.x;
+        pred->s3 = b0->box.max.y;
+        return b0;
+    }
     const game_core_Body_snap *b1 = (const game_core_Body_snap *)base->snap[1];
     const game_core_Body_snap *b2 = (const game_core_Body_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    *pred = *b0;
-    pred->box.min.x = (int32_t)ns_predict_i32(&p, b0->box.min.x, b1->box.min.x, b2->box.min.x);
-    pred->box.min.y = (int32_t)ns_predict_i32(&p, b0->box.min.y, b1->box.min.y, b2->box.min.y);
-    pred->box.max.x = (int32_t)ns_predict_i32(&p, b0->box.max.x, b1->box.max.x, b2->box.max.x);
-    pred->box.max.y = (int32_t)ns_predict_i32(&p, b0->box.max.y, b1->box.max.y, b2->box.max.y);
-    return pred;
+    pred->s0 = (int32_t)ns_predict_i32(&p, b0->box.min.x, b1->box.min.x, b2->box.min.x);
+    pred->s1 = (int32_t)ns_predict_i32(&p, b0->box.min.y, b1->box.min.y, b2->box.min.y);
+    pred->s2 = (int32_t)ns_predict_i32(&p, b0->box.max.x, b1->box.max.x, b2->box.max.x);
+    pred->s3 = (int32_t)ns_predict_i32(&p, b0->box.max.y, b1->box.max.y, b2->box.max.y);
+    return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
@@ -451,16 +454,16 @@ ns_status game_core_Body_write(ns_writer *wp, const game_core_Body_snap *cur, co
     ns_status st = ns_baselines_check(base);
     if (st == NS_OK) st = game_core_Body_check(cur);
     if (st != NS_OK) return st;
-    game_core_Body_snap pred;
+    game_core_Body_pred pred;
     const game_core_Body_snap *ref = game_core_Body_reference(base, &pred);
     (void)to;
     const unsigned sent = 6u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = cur->box.min.x != ref->box.min.x; /* box.min.x */
-    const bool c1 = cur->box.min.y != ref->box.min.y; /* box.min.y */
-    const bool c2 = cur->box.max.x != ref->box.max.x; /* box.max.x */
-    const bool c3 = cur->box.max.y != ref->box.max.y; /* box.max.y */
+    const bool c0 = cur->box.min.x != pred.s0; /* box.min.x */
+    const bool c1 = cur->box.min.y != pred.s1; /* box.min.y */
+    const bool c2 = cur->box.max.x != pred.s2; /* box.max.x */
+    const bool c3 = cur->box.max.y != pred.s3; /* box.max.y */
     const bool c4 = !game_core_Stats_snap_equal(&cur->stats, &ref->stats); /* stats */
     const bool c5 = !game_core_Stats_snap_equal(&cur->base, &ref->base); /* base */
     const bool any = c0 || c1 || c2 || c3 || c4 || c5;
@@ -468,19 +471,19 @@ ns_status game_core_Body_write(ns_writer *wp, const game_core_Body_snap *cur, co
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
         if (c0) {
-            ns_write_delta_i32(&w, cur->box.min.x, ref->box.min.x, NULL);
+            ns_write_delta_i32(&w, cur->box.min.x, pred.s0, NULL);
         }
         ns_write_bool(&w, c1);
         if (c1) {
-            ns_write_delta_i32(&w, cur->box.min.y, ref->box.min.y, NULL);
+            ns_write_delta_i32(&w, cur->box.min.y, pred.s1, NULL);
         }
         ns_write_bool(&w, c2);
         if (c2) {
-            ns_write_delta_i32(&w, cur->box.max.x, ref->box.max.x, NULL);
+            ns_write_delta_i32(&w, cur->box.max.x, pred.s2, NULL);
         }
         ns_write_bool(&w, c3);
         if (c3) {
-            ns_write_delta_i32(&w, cur->box.max.y, ref->box.max.y, NULL);
+            ns_write_delta_i32(&w, cur->box.max.y, pred.s3, NULL);
         }
         ns_write_bool(&w, c4);
         if (c4) {
@@ -501,29 +504,33 @@ ns_status game_core_Body_read(ns_reader *rp, game_core_Body_snap *out, const ns_
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
-    game_core_Body_snap pred;
+    game_core_Body_pred pred;
     const game_core_Body_snap *ref = game_core_Body_reference(base, &pred);
     (void)to;
     const unsigned sent = 6u;
     game_core_Body_snap v = *ref;
+    v.box.min.x = pred.s0;
+    v.box.min.y = pred.s1;
+    v.box.max.x = pred.s2;
+    v.box.max.y = pred.s3;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
         /* box.min.x */
         if (ns_read_bool(&r)) {
-            v.box.min.x = (int32_t)ns_read_delta_i32(&r, ref->box.min.x, NULL);
+            v.box.min.x = (int32_t)ns_read_delta_i32(&r, pred.s0, NULL);
         }
         /* box.min.y */
         if (ns_read_bool(&r)) {
-            v.box.min.y = (int32_t)ns_read_delta_i32(&r, ref->box.min.y, NULL);
+            v.box.min.y = (int32_t)ns_read_delta_i32(&r, pred.s1, NULL);
         }
         /* box.max.x */
         if (ns_read_bool(&r)) {
-            v.box.max.x = (int32_t)ns_read_delta_i32(&r, ref->box.max.x, NULL);
+            v.box.max.x = (int32_t)ns_read_delta_i32(&r, pred.s2, NULL);
         }
         /* box.max.y */
         if (ns_read_bool(&r)) {
-            v.box.max.y = (int32_t)ns_read_delta_i32(&r, ref->box.max.y, NULL);
+            v.box.max.y = (int32_t)ns_read_delta_i32(&r, pred.s3, NULL);
         }
         /* stats */
         if (ns_read_bool(&r)) {
@@ -537,11 +544,8 @@ ns_status game_core_Body_read(ns_reader *rp, game_core_Body_snap *out, const ns_
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }

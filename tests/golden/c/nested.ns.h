@@ -89,9 +89,10 @@ typedef struct game_core_Body_snap {
     game_core_Stats_snap base;
 } game_core_Body_snap;
 
-/* Hooks game_core_Body_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks game_core_Body_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct game_core_Body_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } game_core_Body_hooks;
 
 /* The largest write of one game_core_Body, in bits and bytes. */
@@ -184,7 +185,7 @@ void game_core_Body_set_box(game_core_Body *v, const game_core_Bounds *value);
 void game_core_Body_set_stats(game_core_Body *v, const game_core_Stats *value);
 /* Sets base; marks it dirty if the value changed. */
 void game_core_Body_set_base(game_core_Body *v, const game_core_Stats *value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool game_core_Body_is_dirty(const game_core_Body *v);
 void game_core_Body_clear_dirty(game_core_Body *v);
 extern const ns_type_desc game_core_Body_desc;

@@ -42,22 +42,30 @@ bool vis_Secret_equal(const vis_Secret *a, const vis_Secret *b)
     return true;
 }
 
+/* The references of the predicted fields: baseline 0's values, or the prediction from three. */
+typedef struct vis_Secret_pred {
+    uint32_t s0; /* gold */
+    uint16_t s1; /* keys */
+} vis_Secret_pred;
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (DESIGN §6.4). */
-static const vis_Secret_snap *vis_Secret_reference(const ns_baselines *base, vis_Secret_snap *pred)
+static const vis_Secret_snap *vis_Secret_reference(const ns_baselines *base, vis_Secret_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &vis_Secret_snap_default;
-    const vis_Secret_snap *b0 = (const vis_Secret_snap *)base->snap[0];
-    if (n < 3) return b0;
+    const vis_Secret_snap *b0 = n ? (const vis_Secret_snap *)base->snap[0] : &vis_Secret_snap_default;
+    if (n < 3) {
+        pred->s0 = b0->gold;
+        pred->s1 = b0->keys;
+        return b0;
+    }
     const vis_Secret_snap *b1 = (const vis_Secret_snap *)base->snap[1];
     const vis_Secret_snap *b2 = (const vis_Secret_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    *pred = *b0;
-    pred->gold = (uint32_t)ns_predict_u32(&p, b0->gold, b1->gold, b2->gold);
-    pred->keys = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->keys, b1->keys, b2->keys), INT64_C(0), INT64_C(65535));
-    return pred;
+    pred->s0 = (uint32_t)ns_predict_u32(&p, b0->gold, b1->gold, b2->gold);
+    pred->s1 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->keys, b1->keys, b2->keys), INT64_C(0), INT64_C(65535));
+    return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
@@ -72,27 +80,28 @@ ns_status vis_Secret_write(ns_writer *wp, const vis_Secret_snap *cur, const ns_b
     ns_status st = ns_baselines_check(base);
     if (st == NS_OK) st = vis_Secret_check(cur);
     if (st != NS_OK) return st;
-    vis_Secret_snap pred;
+    vis_Secret_pred pred;
     const vis_Secret_snap *ref = vis_Secret_reference(base, &pred);
     const bool owner = to == NS_TO_OWNER;
     const unsigned sent = owner ? 2u : 0u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = owner && cur->gold != ref->gold; /* gold */
-    const bool c1 = owner && cur->keys != ref->keys; /* keys */
+    (void)ref; /* every field sent is predicted */
+    const bool c0 = owner && cur->gold != pred.s0; /* gold */
+    const bool c1 = owner && cur->keys != pred.s1; /* keys */
     const bool any = c0 || c1;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         if (owner) {
             ns_write_bool(&w, c0);
             if (c0) {
-                ns_write_delta_u32(&w, cur->gold, ref->gold, NULL);
+                ns_write_delta_u32(&w, cur->gold, pred.s0, NULL);
             }
         }
         if (owner) {
             ns_write_bool(&w, c1);
             if (c1) {
-                ns_write_delta_i32(&w, cur->keys, ref->keys, NULL);
+                ns_write_delta_i32(&w, cur->keys, pred.s1, NULL);
             }
         }
     }
@@ -104,29 +113,28 @@ ns_status vis_Secret_read(ns_reader *rp, vis_Secret_snap *out, const ns_baseline
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
-    vis_Secret_snap pred;
+    vis_Secret_pred pred;
     const vis_Secret_snap *ref = vis_Secret_reference(base, &pred);
     const bool owner = to == NS_TO_OWNER;
     const unsigned sent = owner ? 2u : 0u;
     vis_Secret_snap v = *ref;
+    v.gold = pred.s0;
+    v.keys = pred.s1;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
         /* gold */
         if ((owner) && ns_read_bool(&r)) {
-            v.gold = (uint32_t)ns_read_delta_u32(&r, ref->gold, NULL);
+            v.gold = (uint32_t)ns_read_delta_u32(&r, pred.s0, NULL);
         }
         /* keys */
         if ((owner) && ns_read_bool(&r)) {
-            v.keys = (uint16_t)ns_read_delta_i32_in(&r, ref->keys, 0, 65535);
+            v.keys = (uint16_t)ns_read_delta_i32_in(&r, pred.s1, 0, 65535);
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -234,26 +242,38 @@ bool vis_Mixed_equal(const vis_Mixed *a, const vis_Mixed *b)
     return true;
 }
 
+/* The references of the predicted fields: baseline 0's values, or the prediction from three. */
+typedef struct vis_Mixed_pred {
+    int32_t s0[3]; /* position */
+    uint32_t s1; /* ammo */
+    uint8_t s2; /* mood */
+    uint64_t s3; /* debug_id */
+} vis_Mixed_pred;
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (DESIGN §6.4). */
-static const vis_Mixed_snap *vis_Mixed_reference(const ns_baselines *base, vis_Mixed_snap *pred)
+static const vis_Mixed_snap *vis_Mixed_reference(const ns_baselines *base, vis_Mixed_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &vis_Mixed_snap_default;
-    const vis_Mixed_snap *b0 = (const vis_Mixed_snap *)base->snap[0];
-    if (n < 3) return b0;
+    const vis_Mixed_snap *b0 = n ? (const vis_Mixed_snap *)base->snap[0] : &vis_Mixed_snap_default;
+    if (n < 3) {
+        memcpy(pred->s0, b0->position, sizeof pred->s0);
+        pred->s1 = b0->ammo;
+        pred->s2 = b0->mood;
+        pred->s3 = b0->debug_id;
+        return b0;
+    }
     const vis_Mixed_snap *b1 = (const vis_Mixed_snap *)base->snap[1];
     const vis_Mixed_snap *b2 = (const vis_Mixed_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    *pred = *b0;
-    pred->position[0] = (int32_t)ns_predict_i32(&p, b0->position[0], b1->position[0], b2->position[0]);
-    pred->position[1] = (int32_t)ns_predict_i32(&p, b0->position[1], b1->position[1], b2->position[1]);
-    pred->position[2] = (int32_t)ns_predict_i32(&p, b0->position[2], b1->position[2], b2->position[2]);
-    pred->ammo = (uint32_t)ns_predict_u32(&p, b0->ammo, b1->ammo, b2->ammo);
-    pred->mood = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->mood, b1->mood, b2->mood), INT64_C(0), INT64_C(255));
-    pred->debug_id = (uint64_t)ns_predict_u64(&p, b0->debug_id, b1->debug_id, b2->debug_id);
-    return pred;
+    pred->s0[0] = (int32_t)ns_predict_i32(&p, b0->position[0], b1->position[0], b2->position[0]);
+    pred->s0[1] = (int32_t)ns_predict_i32(&p, b0->position[1], b1->position[1], b2->position[1]);
+    pred->s0[2] = (int32_t)ns_predict_i32(&p, b0->position[2], b1->position[2], b2->position[2]);
+    pred->s1 = (uint32_t)ns_predict_u32(&p, b0->ammo, b1->ammo, b2->ammo);
+    pred->s2 = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->mood, b1->mood, b2->mood), INT64_C(0), INT64_C(255));
+    pred->s3 = (uint64_t)ns_predict_u64(&p, b0->debug_id, b1->debug_id, b2->debug_id);
+    return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
@@ -268,36 +288,36 @@ ns_status vis_Mixed_write(ns_writer *wp, const vis_Mixed_snap *cur, const ns_bas
     ns_status st = ns_baselines_check(base);
     if (st == NS_OK) st = vis_Mixed_check(cur);
     if (st != NS_OK) return st;
-    vis_Mixed_snap pred;
+    vis_Mixed_pred pred;
     const vis_Mixed_snap *ref = vis_Mixed_reference(base, &pred);
     const bool owner = to == NS_TO_OWNER;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = full ? 3u : 2u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = memcmp(cur->position, ref->position, sizeof cur->position) != 0; /* position */
-    const bool c1 = owner && cur->ammo != ref->ammo; /* ammo */
-    const bool c2 = !owner && cur->mood != ref->mood; /* mood */
+    const bool c0 = memcmp(cur->position, pred.s0, sizeof cur->position) != 0; /* position */
+    const bool c1 = owner && cur->ammo != pred.s1; /* ammo */
+    const bool c2 = !owner && cur->mood != pred.s2; /* mood */
     const bool c4 = full && strcmp(cur->display_name, ref->display_name) != 0; /* display_name */
     const bool any = c0 || c1 || c2 || c4;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
         if (c0) {
-            ns_write_delta_i32(&w, cur->position[0], ref->position[0], NULL);
-            ns_write_delta_i32(&w, cur->position[1], ref->position[1], NULL);
-            ns_write_delta_i32(&w, cur->position[2], ref->position[2], NULL);
+            ns_write_delta_i32(&w, cur->position[0], pred.s0[0], NULL);
+            ns_write_delta_i32(&w, cur->position[1], pred.s0[1], NULL);
+            ns_write_delta_i32(&w, cur->position[2], pred.s0[2], NULL);
         }
         if (owner) {
             ns_write_bool(&w, c1);
             if (c1) {
-                ns_write_delta_u32(&w, cur->ammo, ref->ammo, NULL);
+                ns_write_delta_u32(&w, cur->ammo, pred.s1, NULL);
             }
         }
         if (!owner) {
             ns_write_bool(&w, c2);
             if (c2) {
-                ns_write_delta_i32(&w, cur->mood, ref->mood, NULL);
+                ns_write_delta_i32(&w, cur->mood, pred.s2, NULL);
             }
         }
         if (full) {
@@ -315,28 +335,32 @@ ns_status vis_Mixed_read(ns_reader *rp, vis_Mixed_snap *out, const ns_baselines 
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
-    vis_Mixed_snap pred;
+    vis_Mixed_pred pred;
     const vis_Mixed_snap *ref = vis_Mixed_reference(base, &pred);
     const bool owner = to == NS_TO_OWNER;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = full ? 3u : 2u;
     vis_Mixed_snap v = *ref;
+    memcpy(v.position, pred.s0, sizeof v.position);
+    v.ammo = pred.s1;
+    v.mood = pred.s2;
+    v.debug_id = pred.s3;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
         /* position */
         if (ns_read_bool(&r)) {
-            v.position[0] = (int32_t)ns_read_delta_i32(&r, ref->position[0], NULL);
-            v.position[1] = (int32_t)ns_read_delta_i32(&r, ref->position[1], NULL);
-            v.position[2] = (int32_t)ns_read_delta_i32(&r, ref->position[2], NULL);
+            v.position[0] = (int32_t)ns_read_delta_i32(&r, pred.s0[0], NULL);
+            v.position[1] = (int32_t)ns_read_delta_i32(&r, pred.s0[1], NULL);
+            v.position[2] = (int32_t)ns_read_delta_i32(&r, pred.s0[2], NULL);
         }
         /* ammo */
         if ((owner) && ns_read_bool(&r)) {
-            v.ammo = (uint32_t)ns_read_delta_u32(&r, ref->ammo, NULL);
+            v.ammo = (uint32_t)ns_read_delta_u32(&r, pred.s1, NULL);
         }
         /* mood */
         if ((!owner) && ns_read_bool(&r)) {
-            v.mood = (uint8_t)ns_read_delta_i32_in(&r, ref->mood, 0, 255);
+            v.mood = (uint8_t)ns_read_delta_i32_in(&r, pred.s2, 0, 255);
         }
         /* display_name */
         if ((full) && ns_read_bool(&r)) {
@@ -344,11 +368,8 @@ ns_status vis_Mixed_read(ns_reader *rp, vis_Mixed_snap *out, const ns_baselines 
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -467,21 +488,27 @@ bool vis_Hidden_equal(const vis_Hidden *a, const vis_Hidden *b)
     return true;
 }
 
+/* The references of the predicted fields: baseline 0's values, or the prediction from three. */
+typedef struct vis_Hidden_pred {
+    int32_t s0; /* counter */
+} vis_Hidden_pred;
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (DESIGN §6.4). */
-static const vis_Hidden_snap *vis_Hidden_reference(const ns_baselines *base, vis_Hidden_snap *pred)
+static const vis_Hidden_snap *vis_Hidden_reference(const ns_baselines *base, vis_Hidden_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &vis_Hidden_snap_default;
-    const vis_Hidden_snap *b0 = (const vis_Hidden_snap *)base->snap[0];
-    if (n < 3) return b0;
+    const vis_Hidden_snap *b0 = n ? (const vis_Hidden_snap *)base->snap[0] : &vis_Hidden_snap_default;
+    if (n < 3) {
+        pred->s0 = b0->counter;
+        return b0;
+    }
     const vis_Hidden_snap *b1 = (const vis_Hidden_snap *)base->snap[1];
     const vis_Hidden_snap *b2 = (const vis_Hidden_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    *pred = *b0;
-    pred->counter = (int32_t)ns_predict_i32(&p, b0->counter, b1->counter, b2->counter);
-    return pred;
+    pred->s0 = (int32_t)ns_predict_i32(&p, b0->counter, b1->counter, b2->counter);
+    return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
@@ -496,14 +523,14 @@ ns_status vis_Hidden_write(ns_writer *wp, const vis_Hidden_snap *cur, const ns_b
     ns_status st = ns_baselines_check(base);
     if (st == NS_OK) st = vis_Hidden_check(cur);
     if (st != NS_OK) return st;
-    vis_Hidden_snap pred;
+    vis_Hidden_pred pred;
     const vis_Hidden_snap *ref = vis_Hidden_reference(base, &pred);
     (void)to;
     const unsigned sent = 0u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
+    (void)ref; /* every field sent is predicted */
     (void)cur;
-    (void)ref;
     (void)sent;
     *wp = w;
     return ns_writer_status(&w);
@@ -513,19 +540,17 @@ ns_status vis_Hidden_read(ns_reader *rp, vis_Hidden_snap *out, const ns_baseline
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
-    vis_Hidden_snap pred;
+    vis_Hidden_pred pred;
     const vis_Hidden_snap *ref = vis_Hidden_reference(base, &pred);
     (void)to;
     const unsigned sent = 0u;
     vis_Hidden_snap v = *ref;
+    v.counter = pred.s0;
     ns_reader r = *rp;
     (void)sent;
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }
@@ -604,21 +629,27 @@ bool vis_Spectated_equal(const vis_Spectated *a, const vis_Spectated *b)
     return true;
 }
 
+/* The references of the predicted fields: baseline 0's values, or the prediction from three. */
+typedef struct vis_Spectated_pred {
+    uint8_t s0; /* emote */
+} vis_Spectated_pred;
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (DESIGN §6.4). */
-static const vis_Spectated_snap *vis_Spectated_reference(const ns_baselines *base, vis_Spectated_snap *pred)
+static const vis_Spectated_snap *vis_Spectated_reference(const ns_baselines *base, vis_Spectated_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
-    if (n == 0) return &vis_Spectated_snap_default;
-    const vis_Spectated_snap *b0 = (const vis_Spectated_snap *)base->snap[0];
-    if (n < 3) return b0;
+    const vis_Spectated_snap *b0 = n ? (const vis_Spectated_snap *)base->snap[0] : &vis_Spectated_snap_default;
+    if (n < 3) {
+        pred->s0 = b0->emote;
+        return b0;
+    }
     const vis_Spectated_snap *b1 = (const vis_Spectated_snap *)base->snap[1];
     const vis_Spectated_snap *b2 = (const vis_Spectated_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    *pred = *b0;
-    pred->emote = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->emote, b1->emote, b2->emote), INT64_C(0), INT64_C(255));
-    return pred;
+    pred->s0 = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->emote, b1->emote, b2->emote), INT64_C(0), INT64_C(255));
+    return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
@@ -633,20 +664,21 @@ ns_status vis_Spectated_write(ns_writer *wp, const vis_Spectated_snap *cur, cons
     ns_status st = ns_baselines_check(base);
     if (st == NS_OK) st = vis_Spectated_check(cur);
     if (st != NS_OK) return st;
-    vis_Spectated_snap pred;
+    vis_Spectated_pred pred;
     const vis_Spectated_snap *ref = vis_Spectated_reference(base, &pred);
     const bool owner = to == NS_TO_OWNER;
     const unsigned sent = owner ? 0u : 1u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = !owner && cur->emote != ref->emote; /* emote */
+    (void)ref; /* every field sent is predicted */
+    const bool c0 = !owner && cur->emote != pred.s0; /* emote */
     const bool any = c0;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         if (!owner) {
             ns_write_bool(&w, c0);
             if (c0) {
-                ns_write_delta_i32(&w, cur->emote, ref->emote, NULL);
+                ns_write_delta_i32(&w, cur->emote, pred.s0, NULL);
             }
         }
     }
@@ -658,25 +690,23 @@ ns_status vis_Spectated_read(ns_reader *rp, vis_Spectated_snap *out, const ns_ba
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
-    vis_Spectated_snap pred;
+    vis_Spectated_pred pred;
     const vis_Spectated_snap *ref = vis_Spectated_reference(base, &pred);
     const bool owner = to == NS_TO_OWNER;
     const unsigned sent = owner ? 0u : 1u;
     vis_Spectated_snap v = *ref;
+    v.emote = pred.s0;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
         /* emote */
         if ((!owner) && ns_read_bool(&r)) {
-            v.emote = (uint8_t)ns_read_delta_i32_in(&r, ref->emote, 0, 255);
+            v.emote = (uint8_t)ns_read_delta_i32_in(&r, pred.s0, 0, 255);
         }
     }
     *rp = r;
-    if (ns_reader_failed(&r)) {
-        /* Leave the destination valid: the reference values. */
-        if (out != ref) *out = *ref;
-        return ns_reader_status(&r);
-    }
+    /* On error the destination keeps what it held. */
+    if (ns_reader_failed(&r)) return ns_reader_status(&r);
     *out = v;
     return NS_OK;
 }

@@ -33,9 +33,10 @@ typedef struct vis_Secret_snap {
     uint16_t keys;
 } vis_Secret_snap;
 
-/* Hooks vis_Secret_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks vis_Secret_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct vis_Secret_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } vis_Secret_hooks;
 
 /* The largest write of one vis_Secret, in bits and bytes. */
@@ -64,9 +65,10 @@ typedef struct vis_Mixed_snap {
     char display_name[64 + 1];
 } vis_Mixed_snap;
 
-/* Hooks vis_Mixed_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks vis_Mixed_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct vis_Mixed_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } vis_Mixed_hooks;
 
 /* The largest write of one vis_Mixed, in bits and bytes. */
@@ -87,9 +89,10 @@ typedef struct vis_Hidden_snap {
     int32_t counter;
 } vis_Hidden_snap;
 
-/* Hooks vis_Hidden_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks vis_Hidden_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct vis_Hidden_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } vis_Hidden_hooks;
 
 /* The largest write of one vis_Hidden, in bits and bytes. */
@@ -110,9 +113,10 @@ typedef struct vis_Spectated_snap {
     uint8_t emote;
 } vis_Spectated_snap;
 
-/* Hooks vis_Spectated_apply calls for @notify fields that changed, after the whole component is updated. */
+/* Hooks vis_Spectated_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
+/* changes; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct vis_Spectated_hooks {
-    void *ns_unused; /* no @notify fields */
+    void *ns_unused; /* no @notify fields and no fast arrays */
 } vis_Spectated_hooks;
 
 /* The largest write of one vis_Spectated, in bits and bytes. */
@@ -146,7 +150,7 @@ void vis_Secret_apply(vis_Secret *live, const vis_Secret_snap *s, const vis_Secr
 void vis_Secret_set_gold(vis_Secret *v, uint32_t value);
 /* Sets keys; marks it dirty if the value changed. */
 void vis_Secret_set_keys(vis_Secret *v, uint16_t value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool vis_Secret_is_dirty(const vis_Secret *v);
 void vis_Secret_clear_dirty(vis_Secret *v);
 extern const ns_type_desc vis_Secret_desc;
@@ -180,7 +184,7 @@ void vis_Mixed_set_mood(vis_Mixed *v, uint8_t value);
 void vis_Mixed_set_debug_id(vis_Mixed *v, uint64_t value);
 /* Sets display_name; marks it dirty if the value changed. */
 void vis_Mixed_set_display_name(vis_Mixed *v, const char *value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool vis_Mixed_is_dirty(const vis_Mixed *v);
 void vis_Mixed_clear_dirty(vis_Mixed *v);
 extern const ns_type_desc vis_Mixed_desc;
@@ -206,7 +210,7 @@ void vis_Hidden_interpolate(const vis_Hidden_snap *from, const vis_Hidden_snap *
 void vis_Hidden_apply(vis_Hidden *live, const vis_Hidden_snap *s, const vis_Hidden_hooks *hooks, void *ctx);
 /* Sets counter; marks it dirty if the value changed. */
 void vis_Hidden_set_counter(vis_Hidden *v, int32_t value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool vis_Hidden_is_dirty(const vis_Hidden *v);
 void vis_Hidden_clear_dirty(vis_Hidden *v);
 extern const ns_type_desc vis_Hidden_desc;
@@ -232,7 +236,7 @@ void vis_Spectated_interpolate(const vis_Spectated_snap *from, const vis_Spectat
 void vis_Spectated_apply(vis_Spectated *live, const vis_Spectated_snap *s, const vis_Spectated_hooks *hooks, void *ctx);
 /* Sets emote; marks it dirty if the value changed. */
 void vis_Spectated_set_emote(vis_Spectated *v, uint8_t value);
-/* True if a setter changed a field since the last _clear_dirty. */
+/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool vis_Spectated_is_dirty(const vis_Spectated *v);
 void vis_Spectated_clear_dirty(vis_Spectated *v);
 extern const ns_type_desc vis_Spectated_desc;

@@ -1,0 +1,851 @@
+/* emit_c_coll.c — generated code for list, set, map and fastarray fields: their C types, the
+ * element functions and `ns_coll_ops` the runtime codes them with (runtime collections.h), the
+ * helpers that keep counts, order, IDs, keys and dirty bits right, and quantize/dequantize.
+ *
+ * Names: for field <f> of record <R>, "<pkg>_<R>_<f>" is the value type, "..._snap" the
+ * snapshot, "..._ops" the runtime description; helpers are "..._add", "..._remove" and so on
+ * (cnames.c claims every one of them). */
+#include <string.h>
+
+#include "emit_c.h"
+
+const char *nsc_cg_coll(nsc_cgen *g, const nsc_slot *s, const char *suffix)
+{
+    return nsc_coll_name(g->a, s->decl, s->field, suffix);
+}
+
+/* ---- declarators ------------------------------------------------------------------------- */
+
+const char *nsc_cg_snap_decl(nsc_cgen *g, const nsc_slot *e, const char *name)
+{
+    switch (e->enc) {
+    case NSC_ENC_VEC_Q:
+    case NSC_ENC_QUAT_Q: return NSC_FMT(g, "int32_t %s[%u]", name, e->arity);
+    case NSC_ENC_VEC_F:
+    case NSC_ENC_QUAT_F: return NSC_FMT(g, "uint32_t %s[%u]", name, e->arity);
+    case NSC_ENC_QUAT_S3: return NSC_FMT(g, "uint64_t %s", name);
+    case NSC_ENC_STRING: return NSC_FMT(g, "char %s[%u]", name, e->type->capacity + 1);
+    case NSC_ENC_BYTES: return NSC_FMT(g, "struct { uint16_t len; uint8_t data[%u]; } %s", e->type->capacity, name);
+    case NSC_ENC_STRUCT: return NSC_FMT(g, "%s_snap %s", nsc_cg_name(g, e->type->decl), name);
+    default: return NSC_FMT(g, "%s %s", e->snap_ctype, name);
+    }
+}
+
+const char *nsc_cg_value_decl(nsc_cgen *g, const nsc_type *t, const char *name)
+{
+    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "char %s[%u]", name, t->capacity + 1);
+    return NSC_FMT(g, "%s %s", nsc_cg_value_type(g, t), name);
+}
+
+/* A zero initializer spelled out to the first scalar of every aggregate, so C++'s
+ * -Wmissing-field-initializers has nothing to say about it either. */
+static const char *zero_of(nsc_cgen *g, const nsc_slot *e);
+
+static const char *zero_record(nsc_cgen *g, const nsc_layout *l)
+{
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    const nsc_decl *d = l->decl;
+    nsc_sb_puts(&sb, "{");
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        if (i) nsc_sb_puts(&sb, ", ");
+        if (f->sem.type->kind == NSC_T_STRUCT) nsc_sb_puts(&sb, zero_record(g, f->sem.type->decl->layout));
+        else nsc_sb_puts(&sb, zero_of(g, nsc_cg_field_slot(l, f)));
+    }
+    if (d->nfields == 0) nsc_sb_puts(&sb, "0");
+    nsc_sb_puts(&sb, "}");
+    const char *r = nsc_arena_strdup(g->a, nsc_sb_str(&sb));
+    nsc_sb_free(&sb);
+    return r;
+}
+
+static const char *zero_of(nsc_cgen *g, const nsc_slot *e)
+{
+    switch (e->enc) {
+    case NSC_ENC_VEC_Q: case NSC_ENC_VEC_F: case NSC_ENC_QUAT_Q: case NSC_ENC_QUAT_F: case NSC_ENC_STRING:
+        return "{0}";
+    case NSC_ENC_BYTES:
+        return "{0, {0}}";
+    case NSC_ENC_STRUCT:
+        return zero_record(g, e->type->decl->layout);
+    case NSC_ENC_LIST:
+    case NSC_ENC_SET:
+        return NSC_FMT(g, "{0, {%s}}", zero_of(g, e->elem));
+    case NSC_ENC_MAP:
+        return NSC_FMT(g, "{0, {%s}, {%s}}", zero_of(g, e->key), zero_of(g, e->elem));
+    case NSC_ENC_FASTARRAY:
+        return NSC_FMT(g, "{0, %s{{0, 0, %s}}}", e->field->sem.ordered ? "{0}, {0}, " : "", zero_of(g, e->elem));
+    default:
+        return "0";
+    }
+}
+
+const char *nsc_cg_coll_zero(nsc_cgen *g, const nsc_slot *s)
+{
+    return zero_of(g, s);
+}
+
+/* How a helper takes one element: strings as C strings, structs by pointer, the rest by value. */
+static const char *param(nsc_cgen *g, const nsc_type *t)
+{
+    if (t->kind == NSC_T_STRING) return "const char *";
+    if (t->kind == NSC_T_STRUCT) return NSC_FMT(g, "const %s *", nsc_cg_value_type(g, t));
+    return NSC_FMT(g, "%s ", nsc_cg_value_type(g, t));
+}
+
+/* ---- types (header) ---------------------------------------------------------------------- */
+
+static void comment_type(nsc_cgen *g, const nsc_decl *d, const nsc_field *f)
+{
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    nsc_type_spell(f->sem.type, &sb);
+    nsc_p_comment(g->h, "%s %s of %s.", nsc_sb_str(&sb), f->name.text, d->name.text);
+    nsc_sb_free(&sb);
+}
+
+static void coll_types(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, const nsc_slot *s)
+{
+    nsc_printer *h = g->h;
+    const nsc_type *t = f->sem.type;
+    const char *v = nsc_cg_coll(g, s, ""), *sn = nsc_cg_coll(g, s, "snap");
+    unsigned n = t->capacity;
+    nsc_p_empty(h);
+    comment_type(g, d, f);
+    if (t->kind == NSC_T_FASTARRAY) {
+        const char *item = nsc_cg_coll(g, s, "item"), *item_snap = nsc_cg_coll(g, s, "item_snap");
+        nsc_p_open(h, "typedef struct %s {", item);
+        nsc_p_line(h, "uint32_t id;  /* replication ID: assigned by _add, never 0, never reused while the item lives */");
+        nsc_p_line(h, "uint32_t key; /* replication key: bumped by _set when the value changes */");
+        nsc_p_line(h, "%s value;", nsc_cg_value_type(g, t->elem));
+        nsc_p_close(h, "} %s;", item);
+        nsc_p_open(h, "typedef struct %s {", item_snap);
+        nsc_p_line(h, "uint32_t id;");
+        nsc_p_line(h, "uint32_t key; /* the sender's; not sent, 0 on a receiver */");
+        nsc_p_line(h, "%s_snap value;", nsc_cg_name(g, t->elem->decl));
+        nsc_p_close(h, "} %s;", item_snap);
+        nsc_p_open(h, "typedef struct %s {", v);
+        nsc_p_line(h, "uint16_t count;");
+        nsc_p_line(h, "uint32_t next_id; /* the next ID _add assigns (0: 1) */");
+        nsc_p_line(h, "bool wrapped;     /* IDs wrapped around: _add skips IDs in use */");
+        nsc_p_line(h, "%s items[%u]; /* %s */", item, n, f->sem.ordered ? "in the sender's order" : "ascending by ID unless reordered by hand");
+        nsc_p_close(h, "} %s;", v);
+        nsc_p_open(h, "typedef struct %s {", sn);
+        nsc_p_line(h, "uint16_t count;");
+        if (f->sem.ordered) {
+            nsc_p_line(h, "uint16_t order[%u]; /* position -> index in items */", n);
+            nsc_p_line(h, "uint16_t pos[%u];   /* index in items -> position */", n);
+        }
+        nsc_p_line(h, "%s items[%u]; /* ascending by ID */", item_snap, n);
+        nsc_p_close(h, "} %s;", sn);
+        return;
+    }
+    const nsc_slot *e = s->elem, *k = t->kind == NSC_T_MAP ? s->key : s->elem;
+    const char *what = t->kind == NSC_T_LIST ? "" : " /* ascending */";
+    for (int snap = 0; snap < 2; snap++) {
+        const char *name = snap ? sn : v;
+        nsc_p_open(h, "typedef struct %s {", name);
+        nsc_p_line(h, "uint16_t count;");
+        if (t->kind == NSC_T_MAP) {
+            nsc_p_line(h, "%s;%s", snap ? nsc_cg_snap_decl(g, k, NSC_FMT(g, "keys[%u]", n))
+                                       : nsc_cg_value_decl(g, t->key, NSC_FMT(g, "keys[%u]", n)), what);
+            nsc_p_line(h, "%s;", snap ? nsc_cg_snap_decl(g, e, NSC_FMT(g, "values[%u]", n))
+                                     : nsc_cg_value_decl(g, t->elem, NSC_FMT(g, "values[%u]", n)));
+        } else {
+            nsc_p_line(h, "%s;%s", snap ? nsc_cg_snap_decl(g, e, NSC_FMT(g, "items[%u]", n))
+                                       : nsc_cg_value_decl(g, t->elem, NSC_FMT(g, "items[%u]", n)), what);
+        }
+        nsc_p_close(h, "} %s;", name);
+    }
+}
+
+void nsc_cg_coll_types(nsc_cgen *g, const nsc_decl *d)
+{
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        if (nsc_type_is_collection(f->sem.type)) coll_types(g, d, f, nsc_cg_field_slot(d->layout, f));
+    }
+}
+
+/* ---- helper prototypes (header) ---------------------------------------------------------- */
+
+static void coll_prototypes(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, const nsc_slot *s)
+{
+    nsc_printer *h = g->h;
+    const nsc_type *t = f->sem.type;
+    const char *r = nsc_cg_name(g, d), *m = f->name.text;
+    const char *dirty = nsc_cg_has_dirty(d) ? " and marks it dirty" : "";
+    nsc_p_comment(h, "%s: the helpers keep it valid%s; they never write past its capacity (%u).", m,
+                  nsc_cg_has_dirty(d) ? " and dirty" : "", t->capacity);
+    switch (t->kind) {
+    case NSC_T_LIST: {
+        const char *p = param(g, t->elem);
+        nsc_p_comment(h, "Append, insert before index, remove or replace element index%s: NS_ERR_CAPACITY when full, NS_ERR_RANGE for a bad index.", dirty);
+        nsc_p_line(h, "ns_status %s(%s *v, %svalue);", nsc_cg_coll(g, s, "add"), r, p);
+        nsc_p_line(h, "ns_status %s(%s *v, uint32_t index, %svalue);", nsc_cg_coll(g, s, "insert"), r, p);
+        nsc_p_line(h, "ns_status %s(%s *v, uint32_t index);", nsc_cg_coll(g, s, "remove"), r);
+        nsc_p_line(h, "ns_status %s(%s *v, uint32_t index, %svalue);", nsc_cg_coll(g, s, "set"), r, p);
+        nsc_p_comment(h, "The index of the first element equal to value, or -1.");
+        nsc_p_line(h, "int32_t %s(const %s *v, %svalue);", nsc_cg_coll(g, s, "find"), r, p);
+        break;
+    }
+    case NSC_T_SET: {
+        const char *p = param(g, t->elem);
+        nsc_p_comment(h, "Add (NS_OK if present; NS_ERR_CAPACITY when full) or remove (NS_ERR_UNKNOWN_ID if absent) a key%s.", dirty);
+        nsc_p_line(h, "ns_status %s(%s *v, %skey);", nsc_cg_coll(g, s, "add"), r, p);
+        nsc_p_line(h, "ns_status %s(%s *v, %skey);", nsc_cg_coll(g, s, "remove"), r, p);
+        nsc_p_comment(h, "The index of key (keys are kept ascending), or -1.");
+        nsc_p_line(h, "int32_t %s(const %s *v, %skey);", nsc_cg_coll(g, s, "find"), r, p);
+        break;
+    }
+    case NSC_T_MAP: {
+        const char *pk = param(g, t->key), *pv = param(g, t->elem);
+        nsc_p_comment(h, "Insert or replace (NS_ERR_CAPACITY when full), or remove (NS_ERR_UNKNOWN_ID if absent) an entry%s.", dirty);
+        nsc_p_line(h, "ns_status %s(%s *v, %skey, %svalue);", nsc_cg_coll(g, s, "set"), r, pk, pv);
+        nsc_p_line(h, "ns_status %s(%s *v, %skey);", nsc_cg_coll(g, s, "remove"), r, pk);
+        nsc_p_comment(h, "The index of key (keys are kept ascending; its value is values[index]), or -1.");
+        nsc_p_line(h, "int32_t %s(const %s *v, %skey);", nsc_cg_coll(g, s, "find"), r, pk);
+        break;
+    }
+    default: {
+        const char *p = param(g, t->elem), *item = nsc_cg_coll(g, s, "item");
+        nsc_p_comment(h, "Append an item with a new ID (stored in *id unless NULL): NS_ERR_CAPACITY when full.");
+        nsc_p_line(h, "ns_status %s(%s *v, %svalue, uint32_t *id);", nsc_cg_coll(g, s, "add"), r, p);
+        if (f->sem.ordered) {
+            nsc_p_comment(h, "Insert a new item before position index, or move item id to position index (NS_ERR_RANGE).");
+            nsc_p_line(h, "ns_status %s(%s *v, uint32_t index, %svalue, uint32_t *id);", nsc_cg_coll(g, s, "insert"), r, p);
+            nsc_p_line(h, "ns_status %s(%s *v, uint32_t id, uint32_t index);", nsc_cg_coll(g, s, "move"), r);
+        }
+        nsc_p_comment(h, "Remove item id, or replace its value (bumping its key if the value differs)%s: NS_ERR_UNKNOWN_ID if absent.", dirty);
+        nsc_p_line(h, "ns_status %s(%s *v, uint32_t id);", nsc_cg_coll(g, s, "remove"), r);
+        nsc_p_line(h, "ns_status %s(%s *v, uint32_t id, %svalue);", nsc_cg_coll(g, s, "set"), r, p);
+        nsc_p_comment(h, "The position of item id, or -1.");
+        nsc_p_line(h, "int32_t %s(const %s *v, uint32_t id);", nsc_cg_coll(g, s, "find"), r);
+        nsc_p_comment(h, "The item at position index, or NULL.");
+        nsc_p_line(h, "const %s *%s(const %s *v, uint32_t index);", item, nsc_cg_coll(g, s, "at"), r);
+        break;
+    }
+    }
+    nsc_p_comment(h, "Empty it%s; the number of %s.", dirty, t->kind == NSC_T_MAP ? "entries" : t->kind == NSC_T_FASTARRAY ? "items" : "elements");
+    nsc_p_line(h, "void %s(%s *v);", nsc_cg_coll(g, s, "clear"), r);
+    nsc_p_line(h, "uint32_t %s(const %s *v);", nsc_cg_coll(g, s, "count"), r);
+    if (t->kind != NSC_T_FASTARRAY) {
+        const nsc_type *at = t->kind == NSC_T_MAP ? t->elem : t->elem;
+        nsc_p_comment(h, "%s at index, or NULL.", t->kind == NSC_T_MAP ? "The value" : "The element");
+        if (at->kind == NSC_T_STRING) nsc_p_line(h, "const char *%s(const %s *v, uint32_t index);", nsc_cg_coll(g, s, "at"), r);
+        else nsc_p_line(h, "const %s *%s(const %s *v, uint32_t index);", nsc_cg_value_type(g, at), nsc_cg_coll(g, s, "at"), r);
+    }
+    nsc_p_comment(h, "How %s is coded (used by the serializers of every record that holds it).", m);
+    nsc_p_line(h, "extern const ns_coll_ops %s;", nsc_cg_coll(g, s, "ops"));
+}
+
+void nsc_cg_coll_prototypes(nsc_cgen *g, const nsc_decl *d)
+{
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        if (nsc_type_is_collection(f->sem.type)) coll_prototypes(g, d, f, nsc_cg_field_slot(d->layout, f));
+    }
+}
+
+/* ---- element functions and ops (source) -------------------------------------------------- */
+
+/* "const int32_t (*name)[3] = (const int32_t (*)[3])src;": a typed view of an element. */
+static void view(nsc_cgen *g, const nsc_slot *e, const char *name, const char *src, bool is_const)
+{
+    const char *k = is_const ? "const " : "";
+    bool array = e->enc == NSC_ENC_VEC_Q || e->enc == NSC_ENC_VEC_F || e->enc == NSC_ENC_QUAT_Q ||
+                 e->enc == NSC_ENC_QUAT_F || e->enc == NSC_ENC_STRING;
+    const char *decl = nsc_cg_snap_decl(g, e, array ? NSC_FMT(g, "(*%s)", name) : NSC_FMT(g, "*%s", name));
+    const char *cast = nsc_cg_snap_decl(g, e, array ? "(*)" : "*");
+    nsc_p_line(g->c, "%s%s = (%s%s)%s;", k, decl, k, cast, src);
+}
+
+static void elem_functions(nsc_cgen *g, const nsc_slot *s, const nsc_slot *e)
+{
+    nsc_printer *c = g->c;
+    const char *wr = nsc_cg_coll(g, s, "elem_write"), *rd = nsc_cg_coll(g, s, "elem_read");
+    const char *eq = nsc_cg_coll(g, s, "elem_equal");
+    nsc_p_empty(c);
+    if (e->record) {
+        const char *x = nsc_cg_name(g, e->type->decl);
+        nsc_p_line(c, "static ns_status %s(ns_writer *w, const void *cur, const void *ref)", wr);
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "return %s(w, (const %s_snap *)cur, (const %s_snap *)ref);", nsc_cg_fn(g, e->type->decl, "write"), x, x);
+        nsc_p_close(c, "}");
+        nsc_p_empty(c);
+        nsc_p_line(c, "static void %s(ns_reader *r, void *out, const void *ref)", rd);
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "%s_snap scratch;", x);
+        nsc_p_line(c, "(void)%s(r, out ? (%s_snap *)out : &scratch, (const %s_snap *)ref);", nsc_cg_fn(g, e->type->decl, "read"),
+                   x, x);
+        nsc_p_close(c, "}");
+        nsc_p_empty(c);
+        nsc_p_line(c, "static bool %s(const void *a, const void *b)", eq);
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "return %s((const %s_snap *)a, (const %s_snap *)b);", nsc_cg_fn(g, e->type->decl, "snap_equal"), x, x);
+        nsc_p_close(c, "}");
+        return;
+    }
+    /* Scalars: a change bit, then (if set) the payload against the reference element. */
+    nsc_p_line(c, "static ns_status %s(ns_writer *wp, const void *c, const void *f)", wr);
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "static const %s = {0};", nsc_cg_snap_decl(g, e, "zero"));
+    view(g, e, "cur", "c", true);
+    view(g, e, "ref", "(f ? f : &zero)", true);
+    size_t before = c->out.len;
+    nsc_cg_check_slot(g, e, "(*cur)");
+    (void)before;
+    nsc_p_line(c, "ns_writer w = *wp;");
+    nsc_p_line(c, "const bool changed = %s;", nsc_cg_differs(g, e, "(*cur)", "(*ref)"));
+    nsc_p_line(c, "ns_write_bool(&w, changed);");
+    if (e->enc != NSC_ENC_BOOL) {
+        nsc_p_open(c, "if (changed) {");
+        nsc_cg_write_payload(g, e, "(*cur)", "(*ref)", false);
+        nsc_p_close(c, "}");
+    }
+    nsc_p_line(c, "*wp = w;");
+    nsc_p_line(c, "return NS_OK;");
+    nsc_p_close(c, "}");
+
+    nsc_p_empty(c);
+    nsc_p_line(c, "static void %s(ns_reader *rp, void *o, const void *f)", rd);
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "static const %s = {0};", nsc_cg_snap_decl(g, e, "zero"));
+    nsc_p_line(c, "%s;", nsc_cg_snap_decl(g, e, "scratch"));
+    view(g, e, "out", "(o ? o : (void *)&scratch)", false);
+    view(g, e, "ref", "(f ? f : &zero)", true);
+    nsc_p_line(c, "ns_reader r = *rp;");
+    nsc_p_open(c, "if (ns_read_bool(&r)) {");
+    nsc_cg_read_payload(g, e, "(*out)", "(*ref)", false);
+    nsc_p_close(c, "} else {");
+    c->indent++;
+    nsc_p_line(c, "memcpy(out, ref, sizeof *out);");
+    nsc_p_close(c, "}");
+    nsc_p_line(c, "*rp = r;");
+    nsc_p_close(c, "}");
+
+    nsc_p_empty(c);
+    nsc_p_line(c, "static bool %s(const void *a, const void *b)", eq);
+    nsc_p_open(c, "{");
+    view(g, e, "x", "a", true);
+    view(g, e, "y", "b", true);
+    nsc_p_line(c, "return !(%s);", nsc_cg_differs(g, e, "(*x)", "(*y)"));
+    nsc_p_close(c, "}");
+}
+
+/* The ordered form of a key slot's bound. */
+static const char *ordered_bound(nsc_cgen *g, const nsc_slot *k, bool hi)
+{
+    const nsc_type *t = k->type->kind == NSC_T_ENUM ? k->type->decl->underlying_type : k->type;
+    if (!k->bounded) return hi ? "UINT64_MAX" : "UINT64_C(0)";
+    uint64_t v = (uint64_t)(hi ? k->hi : k->lo);
+    if (nsc_type_is_signed(t)) v ^= UINT64_C(0x8000000000000000);
+    return NSC_FMT(g, "UINT64_C(0x%016llx)", (unsigned long long)v);
+}
+
+static bool key_signed(const nsc_slot *k)
+{
+    return nsc_type_is_signed(k->type->kind == NSC_T_ENUM ? k->type->decl->underlying_type : k->type);
+}
+
+static const char *key_type(nsc_cgen *g, const nsc_slot *k)
+{
+    if (!k) return "{0, false, 0, 0, NULL}";
+    const char *valid = k->type->kind == NSC_T_ENUM ? nsc_cg_fn(g, k->type->decl, "is_valid") : "NULL";
+    return NSC_FMT(g, "{sizeof(%s), %s, %s, %s, %s}", k->snap_ctype, key_signed(k) ? "true" : "false",
+                   ordered_bound(g, k, false), ordered_bound(g, k, true), valid);
+}
+
+static void ops_table(nsc_cgen *g, const nsc_field *f, const nsc_slot *s)
+{
+    nsc_printer *c = g->c;
+    const nsc_type *t = f->sem.type;
+    const char *sn = nsc_cg_coll(g, s, "snap");
+    static const char *const kinds[] = {"NS_COLL_LIST", "NS_COLL_MAP", "NS_COLL_SET", "NS_COLL_FASTARRAY"};
+    const char *kind = kinds[s->enc - NSC_ENC_LIST];
+    const char *items = t->kind == NSC_T_MAP ? "keys" : "items";
+    const nsc_slot *key = t->kind == NSC_T_MAP ? s->key : t->kind == NSC_T_SET ? s->elem : NULL;
+    nsc_p_empty(c);
+    nsc_p_open(c, "const ns_coll_ops %s = {", nsc_cg_coll(g, s, "ops"));
+    nsc_p_line(c, "%s, %uu,", kind, t->capacity);
+    nsc_p_line(c, "offsetof(%s, %s), sizeof(((%s *)0)->%s[0]),", sn, items, sn, items);
+    if (t->kind == NSC_T_MAP) nsc_p_line(c, "offsetof(%s, values), sizeof(((%s *)0)->values[0]),", sn, sn);
+    else nsc_p_line(c, "0, 0,");
+    if (t->kind == NSC_T_FASTARRAY) nsc_p_line(c, "offsetof(%s, value),", nsc_cg_coll(g, s, "item_snap"));
+    else nsc_p_line(c, "0,");
+    if (f->sem.ordered) nsc_p_line(c, "offsetof(%s, order), offsetof(%s, pos),", sn, sn);
+    else nsc_p_line(c, "0, 0,");
+    nsc_p_line(c, "%s,", key_type(g, key));
+    if (t->kind == NSC_T_SET) nsc_p_line(c, "NULL, NULL, NULL,");
+    else nsc_p_line(c, "%s, %s, %s,", nsc_cg_coll(g, s, "elem_equal"), nsc_cg_coll(g, s, "elem_write"),
+                    nsc_cg_coll(g, s, "elem_read"));
+    nsc_p_close(c, "};");
+}
+
+/* _equal of two collection values, element by element (floats bitwise). */
+static void value_equal(nsc_cgen *g, const nsc_field *f, const nsc_slot *s)
+{
+    nsc_printer *c = g->c;
+    const nsc_type *t = f->sem.type;
+    const char *v = nsc_cg_coll(g, s, "");
+    nsc_p_empty(c);
+    nsc_p_line(c, "static bool %s(const %s *a, const %s *b)", nsc_cg_coll(g, s, "equal"), v, v);
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "if (a->count != b->count) return false;");
+    nsc_p_open(c, "for (uint32_t i = 0; i < a->count && i < %uu; i++) {", t->capacity);
+    switch (t->kind) {
+    case NSC_T_MAP:
+        nsc_p_line(c, "if (a->keys[i] != b->keys[i]) return false;");
+        nsc_p_line(c, "if (%s) return false;", nsc_cg_value_differs(g, t->elem, "a->values[i]", "b->values[i]"));
+        break;
+    case NSC_T_FASTARRAY:
+        nsc_p_line(c, "if (a->items[i].id != b->items[i].id) return false;");
+        nsc_p_line(c, "if (%s) return false;", nsc_cg_value_differs(g, t->elem, "a->items[i].value", "b->items[i].value"));
+        break;
+    default:
+        nsc_p_line(c, "if (%s) return false;", nsc_cg_value_differs(g, t->elem, "a->items[i]", "b->items[i]"));
+    }
+    nsc_p_close(c, "}");
+    nsc_p_line(c, "return true;");
+    nsc_p_close(c, "}");
+}
+
+/* For @notify: whether a live value differs from what a snapshot stands for, compared element
+ * by element through one dequantized element, so no copy of the whole collection is needed. */
+static void differs_fn(nsc_cgen *g, const nsc_field *f, const nsc_slot *s)
+{
+    nsc_printer *c = g->c;
+    const nsc_type *t = f->sem.type;
+    nsc_p_empty(c);
+    nsc_p_line(c, "static bool %s(const %s *v, const %s *s)", nsc_cg_coll(g, s, "differs"), nsc_cg_coll(g, s, ""),
+               nsc_cg_coll(g, s, "snap"));
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "if (v->count != s->count) return true;");
+    nsc_p_open(c, "for (uint32_t i = 0; i < s->count && i < %uu; i++) {", t->capacity);
+    nsc_p_line(c, "%s;", nsc_cg_value_decl(g, t->elem, "e"));
+    const char *from = t->kind == NSC_T_MAP ? "s->values[i]" : "s->items[i]";
+    const char *live = t->kind == NSC_T_MAP ? "v->values[i]" : "v->items[i]";
+    if (t->kind == NSC_T_MAP) nsc_p_line(c, "if (v->keys[i] != s->keys[i]) return true;");
+    nsc_cg_dequantize_value(g, s->elem, t->elem, from, "e");
+    nsc_p_line(c, "if (%s) return true;", nsc_cg_value_differs(g, t->elem, live, "e"));
+    nsc_p_close(c, "}");
+    nsc_p_line(c, "return false;");
+    nsc_p_close(c, "}");
+}
+
+/* What ns_fa_apply needs to update a live fast array, and the trampolines to the typed hooks. */
+static void fastarray_live(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, const nsc_slot *s)
+{
+    nsc_printer *c = g->c;
+    const char *item = nsc_cg_coll(g, s, "item"), *item_snap = nsc_cg_coll(g, s, "item_snap");
+    const char *x = nsc_cg_name(g, f->sem.type->elem->decl), *r = nsc_cg_name(g, d), *m = f->name.text;
+    nsc_p_empty(c);
+    nsc_p_line(c, "static void %s(const void *from, void *to)", nsc_cg_coll(g, s, "item_dequantize"));
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "const %s *s = (const %s *)from;", item_snap, item_snap);
+    nsc_p_line(c, "%s *v = (%s *)to;", item, item);
+    nsc_p_line(c, "v->id = s->id;");
+    nsc_p_line(c, "v->key = s->key;");
+    nsc_p_line(c, "%s(&s->value, &v->value);", nsc_cg_fn(g, f->sem.type->elem->decl, "dequantize"));
+    nsc_p_close(c, "}");
+    nsc_p_empty(c);
+    nsc_p_line(c, "static bool %s(const void *a, const void *b)", nsc_cg_coll(g, s, "item_equal"));
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "return %s(&((const %s *)a)->value, &((const %s *)b)->value);", nsc_cg_fn(g, f->sem.type->elem->decl, "equal"),
+               item, item);
+    nsc_p_close(c, "}");
+    (void)x;
+    nsc_p_empty(c);
+    nsc_p_open(c, "static const ns_fa_live %s = {", nsc_cg_coll(g, s, "live"));
+    const char *v = nsc_cg_coll(g, s, "");
+    nsc_p_line(c, "offsetof(%s, items), sizeof(((%s *)0)->items[0]), offsetof(%s, next_id),", v, v, v);
+    nsc_p_line(c, "%s, %s,", nsc_cg_coll(g, s, "item_dequantize"), nsc_cg_coll(g, s, "item_equal"));
+    nsc_p_close(c, "};");
+    static const char *const events[] = {"removed", "added", "changed"};
+    static const char *const hooks[] = {"remove", "add", "change"};
+    for (int k = 0; k < 3; k++) {
+        nsc_p_empty(c);
+        if (k < 2) nsc_p_line(c, "static void %s(void *self, const void *item)", nsc_cg_coll(g, s, events[k]));
+        else nsc_p_line(c, "static void %s(void *self, const void *item, const void *old)", nsc_cg_coll(g, s, events[k]));
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "const ns_hook_ctx *h = (const ns_hook_ctx *)self;");
+        nsc_p_line(c, "const %s_hooks *hooks = (const %s_hooks *)h->hooks;", r, r);
+        if (k < 2) nsc_p_line(c, "hooks->%s_%s(h->ctx, (%s *)h->live, (const %s *)item);", m, hooks[k], r, item);
+        else nsc_p_line(c, "hooks->%s_%s(h->ctx, (%s *)h->live, (const %s *)item, (const %s *)old);", m, hooks[k], r, item, item);
+        nsc_p_close(c, "}");
+    }
+}
+
+void nsc_cg_coll_support(nsc_cgen *g, const nsc_decl *d)
+{
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        if (!nsc_type_is_collection(f->sem.type)) continue;
+        const nsc_slot *s = nsc_cg_field_slot(d->layout, f);
+        nsc_p_empty(g->c);
+        nsc_p_line(g->c, "/* %s: element coding for the runtime (netschema/collections.h) */", f->name.text);
+        if (f->sem.type->kind != NSC_T_SET) elem_functions(g, s, s->elem);
+        ops_table(g, f, s);
+        value_equal(g, f, s);
+        if (f->sem.notify) differs_fn(g, f, s);
+        if (f->sem.type->kind == NSC_T_FASTARRAY) fastarray_live(g, d, f, s);
+    }
+}
+
+/* ---- quantize / dequantize ---------------------------------------------------------------- */
+
+void nsc_cg_coll_quantize(nsc_cgen *g, const nsc_slot *s, const char *v, const char *q)
+{
+    nsc_printer *c = g->c;
+    const nsc_type *t = s->type;
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "const uint32_t n = %s.count < %uu ? %s.count : %uu;", v, t->capacity, v, t->capacity);
+    nsc_p_line(c, "%s.count = (uint16_t)n;", q);
+    nsc_p_open(c, "for (uint32_t i = 0; i < n; i++) {");
+    switch (t->kind) {
+    case NSC_T_MAP:
+        nsc_cg_quantize_value(g, s->key, t->key, NULL, NSC_FMT(g, "%s.keys[i]", v), NSC_FMT(g, "%s.keys[i]", q));
+        nsc_cg_quantize_value(g, s->elem, t->elem, NULL, NSC_FMT(g, "%s.values[i]", v), NSC_FMT(g, "%s.values[i]", q));
+        break;
+    case NSC_T_FASTARRAY:
+        nsc_p_line(c, "%s.items[i].id = %s.items[i].id;", q, v);
+        nsc_p_line(c, "%s.items[i].key = %s.items[i].key;", q, v);
+        nsc_cg_quantize_value(g, s->elem, t->elem, NULL, NSC_FMT(g, "%s.items[i].value", v), NSC_FMT(g, "%s.items[i].value", q));
+        break;
+    default:
+        nsc_cg_quantize_value(g, s->elem, t->elem, NULL, NSC_FMT(g, "%s.items[i]", v), NSC_FMT(g, "%s.items[i]", q));
+    }
+    nsc_p_close(c, "}");
+    if (t->kind != NSC_T_LIST) nsc_p_line(c, "ns_coll_sort(&%s, &%s);", nsc_cg_coll(g, s, "ops"), q);
+    nsc_p_close(c, "}");
+}
+
+void nsc_cg_coll_dequantize(nsc_cgen *g, const nsc_slot *s, const char *from, const char *to)
+{
+    nsc_printer *c = g->c;
+    const nsc_type *t = s->type;
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "const uint32_t n = %s.count < %uu ? %s.count : %uu;", from, t->capacity, from, t->capacity);
+    nsc_p_line(c, "%s.count = (uint16_t)n;", to);
+    nsc_p_open(c, "for (uint32_t i = 0; i < n; i++) {");
+    switch (t->kind) {
+    case NSC_T_MAP:
+        nsc_cg_dequantize_value(g, s->key, t->key, NSC_FMT(g, "%s.keys[i]", from), NSC_FMT(g, "%s.keys[i]", to));
+        nsc_cg_dequantize_value(g, s->elem, t->elem, NSC_FMT(g, "%s.values[i]", from), NSC_FMT(g, "%s.values[i]", to));
+        break;
+    case NSC_T_FASTARRAY:
+        if (s->field->sem.ordered) nsc_p_line(c, "const uint32_t j = %s.order[i] < n ? %s.order[i] : i;", from, from);
+        else nsc_p_line(c, "const uint32_t j = i;");
+        nsc_p_line(c, "%s.items[i].id = %s.items[j].id;", to, from);
+        nsc_p_line(c, "%s.items[i].key = %s.items[j].key;", to, from);
+        nsc_cg_dequantize_value(g, s->elem, t->elem, NSC_FMT(g, "%s.items[j].value", from), NSC_FMT(g, "%s.items[i].value", to));
+        break;
+    default:
+        nsc_cg_dequantize_value(g, s->elem, t->elem, NSC_FMT(g, "%s.items[i]", from), NSC_FMT(g, "%s.items[i]", to));
+    }
+    nsc_p_close(c, "}");
+    if (t->kind == NSC_T_FASTARRAY) {
+        nsc_p_line(c, "%s.next_id = n ? %s.items[n - 1].id + 1u : 1u;", to, from);
+        nsc_p_line(c, "%s.wrapped = %s.next_id == 0;", to, to);
+        nsc_p_line(c, "if (%s.wrapped) %s.next_id = 1;", to, to);
+    }
+    nsc_p_close(c, "}");
+}
+
+/* ---- _apply of a fast array --------------------------------------------------------------- */
+
+void nsc_cg_coll_apply(nsc_cgen *g, const nsc_field *f, const nsc_slot *s)
+{
+    nsc_printer *c = g->c;
+    const char *m = f->name.text;
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "%s scratch;", nsc_cg_coll(g, s, "item"));
+    nsc_p_line(c, "ns_hook_ctx h = {hooks, ctx, live};");
+    nsc_p_line(c, "ns_fa_events ev = {&h, NULL, NULL, NULL};");
+    nsc_p_line(c, "if (hooks && hooks->%s_remove) ev.removed = %s;", m, nsc_cg_coll(g, s, "removed"));
+    nsc_p_line(c, "if (hooks && hooks->%s_add) ev.added = %s;", m, nsc_cg_coll(g, s, "added"));
+    nsc_p_line(c, "if (hooks && hooks->%s_change) ev.changed = %s;", m, nsc_cg_coll(g, s, "changed"));
+    nsc_p_line(c, "ns_fa_apply(&%s, &%s, &live->%s, &s->%s, &ev, &scratch);", nsc_cg_coll(g, s, "ops"),
+               nsc_cg_coll(g, s, "live"), m, m);
+    nsc_p_close(c, "}");
+}
+
+/* ---- helpers (source) --------------------------------------------------------------------- */
+
+typedef struct helper {
+    nsc_cgen       *g;
+    const nsc_decl *d;
+    const nsc_field *f;
+    const nsc_slot *s;
+    const char     *r;      /* the record's C name */
+    const char     *c;      /* the collection's member access: "v->hotbar" */
+    const char     *mark;   /* the statement marking it dirty, or "" */
+    unsigned        n;      /* capacity */
+} helper;
+
+/* Opens a helper's body. */
+static void begin(helper *x, const char *sig)
+{
+    nsc_p_empty(x->g->c);
+    nsc_p_line(x->g->c, "%s", sig);
+    nsc_p_open(x->g->c, "{");
+}
+
+static void end(helper *x)
+{
+    nsc_p_close(x->g->c, "}");
+}
+
+/* The count, trusted only as far as the capacity (the value struct is the caller's to edit). */
+static void count_line(helper *x)
+{
+    nsc_p_line(x->g->c, "const uint32_t n = %s.count < %uu ? %s.count : %uu;", x->c, x->n, x->c, x->n);
+}
+
+/* Stores a helper's `value` argument into dst. */
+static void store(helper *x, const nsc_type *t, const char *dst, const char *value)
+{
+    nsc_printer *c = x->g->c;
+    if (t->kind == NSC_T_STRING) nsc_p_line(c, "ns_string_sanitize(%s, %u, %s, strlen(%s));", dst, t->capacity, value, value);
+    else if (t->kind == NSC_T_STRUCT) nsc_p_line(c, "%s = *%s;", dst, value);
+    else nsc_p_line(c, "%s = %s;", dst, value);
+}
+
+/* A condition: element `e` differs from the helper argument `value`. */
+static const char *differs_arg(helper *x, const nsc_type *t, const char *e, const char *value)
+{
+    nsc_cgen *g = x->g;
+    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "strncmp(%s, %s, sizeof %s) != 0", e, value, e);
+    if (t->kind == NSC_T_STRUCT) return NSC_FMT(g, "!%s(&%s, %s)", nsc_cg_fn(g, t->decl, "equal"), e, value);
+    return nsc_cg_value_differs(g, t, e, "value");
+}
+
+/* The ordered form of a key argument, for ns_key_search. */
+static const char *ordered_arg(helper *x, const nsc_slot *k, const char *name)
+{
+    if (key_signed(k)) return NSC_FMT(x->g, "ns_key_ordered_i64((int64_t)%s)", name);
+    return NSC_FMT(x->g, "(uint64_t)%s", name);
+}
+
+/* Shifts entries [i, n) of array `a` one place up (make room at i) or down (close i). */
+static void shift(helper *x, const char *a, bool up)
+{
+    if (up) nsc_p_line(x->g->c, "memmove(&%s.%s[i + 1], &%s.%s[i], (n - i) * sizeof %s.%s[0]);", x->c, a, x->c, a, x->c, a);
+    else nsc_p_line(x->g->c, "memmove(&%s.%s[i], &%s.%s[i + 1], (n - i - 1) * sizeof %s.%s[0]);", x->c, a, x->c, a, x->c, a);
+}
+
+static void common_tail(helper *x, const char *at_type, const char *at_expr)
+{
+    nsc_printer *c = x->g->c;
+    begin(x, NSC_FMT(x->g, "void %s(%s *v)", nsc_cg_coll(x->g, x->s, "clear"), x->r));
+    nsc_p_line(c, "if (%s.count == 0) return;", x->c);
+    nsc_p_line(c, "%s.count = 0;", x->c);
+    if (*x->mark) nsc_p_line(c, "%s", x->mark);
+    end(x);
+    begin(x, NSC_FMT(x->g, "uint32_t %s(const %s *v)", nsc_cg_coll(x->g, x->s, "count"), x->r));
+    nsc_p_line(c, "return %s.count < %uu ? %s.count : %uu;", x->c, x->n, x->c, x->n);
+    end(x);
+    begin(x, NSC_FMT(x->g, "%s%s(const %s *v, uint32_t index)", at_type, nsc_cg_coll(x->g, x->s, "at"), x->r));
+    nsc_p_line(c, "return index < %s(v) ? %s : NULL;", nsc_cg_coll(x->g, x->s, "count"), at_expr);
+    end(x);
+}
+
+static void list_helpers(helper *x)
+{
+    nsc_cgen *g = x->g;
+    nsc_printer *c = g->c;
+    const nsc_type *e = x->f->sem.type->elem;
+    const char *p = param(g, e);
+    begin(x, NSC_FMT(g, "ns_status %s(%s *v, %svalue)", nsc_cg_coll(g, x->s, "add"), x->r, p));
+    nsc_p_line(c, "return %s(v, %s.count, value);", nsc_cg_coll(g, x->s, "insert"), x->c);
+    end(x);
+    begin(x, NSC_FMT(g, "ns_status %s(%s *v, uint32_t i, %svalue)", nsc_cg_coll(g, x->s, "insert"), x->r, p));
+    count_line(x);
+    nsc_p_line(c, "if (n >= %uu) return NS_ERR_CAPACITY;", x->n);
+    nsc_p_line(c, "if (i > n) return NS_ERR_RANGE;");
+    shift(x, "items", true);
+    store(x, e, NSC_FMT(g, "%s.items[i]", x->c), "value");
+    nsc_p_line(c, "%s.count = (uint16_t)(n + 1);", x->c);
+    if (*x->mark) nsc_p_line(c, "%s", x->mark);
+    nsc_p_line(c, "return NS_OK;");
+    end(x);
+    begin(x, NSC_FMT(g, "ns_status %s(%s *v, uint32_t i)", nsc_cg_coll(g, x->s, "remove"), x->r));
+    count_line(x);
+    nsc_p_line(c, "if (i >= n) return NS_ERR_RANGE;");
+    shift(x, "items", false);
+    nsc_p_line(c, "%s.count = (uint16_t)(n - 1);", x->c);
+    if (*x->mark) nsc_p_line(c, "%s", x->mark);
+    nsc_p_line(c, "return NS_OK;");
+    end(x);
+    begin(x, NSC_FMT(g, "ns_status %s(%s *v, uint32_t i, %svalue)", nsc_cg_coll(g, x->s, "set"), x->r, p));
+    count_line(x);
+    nsc_p_line(c, "if (i >= n) return NS_ERR_RANGE;");
+    nsc_p_line(c, "if (!(%s)) return NS_OK;", differs_arg(x, e, NSC_FMT(g, "%s.items[i]", x->c), "value"));
+    store(x, e, NSC_FMT(g, "%s.items[i]", x->c), "value");
+    if (*x->mark) nsc_p_line(c, "%s", x->mark);
+    nsc_p_line(c, "return NS_OK;");
+    end(x);
+    begin(x, NSC_FMT(g, "int32_t %s(const %s *v, %svalue)", nsc_cg_coll(g, x->s, "find"), x->r, p));
+    count_line(x);
+    nsc_p_line(c, "for (uint32_t i = 0; i < n; i++)");
+    nsc_p_line(c, "    if (!(%s)) return (int32_t)i;", differs_arg(x, e, NSC_FMT(g, "%s.items[i]", x->c), "value"));
+    nsc_p_line(c, "return -1;");
+    end(x);
+    if (e->kind == NSC_T_STRING) common_tail(x, "const char *", NSC_FMT(g, "%s.items[index]", x->c));
+    else common_tail(x, NSC_FMT(g, "const %s *", nsc_cg_value_type(g, e)), NSC_FMT(g, "&%s.items[index]", x->c));
+}
+
+/* Sets and maps: keys kept ascending, found by binary search. */
+static void keyed_helpers(helper *x)
+{
+    nsc_cgen *g = x->g;
+    nsc_printer *c = g->c;
+    const nsc_type *t = x->f->sem.type;
+    bool map = t->kind == NSC_T_MAP;
+    const nsc_slot *k = map ? x->s->key : x->s->elem;
+    const nsc_type *kt = map ? t->key : t->elem;
+    const char *keys = map ? "keys" : "items", *ops = nsc_cg_coll(g, x->s, "ops");
+    const char *search = NSC_FMT(g, "ns_key_search(&%s.key, %s.%s, n, %s)", ops, x->c, keys, ordered_arg(x, k, "key"));
+    const char *invalid = kt->kind == NSC_T_ENUM ? NSC_FMT(g, "if (!%s(key)) return NS_ERR_RANGE;", nsc_cg_fn(g, kt->decl, "is_valid")) : NULL;
+    const char *pk = param(g, kt);
+    if (map) {
+        const nsc_type *vt = t->elem;
+        begin(x, NSC_FMT(g, "ns_status %s(%s *v, %skey, %svalue)", nsc_cg_coll(g, x->s, "set"), x->r, pk, param(g, vt)));
+        if (invalid) nsc_p_line(c, "%s", invalid);
+        count_line(x);
+        nsc_p_line(c, "const int32_t at = %s;", search);
+        nsc_p_open(c, "if (at >= 0) {");
+        nsc_p_line(c, "if (!(%s)) return NS_OK;", differs_arg(x, vt, NSC_FMT(g, "%s.values[at]", x->c), "value"));
+        store(x, vt, NSC_FMT(g, "%s.values[at]", x->c), "value");
+        nsc_p_close(c, "} else {");
+        c->indent++;
+        nsc_p_line(c, "if (n >= %uu) return NS_ERR_CAPACITY;", x->n);
+        nsc_p_line(c, "const uint32_t i = (uint32_t)(-at - 1);");
+        shift(x, "keys", true);
+        shift(x, "values", true);
+        nsc_p_line(c, "%s.keys[i] = key;", x->c);
+        store(x, vt, NSC_FMT(g, "%s.values[i]", x->c), "value");
+        nsc_p_line(c, "%s.count = (uint16_t)(n + 1);", x->c);
+        nsc_p_close(c, "}");
+    } else {
+        begin(x, NSC_FMT(g, "ns_status %s(%s *v, %skey)", nsc_cg_coll(g, x->s, "add"), x->r, pk));
+        if (invalid) nsc_p_line(c, "%s", invalid);
+        count_line(x);
+        nsc_p_line(c, "const int32_t at = %s;", search);
+        nsc_p_line(c, "if (at >= 0) return NS_OK;");
+        nsc_p_line(c, "if (n >= %uu) return NS_ERR_CAPACITY;", x->n);
+        nsc_p_line(c, "const uint32_t i = (uint32_t)(-at - 1);");
+        shift(x, "items", true);
+        nsc_p_line(c, "%s.items[i] = key;", x->c);
+        nsc_p_line(c, "%s.count = (uint16_t)(n + 1);", x->c);
+    }
+    if (*x->mark) nsc_p_line(c, "%s", x->mark);
+    nsc_p_line(c, "return NS_OK;");
+    end(x);
+    begin(x, NSC_FMT(g, "ns_status %s(%s *v, %skey)", nsc_cg_coll(g, x->s, "remove"), x->r, pk));
+    count_line(x);
+    nsc_p_line(c, "const int32_t at = %s;", search);
+    nsc_p_line(c, "if (at < 0) return NS_ERR_UNKNOWN_ID;");
+    nsc_p_line(c, "const uint32_t i = (uint32_t)at;");
+    shift(x, keys, false);
+    if (map) shift(x, "values", false);
+    nsc_p_line(c, "%s.count = (uint16_t)(n - 1);", x->c);
+    if (*x->mark) nsc_p_line(c, "%s", x->mark);
+    nsc_p_line(c, "return NS_OK;");
+    end(x);
+    begin(x, NSC_FMT(g, "int32_t %s(const %s *v, %skey)", nsc_cg_coll(g, x->s, "find"), x->r, pk));
+    count_line(x);
+    nsc_p_line(c, "const int32_t i = %s;", search);
+    nsc_p_line(c, "return i >= 0 ? i : -1;");
+    end(x);
+    const nsc_type *at = map ? t->elem : t->elem;
+    const char *arr = map ? "values" : "items";
+    if (at->kind == NSC_T_STRING) common_tail(x, "const char *", NSC_FMT(g, "%s.%s[index]", x->c, arr));
+    else common_tail(x, NSC_FMT(g, "const %s *", nsc_cg_value_type(g, at)), NSC_FMT(g, "&%s.%s[index]", x->c, arr));
+}
+
+static void fastarray_helpers(helper *x)
+{
+    nsc_cgen *g = x->g;
+    nsc_printer *c = g->c;
+    const nsc_type *e = x->f->sem.type->elem;
+    const char *p = param(g, e), *item = nsc_cg_coll(g, x->s, "item");
+    const char *find = NSC_FMT(g, "ns_fa_find(%s.items, n, sizeof %s.items[0], id)", x->c, x->c);
+    const char *new_id = NSC_FMT(g, "ns_fa_new_id(%s.items, n, sizeof %s.items[0], &%s.next_id, &%s.wrapped)", x->c, x->c,
+                                 x->c, x->c);
+    bool ordered = x->f->sem.ordered;
+    /* _add (and _insert): a new ID, key 1. */
+    for (int insert = 0; insert < (ordered ? 2 : 1); insert++) {
+        if (insert) begin(x, NSC_FMT(g, "ns_status %s(%s *v, uint32_t i, %svalue, uint32_t *id)", nsc_cg_coll(g, x->s, "insert"), x->r, p));
+        else begin(x, NSC_FMT(g, "ns_status %s(%s *v, %svalue, uint32_t *id)", nsc_cg_coll(g, x->s, "add"), x->r, p));
+        count_line(x);
+        nsc_p_line(c, "if (n >= %uu) return NS_ERR_CAPACITY;", x->n);
+        if (insert) nsc_p_line(c, "if (i > n) return NS_ERR_RANGE;");
+        else nsc_p_line(c, "const uint32_t i = n;");
+        nsc_p_line(c, "const uint32_t new_id = %s;", new_id);
+        if (insert) shift(x, "items", true);
+        nsc_p_line(c, "%s.items[i].id = new_id;", x->c);
+        nsc_p_line(c, "%s.items[i].key = 1;", x->c);
+        nsc_p_line(c, "%s.items[i].value = *value;", x->c);
+        nsc_p_line(c, "%s.count = (uint16_t)(n + 1);", x->c);
+        if (*x->mark) nsc_p_line(c, "%s", x->mark);
+        nsc_p_line(c, "if (id) *id = new_id;");
+        nsc_p_line(c, "return NS_OK;");
+        end(x);
+    }
+    if (ordered) {
+        begin(x, NSC_FMT(g, "ns_status %s(%s *v, uint32_t id, uint32_t to)", nsc_cg_coll(g, x->s, "move"), x->r));
+        count_line(x);
+        nsc_p_line(c, "const int32_t at = id ? %s : -1;", find);
+        nsc_p_line(c, "if (at < 0) return NS_ERR_UNKNOWN_ID;");
+        nsc_p_line(c, "if (to >= n) return NS_ERR_RANGE;");
+        nsc_p_line(c, "if ((uint32_t)at == to) return NS_OK;");
+        nsc_p_line(c, "const %s moving = %s.items[at];", item, x->c);
+        nsc_p_line(c, "if ((uint32_t)at < to) memmove(&%s.items[at], &%s.items[at + 1], (to - (uint32_t)at) * sizeof moving);", x->c, x->c);
+        nsc_p_line(c, "else memmove(&%s.items[to + 1], &%s.items[to], ((uint32_t)at - to) * sizeof moving);", x->c, x->c);
+        nsc_p_line(c, "%s.items[to] = moving;", x->c);
+        if (*x->mark) nsc_p_line(c, "%s", x->mark);
+        nsc_p_line(c, "return NS_OK;");
+        end(x);
+    }
+    begin(x, NSC_FMT(g, "ns_status %s(%s *v, uint32_t id)", nsc_cg_coll(g, x->s, "remove"), x->r));
+    count_line(x);
+    nsc_p_line(c, "const int32_t at = id ? %s : -1;", find);
+    nsc_p_line(c, "if (at < 0) return NS_ERR_UNKNOWN_ID;");
+    nsc_p_line(c, "const uint32_t i = (uint32_t)at;");
+    shift(x, "items", false);
+    nsc_p_line(c, "%s.count = (uint16_t)(n - 1);", x->c);
+    if (*x->mark) nsc_p_line(c, "%s", x->mark);
+    nsc_p_line(c, "return NS_OK;");
+    end(x);
+    begin(x, NSC_FMT(g, "ns_status %s(%s *v, uint32_t id, %svalue)", nsc_cg_coll(g, x->s, "set"), x->r, p));
+    count_line(x);
+    nsc_p_line(c, "const int32_t at = id ? %s : -1;", find);
+    nsc_p_line(c, "if (at < 0) return NS_ERR_UNKNOWN_ID;");
+    nsc_p_line(c, "if (%s(&%s.items[at].value, value)) return NS_OK;", nsc_cg_fn(g, e->decl, "equal"), x->c);
+    nsc_p_line(c, "%s.items[at].value = *value;", x->c);
+    nsc_p_line(c, "%s.items[at].key++;", x->c);
+    if (*x->mark) nsc_p_line(c, "%s", x->mark);
+    nsc_p_line(c, "return NS_OK;");
+    end(x);
+    begin(x, NSC_FMT(g, "int32_t %s(const %s *v, uint32_t id)", nsc_cg_coll(g, x->s, "find"), x->r));
+    count_line(x);
+    nsc_p_line(c, "return id ? %s : -1;", find);
+    end(x);
+    common_tail(x, NSC_FMT(g, "const %s *", item), NSC_FMT(g, "&%s.items[index]", x->c));
+}
+
+void nsc_cg_coll_helpers(nsc_cgen *g, const nsc_decl *d)
+{
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        if (!nsc_type_is_collection(f->sem.type)) continue;
+        helper x = {g, d, f, nsc_cg_field_slot(d->layout, f), nsc_cg_name(g, d), NSC_FMT(g, "v->%s", f->name.text),
+                    nsc_cg_has_dirty(d) ? NSC_FMT(g, "v->ns_dirty[%zu] |= UINT32_C(1) << %zu;", i / 32, i % 32) : "",
+                    f->sem.type->capacity};
+        switch (f->sem.type->kind) {
+        case NSC_T_LIST: list_helpers(&x); break;
+        case NSC_T_FASTARRAY: fastarray_helpers(&x); break;
+        default: keyed_helpers(&x); break;
+        }
+    }
+}

@@ -1,0 +1,208 @@
+/* coll_keyed.c — the set and map delta: the keys that differ from the reference, ascending,
+ * each with what happened to it.
+ *
+ *   packed U       number of operations (at most the reference's count plus the capacity)
+ *   U times        the key: the first zigzagged relative to the reference's first key (or to
+ *                  zero), the others as their gap to the previous key minus one (packed, 64-bit
+ *                  keys as two halves); then the operation:
+ *                    set: 0 add, 1 remove
+ *                    map: 0 change, 10 add, 11 remove; a change or add is followed by the value,
+ *                         coded against the old value (change) or the default (add)
+ *
+ * Because the operation says what the writer believed, a reader whose reference differs from
+ * the writer's notices: an add of a key it holds is NS_ERR_DUPLICATE, a change or remove of
+ * one it does not hold NS_ERR_UNKNOWN_ID. */
+#include "coll_internal.h"
+
+enum { OP_CHANGE, OP_ADD, OP_REMOVE };
+
+typedef struct keyed {
+    const ns_coll_ops *ops;
+    const uint8_t     *keys, *values;
+} keyed;
+
+static keyed view(const ns_coll_ops *ops, const void *c)
+{
+    keyed k = {ops, (const uint8_t *)c + ops->items, (const uint8_t *)c + ops->values};
+    return k;
+}
+
+static uint64_t key_at(const keyed *k, uint32_t i)
+{
+    return ns_key_load(&k->ops->key, k->keys + (size_t)i * k->ops->stride);
+}
+
+static const uint8_t *value_at(const keyed *k, uint32_t i)
+{
+    return k->values + (size_t)i * k->ops->value_stride;
+}
+
+static bool is_map(const ns_coll_ops *ops)
+{
+    return ops->kind == NS_COLL_MAP;
+}
+
+/* The ordered form of zero: where the first key is measured from when the reference is empty. */
+static uint64_t origin(const ns_coll_ops *ops, const void *ref)
+{
+    if (ns__count(ref)) return ns_key_load(&ops->key, (const uint8_t *)ref + ops->items);
+    return ops->key.is_signed ? UINT64_C(0x8000000000000000) : 0;
+}
+
+static void write_key(ns_writer *w, const ns_coll_ops *ops, uint64_t key, uint64_t *prev, bool first, uint64_t base)
+{
+    if (first) ns__write_first(w, key, base);
+    else if (ops->key.size <= 4) ns_write_packed_u32(w, (uint32_t)(key - *prev - 1), NULL);
+    else ns_write_packed_u64(w, key - *prev - 1, NULL);
+    *prev = key;
+}
+
+static void write_op(ns_writer *w, const ns_coll_ops *ops, int op)
+{
+    if (!is_map(ops)) ns_write_bool(w, op == OP_REMOVE);
+    else if (op == OP_CHANGE) ns_write_bool(w, false);
+    else ns_write_bits(w, op == OP_ADD ? 1u : 3u, 2); /* first bit 1, then 0 add / 1 remove */
+}
+
+/* Walks cur and ref in key order; with w NULL only counts the operations. */
+static ns_status diff(ns_writer *w, const ns_coll_ops *ops, const void *cur, const void *ref, uint32_t *count)
+{
+    keyed c = view(ops, cur), f = view(ops, ref);
+    uint32_t nc = ns__count(cur), nr = ns__count(ref), i = 0, j = 0, ops_n = 0;
+    uint64_t prev = 0, base = origin(ops, ref);
+    while (i < nc || j < nr) {
+        uint64_t kc = i < nc ? key_at(&c, i) : 0, kr = j < nr ? key_at(&f, j) : 0;
+        int op;
+        uint64_t key;
+        if (j >= nr || (i < nc && kc < kr)) {
+            op = OP_ADD, key = kc;
+        } else if (i >= nc || kr < kc) {
+            op = OP_REMOVE, key = kr;
+        } else if (is_map(ops) && !ops->equal(value_at(&c, i), value_at(&f, j))) {
+            op = OP_CHANGE, key = kc;
+        } else {
+            i++, j++;
+            continue;
+        }
+        if (w) {
+            write_key(w, ops, key, &prev, ops_n == 0, base);
+            write_op(w, ops, op);
+            if (is_map(ops) && op != OP_REMOVE) {
+                ns_status st = ops->write(w, value_at(&c, i), op == OP_CHANGE ? value_at(&f, j) : NULL);
+                if (st != NS_OK) return st;
+            }
+        }
+        ops_n++;
+        if (op != OP_REMOVE) i++;
+        if (op != OP_ADD) j++;
+    }
+    *count = ops_n;
+    return NS_OK;
+}
+
+ns_status ns__keyed_write(ns_writer *w, const ns_coll_ops *ops, const void *cur, const void *ref)
+{
+    if (ns__count(cur) > ops->capacity) return NS_ERR_CAPACITY;
+    uint32_t n = 0;
+    diff(NULL, ops, cur, ref, &n);
+    ns_write_packed_u32(w, n, NULL);
+    ns_status st = diff(w, ops, cur, ref, &n);
+    return st != NS_OK ? st : ns_writer_status(w);
+}
+
+/* Reads one key; false (with the reader failed) if it runs past the key type's range. */
+static bool read_key(ns_reader *r, const ns_coll_ops *ops, uint64_t *key, bool first, uint64_t base)
+{
+    if (first) {
+        *key = ns__read_first(r, base);
+    } else {
+        uint64_t gap = ops->key.size <= 4 ? ns_read_packed_u32(r, NULL) : ns_read_packed_u64(r, NULL);
+        if (gap >= ops->key.max - *key) {
+            ns_reader_fail(r, NS_ERR_ORDER);
+            return false;
+        }
+        *key += gap + 1;
+    }
+    if (ns_reader_failed(r)) return false;
+    if (!ns__key_ok(&ops->key, *key)) {
+        ns_reader_fail(r, NS_ERR_RANGE);
+        return false;
+    }
+    return true;
+}
+
+static int read_op(ns_reader *r, const ns_coll_ops *ops)
+{
+    if (!is_map(ops)) return ns_read_bool(r) ? OP_REMOVE : OP_ADD;
+    if (!ns_read_bool(r)) return OP_CHANGE;
+    return ns_read_bool(r) ? OP_REMOVE : OP_ADD;
+}
+
+typedef struct output {
+    const ns_coll_ops *ops;
+    uint8_t *keys, *values; /* NULL when only checking */
+    uint32_t n;
+} output;
+
+static bool put(output *o, uint64_t key)
+{
+    if (o->n >= o->ops->capacity) return false;
+    if (o->keys) ns_key_store(&o->ops->key, o->keys + (size_t)o->n * o->ops->stride, key);
+    o->n++;
+    return true;
+}
+
+static uint8_t *out_value(output *o)
+{
+    return o->values ? o->values + (size_t)(o->n - 1) * o->ops->value_stride : NULL;
+}
+
+/* Copies reference entries with keys below `limit` (all of them when `all`). */
+static bool keep_below(ns_reader *r, output *o, const keyed *f, uint32_t *j, uint32_t nr, uint64_t limit, bool all)
+{
+    for (; *j < nr && (all || key_at(f, *j) < limit); (*j)++) {
+        if (!put(o, key_at(f, *j))) {
+            ns_reader_fail(r, NS_ERR_CAPACITY);
+            return false;
+        }
+        if (is_map(o->ops) && o->values) memcpy(out_value(o), value_at(f, *j), o->ops->value_stride);
+    }
+    return true;
+}
+
+void ns__keyed_read(ns_reader *r, const ns_coll_ops *ops, void *dst, const void *ref)
+{
+    keyed f = view(ops, ref);
+    uint32_t nr = ns__count(ref), j = 0;
+    uint32_t count = ns_read_packed_u32(r, NULL);
+    if (ns_reader_failed(r)) return;
+    if (count > nr + ops->capacity) {
+        ns_reader_fail(r, NS_ERR_CAPACITY);
+        return;
+    }
+    output o = {ops, dst ? (uint8_t *)dst + ops->items : NULL, dst && is_map(ops) ? (uint8_t *)dst + ops->values : NULL, 0};
+    uint64_t key = 0, base = origin(ops, ref);
+    for (uint32_t k = 0; k < count; k++) {
+        if (!read_key(r, ops, &key, k == 0, base)) return;
+        if (!keep_below(r, &o, &f, &j, nr, key, false)) return;
+        bool held = j < nr && key_at(&f, j) == key;
+        int op = read_op(r, ops);
+        if (held == (op == OP_ADD)) {
+            ns_reader_fail(r, held ? NS_ERR_DUPLICATE : NS_ERR_UNKNOWN_ID);
+            return;
+        }
+        if (op == OP_REMOVE) {
+            j++;
+            continue;
+        }
+        if (!put(&o, key)) {
+            ns_reader_fail(r, NS_ERR_CAPACITY);
+            return;
+        }
+        if (is_map(ops)) ops->read(r, out_value(&o), held ? value_at(&f, j) : NULL);
+        if (held) j++;
+        if (ns_reader_failed(r)) return;
+    }
+    if (!keep_below(r, &o, &f, &j, nr, 0, true)) return;
+    if (dst) ns__set_count(dst, o.n);
+}
