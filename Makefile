@@ -56,6 +56,7 @@ bench: build
 	@./$(BUILD)/bench/bench_bits
 	@./$(BUILD)/bench/bench_compile
 	@./$(BUILD)/bench/bench_components
+	@./$(BUILD)/bench/bench_fastarray
 	@./$(BUILD)/bench/bench_floats
 
 fuzz:

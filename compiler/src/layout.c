@@ -278,7 +278,7 @@ static void collection(nsc_checker *c, nsc_slot *s, const nsc_field_sem *sem, co
     switch (t->kind) {
     case NSC_T_LIST:
         s->elem = element(c, sem, t->elem);
-        bits = 3u * nsc_packed_cost(n) + n * elem_bits(s->elem);
+        bits = 4u * nsc_packed_cost(n) + n * elem_bits(s->elem);
         break;
     case NSC_T_SET:
         s->elem = element(c, &none, t->elem);

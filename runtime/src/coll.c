@@ -243,18 +243,22 @@ bool ns_coll_equal(const ns_coll_ops *ops, const void *a, const void *b)
         ia = (const uint8_t *)a + ops->values;
         ib = (const uint8_t *)b + ops->values;
         for (uint16_t i = 0; i < n; i++)
-            if (!ops->equal(ia + (size_t)i * ops->value_stride, ib + (size_t)i * ops->value_stride)) return false;
+            if (!ns__same(ops, ia + (size_t)i * ops->value_stride, ib + (size_t)i * ops->value_stride, ops->value_stride))
+                return false;
         return true;
     case NS_COLL_FASTARRAY:
+        if (memcmp(ia, ib, (size_t)n * ops->stride) == 0) /* keys too: the usual unchanged array */
+            return !ops->order || memcmp(ns__u16s_c(a, ops->order), ns__u16s_c(b, ops->order), (size_t)n * 2) == 0;
         for (uint16_t i = 0; i < n; i++) {
             const uint8_t *x = ia + (size_t)i * ops->stride, *y = ib + (size_t)i * ops->stride;
+            if (memcmp(x, y, ops->stride) == 0) continue;
             if (ns__id_at(x, 0, 0) != ns__id_at(y, 0, 0)) return false;
             if (!ops->equal(x + ops->item_value, y + ops->item_value)) return false;
         }
         return !ops->order || memcmp(ns__u16s_c(a, ops->order), ns__u16s_c(b, ops->order), (size_t)n * 2) == 0;
     default:
         for (uint16_t i = 0; i < n; i++)
-            if (!ops->equal(ia + (size_t)i * ops->stride, ib + (size_t)i * ops->stride)) return false;
+            if (!ns__same(ops, ia + (size_t)i * ops->stride, ib + (size_t)i * ops->stride, ops->stride)) return false;
         return true;
     }
 }
@@ -265,8 +269,9 @@ bool ns_coll_changed(const ns_coll_ops *ops, const void *cur, const void *ref)
     uint16_t n = ns__count(cur);
     if (n != ns__count(ref)) return true;
     const uint8_t *ia = (const uint8_t *)cur + ops->items, *ib = (const uint8_t *)ref + ops->items;
-    for (uint16_t i = 0; i < n; i++)
-        if (ns__key_at(ia, ops->stride, i) != ns__key_at(ib, ops->stride, i)) return true;
+    if (memcmp(ia, ib, (size_t)n * ops->stride) != 0)
+        for (uint16_t i = 0; i < n; i++)
+            if (ns__key_at(ia, ops->stride, i) != ns__key_at(ib, ops->stride, i)) return true;
     return !ns_coll_equal(ops, cur, ref);
 }
 

@@ -45,6 +45,7 @@ static uint32_t id_of(const fa *v, uint32_t i)
 
 static bool item_changed(const ns_coll_ops *ops, const uint8_t *cur, const uint8_t *ref)
 {
+    if (memcmp(cur, ref, ops->stride) == 0) return false; /* the common case, settled at once */
     return ns__key_at(cur, 0, 0) != ns__key_at(ref, 0, 0) || !ops->equal(cur + ops->item_value, ref + ops->item_value);
 }
 
@@ -56,12 +57,36 @@ typedef struct fa_diff {
     uint64_t *added;   /* over current indices */
 } fa_diff;
 
+/* Items compared as one block before item by item: unchanged runs, the common case, then cost a
+ * memcmp of the block rather than a comparison per item. */
+#define BLOCK 32u
+
+/* The number of leading items of cur (from i) and ref (from j) that are byte-identical, found a
+ * block at a time; stops at the first block that differs. */
+static uint32_t identical_run(const ns_coll_ops *ops, const fa *c, uint32_t i, const fa *f, uint32_t j)
+{
+    uint32_t run = 0;
+    for (;;) {
+        uint32_t k = BLOCK;
+        if (c->n - i - run < k) k = c->n - i - run;
+        if (f->n - j - run < k) k = f->n - j - run;
+        if (k == 0 || memcmp(item(c, i + run), item(f, j + run), (size_t)k * ops->stride) != 0) return run;
+        run += k;
+    }
+}
+
 /* Walks cur and ref by ID; with w NULL only counts the operations and fills the bitmaps. */
 static ns_status diff(ns_writer *w, const ns_coll_ops *ops, const fa *c, const fa *f, fa_diff *d)
 {
-    uint32_t i = 0, j = 0, n = 0, prev = 0;
+    uint32_t i = 0, j = 0, n = 0, prev = 0, block_end = 0;
     uint64_t base = f->n ? id_of(f, 0) : 0;
     while (i < c->n || j < f->n) {
+        if (i >= block_end && i < c->n && j < f->n) { /* past the last block that differed */
+            uint32_t run = identical_run(ops, c, i, f, j);
+            i += run, j += run;
+            block_end = i + BLOCK;
+            if (i >= c->n && j >= f->n) break;
+        }
         uint32_t ic = i < c->n ? id_of(c, i) : 0, ir = j < f->n ? id_of(f, j) : 0;
         int op;
         uint32_t id;
@@ -187,12 +212,30 @@ static bool put(ns_reader *r, fa_out *o)
     return true;
 }
 
-/* Keeps reference item j unchanged. */
-static bool keep(ns_reader *r, fa_out *o, const fa *f, uint32_t j)
+/* The first reference index at or after j whose ID is not below id (binary search). */
+static uint32_t lower_bound(const fa *f, uint32_t j, uint32_t id)
 {
-    if (!put(r, o)) return false;
-    if (o->items) memcpy(out_item(o), item(f, j), o->ops->stride);
-    set_fate(o, j, (uint16_t)(o->n - 1));
+    uint32_t lo = j, hi = f->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (id_of(f, mid) < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Keeps reference items [j, end) unchanged, as one copy. */
+static bool keep_run(ns_reader *r, fa_out *o, const fa *f, uint32_t j, uint32_t end)
+{
+    uint32_t n = end - j;
+    if (n == 0) return true;
+    if (o->n + n > o->ops->capacity) {
+        ns_reader_fail(r, NS_ERR_CAPACITY);
+        return false;
+    }
+    if (o->items) memcpy(o->items + (size_t)o->n * o->ops->stride, item(f, j), (size_t)n * o->ops->stride);
+    for (uint32_t k = 0; o->fate && k < n; k++) set_fate(o, j + k, (uint16_t)(o->n + k));
+    o->n += n;
     return true;
 }
 
@@ -325,12 +368,12 @@ void ns__fa_read(ns_reader *r, const ns_coll_ops *ops, void *dst, const void *re
     uint64_t base = f.n ? id_of(&f, 0) : 0;
     for (uint32_t k = 0; k < count; k++) {
         if (!read_id(r, &id, k == 0, base)) return;
-        while (j < f.n && id_of(&f, j) < id)
-            if (!keep(r, &o, &f, j++)) return;
+        uint32_t end = lower_bound(&f, j, id);
+        if (!keep_run(r, &o, &f, j, end)) return;
+        j = end;
         if (!apply_op(r, &o, &f, &j, id)) return;
     }
-    while (j < f.n)
-        if (!keep(r, &o, &f, j++)) return;
+    if (!keep_run(r, &o, &f, j, f.n)) return;
     if (ops->order) read_order(r, &o, f.n);
     if (dst && !ns_reader_failed(r)) ns__set_count(dst, o.n);
 }

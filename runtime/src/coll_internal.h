@@ -63,6 +63,14 @@ static inline void ns__bits_clear(uint64_t *bits, size_t n)
     memset(bits, 0, ((n + 63) / 64) * sizeof *bits);
 }
 
+/* True if two element snapshots are equal: identical bytes settle it at once (equal bytes mean
+ * equal members for every snapshot type); otherwise the generated comparison decides, since
+ * padding or bytes after a string's NUL may differ. */
+static inline bool ns__same(const ns_coll_ops *ops, const void *a, const void *b, size_t size)
+{
+    return memcmp(a, b, size) == 0 || ops->equal(a, b);
+}
+
 /* Exchanges n bytes at x and y (no scratch needed). */
 static inline void ns__swap_bytes(uint8_t *x, uint8_t *y, size_t n)
 {

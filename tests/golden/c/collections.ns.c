@@ -1895,10 +1895,10 @@ const ns_entity *bag_Inventory_friends_at(const bag_Inventory *v, uint32_t index
 static const ns_field_desc bag_Inventory_desc_fields[] = {
     {"items", NS_ENC_FASTARRAY, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, items), offsetof(bag_Inventory_snap, items), sizeof(((bag_Inventory_snap *)0)->items), INT64_C(0), INT64_C(0), 0, 38163u, 256u, &bag_Item_desc},
     {"stash", NS_ENC_FASTARRAY, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, stash), offsetof(bag_Inventory_snap, stash), sizeof(((bag_Inventory_snap *)0)->stash), INT64_C(0), INT64_C(0), 0, 548888u, 4096u, &bag_Item_desc},
-    {"hotbar", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, hotbar), offsetof(bag_Inventory_snap, hotbar), sizeof(((bag_Inventory_snap *)0)->hotbar), INT64_C(0), INT64_C(0), 0, 648u, 16u, NULL},
-    {"waypoints", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, waypoints), offsetof(bag_Inventory_snap, waypoints), sizeof(((bag_Inventory_snap *)0)->waypoints), INT64_C(0), INT64_C(0), 100, 941u, 8u, NULL},
-    {"tags", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, tags), offsetof(bag_Inventory_snap, tags), sizeof(((bag_Inventory_snap *)0)->tags), INT64_C(0), INT64_C(0), 0, 595u, 4u, NULL},
-    {"quickbar", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, quickbar), offsetof(bag_Inventory_snap, quickbar), sizeof(((bag_Inventory_snap *)0)->quickbar), INT64_C(0), INT64_C(0), 0, 453u, 8u, &bag_Item_desc},
+    {"hotbar", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, hotbar), offsetof(bag_Inventory_snap, hotbar), sizeof(((bag_Inventory_snap *)0)->hotbar), INT64_C(0), INT64_C(0), 0, 656u, 16u, NULL},
+    {"waypoints", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, waypoints), offsetof(bag_Inventory_snap, waypoints), sizeof(((bag_Inventory_snap *)0)->waypoints), INT64_C(0), INT64_C(0), 100, 948u, 8u, NULL},
+    {"tags", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, tags), offsetof(bag_Inventory_snap, tags), sizeof(((bag_Inventory_snap *)0)->tags), INT64_C(0), INT64_C(0), 0, 600u, 4u, NULL},
+    {"quickbar", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, quickbar), offsetof(bag_Inventory_snap, quickbar), sizeof(((bag_Inventory_snap *)0)->quickbar), INT64_C(0), INT64_C(0), 0, 460u, 8u, &bag_Item_desc},
     {"ammo", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, ammo), offsetof(bag_Inventory_snap, ammo), sizeof(((bag_Inventory_snap *)0)->ammo), INT64_C(0), INT64_C(0), 0, 5839u, 64u, NULL},
     {"equipped", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, equipped), offsetof(bag_Inventory_snap, equipped), sizeof(((bag_Inventory_snap *)0)->equipped), INT64_C(0), INT64_C(0), 0, 206u, 3u, &bag_Item_desc},
     {"unlocked", NS_ENC_SET, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, unlocked), offsetof(bag_Inventory_snap, unlocked), sizeof(((bag_Inventory_snap *)0)->unlocked), INT64_C(0), INT64_C(0), 0, 1612u, 32u, NULL},
@@ -1906,7 +1906,7 @@ static const ns_field_desc bag_Inventory_desc_fields[] = {
 };
 const ns_type_desc bag_Inventory_desc = {
     "Inventory", "bag_Inventory", "bag", NS_KIND_COMPONENT, 0u, UINT64_C(0x7ac8a8e1343cc664),
-    sizeof(bag_Inventory), sizeof(bag_Inventory_snap), 598652u, bag_Inventory_desc_fields, 10u,
+    sizeof(bag_Inventory), sizeof(bag_Inventory_snap), 598679u, bag_Inventory_desc_fields, 10u,
 };
 
 const ns_type_desc *const bag_types[] = {

@@ -232,8 +232,8 @@ typedef struct bag_Inventory_hooks {
 } bag_Inventory_hooks;
 
 /* The largest write of one bag_Inventory, in bits and bytes. */
-#define BAG_INVENTORY_MAX_BITS 598652u
-#define BAG_INVENTORY_MAX_BYTES 74832u
+#define BAG_INVENTORY_MAX_BITS 598679u
+#define BAG_INVENTORY_MAX_BYTES 74835u
 #define BAG_INVENTORY_ID 0u
 #define BAG_INVENTORY_HASH UINT64_C(0x7ac8a8e1343cc664)
 
