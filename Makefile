@@ -50,7 +50,7 @@ asan:
 	@$(call configure,$(ASAN_BUILD),-DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DNETSCHEMA_SANITIZE=ON)
 	@$(call compile,$(ASAN_BUILD))
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-		$(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j$(JOBS)
+		$(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j$(JOBS) --label-exclude editors
 
 bench: build
 	@./$(BUILD)/bench/bench_bits

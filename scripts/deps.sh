@@ -5,7 +5,8 @@
 #
 # build: what `make demo` needs (compiler toolchain, CMake, flex, bison, pkg-config, and Check,
 #        since the default build includes the unit tests);
-# test:  build + clang and its sanitizer runtime (the ASan+UBSan build);
+# test:  build + clang and its sanitizer runtime (the ASan+UBSan build), and vim, emacs-nox,
+#        nodejs and npm for the editor tests (tests/editors);
 # fuzz:  build + clang (libFuzzer).
 # Silent and fast when everything is present; runs `apt-get update` only when something
 # must be installed; when not root it prints the command to run instead.
@@ -15,7 +16,7 @@ want="gcc make cmake flex bison pkg-config check"
 for mode in "${@:-build}"; do
     case "$mode" in
         build) ;;
-        test)  want="$want clang libclang-rt-dev" ;;
+        test)  want="$want clang libclang-rt-dev vim emacs-nox nodejs npm" ;;
         fuzz)  want="$want clang libclang-rt-dev" ;;
         *) echo "deps.sh: unknown mode '$mode' (expected build, test or fuzz)" >&2; exit 2 ;;
     esac
@@ -25,6 +26,12 @@ done
 missing=""
 status=$(dpkg-query -W -f='${Package} ${Status}\n' $want 2>/dev/null || true)
 for pkg in $want; do
+    # Also present when its command is: NodeSource's nodejs bundles npm (and conflicts with
+    # Debian's npm package), and any Emacs flavour will do.
+    case "$pkg" in
+        npm)       command -v npm >/dev/null 2>&1 && continue ;;
+        emacs-nox) command -v emacs >/dev/null 2>&1 && continue ;;
+    esac
     if ! printf '%s\n' "$status" | grep -q "^$pkg install ok installed\$"; then
         case " $missing " in *" $pkg "*) ;; *) missing="$missing $pkg" ;; esac
     fi

@@ -1,0 +1,2 @@
+" Vim filetype detection for netschema replication schemas (*.netschema).
+autocmd BufRead,BufNewFile *.netschema setfiletype netschema
