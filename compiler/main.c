@@ -223,7 +223,11 @@ int main(int argc, char **argv)
     opt.import_dir_count = c.nimports;
     opt.diag_format = c.diag_format;
     if (c.max_errors) opt.max_errors = c.max_errors;
-    opt.color = c.diag_format == NSC_DIAG_TEXT && isatty(STDERR_FILENO) && !getenv("NO_COLOR");
+    /* Colour only for a terminal that can show it: not with NO_COLOR, nor TERM=dumb (which Emacs's
+     * compilation buffers set, though they run us on a pseudo-terminal). */
+    const char *term = getenv("TERM");
+    opt.color = c.diag_format == NSC_DIAG_TEXT && isatty(STDERR_FILENO) && !getenv("NO_COLOR") &&
+                !(term && strcmp(term, "dumb") == 0);
     nsc_context *ctx = nsc_create(&opt);
     if (!ctx) return EXIT_USAGE;
 

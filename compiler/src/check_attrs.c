@@ -189,6 +189,15 @@ static void range_arg(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_a
             nsc_sb_free(&his);
             return;
         }
+        if (s->range_hi.is_unsigned_big && !s->range_lo.is_unsigned_big && s->range_lo.i == 0 &&
+            s->range_hi.u == UINT64_MAX)
+            return; /* all of u64: the same as no @range */
+        if (s->range_lo.is_unsigned_big || s->range_hi.is_unsigned_big) {
+            /* Generated range checks and clamps work in int64; rather than drop a bound, refuse. */
+            nsc_error(c->d, "E-attr-args", a->loc, "@range bounds above 9223372036854775807 are not supported; "
+                      "leave @range out to accept every u64");
+            return;
+        }
     }
     s->has_range = true;
 }
@@ -342,8 +351,8 @@ void nsc_check_field_attrs(nsc_checker *c, nsc_decl *owner, nsc_field *f)
     for (size_t i = 0; i < f->nattrs; i++)
         if (strcmp(f->attrs[i]->name.text, "nopredict") == 0) nopredict_attr = f->attrs[i];
     if (s->nopredict && is_quantizable(t) && !s->has_quantize) {
-        nsc_error(c->d, "E-attr-needs", nopredict_attr->loc, "@nopredict on an unquantized float does nothing: only "
-                  "integer and quantized fields are predicted");
+        nsc_error(c->d, "E-attr-needs", nopredict_attr->loc, "@nopredict on %s does nothing: only integer and "
+                  "quantized fields are predicted", s->smallest_three ? "a smallest-three quaternion" : "an unquantized float");
         s->nopredict = false;
     }
     if (quant_attr && s3_attr) {

@@ -77,6 +77,11 @@ static nsc_literal *float_default(nsc_checker *c, nsc_unit *u, const nsc_field_s
         nsc_error(c->d, "E-default-range", e->loc, "default %s does not fit a 32-bit float", nsc_number_text(c, f));
         return NULL;
     }
+    if (t->kind == NSC_T_F32 && f != 0.0 && (float)f == 0.0f) {
+        nsc_error(c->d, "E-default-range", e->loc, "default %s is too small for a 32-bit float: it would be 0",
+                  nsc_number_text(c, f));
+        return NULL;
+    }
     if (s->has_range && (f < s->range_lo.f || f > s->range_hi.f)) {
         nsc_error(c->d, "E-default-range", e->loc, "default %s is outside the field's @range %s..%s",
                   nsc_number_text(c, f), nsc_number_text(c, s->range_lo.f), nsc_number_text(c, s->range_hi.f));

@@ -132,17 +132,25 @@ static void claim(nsc_checker *c, const char *name, const nsc_decl *d, const cha
 }
 
 /* Members of a component's hooks struct: one per @notify field, three per fast array. */
+typedef struct hook_owner {
+    const nsc_field *field;
+    const char      *by;   /* "the @notify field 'hp'", "the fast array 'items'" */
+} hook_owner;
+
 static void hook(nsc_checker *c, nsc_map *seen, const nsc_decl *d, const nsc_field *f, const char *name, const char *by)
 {
-    const nsc_field *prev = nsc_map_get(seen, name);
+    const hook_owner *prev = nsc_map_get(seen, name);
     if (!prev) {
-        nsc_map_put(seen, name, (void *)f);
+        hook_owner *o = NSC_NEW(c->a, hook_owner);
+        o->field = f;
+        o->by = by;
+        nsc_map_put(seen, name, o);
         return;
     }
     nsc_diag_begin(c->d, NSC_ERROR, "E-name-collision", f->name.loc,
-                   "the hook '%s' of component '%s' would be generated twice: by %s and by field '%s'", name, d->name.text,
-                   by, prev->name.text);
-    nsc_diag_note(c->d, prev->name.loc, "field '%s' is declared here", prev->name.text);
+                   "the hook '%s' of component '%s' would be generated twice: by %s and by %s", name, d->name.text, by,
+                   prev->by);
+    nsc_diag_note(c->d, prev->field->name.loc, "field '%s' is declared here", prev->field->name.text);
     nsc_diag_end(c->d);
 }
 
@@ -151,12 +159,13 @@ static void check_hooks(nsc_checker *c, const nsc_decl *d)
     nsc_map seen = {0};
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
-        if (f->sem.notify) hook(c, &seen, d, f, f->name.text, nsc_arena_printf(c->a, "field '%s'", f->name.text));
+        if (f->sem.notify)
+            hook(c, &seen, d, f, f->name.text, nsc_arena_printf(c->a, "the @notify field '%s'", f->name.text));
         if (!f->sem.type || f->sem.type->kind != NSC_T_FASTARRAY) continue;
         static const char *const events[] = {"add", "remove", "change"};
         for (size_t k = 0; k < 3; k++)
             hook(c, &seen, d, f, nsc_arena_printf(c->a, "%s_%s", f->name.text, events[k]),
-                 nsc_arena_printf(c->a, "fast array '%s'", f->name.text));
+                 nsc_arena_printf(c->a, "the fast array '%s'", f->name.text));
     }
     nsc_map_free(&seen);
 }
@@ -186,8 +195,8 @@ static void claim_enum(nsc_checker *c, const nsc_decl *d)
 {
     const char *what = nsc_arena_printf(c->a, "enum '%s'", d->name.text);
     claim(c, nsc_cname(c->a, d), d, what, d->name.loc);
-    static const char *const suffixes[] = {"desc", "is_valid", "name"};
-    for (size_t i = 0; i < 3; i++) claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, what, d->name.loc);
+    static const char *const suffixes[] = {"is_valid", "name"};
+    for (size_t i = 0; i < 2; i++) claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, what, d->name.loc);
     claim(c, nsc_macro_name(c->a, d, "COUNT"), d, what, d->name.loc);
     for (size_t i = 0; i < d->nvalues; i++) {
         const nsc_enum_value *v = d->values[i];

@@ -171,7 +171,8 @@ static void encode(nsc_slot *slot, const nsc_field_sem *s, const nsc_type *t)
     case NSC_T_BYTES:
         slot->enc = t->kind == NSC_T_STRING ? NSC_ENC_STRING : NSC_ENC_BYTES;
         slot->snap_ctype = t->kind == NSC_T_STRING ? "char" : "uint8_t";
-        slot->max_bits = slot->full_bits = text_bits(t->capacity);
+        slot->max_bits = text_bits(t->capacity);
+        slot->full_bits = slot->max_bits + 1u; /* inside a composite: a "changed" bit first */
         return;
     case NSC_T_LIST:
     case NSC_T_MAP:

@@ -11,6 +11,7 @@
 #define NETSCHEMA_INTERP_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "types.h"
@@ -46,14 +47,40 @@ static inline double ns_lerp_f64(double a, double b, float t)
     return a + (b - a) * (double)t;
 }
 
-/* Integer lerp, rounded half away from zero and saturated to [lo, hi]. */
+/* a moved n steps up (or down), saturating at the int64 limits. */
+static inline int64_t ns__step_int(int64_t a, uint64_t n, bool up)
+{
+    if (up) return n > (uint64_t)INT64_MAX - (uint64_t)a ? INT64_MAX : (int64_t)((uint64_t)a + n);
+    return n > (uint64_t)a - (uint64_t)INT64_MIN ? INT64_MIN : (int64_t)((uint64_t)a - n);
+}
+
+/* Integer lerp a + (b - a)·t, rounded half away from zero and saturated to [lo, hi]. Exact at
+ * t = 0 and t = 1, and whenever |b - a|·|t| < 2^53: the difference is taken exactly in 64 bits
+ * and only the step from a goes through a double. NaN t gives lo. */
 static inline int64_t ns_lerp_int(int64_t a, int64_t b, float t, int64_t lo, int64_t hi)
 {
-    double v = (double)a + ((double)b - (double)a) * (double)t;
-    v = v < 0 ? v - 0.5 : v + 0.5;
-    if (!(v > (double)lo)) return lo;   /* also NaN */
-    if (v >= (double)hi) return hi;
-    return (int64_t)v;
+    int64_t v;
+    if (t != t) return lo;
+    if (t == 0.0f) {
+        v = a;
+    } else if (t == 1.0f) {
+        v = b;
+    } else {
+        uint64_t span = b >= a ? (uint64_t)b - (uint64_t)a : (uint64_t)a - (uint64_t)b;
+        bool up = (b >= a) == (t > 0.0f);
+        double f = (double)span * (double)(t < 0.0f ? -t : t); /* the step, not yet rounded */
+        if (f >= 18446744073709551616.0) {
+            v = up ? INT64_MAX : INT64_MIN;
+        } else {
+            uint64_t k = (uint64_t)f;      /* whole steps */
+            double r = f - (double)k;      /* and the fraction left, in the same direction */
+            v = ns__step_int(a, k, up);
+            /* Half a step: round away from zero, i.e. on towards the side of the value's sign. */
+            bool further = r > 0.5 || (r == 0.5 && (v > 0 || (v == 0 && up)) == up);
+            if (further) v = ns__step_int(v, 1, up);
+        }
+    }
+    return v < lo ? lo : v > hi ? hi : v;
 }
 
 /* Spherical interpolation along the shortest arc (b is flipped when a·b < 0); the result is

@@ -435,12 +435,12 @@ void e2e_Nest_interpolate(const e2e_Nest_snap *from, const e2e_Nest_snap *to, fl
 static const ns_field_desc e2e_Nest_desc_fields[] = {
     {"inner.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Nest, inner.a), offsetof(e2e_Nest_snap, inner.a), sizeof(((e2e_Nest_snap *)0)->inner.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL},
     {"inner.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Nest, inner.b), offsetof(e2e_Nest_snap, inner.b), sizeof(((e2e_Nest_snap *)0)->inner.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL},
-    {"tag", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Nest, tag), offsetof(e2e_Nest_snap, tag), sizeof(((e2e_Nest_snap *)0)->tag), INT64_C(0), INT64_C(0), 0, 100u, 0u, &e2e_Tag_desc},
+    {"tag", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Nest, tag), offsetof(e2e_Nest_snap, tag), sizeof(((e2e_Nest_snap *)0)->tag), INT64_C(0), INT64_C(0), 0, 101u, 0u, &e2e_Tag_desc},
     {"q", NS_ENC_QUAT_S3, 1, 9, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Nest, q), offsetof(e2e_Nest_snap, q), sizeof(((e2e_Nest_snap *)0)->q), INT64_C(0), INT64_C(0), 0, 29u, 0u, NULL},
 };
 const ns_type_desc e2e_Nest_desc = {
     "Nest", "e2e_Nest", "e2e", NS_KIND_STRUCT, 0u, UINT64_C(0xd9d95841de055041),
-    sizeof(e2e_Nest), sizeof(e2e_Nest_snap), 179u, e2e_Nest_desc_fields, 4u,
+    sizeof(e2e_Nest), sizeof(e2e_Nest_snap), 180u, e2e_Nest_desc_fields, 4u,
 };
 
 /* ---- component Scalars ---- */
@@ -2476,13 +2476,13 @@ static const ns_field_desc e2e_Shapes_desc_fields[] = {
     {"pc", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, pc), offsetof(e2e_Shapes_snap, pc), sizeof(((e2e_Shapes_snap *)0)->pc), INT64_C(0), INT64_C(0), 0, 45u, 0u, &e2e_Pair_desc},
     {"n.inner.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Shapes, n.inner.a), offsetof(e2e_Shapes_snap, n.inner.a), sizeof(((e2e_Shapes_snap *)0)->n.inner.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL},
     {"n.inner.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED, offsetof(e2e_Shapes, n.inner.b), offsetof(e2e_Shapes_snap, n.inner.b), sizeof(((e2e_Shapes_snap *)0)->n.inner.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL},
-    {"n.tag", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, n.tag), offsetof(e2e_Shapes_snap, n.tag), sizeof(((e2e_Shapes_snap *)0)->n.tag), INT64_C(0), INT64_C(0), 0, 100u, 0u, &e2e_Tag_desc},
+    {"n.tag", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, n.tag), offsetof(e2e_Shapes_snap, n.tag), sizeof(((e2e_Shapes_snap *)0)->n.tag), INT64_C(0), INT64_C(0), 0, 101u, 0u, &e2e_Tag_desc},
     {"n.q", NS_ENC_QUAT_S3, 1, 9, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, n.q), offsetof(e2e_Shapes_snap, n.q), sizeof(((e2e_Shapes_snap *)0)->n.q), INT64_C(0), INT64_C(0), 0, 29u, 0u, NULL},
-    {"nc", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, nc), offsetof(e2e_Shapes_snap, nc), sizeof(((e2e_Shapes_snap *)0)->nc), INT64_C(0), INT64_C(0), 0, 174u, 0u, &e2e_Nest_desc},
+    {"nc", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, nc), offsetof(e2e_Shapes_snap, nc), sizeof(((e2e_Shapes_snap *)0)->nc), INT64_C(0), INT64_C(0), 0, 175u, 0u, &e2e_Nest_desc},
 };
 const ns_type_desc e2e_Shapes_desc = {
     "Shapes", "e2e_Shapes", "e2e", NS_KIND_COMPONENT, 4u, UINT64_C(0x5e4d8df97c06368e),
-    sizeof(e2e_Shapes), sizeof(e2e_Shapes_snap), 447u, e2e_Shapes_desc_fields, 8u,
+    sizeof(e2e_Shapes), sizeof(e2e_Shapes_snap), 449u, e2e_Shapes_desc_fields, 8u,
 };
 
 /* ---- component Audience ---- */

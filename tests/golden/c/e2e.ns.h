@@ -143,7 +143,7 @@ typedef struct e2e_Nest_snap {
 } e2e_Nest_snap;
 
 /* The largest write of one e2e_Nest, in bits and bytes. */
-#define E2E_NEST_MAX_BITS 179u
+#define E2E_NEST_MAX_BITS 180u
 #define E2E_NEST_MAX_BYTES 23u
 #define E2E_NEST_HASH UINT64_C(0xd9d95841de055041)
 
@@ -361,8 +361,8 @@ typedef struct e2e_Shapes_hooks {
 } e2e_Shapes_hooks;
 
 /* The largest write of one e2e_Shapes, in bits and bytes. */
-#define E2E_SHAPES_MAX_BITS 447u
-#define E2E_SHAPES_MAX_BYTES 56u
+#define E2E_SHAPES_MAX_BITS 449u
+#define E2E_SHAPES_MAX_BYTES 57u
 #define E2E_SHAPES_ID 4u
 #define E2E_SHAPES_HASH UINT64_C(0x5e4d8df97c06368e)
 
