@@ -5,8 +5,9 @@
 #
 # build: what `make demo` needs (compiler toolchain, CMake, flex, bison, pkg-config, and Check,
 #        since the default build includes the unit tests);
-# test:  build + clang and its sanitizer runtime (the ASan+UBSan build), and vim, emacs-nox,
-#        nodejs and npm for the editor tests (tests/editors);
+# test:  build + clang and its sanitizer runtime (the ASan+UBSan build), g++ (generated code
+#        must compile as C++), ninja-build (tests/integration builds with Ninja and Makefiles),
+#        and vim, emacs-nox, nodejs and npm for the editor tests (tests/editors);
 # fuzz:  build + clang (libFuzzer).
 # Silent and fast when everything is present; runs `apt-get update` only when something
 # must be installed; when not root it prints the command to run instead.
@@ -16,7 +17,7 @@ want="gcc make cmake flex bison pkg-config check"
 for mode in "${@:-build}"; do
     case "$mode" in
         build) ;;
-        test)  want="$want clang libclang-rt-dev vim emacs-nox nodejs npm" ;;
+        test)  want="$want clang libclang-rt-dev g++ ninja-build vim emacs-nox nodejs npm" ;;
         fuzz)  want="$want clang libclang-rt-dev" ;;
         *) echo "deps.sh: unknown mode '$mode' (expected build, test or fuzz)" >&2; exit 2 ;;
     esac
