@@ -150,6 +150,16 @@ static void wrong_type(nsc_checker *c, const nsc_attr *a, const char *applies, c
     nsc_sb_free(&sb);
 }
 
+/* An attribute that a collection type cannot take, with the reason; returns false. */
+static bool not_on_collection(nsc_checker *c, const nsc_attr *a, const nsc_type *t, const char *why)
+{
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    nsc_type_spell(t, &sb);
+    nsc_error(c->d, "E-attr-type", a->loc, "@%s does not apply to '%s': %s", a->name.text, nsc_sb_str(&sb), why);
+    nsc_sb_free(&sb);
+    return false;
+}
+
 static void component_only(nsc_checker *c, const nsc_attr *a, const nsc_decl *owner, bool *ok)
 {
     if (owner->kind == NSC_D_COMPONENT) return;
@@ -256,6 +266,7 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
         return true;
     }
     case A_SMOOTH: {
+        if (nsc_type_is_collection(s->type)) return not_on_collection(c, a, s->type, "they switch to the new state at t = 1");
         if (!is_smoothable(t)) return wrong_type(c, a, "numeric, vector and quaternion fields", t), false;
         if (owner->kind == NSC_D_INPUT || owner->kind == NSC_D_RPC) {
             nsc_error(c->d, "E-attr-place", a->loc, "@smooth applies to component and struct fields; %ss are not "
@@ -309,6 +320,7 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
         s->nopredict = true;
         return true;
     case A_RAW:
+        if (s->type->kind == NSC_T_SET) return not_on_collection(c, a, s->type, "their keys travel as gaps between sorted keys");
         if (!nsc_type_is_integer(t) && t->kind != NSC_T_ENUM)
             return wrong_type(c, a, "integer and enum fields", t), false;
         s->raw = true;

@@ -173,13 +173,14 @@ static void coll_prototypes(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, 
     nsc_printer *h = g->h;
     const nsc_type *t = f->sem.type;
     const char *r = nsc_cg_name(g, d), *m = f->name.text;
-    const char *dirty = nsc_cg_has_dirty(d) ? " and marks it dirty" : "";
+    const char *dirty = nsc_cg_has_dirty(d) ? " marking it dirty when it changes" : "";
     nsc_p_comment(h, "%s: the helpers keep it valid%s; they never write past its capacity (%u).", m,
                   nsc_cg_has_dirty(d) ? " and dirty" : "", t->capacity);
     switch (t->kind) {
     case NSC_T_LIST: {
         const char *p = param(g, t->elem);
-        nsc_p_comment(h, "Append, insert before index, remove or replace element index%s: NS_ERR_CAPACITY when full, NS_ERR_RANGE for a bad index.", dirty);
+        nsc_p_comment(h, "Append, insert before index, remove or replace element index (each%s): NS_ERR_CAPACITY when full,", dirty);
+        nsc_p_comment(h, "NS_ERR_RANGE for a bad index.%s", t->elem->kind == NSC_T_STRING ? " Strings are cut to the capacity at a character boundary." : "");
         nsc_p_line(h, "ns_status %s(%s *v, %svalue);", nsc_cg_coll(g, s, "add"), r, p);
         nsc_p_line(h, "ns_status %s(%s *v, uint32_t index, %svalue);", nsc_cg_coll(g, s, "insert"), r, p);
         nsc_p_line(h, "ns_status %s(%s *v, uint32_t index);", nsc_cg_coll(g, s, "remove"), r);
@@ -190,7 +191,8 @@ static void coll_prototypes(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, 
     }
     case NSC_T_SET: {
         const char *p = param(g, t->elem);
-        nsc_p_comment(h, "Add (NS_OK if present; NS_ERR_CAPACITY when full) or remove (NS_ERR_UNKNOWN_ID if absent) a key%s.", dirty);
+        nsc_p_comment(h, "Add (NS_OK if present; NS_ERR_CAPACITY when full; NS_ERR_RANGE for an invalid key) or remove");
+        nsc_p_comment(h, "(NS_ERR_UNKNOWN_ID if absent) a key%s.", dirty);
         nsc_p_line(h, "ns_status %s(%s *v, %skey);", nsc_cg_coll(g, s, "add"), r, p);
         nsc_p_line(h, "ns_status %s(%s *v, %skey);", nsc_cg_coll(g, s, "remove"), r, p);
         nsc_p_comment(h, "The index of key (keys are kept ascending), or -1.");
@@ -199,7 +201,8 @@ static void coll_prototypes(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, 
     }
     case NSC_T_MAP: {
         const char *pk = param(g, t->key), *pv = param(g, t->elem);
-        nsc_p_comment(h, "Insert or replace (NS_ERR_CAPACITY when full), or remove (NS_ERR_UNKNOWN_ID if absent) an entry%s.", dirty);
+        nsc_p_comment(h, "Insert or replace (NS_ERR_CAPACITY when full; NS_ERR_RANGE for an invalid key), or remove");
+        nsc_p_comment(h, "(NS_ERR_UNKNOWN_ID if absent) an entry%s.", dirty);
         nsc_p_line(h, "ns_status %s(%s *v, %skey, %svalue);", nsc_cg_coll(g, s, "set"), r, pk, pv);
         nsc_p_line(h, "ns_status %s(%s *v, %skey);", nsc_cg_coll(g, s, "remove"), r, pk);
         nsc_p_comment(h, "The index of key (keys are kept ascending; its value is values[index]), or -1.");
@@ -211,7 +214,8 @@ static void coll_prototypes(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, 
         nsc_p_comment(h, "Append an item with a new ID (stored in *id unless NULL): NS_ERR_CAPACITY when full.");
         nsc_p_line(h, "ns_status %s(%s *v, %svalue, uint32_t *id);", nsc_cg_coll(g, s, "add"), r, p);
         if (f->sem.ordered) {
-            nsc_p_comment(h, "Insert a new item before position index, or move item id to position index (NS_ERR_RANGE).");
+            nsc_p_comment(h, "Insert a new item before position index (NS_ERR_CAPACITY, NS_ERR_RANGE), or move item id to");
+            nsc_p_comment(h, "position index (NS_ERR_UNKNOWN_ID, NS_ERR_RANGE).");
             nsc_p_line(h, "ns_status %s(%s *v, uint32_t index, %svalue, uint32_t *id);", nsc_cg_coll(g, s, "insert"), r, p);
             nsc_p_line(h, "ns_status %s(%s *v, uint32_t id, uint32_t index);", nsc_cg_coll(g, s, "move"), r);
         }
@@ -259,6 +263,33 @@ static void view(nsc_cgen *g, const nsc_slot *e, const char *name, const char *s
     nsc_p_line(g->c, "%s%s = (%s%s)%s;", k, decl, k, cast, src);
 }
 
+/* An int64 value as a C constant. */
+static const char *int_const(nsc_cgen *g, int64_t v)
+{
+    return v == INT64_MIN ? "(-INT64_C(9223372036854775807) - 1)" : NSC_FMT(g, "INT64_C(%lld)", (long long)v);
+}
+
+/* The initializer of the default element new elements are coded against: zero, or the value in
+ * the element's range nearest zero (an enum's first value), so that the delta from it stays
+ * within the span layout.c counts. */
+static const char *elem_default(nsc_cgen *g, const nsc_slot *e)
+{
+    int64_t v = 0;
+    if (e->type->kind == NSC_T_ENUM && e->type->decl->nvalues) v = e->type->decl->values[0]->resolved;
+    else if (e->has_range && e->lo > 0) v = e->lo;
+    else if (e->has_range && e->hi < 0) v = e->hi;
+    if (v == 0) return "{0}";
+    const char *one = NSC_FMT(g, "(%s)%s", e->snap_ctype, int_const(g, v));
+    if (e->enc == NSC_ENC_VEC_Q) {
+        nsc_strbuf sb = NSC_STRBUF_INIT;
+        for (unsigned k = 0; k < e->arity; k++) nsc_sb_printf(&sb, "%s%s", k ? ", " : "", one);
+        const char *r = NSC_FMT(g, "{%s}", nsc_sb_str(&sb));
+        nsc_sb_free(&sb);
+        return r;
+    }
+    return NSC_FMT(g, "{%s}", one);
+}
+
 static void elem_functions(nsc_cgen *g, const nsc_slot *s, const nsc_slot *e)
 {
     nsc_printer *c = g->c;
@@ -288,12 +319,11 @@ static void elem_functions(nsc_cgen *g, const nsc_slot *s, const nsc_slot *e)
     /* Scalars: a change bit, then (if set) the payload against the reference element. */
     nsc_p_line(c, "static ns_status %s(ns_writer *wp, const void *c, const void *f)", wr);
     nsc_p_open(c, "{");
-    nsc_p_line(c, "static const %s = {0};", nsc_cg_snap_decl(g, e, "zero"));
+    nsc_p_line(c, "static const %s = %s; /* what a new element is coded against */", nsc_cg_snap_decl(g, e, "zero"),
+               elem_default(g, e));
     view(g, e, "cur", "c", true);
     view(g, e, "ref", "(f ? f : &zero)", true);
-    size_t before = c->out.len;
     nsc_cg_check_slot(g, e, "(*cur)");
-    (void)before;
     nsc_p_line(c, "ns_writer w = *wp;");
     nsc_p_line(c, "const bool changed = %s;", nsc_cg_differs(g, e, "(*cur)", "(*ref)"));
     nsc_p_line(c, "ns_write_bool(&w, changed);");
@@ -309,7 +339,7 @@ static void elem_functions(nsc_cgen *g, const nsc_slot *s, const nsc_slot *e)
     nsc_p_empty(c);
     nsc_p_line(c, "static void %s(ns_reader *rp, void *o, const void *f)", rd);
     nsc_p_open(c, "{");
-    nsc_p_line(c, "static const %s = {0};", nsc_cg_snap_decl(g, e, "zero"));
+    nsc_p_line(c, "static const %s = %s;", nsc_cg_snap_decl(g, e, "zero"), elem_default(g, e));
     nsc_p_line(c, "%s;", nsc_cg_snap_decl(g, e, "scratch"));
     view(g, e, "out", "(o ? o : (void *)&scratch)", false);
     view(g, e, "ref", "(f ? f : &zero)", true);
@@ -601,11 +631,21 @@ static void count_line(helper *x)
     nsc_p_line(x->g->c, "const uint32_t n = %s.count < %uu ? %s.count : %uu;", x->c, x->n, x->c, x->n);
 }
 
-/* Stores a helper's `value` argument into dst. */
+/* The helper's `value` argument as it will be stored: strings are cut to their capacity (at a
+ * character boundary) into a local `clean` first, so comparing and storing agree. */
+static const char *argument(helper *x, const nsc_type *t)
+{
+    if (t->kind != NSC_T_STRING) return "value";
+    nsc_p_line(x->g->c, "char clean[%u + 1];", t->capacity);
+    nsc_p_line(x->g->c, "ns_string_sanitize(clean, %u, value, strlen(value));", t->capacity);
+    return "clean";
+}
+
+/* Stores a helper's (cleaned) argument into dst. */
 static void store(helper *x, const nsc_type *t, const char *dst, const char *value)
 {
     nsc_printer *c = x->g->c;
-    if (t->kind == NSC_T_STRING) nsc_p_line(c, "ns_string_sanitize(%s, %u, %s, strlen(%s));", dst, t->capacity, value, value);
+    if (t->kind == NSC_T_STRING) nsc_p_line(c, "memcpy(%s, %s, sizeof %s);", dst, value, value);
     else if (t->kind == NSC_T_STRUCT) nsc_p_line(c, "%s = *%s;", dst, value);
     else nsc_p_line(c, "%s = %s;", dst, value);
 }
@@ -614,7 +654,7 @@ static void store(helper *x, const nsc_type *t, const char *dst, const char *val
 static const char *differs_arg(helper *x, const nsc_type *t, const char *e, const char *value)
 {
     nsc_cgen *g = x->g;
-    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "strncmp(%s, %s, sizeof %s) != 0", e, value, e);
+    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "strcmp(%s, %s) != 0", e, value);
     if (t->kind == NSC_T_STRUCT) return NSC_FMT(g, "!%s(&%s, %s)", nsc_cg_fn(g, t->decl, "equal"), e, value);
     return nsc_cg_value_differs(g, t, e, "value");
 }
@@ -662,8 +702,9 @@ static void list_helpers(helper *x)
     count_line(x);
     nsc_p_line(c, "if (n >= %uu) return NS_ERR_CAPACITY;", x->n);
     nsc_p_line(c, "if (i > n) return NS_ERR_RANGE;");
+    const char *arg = argument(x, e);
     shift(x, "items", true);
-    store(x, e, NSC_FMT(g, "%s.items[i]", x->c), "value");
+    store(x, e, NSC_FMT(g, "%s.items[i]", x->c), arg);
     nsc_p_line(c, "%s.count = (uint16_t)(n + 1);", x->c);
     if (*x->mark) nsc_p_line(c, "%s", x->mark);
     nsc_p_line(c, "return NS_OK;");
@@ -679,15 +720,17 @@ static void list_helpers(helper *x)
     begin(x, NSC_FMT(g, "ns_status %s(%s *v, uint32_t i, %svalue)", nsc_cg_coll(g, x->s, "set"), x->r, p));
     count_line(x);
     nsc_p_line(c, "if (i >= n) return NS_ERR_RANGE;");
-    nsc_p_line(c, "if (!(%s)) return NS_OK;", differs_arg(x, e, NSC_FMT(g, "%s.items[i]", x->c), "value"));
-    store(x, e, NSC_FMT(g, "%s.items[i]", x->c), "value");
+    arg = argument(x, e);
+    nsc_p_line(c, "if (!(%s)) return NS_OK;", differs_arg(x, e, NSC_FMT(g, "%s.items[i]", x->c), arg));
+    store(x, e, NSC_FMT(g, "%s.items[i]", x->c), arg);
     if (*x->mark) nsc_p_line(c, "%s", x->mark);
     nsc_p_line(c, "return NS_OK;");
     end(x);
     begin(x, NSC_FMT(g, "int32_t %s(const %s *v, %svalue)", nsc_cg_coll(g, x->s, "find"), x->r, p));
     count_line(x);
+    arg = argument(x, e);
     nsc_p_line(c, "for (uint32_t i = 0; i < n; i++)");
-    nsc_p_line(c, "    if (!(%s)) return (int32_t)i;", differs_arg(x, e, NSC_FMT(g, "%s.items[i]", x->c), "value"));
+    nsc_p_line(c, "    if (!(%s)) return (int32_t)i;", differs_arg(x, e, NSC_FMT(g, "%s.items[i]", x->c), arg));
     nsc_p_line(c, "return -1;");
     end(x);
     if (e->kind == NSC_T_STRING) common_tail(x, "const char *", NSC_FMT(g, "%s.items[index]", x->c));
@@ -705,17 +748,18 @@ static void keyed_helpers(helper *x)
     const nsc_type *kt = map ? t->key : t->elem;
     const char *keys = map ? "keys" : "items", *ops = nsc_cg_coll(g, x->s, "ops");
     const char *search = NSC_FMT(g, "ns_key_search(&%s.key, %s.%s, n, %s)", ops, x->c, keys, ordered_arg(x, k, "key"));
-    const char *invalid = kt->kind == NSC_T_ENUM ? NSC_FMT(g, "if (!%s(key)) return NS_ERR_RANGE;", nsc_cg_fn(g, kt->decl, "is_valid")) : NULL;
+    const char *invalid = NSC_FMT(g, "if (!ns_key_valid(&%s.key, %s)) return NS_ERR_RANGE;", ops, ordered_arg(x, k, "key"));
     const char *pk = param(g, kt);
     if (map) {
         const nsc_type *vt = t->elem;
         begin(x, NSC_FMT(g, "ns_status %s(%s *v, %skey, %svalue)", nsc_cg_coll(g, x->s, "set"), x->r, pk, param(g, vt)));
-        if (invalid) nsc_p_line(c, "%s", invalid);
+        nsc_p_line(c, "%s", invalid);
         count_line(x);
+        const char *arg = argument(x, vt);
         nsc_p_line(c, "const int32_t at = %s;", search);
         nsc_p_open(c, "if (at >= 0) {");
-        nsc_p_line(c, "if (!(%s)) return NS_OK;", differs_arg(x, vt, NSC_FMT(g, "%s.values[at]", x->c), "value"));
-        store(x, vt, NSC_FMT(g, "%s.values[at]", x->c), "value");
+        nsc_p_line(c, "if (!(%s)) return NS_OK;", differs_arg(x, vt, NSC_FMT(g, "%s.values[at]", x->c), arg));
+        store(x, vt, NSC_FMT(g, "%s.values[at]", x->c), arg);
         nsc_p_close(c, "} else {");
         c->indent++;
         nsc_p_line(c, "if (n >= %uu) return NS_ERR_CAPACITY;", x->n);
@@ -723,12 +767,12 @@ static void keyed_helpers(helper *x)
         shift(x, "keys", true);
         shift(x, "values", true);
         nsc_p_line(c, "%s.keys[i] = key;", x->c);
-        store(x, vt, NSC_FMT(g, "%s.values[i]", x->c), "value");
+        store(x, vt, NSC_FMT(g, "%s.values[i]", x->c), arg);
         nsc_p_line(c, "%s.count = (uint16_t)(n + 1);", x->c);
         nsc_p_close(c, "}");
     } else {
         begin(x, NSC_FMT(g, "ns_status %s(%s *v, %skey)", nsc_cg_coll(g, x->s, "add"), x->r, pk));
-        if (invalid) nsc_p_line(c, "%s", invalid);
+        nsc_p_line(c, "%s", invalid);
         count_line(x);
         nsc_p_line(c, "const int32_t at = %s;", search);
         nsc_p_line(c, "if (at >= 0) return NS_OK;");

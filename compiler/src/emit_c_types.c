@@ -302,26 +302,26 @@ static void prototypes(nsc_cgen *g, const nsc_decl *d)
         nsc_p_comment(h, "Writes cur against the baselines (NULL or none: against the defaults) for one audience.");
         nsc_p_line(h, "ns_status %s(ns_writer *w, const %s_snap *cur, const ns_baselines *base, ns_audience to);",
                    nsc_cg_fn(g, d, "write"), n);
-        nsc_p_comment(h, "Reads what _write wrote with the same baselines and audience. On error out holds the reference.");
+        nsc_p_comment(h, "Reads what _write wrote with the same baselines and audience. On error out keeps what it held.");
         nsc_p_line(h, "ns_status %s(ns_reader *r, %s_snap *out, const ns_baselines *base, ns_audience to);",
                    nsc_cg_fn(g, d, "read"), n);
         break;
     case NSC_D_INPUT:
         nsc_p_comment(h, "Writes cur against the previous input (NULL: against the defaults).");
         nsc_p_line(h, "ns_status %s(ns_writer *w, const %s_snap *cur, const %s_snap *prev);", nsc_cg_fn(g, d, "write"), n, n);
-        nsc_p_comment(h, "Reads what _write wrote against the same previous input. On error out holds the reference.");
+        nsc_p_comment(h, "Reads what _write wrote against the same previous input. On error out keeps what it held.");
         nsc_p_line(h, "ns_status %s(ns_reader *r, %s_snap *out, const %s_snap *prev);", nsc_cg_fn(g, d, "read"), n, n);
         break;
     case NSC_D_RPC:
         nsc_p_comment(h, "Writes a whole message (fields equal to their defaults cost one bit).");
         nsc_p_line(h, "ns_status %s(ns_writer *w, const %s_snap *cur);", nsc_cg_fn(g, d, "write"), n);
-        nsc_p_comment(h, "Reads a message written by _write. On error out holds the defaults.");
+        nsc_p_comment(h, "Reads a message written by _write. On error out keeps what it held.");
         nsc_p_line(h, "ns_status %s(ns_reader *r, %s_snap *out);", nsc_cg_fn(g, d, "read"), n);
         break;
     default:
         nsc_p_comment(h, "Writes cur against ref (NULL: against the defaults).");
         nsc_p_line(h, "ns_status %s(ns_writer *w, const %s_snap *cur, const %s_snap *ref);", nsc_cg_fn(g, d, "write"), n, n);
-        nsc_p_comment(h, "Reads what _write wrote against the same ref. On error out holds the reference.");
+        nsc_p_comment(h, "Reads what _write wrote against the same ref. On error out keeps what it held.");
         nsc_p_line(h, "ns_status %s(ns_reader *r, %s_snap *out, const %s_snap *ref);", nsc_cg_fn(g, d, "read"), n, n);
     }
     if (d->kind == NSC_D_COMPONENT || d->kind == NSC_D_STRUCT) {
@@ -330,7 +330,7 @@ static void prototypes(nsc_cgen *g, const nsc_decl *d)
                    n, n, n);
     }
     if (d->kind == NSC_D_COMPONENT) {
-        nsc_p_comment(h, "Dequantizes s into live, then calls the hooks of the @notify fields that changed.");
+        nsc_p_comment(h, "Brings live to s: fast arrays item by item with their hooks, then the @notify hooks.");
         nsc_p_line(h, "void %s(%s *live, const %s_snap *s, const %s_hooks *hooks, void *ctx);", nsc_cg_fn(g, d, "apply"), n,
                    n, n);
     }

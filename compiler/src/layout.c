@@ -282,7 +282,7 @@ static void collection(nsc_checker *c, nsc_slot *s, const nsc_field_sem *sem, co
         bits = 4u * nsc_packed_cost(n) + n * elem_bits(s->elem);
         break;
     case NSC_T_SET:
-        s->elem = element(c, &none, t->elem);
+        s->elem = element(c, sem, t->elem); /* a @range bounds the keys */
         bits = nsc_packed_cost(2 * n) + first_key_bits(s->elem) + (2 * n - 1) * gap_key_bits(s->elem) + 2 * n;
         break;
     case NSC_T_MAP:

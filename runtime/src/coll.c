@@ -55,7 +55,7 @@ void ns_key_store(const ns_key_type *k, void *p, uint64_t ordered)
     }
 }
 
-bool ns__key_ok(const ns_key_type *k, uint64_t ordered)
+bool ns_key_valid(const ns_key_type *k, uint64_t ordered)
 {
     if (ordered < k->min || ordered > k->max) return false;
     if (!k->valid) return true;
@@ -210,7 +210,7 @@ ns_status ns_coll_check(const ns_coll_ops *ops, const void *c)
     if (ops->kind == NS_COLL_SET || ops->kind == NS_COLL_MAP) {
         for (uint16_t i = 0; i < n; i++) {
             uint64_t k = ns_key_load(&ops->key, items + (size_t)i * ops->stride);
-            if (!ns__key_ok(&ops->key, k)) return NS_ERR_RANGE;
+            if (!ns_key_valid(&ops->key, k)) return NS_ERR_RANGE;
             if (i == 0) continue;
             uint64_t prev = ns_key_load(&ops->key, items + (size_t)(i - 1) * ops->stride);
             if (prev == k) return NS_ERR_DUPLICATE;

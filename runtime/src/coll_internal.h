@@ -81,9 +81,6 @@ static inline void ns__swap_bytes(uint8_t *x, uint8_t *y, size_t n)
     }
 }
 
-/* True if an ordered key lies in the key type's range and is a valid value. */
-bool ns__key_ok(const ns_key_type *k, uint64_t ordered);
-
 ns_status ns__list_write(ns_writer *w, const ns_coll_ops *ops, const void *cur, const void *ref);
 void      ns__list_read(ns_reader *r, const ns_coll_ops *ops, void *dst, const void *ref);
 ns_status ns__keyed_write(ns_writer *w, const ns_coll_ops *ops, const void *cur, const void *ref);

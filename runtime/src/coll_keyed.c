@@ -2,8 +2,8 @@
  * each with what happened to it.
  *
  *   packed U       number of operations (at most the reference's count plus the capacity)
- *   U times        the key: the first zigzagged relative to the reference's first key (or to
- *                  zero), the others as their gap to the previous key minus one (packed, 64-bit
+ *   U times        the key: the first zigzagged relative to the reference's first key (or, for an
+ *                  empty reference, to the valid key nearest zero), the others as their gap to the previous key minus one (packed, 64-bit
  *                  keys as two halves); then the operation:
  *                    set: 0 add, 1 remove
  *                    map: 0 change, 10 add, 11 remove; a change or add is followed by the value,
@@ -42,11 +42,13 @@ static bool is_map(const ns_coll_ops *ops)
     return ops->kind == NS_COLL_MAP;
 }
 
-/* The ordered form of zero: where the first key is measured from when the reference is empty. */
+/* Where the first key is measured from: the reference's first key, or with an empty reference
+ * the valid key nearest zero, so the distance never exceeds the key type's span. */
 static uint64_t origin(const ns_coll_ops *ops, const void *ref)
 {
     if (ns__count(ref)) return ns_key_load(&ops->key, (const uint8_t *)ref + ops->items);
-    return ops->key.is_signed ? UINT64_C(0x8000000000000000) : 0;
+    uint64_t zero = ops->key.is_signed ? UINT64_C(0x8000000000000000) : 0;
+    return zero < ops->key.min ? ops->key.min : zero > ops->key.max ? ops->key.max : zero;
 }
 
 static void write_key(ns_writer *w, const ns_coll_ops *ops, uint64_t key, uint64_t *prev, bool first, uint64_t base)
@@ -124,7 +126,7 @@ static bool read_key(ns_reader *r, const ns_coll_ops *ops, uint64_t *key, bool f
         *key += gap + 1;
     }
     if (ns_reader_failed(r)) return false;
-    if (!ns__key_ok(&ops->key, *key)) {
+    if (!ns_key_valid(&ops->key, *key)) {
         ns_reader_fail(r, NS_ERR_RANGE);
         return false;
     }

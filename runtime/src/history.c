@@ -96,12 +96,7 @@ void ns_write_baseline_ticks(ns_writer *w, const ns_baselines *b)
 
 void ns_read_baseline_ticks(ns_reader *r, uint32_t now, uint32_t ticks[3], uint32_t *count)
 {
-    *count = ns_read_bits(r, 2);
-    if (*count > 3) {
-        *count = 0;
-        ns_reader_fail(r, NS_ERR_BASELINE);
-        return;
-    }
+    *count = ns_read_bits(r, 2); /* 0..3 */
     uint32_t prev = now;
     for (uint32_t i = 0; i < *count; i++) {
         uint32_t gap = ns_read_packed_u32(r, NULL);

@@ -136,8 +136,10 @@ coll_stats coll_run(const coll_model *m, uint64_t seed, unsigned ticks, unsigned
         ns_writer_init(&w, buf, cap);
         ns_write_bits(&w, t, 32);
         ns_write_baseline_ticks(&w, &b);
+        size_t before = ns_writer_bits(&w);
         ns_status ws = m->write(&w, snap, &b, NS_TO_OWNER);
         NS_CHECK(ws == NS_OK, "%s: tick %u did not write: %s", m->name, t, ns_status_str(ws));
+        NS_CHECK(ns_writer_bits(&w) - before <= m->max_bytes * 8, "%s: tick %u wrote more than MAX_BITS", m->name, t);
         size_t len = ns_writer_flush(&w);
         st.bytes += len;
         send(&down, t, t, buf, len, &st);

@@ -153,6 +153,42 @@ START_TEST(removing_the_first_list_element_is_cheap)
 }
 END_TEST
 
+START_TEST(max_bits_bounds_far_ranges)
+{
+    /* Full states (no baseline) of the largest values: within MAX_BITS. */
+    static coll_Bounds v;
+    static coll_Bounds_snap s, back;
+    coll_Bounds_init(&v);
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(coll_Bounds_far_add(&v, 200000 - i), NS_OK);
+        ck_assert_int_eq(coll_Bounds_neg_add(&v, -400.0f - (float)i), NS_OK);
+        ck_assert_int_eq(coll_Bounds_ranged_add(&v, 80000u - (uint32_t)i), NS_OK);
+    }
+    ck_assert_int_eq(coll_Bounds_ranged_add(&v, 5), NS_ERR_RANGE); /* the set's @range bounds its keys */
+    ck_assert_int_eq(coll_Bounds_fars_add(&v, coll_Far_hi), NS_OK);
+    ck_assert_int_eq(coll_Bounds_fars_add(&v, coll_Far_lo), NS_OK);
+    ck_assert_int_eq(coll_Bounds_fars_add(&v, (coll_Far)7), NS_ERR_RANGE);
+    ck_assert_int_eq(coll_Bounds_byfar_set(&v, coll_Far_hi, -128), NS_OK);
+    coll_Bounds_quantize(&v, &s);
+    ns_writer w;
+    ns_writer_init(&w, buf, sizeof buf);
+    ck_assert_int_eq(coll_Bounds_write(&w, &s, NULL, NS_TO_OWNER), NS_OK);
+    printf("far ranges, full state: %zu bits of MAX_BITS %u\n", ns_writer_bits(&w), COLL_BOUNDS_MAX_BITS);
+    ck_assert_uint_le(ns_writer_bits(&w), COLL_BOUNDS_MAX_BITS);
+    size_t n = ns_writer_flush(&w);
+    ns_reader r;
+    ns_reader_init(&r, buf, n);
+    ck_assert_int_eq(coll_Bounds_read(&r, &back, NULL, NS_TO_OWNER), NS_OK);
+    ck_assert(coll_Bounds_snap_equal(&back, &s));
+    /* A key outside the set's @range is rejected on the wire too. */
+    static coll_Bounds_snap bad;
+    bad = s;
+    bad.ranged.items[0] = 5;
+    ns_writer_init(&w, buf, sizeof buf);
+    ck_assert_int_eq(coll_Bounds_write(&w, &bad, NULL, NS_TO_OWNER), NS_ERR_RANGE);
+}
+END_TEST
+
 /* ---- malformed and truncated deltas ------------------------------------------------------------ */
 
 /* A delta built bit by bit. */
@@ -519,6 +555,10 @@ START_TEST(list_helpers)
     ck_assert_str_eq(coll_Lists_names_at(&v, 0), "a name f"); /* string<8> */
     ck_assert_int_eq(coll_Lists_names_add(&v, "ééééé"), NS_OK); /* 10 bytes: cut at a character */
     ck_assert_str_eq(coll_Lists_names_at(&v, 1), "éééé");
+    coll_Lists_clear_dirty(&v);
+    ck_assert_int_eq(coll_Lists_names_set(&v, 0, "a name far too long"), NS_OK); /* the same, once cut */
+    ck_assert(!coll_Lists_is_dirty(&v));
+    ck_assert_int_eq(coll_Lists_names_find(&v, "a name far too long"), 0);
     v.nums.count = 9999; /* a damaged count is trusted only as far as the capacity */
     ck_assert_uint_eq(coll_Lists_nums_count(&v), 64);
     ck_assert_int_eq(coll_Lists_nums_add(&v, 1), NS_ERR_CAPACITY);
@@ -635,6 +675,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, unchanged_collection_costs_one_bit);
     tcase_add_test(tc, one_changed_item_does_not_grow_with_capacity);
     tcase_add_test(tc, removing_the_first_list_element_is_cheap);
+    tcase_add_test(tc, max_bits_bounds_far_ranges);
     suite_add_tcase(s, tc);
     tc = tcase_create("malformed");
     tcase_set_timeout(tc, 600);

@@ -67,6 +67,9 @@ uint64_t ns_key_load(const ns_key_type *k, const void *p);
 /* Stores a key given in ordered form at p. */
 void ns_key_store(const ns_key_type *k, void *p, uint64_t ordered);
 
+/* True if a key (in ordered form) lies in the key type's range and is one of its values. */
+bool ns_key_valid(const ns_key_type *k, uint64_t ordered);
+
 /* The ordered form of a signed key value. */
 static inline uint64_t ns_key_ordered_i64(int64_t v)
 {

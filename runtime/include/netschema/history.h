@@ -76,8 +76,9 @@ uint32_t ns_history_baselines(const ns_history *h, const ns_tickset *acked, cons
  * the same baselines: 2 bits, then one packed value per baseline. */
 void ns_write_baseline_ticks(ns_writer *w, const ns_baselines *b);
 
-/* Reads what ns_write_baseline_ticks wrote for tick `now`: fills ticks[0..*count). Fails the
- * reader with NS_ERR_BASELINE for a count over 3 or ticks not strictly older, newest first. */
+/* Reads what ns_write_baseline_ticks wrote for tick `now`: fills ticks[0..*count), newest
+ * first. Fails the reader with NS_ERR_BASELINE for a distance of 2^31 ticks or more (every tick
+ * must be older than the one before it); *count is 0 after any failure. */
 void ns_read_baseline_ticks(ns_reader *r, uint32_t now, uint32_t ticks[3], uint32_t *count);
 
 #ifdef __cplusplus

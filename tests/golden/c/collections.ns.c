@@ -313,7 +313,7 @@ static void bag_Inventory_stash_changed(void *self, const void *item, const void
 
 static ns_status bag_Inventory_hotbar_elem_write(ns_writer *wp, const void *c, const void *f)
 {
-    static const uint32_t zero = {0};
+    static const uint32_t zero = {0}; /* what a new element is coded against */
     const uint32_t *cur = (const uint32_t *)c;
     const uint32_t *ref = (const uint32_t *)(f ? f : &zero);
     ns_writer w = *wp;
@@ -371,7 +371,7 @@ static bool bag_Inventory_hotbar_equal(const bag_Inventory_hotbar *a, const bag_
 
 static ns_status bag_Inventory_waypoints_elem_write(ns_writer *wp, const void *c, const void *f)
 {
-    static const int32_t zero[3] = {0};
+    static const int32_t zero[3] = {0}; /* what a new element is coded against */
     const int32_t (*cur)[3] = (const int32_t (*)[3])c;
     const int32_t (*ref)[3] = (const int32_t (*)[3])(f ? f : &zero);
     ns_writer w = *wp;
@@ -433,7 +433,7 @@ static bool bag_Inventory_waypoints_equal(const bag_Inventory_waypoints *a, cons
 
 static ns_status bag_Inventory_tags_elem_write(ns_writer *wp, const void *c, const void *f)
 {
-    static const char zero[17] = {0};
+    static const char zero[17] = {0}; /* what a new element is coded against */
     const char (*cur)[17] = (const char (*)[17])c;
     const char (*ref)[17] = (const char (*)[17])(f ? f : &zero);
     if (!memchr((*cur), 0, sizeof (*cur)) || !ns_utf8_valid((*cur), strlen((*cur)))) return NS_ERR_MALFORMED;
@@ -529,7 +529,7 @@ static bool bag_Inventory_quickbar_equal(const bag_Inventory_quickbar *a, const 
 
 static ns_status bag_Inventory_ammo_elem_write(ns_writer *wp, const void *c, const void *f)
 {
-    static const uint32_t zero = {0};
+    static const uint32_t zero = {0}; /* what a new element is coded against */
     const uint32_t *cur = (const uint32_t *)c;
     const uint32_t *ref = (const uint32_t *)(f ? f : &zero);
     ns_writer w = *wp;
@@ -1563,8 +1563,10 @@ ns_status bag_Inventory_tags_insert(bag_Inventory *v, uint32_t i, const char *va
     const uint32_t n = v->tags.count < 4u ? v->tags.count : 4u;
     if (n >= 4u) return NS_ERR_CAPACITY;
     if (i > n) return NS_ERR_RANGE;
+    char clean[16 + 1];
+    ns_string_sanitize(clean, 16, value, strlen(value));
     memmove(&v->tags.items[i + 1], &v->tags.items[i], (n - i) * sizeof v->tags.items[0]);
-    ns_string_sanitize(v->tags.items[i], 16, value, strlen(value));
+    memcpy(v->tags.items[i], clean, sizeof clean);
     v->tags.count = (uint16_t)(n + 1);
     v->ns_dirty[0] |= UINT32_C(1) << 4;
     return NS_OK;
@@ -1584,8 +1586,10 @@ ns_status bag_Inventory_tags_set(bag_Inventory *v, uint32_t i, const char *value
 {
     const uint32_t n = v->tags.count < 4u ? v->tags.count : 4u;
     if (i >= n) return NS_ERR_RANGE;
-    if (!(strncmp(v->tags.items[i], value, sizeof v->tags.items[i]) != 0)) return NS_OK;
-    ns_string_sanitize(v->tags.items[i], 16, value, strlen(value));
+    char clean[16 + 1];
+    ns_string_sanitize(clean, 16, value, strlen(value));
+    if (!(strcmp(v->tags.items[i], clean) != 0)) return NS_OK;
+    memcpy(v->tags.items[i], clean, sizeof clean);
     v->ns_dirty[0] |= UINT32_C(1) << 4;
     return NS_OK;
 }
@@ -1593,8 +1597,10 @@ ns_status bag_Inventory_tags_set(bag_Inventory *v, uint32_t i, const char *value
 int32_t bag_Inventory_tags_find(const bag_Inventory *v, const char *value)
 {
     const uint32_t n = v->tags.count < 4u ? v->tags.count : 4u;
+    char clean[16 + 1];
+    ns_string_sanitize(clean, 16, value, strlen(value));
     for (uint32_t i = 0; i < n; i++)
-        if (!(strncmp(v->tags.items[i], value, sizeof v->tags.items[i]) != 0)) return (int32_t)i;
+        if (!(strcmp(v->tags.items[i], clean) != 0)) return (int32_t)i;
     return -1;
 }
 
@@ -1679,6 +1685,7 @@ const bag_Item *bag_Inventory_quickbar_at(const bag_Inventory *v, uint32_t index
 
 ns_status bag_Inventory_ammo_set(bag_Inventory *v, uint16_t key, uint32_t value)
 {
+    if (!ns_key_valid(&bag_Inventory_ammo_ops.key, (uint64_t)key)) return NS_ERR_RANGE;
     const uint32_t n = v->ammo.count < 64u ? v->ammo.count : 64u;
     const int32_t at = ns_key_search(&bag_Inventory_ammo_ops.key, v->ammo.keys, n, (uint64_t)key);
     if (at >= 0) {
@@ -1736,7 +1743,7 @@ const uint32_t *bag_Inventory_ammo_at(const bag_Inventory *v, uint32_t index)
 
 ns_status bag_Inventory_equipped_set(bag_Inventory *v, bag_Slot key, const bag_Item *value)
 {
-    if (!bag_Slot_is_valid(key)) return NS_ERR_RANGE;
+    if (!ns_key_valid(&bag_Inventory_equipped_ops.key, (uint64_t)key)) return NS_ERR_RANGE;
     const uint32_t n = v->equipped.count < 3u ? v->equipped.count : 3u;
     const int32_t at = ns_key_search(&bag_Inventory_equipped_ops.key, v->equipped.keys, n, (uint64_t)key);
     if (at >= 0) {
@@ -1794,6 +1801,7 @@ const bag_Item *bag_Inventory_equipped_at(const bag_Inventory *v, uint32_t index
 
 ns_status bag_Inventory_unlocked_add(bag_Inventory *v, uint16_t key)
 {
+    if (!ns_key_valid(&bag_Inventory_unlocked_ops.key, (uint64_t)key)) return NS_ERR_RANGE;
     const uint32_t n = v->unlocked.count < 32u ? v->unlocked.count : 32u;
     const int32_t at = ns_key_search(&bag_Inventory_unlocked_ops.key, v->unlocked.items, n, (uint64_t)key);
     if (at >= 0) return NS_OK;
@@ -1844,6 +1852,7 @@ const uint16_t *bag_Inventory_unlocked_at(const bag_Inventory *v, uint32_t index
 
 ns_status bag_Inventory_friends_add(bag_Inventory *v, ns_entity key)
 {
+    if (!ns_key_valid(&bag_Inventory_friends_ops.key, (uint64_t)key)) return NS_ERR_RANGE;
     const uint32_t n = v->friends.count < 16u ? v->friends.count : 16u;
     const int32_t at = ns_key_search(&bag_Inventory_friends_ops.key, v->friends.items, n, (uint64_t)key);
     if (at >= 0) return NS_OK;

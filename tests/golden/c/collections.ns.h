@@ -252,7 +252,7 @@ bool bag_Item_snap_equal(const bag_Item_snap *a, const bag_Item_snap *b);
 bool bag_Item_equal(const bag_Item *a, const bag_Item *b);
 /* Writes cur against ref (NULL: against the defaults). */
 ns_status bag_Item_write(ns_writer *w, const bag_Item_snap *cur, const bag_Item_snap *ref);
-/* Reads what _write wrote against the same ref. On error out holds the reference. */
+/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status bag_Item_read(ns_reader *r, bag_Item_snap *out, const bag_Item_snap *ref);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void bag_Item_interpolate(const bag_Item_snap *from, const bag_Item_snap *to, float t, bag_Item *out);
@@ -271,11 +271,11 @@ bool bag_Inventory_snap_equal(const bag_Inventory_snap *a, const bag_Inventory_s
 bool bag_Inventory_equal(const bag_Inventory *a, const bag_Inventory *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status bag_Inventory_write(ns_writer *w, const bag_Inventory_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status bag_Inventory_read(ns_reader *r, bag_Inventory_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void bag_Inventory_interpolate(const bag_Inventory_snap *from, const bag_Inventory_snap *to, float t, bag_Inventory *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void bag_Inventory_apply(bag_Inventory *live, const bag_Inventory_snap *s, const bag_Inventory_hooks *hooks, void *ctx);
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool bag_Inventory_is_dirty(const bag_Inventory *v);
@@ -283,17 +283,18 @@ void bag_Inventory_clear_dirty(bag_Inventory *v);
 /* items: the helpers keep it valid and dirty; they never write past its capacity (256). */
 /* Append an item with a new ID (stored in *id unless NULL): NS_ERR_CAPACITY when full. */
 ns_status bag_Inventory_items_add(bag_Inventory *v, const bag_Item *value, uint32_t *id);
-/* Insert a new item before position index, or move item id to position index (NS_ERR_RANGE). */
+/* Insert a new item before position index (NS_ERR_CAPACITY, NS_ERR_RANGE), or move item id to */
+/* position index (NS_ERR_UNKNOWN_ID, NS_ERR_RANGE). */
 ns_status bag_Inventory_items_insert(bag_Inventory *v, uint32_t index, const bag_Item *value, uint32_t *id);
 ns_status bag_Inventory_items_move(bag_Inventory *v, uint32_t id, uint32_t index);
-/* Remove item id, or replace its value (bumping its key if the value differs) and marks it dirty: NS_ERR_UNKNOWN_ID if absent. */
+/* Remove item id, or replace its value (bumping its key if the value differs) marking it dirty when it changes: NS_ERR_UNKNOWN_ID if absent. */
 ns_status bag_Inventory_items_remove(bag_Inventory *v, uint32_t id);
 ns_status bag_Inventory_items_set(bag_Inventory *v, uint32_t id, const bag_Item *value);
 /* The position of item id, or -1. */
 int32_t bag_Inventory_items_find(const bag_Inventory *v, uint32_t id);
 /* The item at position index, or NULL. */
 const bag_Inventory_items_item *bag_Inventory_items_at(const bag_Inventory *v, uint32_t index);
-/* Empty it and marks it dirty; the number of items. */
+/* Empty it marking it dirty when it changes; the number of items. */
 void bag_Inventory_items_clear(bag_Inventory *v);
 uint32_t bag_Inventory_items_count(const bag_Inventory *v);
 /* How items is coded (used by the serializers of every record that holds it). */
@@ -301,27 +302,28 @@ extern const ns_coll_ops bag_Inventory_items_ops;
 /* stash: the helpers keep it valid and dirty; they never write past its capacity (4096). */
 /* Append an item with a new ID (stored in *id unless NULL): NS_ERR_CAPACITY when full. */
 ns_status bag_Inventory_stash_add(bag_Inventory *v, const bag_Item *value, uint32_t *id);
-/* Remove item id, or replace its value (bumping its key if the value differs) and marks it dirty: NS_ERR_UNKNOWN_ID if absent. */
+/* Remove item id, or replace its value (bumping its key if the value differs) marking it dirty when it changes: NS_ERR_UNKNOWN_ID if absent. */
 ns_status bag_Inventory_stash_remove(bag_Inventory *v, uint32_t id);
 ns_status bag_Inventory_stash_set(bag_Inventory *v, uint32_t id, const bag_Item *value);
 /* The position of item id, or -1. */
 int32_t bag_Inventory_stash_find(const bag_Inventory *v, uint32_t id);
 /* The item at position index, or NULL. */
 const bag_Inventory_stash_item *bag_Inventory_stash_at(const bag_Inventory *v, uint32_t index);
-/* Empty it and marks it dirty; the number of items. */
+/* Empty it marking it dirty when it changes; the number of items. */
 void bag_Inventory_stash_clear(bag_Inventory *v);
 uint32_t bag_Inventory_stash_count(const bag_Inventory *v);
 /* How stash is coded (used by the serializers of every record that holds it). */
 extern const ns_coll_ops bag_Inventory_stash_ops;
 /* hotbar: the helpers keep it valid and dirty; they never write past its capacity (16). */
-/* Append, insert before index, remove or replace element index and marks it dirty: NS_ERR_CAPACITY when full, NS_ERR_RANGE for a bad index. */
+/* Append, insert before index, remove or replace element index (each marking it dirty when it changes): NS_ERR_CAPACITY when full, */
+/* NS_ERR_RANGE for a bad index. */
 ns_status bag_Inventory_hotbar_add(bag_Inventory *v, uint32_t value);
 ns_status bag_Inventory_hotbar_insert(bag_Inventory *v, uint32_t index, uint32_t value);
 ns_status bag_Inventory_hotbar_remove(bag_Inventory *v, uint32_t index);
 ns_status bag_Inventory_hotbar_set(bag_Inventory *v, uint32_t index, uint32_t value);
 /* The index of the first element equal to value, or -1. */
 int32_t bag_Inventory_hotbar_find(const bag_Inventory *v, uint32_t value);
-/* Empty it and marks it dirty; the number of elements. */
+/* Empty it marking it dirty when it changes; the number of elements. */
 void bag_Inventory_hotbar_clear(bag_Inventory *v);
 uint32_t bag_Inventory_hotbar_count(const bag_Inventory *v);
 /* The element at index, or NULL. */
@@ -329,14 +331,15 @@ const uint32_t *bag_Inventory_hotbar_at(const bag_Inventory *v, uint32_t index);
 /* How hotbar is coded (used by the serializers of every record that holds it). */
 extern const ns_coll_ops bag_Inventory_hotbar_ops;
 /* waypoints: the helpers keep it valid and dirty; they never write past its capacity (8). */
-/* Append, insert before index, remove or replace element index and marks it dirty: NS_ERR_CAPACITY when full, NS_ERR_RANGE for a bad index. */
+/* Append, insert before index, remove or replace element index (each marking it dirty when it changes): NS_ERR_CAPACITY when full, */
+/* NS_ERR_RANGE for a bad index. */
 ns_status bag_Inventory_waypoints_add(bag_Inventory *v, ns_vec3 value);
 ns_status bag_Inventory_waypoints_insert(bag_Inventory *v, uint32_t index, ns_vec3 value);
 ns_status bag_Inventory_waypoints_remove(bag_Inventory *v, uint32_t index);
 ns_status bag_Inventory_waypoints_set(bag_Inventory *v, uint32_t index, ns_vec3 value);
 /* The index of the first element equal to value, or -1. */
 int32_t bag_Inventory_waypoints_find(const bag_Inventory *v, ns_vec3 value);
-/* Empty it and marks it dirty; the number of elements. */
+/* Empty it marking it dirty when it changes; the number of elements. */
 void bag_Inventory_waypoints_clear(bag_Inventory *v);
 uint32_t bag_Inventory_waypoints_count(const bag_Inventory *v);
 /* The element at index, or NULL. */
@@ -344,14 +347,15 @@ const ns_vec3 *bag_Inventory_waypoints_at(const bag_Inventory *v, uint32_t index
 /* How waypoints is coded (used by the serializers of every record that holds it). */
 extern const ns_coll_ops bag_Inventory_waypoints_ops;
 /* tags: the helpers keep it valid and dirty; they never write past its capacity (4). */
-/* Append, insert before index, remove or replace element index and marks it dirty: NS_ERR_CAPACITY when full, NS_ERR_RANGE for a bad index. */
+/* Append, insert before index, remove or replace element index (each marking it dirty when it changes): NS_ERR_CAPACITY when full, */
+/* NS_ERR_RANGE for a bad index. Strings are cut to the capacity at a character boundary. */
 ns_status bag_Inventory_tags_add(bag_Inventory *v, const char *value);
 ns_status bag_Inventory_tags_insert(bag_Inventory *v, uint32_t index, const char *value);
 ns_status bag_Inventory_tags_remove(bag_Inventory *v, uint32_t index);
 ns_status bag_Inventory_tags_set(bag_Inventory *v, uint32_t index, const char *value);
 /* The index of the first element equal to value, or -1. */
 int32_t bag_Inventory_tags_find(const bag_Inventory *v, const char *value);
-/* Empty it and marks it dirty; the number of elements. */
+/* Empty it marking it dirty when it changes; the number of elements. */
 void bag_Inventory_tags_clear(bag_Inventory *v);
 uint32_t bag_Inventory_tags_count(const bag_Inventory *v);
 /* The element at index, or NULL. */
@@ -359,14 +363,15 @@ const char *bag_Inventory_tags_at(const bag_Inventory *v, uint32_t index);
 /* How tags is coded (used by the serializers of every record that holds it). */
 extern const ns_coll_ops bag_Inventory_tags_ops;
 /* quickbar: the helpers keep it valid and dirty; they never write past its capacity (8). */
-/* Append, insert before index, remove or replace element index and marks it dirty: NS_ERR_CAPACITY when full, NS_ERR_RANGE for a bad index. */
+/* Append, insert before index, remove or replace element index (each marking it dirty when it changes): NS_ERR_CAPACITY when full, */
+/* NS_ERR_RANGE for a bad index. */
 ns_status bag_Inventory_quickbar_add(bag_Inventory *v, const bag_Item *value);
 ns_status bag_Inventory_quickbar_insert(bag_Inventory *v, uint32_t index, const bag_Item *value);
 ns_status bag_Inventory_quickbar_remove(bag_Inventory *v, uint32_t index);
 ns_status bag_Inventory_quickbar_set(bag_Inventory *v, uint32_t index, const bag_Item *value);
 /* The index of the first element equal to value, or -1. */
 int32_t bag_Inventory_quickbar_find(const bag_Inventory *v, const bag_Item *value);
-/* Empty it and marks it dirty; the number of elements. */
+/* Empty it marking it dirty when it changes; the number of elements. */
 void bag_Inventory_quickbar_clear(bag_Inventory *v);
 uint32_t bag_Inventory_quickbar_count(const bag_Inventory *v);
 /* The element at index, or NULL. */
@@ -374,12 +379,13 @@ const bag_Item *bag_Inventory_quickbar_at(const bag_Inventory *v, uint32_t index
 /* How quickbar is coded (used by the serializers of every record that holds it). */
 extern const ns_coll_ops bag_Inventory_quickbar_ops;
 /* ammo: the helpers keep it valid and dirty; they never write past its capacity (64). */
-/* Insert or replace (NS_ERR_CAPACITY when full), or remove (NS_ERR_UNKNOWN_ID if absent) an entry and marks it dirty. */
+/* Insert or replace (NS_ERR_CAPACITY when full; NS_ERR_RANGE for an invalid key), or remove */
+/* (NS_ERR_UNKNOWN_ID if absent) an entry marking it dirty when it changes. */
 ns_status bag_Inventory_ammo_set(bag_Inventory *v, uint16_t key, uint32_t value);
 ns_status bag_Inventory_ammo_remove(bag_Inventory *v, uint16_t key);
 /* The index of key (keys are kept ascending; its value is values[index]), or -1. */
 int32_t bag_Inventory_ammo_find(const bag_Inventory *v, uint16_t key);
-/* Empty it and marks it dirty; the number of entries. */
+/* Empty it marking it dirty when it changes; the number of entries. */
 void bag_Inventory_ammo_clear(bag_Inventory *v);
 uint32_t bag_Inventory_ammo_count(const bag_Inventory *v);
 /* The value at index, or NULL. */
@@ -387,12 +393,13 @@ const uint32_t *bag_Inventory_ammo_at(const bag_Inventory *v, uint32_t index);
 /* How ammo is coded (used by the serializers of every record that holds it). */
 extern const ns_coll_ops bag_Inventory_ammo_ops;
 /* equipped: the helpers keep it valid and dirty; they never write past its capacity (3). */
-/* Insert or replace (NS_ERR_CAPACITY when full), or remove (NS_ERR_UNKNOWN_ID if absent) an entry and marks it dirty. */
+/* Insert or replace (NS_ERR_CAPACITY when full; NS_ERR_RANGE for an invalid key), or remove */
+/* (NS_ERR_UNKNOWN_ID if absent) an entry marking it dirty when it changes. */
 ns_status bag_Inventory_equipped_set(bag_Inventory *v, bag_Slot key, const bag_Item *value);
 ns_status bag_Inventory_equipped_remove(bag_Inventory *v, bag_Slot key);
 /* The index of key (keys are kept ascending; its value is values[index]), or -1. */
 int32_t bag_Inventory_equipped_find(const bag_Inventory *v, bag_Slot key);
-/* Empty it and marks it dirty; the number of entries. */
+/* Empty it marking it dirty when it changes; the number of entries. */
 void bag_Inventory_equipped_clear(bag_Inventory *v);
 uint32_t bag_Inventory_equipped_count(const bag_Inventory *v);
 /* The value at index, or NULL. */
@@ -400,12 +407,13 @@ const bag_Item *bag_Inventory_equipped_at(const bag_Inventory *v, uint32_t index
 /* How equipped is coded (used by the serializers of every record that holds it). */
 extern const ns_coll_ops bag_Inventory_equipped_ops;
 /* unlocked: the helpers keep it valid and dirty; they never write past its capacity (32). */
-/* Add (NS_OK if present; NS_ERR_CAPACITY when full) or remove (NS_ERR_UNKNOWN_ID if absent) a key and marks it dirty. */
+/* Add (NS_OK if present; NS_ERR_CAPACITY when full; NS_ERR_RANGE for an invalid key) or remove */
+/* (NS_ERR_UNKNOWN_ID if absent) a key marking it dirty when it changes. */
 ns_status bag_Inventory_unlocked_add(bag_Inventory *v, uint16_t key);
 ns_status bag_Inventory_unlocked_remove(bag_Inventory *v, uint16_t key);
 /* The index of key (keys are kept ascending), or -1. */
 int32_t bag_Inventory_unlocked_find(const bag_Inventory *v, uint16_t key);
-/* Empty it and marks it dirty; the number of elements. */
+/* Empty it marking it dirty when it changes; the number of elements. */
 void bag_Inventory_unlocked_clear(bag_Inventory *v);
 uint32_t bag_Inventory_unlocked_count(const bag_Inventory *v);
 /* The element at index, or NULL. */
@@ -413,12 +421,13 @@ const uint16_t *bag_Inventory_unlocked_at(const bag_Inventory *v, uint32_t index
 /* How unlocked is coded (used by the serializers of every record that holds it). */
 extern const ns_coll_ops bag_Inventory_unlocked_ops;
 /* friends: the helpers keep it valid and dirty; they never write past its capacity (16). */
-/* Add (NS_OK if present; NS_ERR_CAPACITY when full) or remove (NS_ERR_UNKNOWN_ID if absent) a key and marks it dirty. */
+/* Add (NS_OK if present; NS_ERR_CAPACITY when full; NS_ERR_RANGE for an invalid key) or remove */
+/* (NS_ERR_UNKNOWN_ID if absent) a key marking it dirty when it changes. */
 ns_status bag_Inventory_friends_add(bag_Inventory *v, ns_entity key);
 ns_status bag_Inventory_friends_remove(bag_Inventory *v, ns_entity key);
 /* The index of key (keys are kept ascending), or -1. */
 int32_t bag_Inventory_friends_find(const bag_Inventory *v, ns_entity key);
-/* Empty it and marks it dirty; the number of elements. */
+/* Empty it marking it dirty when it changes; the number of elements. */
 void bag_Inventory_friends_clear(bag_Inventory *v);
 uint32_t bag_Inventory_friends_count(const bag_Inventory *v);
 /* The element at index, or NULL. */

@@ -86,7 +86,7 @@ bool game_common_ItemStack_snap_equal(const game_common_ItemStack_snap *a, const
 bool game_common_ItemStack_equal(const game_common_ItemStack *a, const game_common_ItemStack *b);
 /* Writes cur against ref (NULL: against the defaults). */
 ns_status game_common_ItemStack_write(ns_writer *w, const game_common_ItemStack_snap *cur, const game_common_ItemStack_snap *ref);
-/* Reads what _write wrote against the same ref. On error out holds the reference. */
+/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status game_common_ItemStack_read(ns_reader *r, game_common_ItemStack_snap *out, const game_common_ItemStack_snap *ref);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_common_ItemStack_interpolate(const game_common_ItemStack_snap *from, const game_common_ItemStack_snap *to, float t, game_common_ItemStack *out);

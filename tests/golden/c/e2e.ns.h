@@ -524,7 +524,7 @@ bool e2e_Pair_snap_equal(const e2e_Pair_snap *a, const e2e_Pair_snap *b);
 bool e2e_Pair_equal(const e2e_Pair *a, const e2e_Pair *b);
 /* Writes cur against ref (NULL: against the defaults). */
 ns_status e2e_Pair_write(ns_writer *w, const e2e_Pair_snap *cur, const e2e_Pair_snap *ref);
-/* Reads what _write wrote against the same ref. On error out holds the reference. */
+/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status e2e_Pair_read(ns_reader *r, e2e_Pair_snap *out, const e2e_Pair_snap *ref);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Pair_interpolate(const e2e_Pair_snap *from, const e2e_Pair_snap *to, float t, e2e_Pair *out);
@@ -543,7 +543,7 @@ bool e2e_Tag_snap_equal(const e2e_Tag_snap *a, const e2e_Tag_snap *b);
 bool e2e_Tag_equal(const e2e_Tag *a, const e2e_Tag *b);
 /* Writes cur against ref (NULL: against the defaults). */
 ns_status e2e_Tag_write(ns_writer *w, const e2e_Tag_snap *cur, const e2e_Tag_snap *ref);
-/* Reads what _write wrote against the same ref. On error out holds the reference. */
+/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status e2e_Tag_read(ns_reader *r, e2e_Tag_snap *out, const e2e_Tag_snap *ref);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Tag_interpolate(const e2e_Tag_snap *from, const e2e_Tag_snap *to, float t, e2e_Tag *out);
@@ -562,7 +562,7 @@ bool e2e_Nest_snap_equal(const e2e_Nest_snap *a, const e2e_Nest_snap *b);
 bool e2e_Nest_equal(const e2e_Nest *a, const e2e_Nest *b);
 /* Writes cur against ref (NULL: against the defaults). */
 ns_status e2e_Nest_write(ns_writer *w, const e2e_Nest_snap *cur, const e2e_Nest_snap *ref);
-/* Reads what _write wrote against the same ref. On error out holds the reference. */
+/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status e2e_Nest_read(ns_reader *r, e2e_Nest_snap *out, const e2e_Nest_snap *ref);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Nest_interpolate(const e2e_Nest_snap *from, const e2e_Nest_snap *to, float t, e2e_Nest *out);
@@ -581,11 +581,11 @@ bool e2e_Scalars_snap_equal(const e2e_Scalars_snap *a, const e2e_Scalars_snap *b
 bool e2e_Scalars_equal(const e2e_Scalars *a, const e2e_Scalars *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Scalars_write(ns_writer *w, const e2e_Scalars_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Scalars_read(ns_reader *r, e2e_Scalars_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Scalars_interpolate(const e2e_Scalars_snap *from, const e2e_Scalars_snap *to, float t, e2e_Scalars *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void e2e_Scalars_apply(e2e_Scalars *live, const e2e_Scalars_snap *s, const e2e_Scalars_hooks *hooks, void *ctx);
 /* Sets b; marks it dirty if the value changed. */
 void e2e_Scalars_set_b(e2e_Scalars *v, bool value);
@@ -635,11 +635,11 @@ bool e2e_Motion_snap_equal(const e2e_Motion_snap *a, const e2e_Motion_snap *b);
 bool e2e_Motion_equal(const e2e_Motion *a, const e2e_Motion *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Motion_write(ns_writer *w, const e2e_Motion_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Motion_read(ns_reader *r, e2e_Motion_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Motion_interpolate(const e2e_Motion_snap *from, const e2e_Motion_snap *to, float t, e2e_Motion *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void e2e_Motion_apply(e2e_Motion *live, const e2e_Motion_snap *s, const e2e_Motion_hooks *hooks, void *ctx);
 /* Sets v2; marks it dirty if the value changed. */
 void e2e_Motion_set_v2(e2e_Motion *v, ns_vec2 value);
@@ -687,11 +687,11 @@ bool e2e_Coded_snap_equal(const e2e_Coded_snap *a, const e2e_Coded_snap *b);
 bool e2e_Coded_equal(const e2e_Coded *a, const e2e_Coded *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Coded_write(ns_writer *w, const e2e_Coded_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Coded_read(ns_reader *r, e2e_Coded_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Coded_interpolate(const e2e_Coded_snap *from, const e2e_Coded_snap *to, float t, e2e_Coded *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void e2e_Coded_apply(e2e_Coded *live, const e2e_Coded_snap *s, const e2e_Coded_hooks *hooks, void *ctx);
 /* Sets small; marks it dirty if the value changed. */
 void e2e_Coded_set_small(e2e_Coded *v, uint8_t value);
@@ -731,11 +731,11 @@ bool e2e_Text_snap_equal(const e2e_Text_snap *a, const e2e_Text_snap *b);
 bool e2e_Text_equal(const e2e_Text *a, const e2e_Text *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Text_write(ns_writer *w, const e2e_Text_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Text_read(ns_reader *r, e2e_Text_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Text_interpolate(const e2e_Text_snap *from, const e2e_Text_snap *to, float t, e2e_Text *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void e2e_Text_apply(e2e_Text *live, const e2e_Text_snap *s, const e2e_Text_hooks *hooks, void *ctx);
 /* Sets name; marks it dirty if the value changed. */
 void e2e_Text_set_name(e2e_Text *v, const char *value);
@@ -763,11 +763,11 @@ bool e2e_Shapes_snap_equal(const e2e_Shapes_snap *a, const e2e_Shapes_snap *b);
 bool e2e_Shapes_equal(const e2e_Shapes *a, const e2e_Shapes *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Shapes_write(ns_writer *w, const e2e_Shapes_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Shapes_read(ns_reader *r, e2e_Shapes_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Shapes_interpolate(const e2e_Shapes_snap *from, const e2e_Shapes_snap *to, float t, e2e_Shapes *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void e2e_Shapes_apply(e2e_Shapes *live, const e2e_Shapes_snap *s, const e2e_Shapes_hooks *hooks, void *ctx);
 /* Sets p; marks it dirty if the value changed. */
 void e2e_Shapes_set_p(e2e_Shapes *v, const e2e_Pair *value);
@@ -795,11 +795,11 @@ bool e2e_Audience_snap_equal(const e2e_Audience_snap *a, const e2e_Audience_snap
 bool e2e_Audience_equal(const e2e_Audience *a, const e2e_Audience *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Audience_write(ns_writer *w, const e2e_Audience_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Audience_read(ns_reader *r, e2e_Audience_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Audience_interpolate(const e2e_Audience_snap *from, const e2e_Audience_snap *to, float t, e2e_Audience *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void e2e_Audience_apply(e2e_Audience *live, const e2e_Audience_snap *s, const e2e_Audience_hooks *hooks, void *ctx);
 /* Sets hp; marks it dirty if the value changed. */
 void e2e_Audience_set_hp(e2e_Audience *v, int32_t value);
@@ -835,11 +835,11 @@ bool e2e_OwnerOnly_snap_equal(const e2e_OwnerOnly_snap *a, const e2e_OwnerOnly_s
 bool e2e_OwnerOnly_equal(const e2e_OwnerOnly *a, const e2e_OwnerOnly *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_OwnerOnly_write(ns_writer *w, const e2e_OwnerOnly_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_OwnerOnly_read(ns_reader *r, e2e_OwnerOnly_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_OwnerOnly_interpolate(const e2e_OwnerOnly_snap *from, const e2e_OwnerOnly_snap *to, float t, e2e_OwnerOnly *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void e2e_OwnerOnly_apply(e2e_OwnerOnly *live, const e2e_OwnerOnly_snap *s, const e2e_OwnerOnly_hooks *hooks, void *ctx);
 /* Sets secret; marks it dirty if the value changed. */
 void e2e_OwnerOnly_set_secret(e2e_OwnerOnly *v, uint32_t value);
@@ -863,11 +863,11 @@ bool e2e_Marker_snap_equal(const e2e_Marker_snap *a, const e2e_Marker_snap *b);
 bool e2e_Marker_equal(const e2e_Marker *a, const e2e_Marker *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Marker_write(ns_writer *w, const e2e_Marker_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Marker_read(ns_reader *r, e2e_Marker_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Marker_interpolate(const e2e_Marker_snap *from, const e2e_Marker_snap *to, float t, e2e_Marker *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void e2e_Marker_apply(e2e_Marker *live, const e2e_Marker_snap *s, const e2e_Marker_hooks *hooks, void *ctx);
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Marker_is_dirty(const e2e_Marker *v);
@@ -887,7 +887,7 @@ bool e2e_Controls_snap_equal(const e2e_Controls_snap *a, const e2e_Controls_snap
 bool e2e_Controls_equal(const e2e_Controls *a, const e2e_Controls *b);
 /* Writes cur against the previous input (NULL: against the defaults). */
 ns_status e2e_Controls_write(ns_writer *w, const e2e_Controls_snap *cur, const e2e_Controls_snap *prev);
-/* Reads what _write wrote against the same previous input. On error out holds the reference. */
+/* Reads what _write wrote against the same previous input. On error out keeps what it held. */
 ns_status e2e_Controls_read(ns_reader *r, e2e_Controls_snap *out, const e2e_Controls_snap *prev);
 /* Sets stick; marks it dirty if the value changed. */
 void e2e_Controls_set_stick(e2e_Controls *v, ns_vec2 value);
@@ -915,7 +915,7 @@ bool e2e_Notice_snap_equal(const e2e_Notice_snap *a, const e2e_Notice_snap *b);
 bool e2e_Notice_equal(const e2e_Notice *a, const e2e_Notice *b);
 /* Writes a whole message (fields equal to their defaults cost one bit). */
 ns_status e2e_Notice_write(ns_writer *w, const e2e_Notice_snap *cur);
-/* Reads a message written by _write. On error out holds the defaults. */
+/* Reads a message written by _write. On error out keeps what it held. */
 ns_status e2e_Notice_read(ns_reader *r, e2e_Notice_snap *out);
 extern const ns_type_desc e2e_Notice_desc;
 

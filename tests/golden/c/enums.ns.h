@@ -132,11 +132,11 @@ bool enums_Facing_snap_equal(const enums_Facing_snap *a, const enums_Facing_snap
 bool enums_Facing_equal(const enums_Facing *a, const enums_Facing *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status enums_Facing_write(ns_writer *w, const enums_Facing_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status enums_Facing_read(ns_reader *r, enums_Facing_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void enums_Facing_interpolate(const enums_Facing_snap *from, const enums_Facing_snap *to, float t, enums_Facing *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void enums_Facing_apply(enums_Facing *live, const enums_Facing_snap *s, const enums_Facing_hooks *hooks, void *ctx);
 /* Sets dir; marks it dirty if the value changed. */
 void enums_Facing_set_dir(enums_Facing *v, enums_Direction value);

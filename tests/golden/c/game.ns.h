@@ -63,11 +63,11 @@ bool game_Player_snap_equal(const game_Player_snap *a, const game_Player_snap *b
 bool game_Player_equal(const game_Player *a, const game_Player *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status game_Player_write(ns_writer *w, const game_Player_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status game_Player_read(ns_reader *r, game_Player_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_Player_interpolate(const game_Player_snap *from, const game_Player_snap *to, float t, game_Player *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void game_Player_apply(game_Player *live, const game_Player_snap *s, const game_Player_hooks *hooks, void *ctx);
 /* Sets name; marks it dirty if the value changed. */
 void game_Player_set_name(game_Player *v, const char *value);

@@ -134,7 +134,7 @@ bool ctl_Move_snap_equal(const ctl_Move_snap *a, const ctl_Move_snap *b);
 bool ctl_Move_equal(const ctl_Move *a, const ctl_Move *b);
 /* Writes cur against the previous input (NULL: against the defaults). */
 ns_status ctl_Move_write(ns_writer *w, const ctl_Move_snap *cur, const ctl_Move_snap *prev);
-/* Reads what _write wrote against the same previous input. On error out holds the reference. */
+/* Reads what _write wrote against the same previous input. On error out keeps what it held. */
 ns_status ctl_Move_read(ns_reader *r, ctl_Move_snap *out, const ctl_Move_snap *prev);
 /* Sets stick; marks it dirty if the value changed. */
 void ctl_Move_set_stick(ctl_Move *v, ns_vec2 value);
@@ -164,7 +164,7 @@ bool ctl_Aim_snap_equal(const ctl_Aim_snap *a, const ctl_Aim_snap *b);
 bool ctl_Aim_equal(const ctl_Aim *a, const ctl_Aim *b);
 /* Writes cur against the previous input (NULL: against the defaults). */
 ns_status ctl_Aim_write(ns_writer *w, const ctl_Aim_snap *cur, const ctl_Aim_snap *prev);
-/* Reads what _write wrote against the same previous input. On error out holds the reference. */
+/* Reads what _write wrote against the same previous input. On error out keeps what it held. */
 ns_status ctl_Aim_read(ns_reader *r, ctl_Aim_snap *out, const ctl_Aim_snap *prev);
 /* Sets view; marks it dirty if the value changed. */
 void ctl_Aim_set_view(ctl_Aim *v, ns_quat value);
@@ -186,7 +186,7 @@ bool ctl_Say_snap_equal(const ctl_Say_snap *a, const ctl_Say_snap *b);
 bool ctl_Say_equal(const ctl_Say *a, const ctl_Say *b);
 /* Writes a whole message (fields equal to their defaults cost one bit). */
 ns_status ctl_Say_write(ns_writer *w, const ctl_Say_snap *cur);
-/* Reads a message written by _write. On error out holds the defaults. */
+/* Reads a message written by _write. On error out keeps what it held. */
 ns_status ctl_Say_read(ns_reader *r, ctl_Say_snap *out);
 extern const ns_type_desc ctl_Say_desc;
 
@@ -203,7 +203,7 @@ bool ctl_Ping_snap_equal(const ctl_Ping_snap *a, const ctl_Ping_snap *b);
 bool ctl_Ping_equal(const ctl_Ping *a, const ctl_Ping *b);
 /* Writes a whole message (fields equal to their defaults cost one bit). */
 ns_status ctl_Ping_write(ns_writer *w, const ctl_Ping_snap *cur);
-/* Reads a message written by _write. On error out holds the defaults. */
+/* Reads a message written by _write. On error out keeps what it held. */
 ns_status ctl_Ping_read(ns_reader *r, ctl_Ping_snap *out);
 extern const ns_type_desc ctl_Ping_desc;
 
@@ -220,7 +220,7 @@ bool ctl_Emote_snap_equal(const ctl_Emote_snap *a, const ctl_Emote_snap *b);
 bool ctl_Emote_equal(const ctl_Emote *a, const ctl_Emote *b);
 /* Writes a whole message (fields equal to their defaults cost one bit). */
 ns_status ctl_Emote_write(ns_writer *w, const ctl_Emote_snap *cur);
-/* Reads a message written by _write. On error out holds the defaults. */
+/* Reads a message written by _write. On error out keeps what it held. */
 ns_status ctl_Emote_read(ns_reader *r, ctl_Emote_snap *out);
 extern const ns_type_desc ctl_Emote_desc;
 

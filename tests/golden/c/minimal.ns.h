@@ -58,11 +58,11 @@ bool minimal_Position_snap_equal(const minimal_Position_snap *a, const minimal_P
 bool minimal_Position_equal(const minimal_Position *a, const minimal_Position *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status minimal_Position_write(ns_writer *w, const minimal_Position_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status minimal_Position_read(ns_reader *r, minimal_Position_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void minimal_Position_interpolate(const minimal_Position_snap *from, const minimal_Position_snap *to, float t, minimal_Position *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void minimal_Position_apply(minimal_Position *live, const minimal_Position_snap *s, const minimal_Position_hooks *hooks, void *ctx);
 /* Sets value; marks it dirty if the value changed. */
 void minimal_Position_set_value(minimal_Position *v, ns_vec3 value);

@@ -116,7 +116,7 @@ bool game_core_Vec2i_snap_equal(const game_core_Vec2i_snap *a, const game_core_V
 bool game_core_Vec2i_equal(const game_core_Vec2i *a, const game_core_Vec2i *b);
 /* Writes cur against ref (NULL: against the defaults). */
 ns_status game_core_Vec2i_write(ns_writer *w, const game_core_Vec2i_snap *cur, const game_core_Vec2i_snap *ref);
-/* Reads what _write wrote against the same ref. On error out holds the reference. */
+/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status game_core_Vec2i_read(ns_reader *r, game_core_Vec2i_snap *out, const game_core_Vec2i_snap *ref);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_core_Vec2i_interpolate(const game_core_Vec2i_snap *from, const game_core_Vec2i_snap *to, float t, game_core_Vec2i *out);
@@ -135,7 +135,7 @@ bool game_core_Bounds_snap_equal(const game_core_Bounds_snap *a, const game_core
 bool game_core_Bounds_equal(const game_core_Bounds *a, const game_core_Bounds *b);
 /* Writes cur against ref (NULL: against the defaults). */
 ns_status game_core_Bounds_write(ns_writer *w, const game_core_Bounds_snap *cur, const game_core_Bounds_snap *ref);
-/* Reads what _write wrote against the same ref. On error out holds the reference. */
+/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status game_core_Bounds_read(ns_reader *r, game_core_Bounds_snap *out, const game_core_Bounds_snap *ref);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_core_Bounds_interpolate(const game_core_Bounds_snap *from, const game_core_Bounds_snap *to, float t, game_core_Bounds *out);
@@ -154,7 +154,7 @@ bool game_core_Stats_snap_equal(const game_core_Stats_snap *a, const game_core_S
 bool game_core_Stats_equal(const game_core_Stats *a, const game_core_Stats *b);
 /* Writes cur against ref (NULL: against the defaults). */
 ns_status game_core_Stats_write(ns_writer *w, const game_core_Stats_snap *cur, const game_core_Stats_snap *ref);
-/* Reads what _write wrote against the same ref. On error out holds the reference. */
+/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status game_core_Stats_read(ns_reader *r, game_core_Stats_snap *out, const game_core_Stats_snap *ref);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_core_Stats_interpolate(const game_core_Stats_snap *from, const game_core_Stats_snap *to, float t, game_core_Stats *out);
@@ -173,11 +173,11 @@ bool game_core_Body_snap_equal(const game_core_Body_snap *a, const game_core_Bod
 bool game_core_Body_equal(const game_core_Body *a, const game_core_Body *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status game_core_Body_write(ns_writer *w, const game_core_Body_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status game_core_Body_read(ns_reader *r, game_core_Body_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_core_Body_interpolate(const game_core_Body_snap *from, const game_core_Body_snap *to, float t, game_core_Body *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void game_core_Body_apply(game_core_Body *live, const game_core_Body_snap *s, const game_core_Body_hooks *hooks, void *ctx);
 /* Sets box; marks it dirty if the value changed. */
 void game_core_Body_set_box(game_core_Body *v, const game_core_Bounds *value);

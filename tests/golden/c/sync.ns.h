@@ -140,11 +140,11 @@ bool vis_Secret_snap_equal(const vis_Secret_snap *a, const vis_Secret_snap *b);
 bool vis_Secret_equal(const vis_Secret *a, const vis_Secret *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status vis_Secret_write(ns_writer *w, const vis_Secret_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status vis_Secret_read(ns_reader *r, vis_Secret_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void vis_Secret_interpolate(const vis_Secret_snap *from, const vis_Secret_snap *to, float t, vis_Secret *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void vis_Secret_apply(vis_Secret *live, const vis_Secret_snap *s, const vis_Secret_hooks *hooks, void *ctx);
 /* Sets gold; marks it dirty if the value changed. */
 void vis_Secret_set_gold(vis_Secret *v, uint32_t value);
@@ -168,11 +168,11 @@ bool vis_Mixed_snap_equal(const vis_Mixed_snap *a, const vis_Mixed_snap *b);
 bool vis_Mixed_equal(const vis_Mixed *a, const vis_Mixed *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status vis_Mixed_write(ns_writer *w, const vis_Mixed_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status vis_Mixed_read(ns_reader *r, vis_Mixed_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void vis_Mixed_interpolate(const vis_Mixed_snap *from, const vis_Mixed_snap *to, float t, vis_Mixed *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void vis_Mixed_apply(vis_Mixed *live, const vis_Mixed_snap *s, const vis_Mixed_hooks *hooks, void *ctx);
 /* Sets position; marks it dirty if the value changed. */
 void vis_Mixed_set_position(vis_Mixed *v, ns_vec3 value);
@@ -202,11 +202,11 @@ bool vis_Hidden_snap_equal(const vis_Hidden_snap *a, const vis_Hidden_snap *b);
 bool vis_Hidden_equal(const vis_Hidden *a, const vis_Hidden *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status vis_Hidden_write(ns_writer *w, const vis_Hidden_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status vis_Hidden_read(ns_reader *r, vis_Hidden_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void vis_Hidden_interpolate(const vis_Hidden_snap *from, const vis_Hidden_snap *to, float t, vis_Hidden *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void vis_Hidden_apply(vis_Hidden *live, const vis_Hidden_snap *s, const vis_Hidden_hooks *hooks, void *ctx);
 /* Sets counter; marks it dirty if the value changed. */
 void vis_Hidden_set_counter(vis_Hidden *v, int32_t value);
@@ -228,11 +228,11 @@ bool vis_Spectated_snap_equal(const vis_Spectated_snap *a, const vis_Spectated_s
 bool vis_Spectated_equal(const vis_Spectated *a, const vis_Spectated *b);
 /* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status vis_Spectated_write(ns_writer *w, const vis_Spectated_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out holds the reference. */
+/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status vis_Spectated_read(ns_reader *r, vis_Spectated_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void vis_Spectated_interpolate(const vis_Spectated_snap *from, const vis_Spectated_snap *to, float t, vis_Spectated *out);
-/* Dequantizes s into live, then calls the hooks of the @notify fields that changed. */
+/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
 void vis_Spectated_apply(vis_Spectated *live, const vis_Spectated_snap *s, const vis_Spectated_hooks *hooks, void *ctx);
 /* Sets emote; marks it dirty if the value changed. */
 void vis_Spectated_set_emote(vis_Spectated *v, uint8_t value);
