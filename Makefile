@@ -65,10 +65,13 @@ bench: build
 fuzz:
 	@scripts/deps.sh fuzz
 	@$(call configure,$(FUZZ_BUILD),-DCMAKE_C_COMPILER=clang -DNETSCHEMA_FUZZ=ON -DNETSCHEMA_BUILD_TESTS=OFF)
-	@$(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_compiler
-	@mkdir -p $(FUZZ_BUILD)/corpus/compiler && cp idl/examples/*.netschema $(FUZZ_BUILD)/corpus/compiler/
+	@$(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_compiler fuzz_reader
+	@mkdir -p $(FUZZ_BUILD)/corpus/compiler $(FUZZ_BUILD)/corpus/reader
+	@cp idl/examples/*.netschema $(FUZZ_BUILD)/corpus/compiler/
 	./$(FUZZ_BUILD)/tests/fuzz/fuzz_compiler -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		$(FUZZ_BUILD)/corpus/compiler
+	./$(FUZZ_BUILD)/tests/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		$(FUZZ_BUILD)/corpus/reader
 
 golden: build
 	@sh tests/compiler/run_golden.sh errors $(BUILD)/compiler/netschemac tests/compiler/errors --regenerate
