@@ -23,7 +23,10 @@
 extern "C" {
 #endif
 
-/* A bit writer over a caller-owned buffer. Treat the members as private. */
+/* A bit writer over a caller-owned buffer. Treat the members as private. A writer is a plain
+ * value: a copy saves its position, and assigning the copy back rewinds to it, dropping what
+ * was written since (bytes before the saved position are never touched again) — the way to
+ * take back a record that did not fit in a datagram. */
 typedef struct ns_writer {
     uint8_t  *buf;
     size_t    cap;      /* capacity in bytes */

@@ -15,6 +15,11 @@
  * tick t − depth. A receiver that has acked nothing still held (it fell more than `depth` ticks
  * behind) gets a full state, coded against the defaults, which needs no baseline at all.
  *
+ * Baselines are per audience: a receiver's copy of an owner-only field is the reference it was
+ * last sent (not the sender's value) while it observes the entity. When the entity's owner
+ * changes, clear the `sent` set of the receivers whose audience changed, so their next write
+ * is coded against the defaults.
+ *
  * Over a reliable ordered transport, use the "last sent" policy instead: baseline 0 is the
  * snapshot last written to that receiver (count 1), no acks needed. Both use one wire format. */
 #ifndef NETSCHEMA_HISTORY_H
