@@ -210,7 +210,7 @@ void nsc_sb_printable(nsc_strbuf *sb, const char *s, size_t n)
 {
     for (size_t i = 0; i < n;) {
         uint32_t cp;
-        size_t len = nsc_utf8_decode(s + i, n - i, &cp);
+        size_t len = ns_utf8_decode(s + i, n - i, &cp);
         if (len && cp >= 0x20 && cp != 0x7f) {
             nsc_sb_append(sb, s + i, len);
             i += len;
@@ -233,7 +233,7 @@ static glyph next_glyph(const char *line, size_t len, size_t at, unsigned col)
     glyph g;
     memset(&g, 0, sizeof g);
     uint32_t cp;
-    size_t n = nsc_utf8_decode(line + at, len - at, &cp);
+    size_t n = ns_utf8_decode(line + at, len - at, &cp);
     if (n == 1 && cp == '\t') {
         g.bytes = 1;
         g.width = 8 - col % 8;

@@ -75,6 +75,8 @@ void nsc_cg_codec(nsc_cgen *g, const nsc_decl *d);
 /* Pieces the collection element functions reuse: a slot's validity check (statements that
  * return a status), the "differs" condition, and payload write/read (maskless: no change bit). */
 void nsc_cg_check_slot(nsc_cgen *g, const nsc_slot *s, const char *base);
+/* True if a slot's snapshot is an array (vectors, quaternions, strings, bytes): copied with memcpy. */
+bool nsc_cg_snap_is_array(const nsc_slot *s);
 const char *nsc_cg_differs(nsc_cgen *g, const nsc_slot *s, const char *cur, const char *ref);
 void nsc_cg_write_payload(nsc_cgen *g, const nsc_slot *s, const char *cur, const char *ref, bool maskless);
 void nsc_cg_read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const char *ref, bool maskless);

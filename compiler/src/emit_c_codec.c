@@ -93,7 +93,7 @@ static const char *refx(nsc_cgen *g, const nsc_slot *s)
     return s->predicted ? NSC_FMT(g, "pred.%s", pred_member(g, s)) : NSC_FMT(g, "ref->%s", s->path);
 }
 
-static bool is_array(const nsc_slot *s)
+bool nsc_cg_snap_is_array(const nsc_slot *s)
 {
     return s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_VEC_F || s->enc == NSC_ENC_QUAT_Q || s->enc == NSC_ENC_QUAT_F ||
            s->enc == NSC_ENC_STRING || s->enc == NSC_ENC_BYTES;
@@ -151,7 +151,7 @@ static void reference_fn(nsc_cgen *g, const nsc_decl *d)
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
         if (!s->predicted) continue;
-        if (is_array(s)) nsc_p_line(c, "memcpy(pred->%s, b0->%s, sizeof pred->%s);", pred_member(g, s), s->path, pred_member(g, s));
+        if (nsc_cg_snap_is_array(s)) nsc_p_line(c, "memcpy(pred->%s, b0->%s, sizeof pred->%s);", pred_member(g, s), s->path, pred_member(g, s));
         else nsc_p_line(c, "pred->%s = b0->%s;", pred_member(g, s), s->path);
     }
     nsc_p_line(c, "return b0;");
@@ -596,17 +596,12 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_close(c, "}");
 }
 
-static bool is_collection(const nsc_slot *s)
-{
-    return s->enc == NSC_ENC_LIST || s->enc == NSC_ENC_MAP || s->enc == NSC_ENC_SET || s->enc == NSC_ENC_FASTARRAY;
-}
-
 /* True if slots hold a collection, directly or inside a @composite struct. */
 static bool holds_collection(const nsc_layout *l)
 {
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
-        if (is_collection(s) || (s->enc == NSC_ENC_STRUCT && holds_collection(s->composite))) return true;
+        if (nsc_type_is_collection(s->type) || (s->enc == NSC_ENC_STRUCT && holds_collection(s->composite))) return true;
     }
     return false;
 }
@@ -625,7 +620,7 @@ static void read_fn(nsc_cgen *g, const nsc_decl *d)
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
         if (!s->predicted) continue;
-        if (is_array(s)) nsc_p_line(c, "memcpy(v.%s, pred.%s, sizeof v.%s);", s->path, pred_member(g, s), s->path);
+        if (nsc_cg_snap_is_array(s)) nsc_p_line(c, "memcpy(v.%s, pred.%s, sizeof v.%s);", s->path, pred_member(g, s), s->path);
         else nsc_p_line(c, "v.%s = pred.%s;", s->path, pred_member(g, s));
     }
     nsc_p_line(c, "ns_reader r = *rp;");
@@ -665,7 +660,7 @@ static void decode_slot(nsc_cgen *g, const nsc_slot *s, const char *path, const 
                         bool maskless)
 {
     nsc_printer *c = g->c;
-    if (is_collection(s)) {
+    if (nsc_type_is_collection(s->type)) {
         const char *ops = nsc_cg_coll(g, s, "ops");
         nsc_p_line(c, "if (%s) ns_coll_read(&r, &%s, dst ? &dst->%s : NULL, &ref->%s);", changed, ops, path, path);
         nsc_p_line(c, "else if (dst) ns_coll_copy(&%s, &dst->%s, &ref->%s);", ops, path, path);
@@ -682,14 +677,14 @@ static void decode_slot(nsc_cgen *g, const nsc_slot *s, const char *path, const 
         for (size_t i = 0; i < s->composite->nslots; i++) {
             const nsc_slot *m = &s->composite->slots[i];
             const char *mp = NSC_FMT(g, "%s.%s", path, m->path);
-            const char *mc = is_collection(m) ? NSC_FMT(g, "%s && ns_read_bool(&r)", cc) : cc;
+            const char *mc = nsc_type_is_collection(m->type) ? NSC_FMT(g, "%s && ns_read_bool(&r)", cc) : cc;
             nsc_p_comment(c, "%s", mp);
             decode_slot(g, m, mp, NSC_FMT(g, "ref->%s", mp), mc, true);
         }
         nsc_p_close(c, "}");
         return;
     }
-    if (is_array(s)) {
+    if (nsc_cg_snap_is_array(s)) {
         nsc_p_line(c, "%s;", nsc_cg_snap_decl(g, s, "x"));
         nsc_p_line(c, "memcpy(&x, &%s, sizeof x);", ref);
     } else {
@@ -702,7 +697,7 @@ static void decode_slot(nsc_cgen *g, const nsc_slot *s, const char *path, const 
         nsc_cg_read_payload(g, s, "x", ref, maskless);
         nsc_p_close(c, "}");
     }
-    if (is_array(s)) nsc_p_line(c, "if (dst) memcpy(&dst->%s, &x, sizeof x);", path);
+    if (nsc_cg_snap_is_array(s)) nsc_p_line(c, "if (dst) memcpy(&dst->%s, &x, sizeof x);", path);
     else nsc_p_line(c, "if (dst) dst->%s = x;", path);
     nsc_p_close(c, "}");
 }

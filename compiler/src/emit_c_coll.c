@@ -24,16 +24,20 @@ const char *nsc_cg_snap_decl(nsc_cgen *g, const nsc_slot *e, const char *name)
     case NSC_ENC_VEC_F:
     case NSC_ENC_QUAT_F: return NSC_FMT(g, "uint32_t %s[%u]", name, e->arity);
     case NSC_ENC_QUAT_S3: return NSC_FMT(g, "uint64_t %s", name);
-    case NSC_ENC_STRING: return NSC_FMT(g, "char %s[%u]", name, e->type->capacity + 1);
+    case NSC_ENC_STRING: return NSC_FMT(g, "char %s[%u + 1]", name, e->type->capacity);
     case NSC_ENC_BYTES: return NSC_FMT(g, "struct { uint16_t len; uint8_t data[%u]; } %s", e->type->capacity, name);
     case NSC_ENC_STRUCT: return NSC_FMT(g, "%s_snap %s", nsc_cg_name(g, e->type->decl), name);
+    case NSC_ENC_LIST:
+    case NSC_ENC_MAP:
+    case NSC_ENC_SET:
+    case NSC_ENC_FASTARRAY: return NSC_FMT(g, "%s %s", nsc_cg_coll(g, e, "snap"), name);
     default: return NSC_FMT(g, "%s %s", e->snap_ctype, name);
     }
 }
 
 const char *nsc_cg_value_decl(nsc_cgen *g, const nsc_type *t, const char *name)
 {
-    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "char %s[%u]", name, t->capacity + 1);
+    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "char %s[%u + 1]", name, t->capacity);
     return NSC_FMT(g, "%s %s", nsc_cg_value_type(g, t), name);
 }
 
@@ -233,7 +237,7 @@ static void coll_prototypes(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, 
     nsc_p_line(h, "void %s(%s *v);", nsc_cg_coll(g, s, "clear"), r);
     nsc_p_line(h, "uint32_t %s(const %s *v);", nsc_cg_coll(g, s, "count"), r);
     if (t->kind != NSC_T_FASTARRAY) {
-        const nsc_type *at = t->kind == NSC_T_MAP ? t->elem : t->elem;
+        const nsc_type *at = t->elem; /* a map's value, a list's or set's element */
         nsc_p_comment(h, "%s at index, or NULL.", t->kind == NSC_T_MAP ? "The value" : "The element");
         if (at->kind == NSC_T_STRING) nsc_p_line(h, "const char *%s(const %s *v, uint32_t index);", nsc_cg_coll(g, s, "at"), r);
         else nsc_p_line(h, "const %s *%s(const %s *v, uint32_t index);", nsc_cg_value_type(g, at), nsc_cg_coll(g, s, "at"), r);
@@ -256,8 +260,7 @@ void nsc_cg_coll_prototypes(nsc_cgen *g, const nsc_decl *d)
 static void view(nsc_cgen *g, const nsc_slot *e, const char *name, const char *src, bool is_const)
 {
     const char *k = is_const ? "const " : "";
-    bool array = e->enc == NSC_ENC_VEC_Q || e->enc == NSC_ENC_VEC_F || e->enc == NSC_ENC_QUAT_Q ||
-                 e->enc == NSC_ENC_QUAT_F || e->enc == NSC_ENC_STRING;
+    bool array = nsc_cg_snap_is_array(e);
     const char *decl = nsc_cg_snap_decl(g, e, array ? NSC_FMT(g, "(*%s)", name) : NSC_FMT(g, "*%s", name));
     const char *cast = nsc_cg_snap_decl(g, e, array ? "(*)" : "*");
     nsc_p_line(g->c, "%s%s = (%s%s)%s;", k, decl, k, cast, src);
@@ -467,7 +470,7 @@ static void fastarray_live(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, c
 {
     nsc_printer *c = g->c;
     const char *item = nsc_cg_coll(g, s, "item"), *item_snap = nsc_cg_coll(g, s, "item_snap");
-    const char *x = nsc_cg_name(g, f->sem.type->elem->decl), *r = nsc_cg_name(g, d), *m = f->name.text;
+    const char *r = nsc_cg_name(g, d), *m = f->name.text;
     nsc_p_empty(c);
     nsc_p_line(c, "static void %s(const void *from, void *to)", nsc_cg_coll(g, s, "item_dequantize"));
     nsc_p_open(c, "{");
@@ -483,7 +486,6 @@ static void fastarray_live(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, c
     nsc_p_line(c, "return %s(&((const %s *)a)->value, &((const %s *)b)->value);", nsc_cg_fn(g, f->sem.type->elem->decl, "equal"),
                item, item);
     nsc_p_close(c, "}");
-    (void)x;
     nsc_p_empty(c);
     nsc_p_open(c, "static const ns_fa_live %s = {", nsc_cg_coll(g, s, "live"));
     const char *v = nsc_cg_coll(g, s, "");
@@ -801,7 +803,7 @@ static void keyed_helpers(helper *x)
     nsc_p_line(c, "const int32_t i = %s;", search);
     nsc_p_line(c, "return i >= 0 ? i : -1;");
     end(x);
-    const nsc_type *at = map ? t->elem : t->elem;
+    const nsc_type *at = t->elem; /* a map's value, a set's key */
     const char *arr = map ? "values" : "items";
     if (at->kind == NSC_T_STRING) common_tail(x, "const char *", NSC_FMT(g, "%s.%s[index]", x->c, arr));
     else common_tail(x, NSC_FMT(g, "const %s *", nsc_cg_value_type(g, at)), NSC_FMT(g, "&%s.%s[index]", x->c, arr));

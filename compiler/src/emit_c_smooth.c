@@ -148,20 +148,6 @@ void nsc_cg_interpolate(nsc_cgen *g, const nsc_decl *d)
 
 /* ---- _apply ------------------------------------------------------------------------------- */
 
-static const char *changed(nsc_cgen *g, const nsc_field *f, const char *old, const char *now)
-{
-    const nsc_type *t = f->sem.type;
-    switch (t->kind) {
-    case NSC_T_STRUCT: return NSC_FMT(g, "!%s(&%s, &%s)", nsc_cg_fn(g, t->decl, "equal"), old, now);
-    case NSC_T_STRING: return NSC_FMT(g, "strncmp(%s, %s, sizeof %s) != 0", old, now, old);
-    case NSC_T_BYTES:
-        return NSC_FMT(g, "(%s.len != %s.len || memcmp(%s.data, %s.data, %s.len) != 0)", old, now, old, now, now);
-    case NSC_T_F32: case NSC_T_F64: case NSC_T_VEC2: case NSC_T_VEC3: case NSC_T_VEC4: case NSC_T_QUAT:
-        return NSC_FMT(g, "memcmp(&%s, &%s, sizeof %s) != 0", old, now, old);
-    default: return NSC_FMT(g, "%s != %s", old, now);
-    }
-}
-
 void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d)
 {
     if (d->kind != NSC_D_COMPONENT) return;
@@ -233,7 +219,7 @@ void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d)
         bool by_pointer = t->kind == NSC_T_STRUCT || t->kind == NSC_T_BYTES || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT;
         const char *args = t->kind == NSC_T_STRING ? NSC_FMT(g, "%s, %s", old, now)
                          : by_pointer ? NSC_FMT(g, "&%s, &%s", old, now) : NSC_FMT(g, "%s, %s", old, now);
-        nsc_p_line(c, "if (hooks->%s && %s) hooks->%s(ctx, live, %s);", m, changed(g, f, old, now), m, args);
+        nsc_p_line(c, "if (hooks->%s && %s) hooks->%s(ctx, live, %s);", m, nsc_cg_value_differs(g, t, old, now), m, args);
     }
     nsc_p_close(c, "}");
 }

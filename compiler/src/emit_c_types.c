@@ -147,40 +147,19 @@ static void snap_member(nsc_cgen *g, const nsc_layout *l, const nsc_field *f)
         return;
     }
     const nsc_slot *s = nsc_cg_field_slot(l, f);
+    const char *note = "";
     switch (s->enc) {
-    case NSC_ENC_LIST:
-    case NSC_ENC_MAP:
-    case NSC_ENC_SET:
-    case NSC_ENC_FASTARRAY:
-        nsc_p_line(g->h, "%s %s;", nsc_cg_coll(g, s, "snap"), n);
-        break;
     case NSC_ENC_VEC_Q:
     case NSC_ENC_QUAT_Q:
-        nsc_p_line(g->h, "int32_t %s[%u]; /* quantized: round(v * %g) */", n, s->arity, s->scale);
-        break;
+    case NSC_ENC_QUANT: note = NSC_FMT(g, " /* quantized: round(v * %g) */", s->scale); break;
     case NSC_ENC_VEC_F:
-    case NSC_ENC_QUAT_F:
-        nsc_p_line(g->h, "uint32_t %s[%u]; /* float bit patterns */", n, s->arity);
-        break;
-    case NSC_ENC_QUANT:
-        nsc_p_line(g->h, "int32_t %s; /* quantized: round(v * %g) */", n, s->scale);
-        break;
+    case NSC_ENC_QUAT_F: note = " /* float bit patterns */"; break;
     case NSC_ENC_FLOAT32:
-    case NSC_ENC_FLOAT64:
-        nsc_p_line(g->h, "%s %s; /* bit pattern */", s->snap_ctype, n);
-        break;
-    case NSC_ENC_QUAT_S3:
-        nsc_p_line(g->h, "uint64_t %s; /* smallest-three, %u bits per component */", n, s->raw_bits);
-        break;
-    case NSC_ENC_STRING:
-        nsc_p_line(g->h, "char %s[%u + 1];", n, t->capacity);
-        break;
-    case NSC_ENC_BYTES:
-        nsc_p_line(g->h, "struct { uint16_t len; uint8_t data[%u]; } %s;", t->capacity, n);
-        break;
-    default:
-        nsc_p_line(g->h, "%s %s;", s->snap_ctype, n);
+    case NSC_ENC_FLOAT64: note = " /* bit pattern */"; break;
+    case NSC_ENC_QUAT_S3: note = NSC_FMT(g, " /* smallest-three, %u bits per component */", s->raw_bits); break;
+    default: break;
     }
+    nsc_p_line(g->h, "%s;%s", nsc_cg_snap_decl(g, s, n), note);
 }
 
 static unsigned dirty_words(const nsc_decl *d)

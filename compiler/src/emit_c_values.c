@@ -463,37 +463,17 @@ void nsc_cg_quantize(nsc_cgen *g, const nsc_decl *d)
 
 static void snap_equal_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f)
 {
-    nsc_printer *c = g->c;
     const nsc_type *t = f->sem.type;
     const char *m = f->name.text;
-    if (t->kind == NSC_T_STRUCT) {
-        nsc_p_line(c, "if (!%s(&a->%s, &b->%s)) return false;", nsc_cg_fn(g, t->decl, "snap_equal"), m, m);
+    if (t->kind == NSC_T_STRUCT) { /* a flattened struct: not a slot of its own */
+        nsc_p_line(g->c, "if (!%s(&a->%s, &b->%s)) return false;", nsc_cg_fn(g, t->decl, "snap_equal"), m, m);
         return;
     }
     const nsc_slot *s = nsc_cg_field_slot(l, f);
-    switch (s->enc) {
-    case NSC_ENC_VEC_Q:
-    case NSC_ENC_VEC_F:
-    case NSC_ENC_QUAT_Q:
-    case NSC_ENC_QUAT_F:
-        nsc_p_line(c, "if (memcmp(a->%s, b->%s, sizeof a->%s) != 0) return false;", m, m, m);
-        return;
-    case NSC_ENC_STRING:
-        nsc_p_line(c, "if (strcmp(a->%s, b->%s) != 0) return false;", m, m);
-        return;
-    case NSC_ENC_BYTES:
-        nsc_p_line(c, "if (a->%s.len != b->%s.len || memcmp(a->%s.data, b->%s.data, a->%s.len) != 0) return false;", m, m, m,
-                   m, m);
-        return;
-    case NSC_ENC_LIST:
-    case NSC_ENC_MAP:
-    case NSC_ENC_SET:
-    case NSC_ENC_FASTARRAY:
-        nsc_p_line(c, "if (!ns_coll_equal(&%s, &a->%s, &b->%s)) return false;", nsc_cg_coll(g, s, "ops"), m, m);
-        return;
-    default:
-        nsc_p_line(c, "if (a->%s != b->%s) return false;", m, m);
-    }
+    if (nsc_type_is_collection(t)) /* state only: fast-array keys are the sender's bookkeeping */
+        nsc_p_line(g->c, "if (!ns_coll_equal(&%s, &a->%s, &b->%s)) return false;", nsc_cg_coll(g, s, "ops"), m, m);
+    else
+        nsc_p_line(g->c, "if (%s) return false;", nsc_cg_differs(g, s, NSC_FMT(g, "a->%s", m), NSC_FMT(g, "b->%s", m)));
 }
 
 const char *nsc_cg_value_differs(nsc_cgen *g, const nsc_type *t, const char *a, const char *b)

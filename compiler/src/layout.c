@@ -297,7 +297,7 @@ static void collection(nsc_checker *c, nsc_slot *s, const nsc_field_sem *sem, co
         if (sem->ordered) bits += 1u + n * nsc_packed_cost(2 * n + 1);
         break;
     }
-    s->max_bits = add_sat(bits, 0);
+    s->max_bits = bits > UINT32_MAX ? UINT32_MAX : (uint32_t)bits;
     /* Inside a composite struct a collection has no change bit of its own: it spends one. */
     s->full_bits = add_sat(s->max_bits, 1);
 }

@@ -93,7 +93,7 @@ void nsc_source_position(const nsc_source *src, uint32_t offset, uint32_t *line,
     uint32_t col = 1;
     for (size_t i = src->line_starts[lo]; i < offset;) {
         uint32_t cp;
-        size_t n = nsc_utf8_decode(src->text + i, offset - i, &cp);
+        size_t n = ns_utf8_decode(src->text + i, offset - i, &cp);
         i += n ? n : 1;
         col++;
     }

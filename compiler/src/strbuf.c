@@ -77,7 +77,7 @@ void nsc_sb_json_string(nsc_strbuf *sb, const char *s, size_t n)
             /* Valid UTF-8 passes through; a stray byte becomes U+FFFD so the output stays
              * valid JSON (callers that must keep bytes exact escape them first). */
             uint32_t cp;
-            size_t len = nsc_utf8_decode(s + i, n - i, &cp);
+            size_t len = ns_utf8_decode(s + i, n - i, &cp);
             if (len) nsc_sb_append(sb, s + i, len), i += len - 1;
             else nsc_sb_puts(sb, "\\ufffd");
             continue;

@@ -1,34 +1,5 @@
-/* utf8.c — strict UTF-8 decoding (RFC 3629) and a small East Asian width table. */
+/* utf8.c — a small East Asian width table, and finding invalid UTF-8 (with the runtime's decoder). */
 #include "utf8.h"
-
-size_t nsc_utf8_decode(const char *str, size_t n, uint32_t *cp)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    if (n == 0) return 0;
-    unsigned char c = s[0];
-    size_t len;
-    uint32_t v, min;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    } else if (c >= 0xc2 && c <= 0xdf) {
-        len = 2, v = c & 0x1fu, min = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        len = 3, v = c & 0x0fu, min = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        len = 4, v = c & 0x07u, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (n < len) return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80) return 0;
-        v = (v << 6) | (s[i] & 0x3fu);
-    }
-    if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) return 0;
-    *cp = v;
-    return len;
-}
 
 unsigned nsc_codepoint_width(uint32_t cp)
 {
@@ -53,7 +24,7 @@ size_t nsc_utf8_first_invalid(const char *s, size_t n)
             continue;
         }
         uint32_t cp;
-        size_t len = nsc_utf8_decode(s + i, n - i, &cp);
+        size_t len = ns_utf8_decode(s + i, n - i, &cp);
         if (len == 0) return i;
         i += len;
     }

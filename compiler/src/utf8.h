@@ -1,14 +1,11 @@
-/* utf8.h — strict UTF-8 decoding and display widths for diagnostics. */
+/* utf8.h — display widths and validity scans of UTF-8 for diagnostics (decoding: ns_utf8_decode). */
 #ifndef NSC_UTF8_H
 #define NSC_UTF8_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* Decodes one code point from s (n bytes available). Returns its length in bytes (1..4) and the
- * code point in *cp, or 0 if the bytes there are not valid UTF-8 (overlong forms, surrogates and
- * values above U+10FFFF are invalid). */
-size_t nsc_utf8_decode(const char *s, size_t n, uint32_t *cp);
+#include <netschema/text.h> /* ns_utf8_decode: the runtime's strict decoder, shared */
 
 /* Terminal columns a code point takes: 2 for East Asian wide and fullwidth forms, else 1. */
 unsigned nsc_codepoint_width(uint32_t cp);

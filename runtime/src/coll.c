@@ -78,18 +78,11 @@ int32_t ns_key_search(const ns_key_type *k, const void *keys, uint32_t count, ui
 
 int32_t ns_fa_find(const void *items, uint32_t count, size_t stride, uint32_t id)
 {
-    const uint8_t *base = (const uint8_t *)items;
-    uint32_t lo = 0, hi = count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        uint32_t v = ns__id_at(base, stride, mid);
-        if (v == id) return (int32_t)mid;
-        if (v < id) lo = mid + 1;
-        else hi = mid;
-    }
+    uint32_t at = ns__id_lower_bound(items, stride, 0, count, id);
+    if (at < count && ns__id_at(items, stride, at) == id) return (int32_t)at;
     /* Not found where a sorted array would hold it: the array may be in the sender's order. */
     for (uint32_t i = 0; i < count; i++)
-        if (ns__id_at(base, stride, i) == id) return (int32_t)i;
+        if (ns__id_at(items, stride, i) == id) return (int32_t)i;
     return -1;
 }
 
@@ -230,6 +223,17 @@ ns_status ns_coll_check(const ns_coll_ops *ops, const void *c)
     return NS_OK;
 }
 
+/* Fast arrays of equal counts: the same items (keys too with `keys`) in the same order. */
+static bool fa_same(const ns_coll_ops *ops, const void *a, const void *b, bool keys)
+{
+    uint16_t n = ns__count(a);
+    const uint8_t *ia = (const uint8_t *)a + ops->items, *ib = (const uint8_t *)b + ops->items;
+    if (memcmp(ia, ib, (size_t)n * ops->stride) != 0) /* not the usual unchanged array */
+        for (uint16_t i = 0; i < n; i++)
+            if (!ns__item_same(ops, ia + (size_t)i * ops->stride, ib + (size_t)i * ops->stride, keys)) return false;
+    return !ops->order || memcmp(ns__u16s_c(a, ops->order), ns__u16s_c(b, ops->order), (size_t)n * 2) == 0;
+}
+
 bool ns_coll_equal(const ns_coll_ops *ops, const void *a, const void *b)
 {
     uint16_t n = ns__count(a);
@@ -247,15 +251,7 @@ bool ns_coll_equal(const ns_coll_ops *ops, const void *a, const void *b)
                 return false;
         return true;
     case NS_COLL_FASTARRAY:
-        if (memcmp(ia, ib, (size_t)n * ops->stride) == 0) /* keys too: the usual unchanged array */
-            return !ops->order || memcmp(ns__u16s_c(a, ops->order), ns__u16s_c(b, ops->order), (size_t)n * 2) == 0;
-        for (uint16_t i = 0; i < n; i++) {
-            const uint8_t *x = ia + (size_t)i * ops->stride, *y = ib + (size_t)i * ops->stride;
-            if (memcmp(x, y, ops->stride) == 0) continue;
-            if (ns__id_at(x, 0, 0) != ns__id_at(y, 0, 0)) return false;
-            if (!ops->equal(x + ops->item_value, y + ops->item_value)) return false;
-        }
-        return !ops->order || memcmp(ns__u16s_c(a, ops->order), ns__u16s_c(b, ops->order), (size_t)n * 2) == 0;
+        return fa_same(ops, a, b, false);
     default:
         for (uint16_t i = 0; i < n; i++)
             if (!ns__same(ops, ia + (size_t)i * ops->stride, ib + (size_t)i * ops->stride, ops->stride)) return false;
@@ -266,13 +262,7 @@ bool ns_coll_equal(const ns_coll_ops *ops, const void *a, const void *b)
 bool ns_coll_changed(const ns_coll_ops *ops, const void *cur, const void *ref)
 {
     if (ops->kind != NS_COLL_FASTARRAY) return !ns_coll_equal(ops, cur, ref);
-    uint16_t n = ns__count(cur);
-    if (n != ns__count(ref)) return true;
-    const uint8_t *ia = (const uint8_t *)cur + ops->items, *ib = (const uint8_t *)ref + ops->items;
-    if (memcmp(ia, ib, (size_t)n * ops->stride) != 0)
-        for (uint16_t i = 0; i < n; i++)
-            if (ns__key_at(ia, ops->stride, i) != ns__key_at(ib, ops->stride, i)) return true;
-    return !ns_coll_equal(ops, cur, ref);
+    return ns__count(cur) != ns__count(ref) || !fa_same(ops, cur, ref, true);
 }
 
 void ns_coll_copy(const ns_coll_ops *ops, void *dst, const void *src)

@@ -42,14 +42,8 @@ static uint32_t position_of(const apply *a, uint32_t j)
 /* Binary search of the snapshot (always sorted) for id: its index or -1. */
 static int32_t find(const apply *a, uint32_t id)
 {
-    uint32_t lo = 0, hi = a->n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2, v = ns__id_at(a->snap, a->sstride, mid);
-        if (v == id) return (int32_t)mid;
-        if (v < id) lo = mid + 1;
-        else hi = mid;
-    }
-    return -1;
+    uint32_t at = ns__id_lower_bound(a->snap, a->sstride, 0, a->n, id);
+    return at < a->n && ns__id_at(a->snap, a->sstride, at) == id ? (int32_t)at : -1;
 }
 
 static void swap_items(const apply *a, uint8_t *x, uint8_t *y)

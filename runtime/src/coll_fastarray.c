@@ -43,12 +43,6 @@ static uint32_t id_of(const fa *v, uint32_t i)
     return ns__id_at(v->items, v->ops->stride, i);
 }
 
-static bool item_changed(const ns_coll_ops *ops, const uint8_t *cur, const uint8_t *ref)
-{
-    if (memcmp(cur, ref, ops->stride) == 0) return false; /* the common case, settled at once */
-    return ns__key_at(cur, 0, 0) != ns__key_at(ref, 0, 0) || !ops->equal(cur + ops->item_value, ref + ops->item_value);
-}
-
 /* ---- writing -------------------------------------------------------------------------------- */
 
 typedef struct fa_diff {
@@ -92,7 +86,7 @@ static ns_status diff(ns_writer *w, const ns_coll_ops *ops, const fa *c, const f
         uint32_t id;
         if (j >= f->n || (i < c->n && ic < ir)) op = OP_ADD, id = ic;
         else if (i >= c->n || ir < ic) op = OP_REMOVE, id = ir;
-        else if (item_changed(ops, item(c, i), item(f, j))) op = OP_CHANGE, id = ic;
+        else if (!ns__item_same(ops, item(c, i), item(f, j), true)) op = OP_CHANGE, id = ic;
         else {
             i++, j++;
             continue;
@@ -210,18 +204,6 @@ static bool put(ns_reader *r, fa_out *o)
     }
     o->n++;
     return true;
-}
-
-/* The first reference index at or after j whose ID is not below id (binary search). */
-static uint32_t lower_bound(const fa *f, uint32_t j, uint32_t id)
-{
-    uint32_t lo = j, hi = f->n;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (id_of(f, mid) < id) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
 }
 
 /* Keeps reference items [j, end) unchanged, as one copy. */
@@ -368,7 +350,7 @@ void ns__fa_read(ns_reader *r, const ns_coll_ops *ops, void *dst, const void *re
     uint64_t base = f.n ? id_of(&f, 0) : 0;
     for (uint32_t k = 0; k < count; k++) {
         if (!read_id(r, &id, k == 0, base)) return;
-        uint32_t end = lower_bound(&f, j, id);
+        uint32_t end = ns__id_lower_bound(f.items, ops->stride, j, f.n, id);
         if (!keep_run(r, &o, &f, j, end)) return;
         j = end;
         if (!apply_op(r, &o, &f, &j, id)) return;

@@ -31,6 +31,17 @@ static inline uint32_t ns__id_at(const void *items, size_t stride, size_t i)
     return id;
 }
 
+/* The first index in [lo, hi) of items sorted by ID whose ID is not below id (binary search). */
+static inline uint32_t ns__id_lower_bound(const void *items, size_t stride, uint32_t lo, uint32_t hi, uint32_t id)
+{
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (ns__id_at(items, stride, mid) < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 static inline uint32_t ns__key_at(const void *items, size_t stride, size_t i)
 {
     uint32_t key;
@@ -69,6 +80,16 @@ static inline void ns__bits_clear(uint64_t *bits, size_t n)
 static inline bool ns__same(const ns_coll_ops *ops, const void *a, const void *b, size_t size)
 {
     return memcmp(a, b, size) == 0 || ops->equal(a, b);
+}
+
+/* True if two fast-array items are the same: ID and value, and with `keys` the replication key
+ * too (what decides whether a writer sends the item). */
+static inline bool ns__item_same(const ns_coll_ops *ops, const uint8_t *x, const uint8_t *y, bool keys)
+{
+    if (memcmp(x, y, ops->stride) == 0) return true; /* the common case, settled at once */
+    if (ns__id_at(x, 0, 0) != ns__id_at(y, 0, 0)) return false;
+    if (keys && ns__key_at(x, 0, 0) != ns__key_at(y, 0, 0)) return false;
+    return ops->equal(x + ops->item_value, y + ops->item_value);
 }
 
 /* Exchanges n bytes at x and y (no scratch needed). */

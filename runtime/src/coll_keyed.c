@@ -80,7 +80,7 @@ static ns_status diff(ns_writer *w, const ns_coll_ops *ops, const void *cur, con
             op = OP_ADD, key = kc;
         } else if (i >= nc || kr < kc) {
             op = OP_REMOVE, key = kr;
-        } else if (is_map(ops) && !ops->equal(value_at(&c, i), value_at(&f, j))) {
+        } else if (is_map(ops) && !ns__same(ops, value_at(&c, i), value_at(&f, j), ops->value_stride)) {
             op = OP_CHANGE, key = kc;
         } else {
             i++, j++;

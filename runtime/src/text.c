@@ -11,14 +11,15 @@ size_t ns_strnlen(const char *s, size_t cap)
     return nul ? (size_t)(nul - s) : cap;
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes available), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t ns_utf8_decode(const char *str, size_t n, uint32_t *cp)
 {
+    const unsigned char *s = (const unsigned char *)str;
+    if (n == 0) return 0;
     unsigned char c = s[0];
     size_t len;
     uint32_t v, min;
-    if (c < 0x80) return c ? 1 : 0;
-    if (c >= 0xc2 && c <= 0xdf) len = 2, v = c & 0x1fu, min = 0x80;
+    if (c < 0x80) len = 1, v = c, min = 0;
+    else if (c >= 0xc2 && c <= 0xdf) len = 2, v = c & 0x1fu, min = 0x80;
     else if (c >= 0xe0 && c <= 0xef) len = 3, v = c & 0x0fu, min = 0x800;
     else if (c >= 0xf0 && c <= 0xf4) len = 4, v = c & 0x07u, min = 0x10000;
     else return 0;
@@ -28,7 +29,16 @@ static size_t utf8_len(const unsigned char *s, size_t n)
         v = (v << 6) | (s[i] & 0x3fu);
     }
     if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff)) return 0;
+    *cp = v;
     return len;
+}
+
+/* Length of the valid UTF-8 character at s (n bytes available), or 0 (also for NUL, which
+ * ends a string field). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    uint32_t cp;
+    return s[0] ? ns_utf8_decode((const char *)s, n, &cp) : 0;
 }
 
 bool ns_utf8_valid(const char *s, size_t n)

@@ -180,6 +180,27 @@ START_TEST(max_bits_bounds_far_ranges)
     ns_reader_init(&r, buf, n);
     ck_assert_int_eq(coll_Bounds_read(&r, &back, NULL, NS_TO_OWNER), NS_OK);
     ck_assert(coll_Bounds_snap_equal(&back, &s));
+    /* Tight bounds: one collection per component. Coding the elements against 0 instead of the
+     * value in range nearest it, or the first key against 0, would exceed these. */
+    static coll_FarList fl;
+    static coll_FarList_snap fls;
+    coll_FarList_init(&fl);
+    for (int i = 0; i < 4; i++) ck_assert_int_eq(coll_FarList_far_add(&fl, 1010), NS_OK);
+    coll_FarList_quantize(&fl, &fls);
+    ns_writer_init(&w, buf, sizeof buf);
+    ck_assert_int_eq(coll_FarList_write(&w, &fls, NULL, NS_TO_OWNER), NS_OK);
+    printf("list of far values: %zu bits of MAX_BITS %u\n", ns_writer_bits(&w), COLL_FARLIST_MAX_BITS);
+    ck_assert_uint_le(ns_writer_bits(&w), COLL_FARLIST_MAX_BITS);
+    static coll_FarKeys fk;
+    static coll_FarKeys_snap fks;
+    coll_FarKeys_init(&fk);
+    ck_assert_int_eq(coll_FarKeys_keys_add(&fk, coll_Far2_b), NS_OK);
+    ck_assert_int_eq(coll_FarKeys_keys_add(&fk, coll_Far2_a), NS_OK);
+    coll_FarKeys_quantize(&fk, &fks);
+    ns_writer_init(&w, buf, sizeof buf);
+    ck_assert_int_eq(coll_FarKeys_write(&w, &fks, NULL, NS_TO_OWNER), NS_OK);
+    printf("set of far enum keys: %zu bits of MAX_BITS %u\n", ns_writer_bits(&w), COLL_FARKEYS_MAX_BITS);
+    ck_assert_uint_le(ns_writer_bits(&w), COLL_FARKEYS_MAX_BITS);
     /* A key outside the set's @range is rejected on the wire too. */
     static coll_Bounds_snap bad;
     bad = s;

@@ -29,6 +29,11 @@ size_t ns_string_sanitize(char *dst, size_t cap, const char *src, size_t src_cap
 /* True if s[0..n) is valid UTF-8 without NUL bytes. */
 bool ns_utf8_valid(const char *s, size_t n);
 
+/* Decodes one code point from s (n bytes available): its length in bytes (1..4) and the code
+ * point in *cp, or 0 if the bytes there are not valid UTF-8 (strict RFC 3629: no overlong forms,
+ * surrogates or values above U+10FFFF). A NUL byte decodes as U+0000. */
+size_t ns_utf8_decode(const char *s, size_t n, uint32_t *cp);
+
 /* Writes cur (length cur_len) against ref (length ref_len). */
 void ns_write_text(ns_writer *w, const uint8_t *cur, size_t cur_len, const uint8_t *ref, size_t ref_len);
 

@@ -433,9 +433,9 @@ static bool bag_Inventory_waypoints_equal(const bag_Inventory_waypoints *a, cons
 
 static ns_status bag_Inventory_tags_elem_write(ns_writer *wp, const void *c, const void *f)
 {
-    static const char zero[17] = {0}; /* what a new element is coded against */
-    const char (*cur)[17] = (const char (*)[17])c;
-    const char (*ref)[17] = (const char (*)[17])(f ? f : &zero);
+    static const char zero[16 + 1] = {0}; /* what a new element is coded against */
+    const char (*cur)[16 + 1] = (const char (*)[16 + 1])c;
+    const char (*ref)[16 + 1] = (const char (*)[16 + 1])(f ? f : &zero);
     if (!memchr((*cur), 0, sizeof (*cur)) || !ns_utf8_valid((*cur), strlen((*cur)))) return NS_ERR_MALFORMED;
     ns_writer w = *wp;
     const bool changed = strcmp((*cur), (*ref)) != 0;
@@ -449,10 +449,10 @@ static ns_status bag_Inventory_tags_elem_write(ns_writer *wp, const void *c, con
 
 static void bag_Inventory_tags_elem_read(ns_reader *rp, void *o, const void *f)
 {
-    static const char zero[17] = {0};
-    char scratch[17];
-    char (*out)[17] = (char (*)[17])(o ? o : (void *)&scratch);
-    const char (*ref)[17] = (const char (*)[17])(f ? f : &zero);
+    static const char zero[16 + 1] = {0};
+    char scratch[16 + 1];
+    char (*out)[16 + 1] = (char (*)[16 + 1])(o ? o : (void *)&scratch);
+    const char (*ref)[16 + 1] = (const char (*)[16 + 1])(f ? f : &zero);
     ns_reader r = *rp;
     if (ns_read_bool(&r)) {
         ns_read_string(&r, (*out), (*ref), 16);
@@ -464,8 +464,8 @@ static void bag_Inventory_tags_elem_read(ns_reader *rp, void *o, const void *f)
 
 static bool bag_Inventory_tags_elem_equal(const void *a, const void *b)
 {
-    const char (*x)[17] = (const char (*)[17])a;
-    const char (*y)[17] = (const char (*)[17])b;
+    const char (*x)[16 + 1] = (const char (*)[16 + 1])a;
+    const char (*y)[16 + 1] = (const char (*)[16 + 1])b;
     return !(strcmp((*x), (*y)) != 0);
 }
 

@@ -131,11 +131,11 @@ typedef struct bag_Inventory_waypoints_snap {
 /* list<string<16>, 4> tags of Inventory. */
 typedef struct bag_Inventory_tags {
     uint16_t count;
-    char items[4][17];
+    char items[4][16 + 1];
 } bag_Inventory_tags;
 typedef struct bag_Inventory_tags_snap {
     uint16_t count;
-    char items[4][17];
+    char items[4][16 + 1];
 } bag_Inventory_tags_snap;
 
 /* list<Item, 8> quickbar of Inventory. */

@@ -1989,8 +1989,8 @@ bool e2e_Text_snap_equal(const e2e_Text_snap *a, const e2e_Text_snap *b)
 {
     if (strcmp(a->name, b->name) != 0) return false;
     if (strcmp(a->essay, b->essay) != 0) return false;
-    if (a->blob.len != b->blob.len || memcmp(a->blob.data, b->blob.data, a->blob.len) != 0) return false;
-    if (a->one.len != b->one.len || memcmp(a->one.data, b->one.data, a->one.len) != 0) return false;
+    if ((a->blob.len != b->blob.len || memcmp(a->blob.data, b->blob.data, a->blob.len) != 0)) return false;
+    if ((a->one.len != b->one.len || memcmp(a->one.data, b->one.data, a->one.len) != 0)) return false;
     return true;
 }
 
@@ -2768,7 +2768,7 @@ void e2e_Audience_apply(e2e_Audience *live, const e2e_Audience_snap *s, const e2
     if (hooks->title && strncmp(old_title, live->title, sizeof old_title) != 0) hooks->title(ctx, live, old_title, live->title);
     if (hooks->spot && memcmp(&old_spot, &live->spot, sizeof old_spot) != 0) hooks->spot(ctx, live, &old_spot, &live->spot);
     if (hooks->pair && !e2e_Pair_equal(&old_pair, &live->pair)) hooks->pair(ctx, live, &old_pair, &live->pair);
-    if (hooks->mood && memcmp(&old_mood, &live->mood, sizeof old_mood) != 0) hooks->mood(ctx, live, old_mood, live->mood);
+    if (hooks->mood && ns_f32_bits(old_mood) != ns_f32_bits(live->mood)) hooks->mood(ctx, live, old_mood, live->mood);
 }
 
 void e2e_Audience_set_hp(e2e_Audience *v, int32_t value)
