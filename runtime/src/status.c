@@ -16,6 +16,9 @@ const char *ns_status_str(ns_status s)
     case NS_ERR_BASELINE:   return "invalid baselines";
     case NS_ERR_ARGUMENT:   return "invalid argument";
     case NS_ERR_MISMATCH:   return "schema or type mismatch";
+    case NS_ERR_FULL:       return "queue or window full";
+    case NS_ERR_STALE:      return "too old to accept";
+    case NS_ERR_NOMEM:      return "out of memory";
     case NS_STATUS_COUNT_:  break;
     }
     return "unknown status";

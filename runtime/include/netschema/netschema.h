@@ -13,6 +13,8 @@
  *   interp.h   interpolation and extrapolation helpers
  *   desc.h     type descriptors for generic tools
  *   codec.h    checked building blocks of generated serializers
+ *   schema.h   the dispatch tables generated per schema (ns_schema)
+ *   replication.h  entities, spawn/despawn, relevancy, priority: ns_world and ns_replica
  *   types.h    ns_vec2/3/4, ns_quat, ns_entity
  *   status.h   ns_status
  *   version.h  NS_VERSION_*, NS_RUNTIME_ABI */
@@ -35,5 +37,7 @@
 #include "interp.h"
 #include "desc.h"
 #include "codec.h"
+#include "schema.h"
+#include "replication.h"
 
 #endif

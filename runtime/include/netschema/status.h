@@ -20,6 +20,9 @@ typedef enum ns_status {
     NS_ERR_BASELINE,    /* baselines missing, inconsistent or of the wrong count */
     NS_ERR_ARGUMENT,    /* a caller passed an invalid argument */
     NS_ERR_MISMATCH,    /* schema hash or type id does not match */
+    NS_ERR_FULL,        /* a bounded queue, window or table has no room left */
+    NS_ERR_STALE,       /* a packet or record older than the receiver accepts */
+    NS_ERR_NOMEM,       /* an allocation failed */
     NS_STATUS_COUNT_    /* not a status: the number of codes */
 } ns_status;
 

@@ -1,0 +1,241 @@
+/* netschema/replication.h — the replication layer: entities with network ids, spawn and despawn,
+ * relevancy, priority within a byte budget, send rates, and the client's replica of the world.
+ *
+ * The server keeps an ns_world: entities, each with a fixed set of components (any component of
+ * the generated ns_schema), an owner connection and an importance. Each tick the game stores the
+ * entities' new values (ns_world_set) and calls ns_world_tick, which records every entity's
+ * state in its history. Then, per connection, ns_world_write writes one snapshot packet that
+ * fits the byte budget: despawns, spawns (with their full state), and updates coded against up
+ * to three states the client has acked. The client keeps an ns_replica: ns_replica_read applies
+ * a packet (spawn and despawn callbacks, the generated _apply hooks) and ns_replica_write_ack
+ * tells the server which packets arrived. The server reads that with ns_world_read_ack.
+ *
+ * Rules the layer keeps, explained and proved in docs/replication.md:
+ *   - a baseline is only a state the client acked, still held on both sides;
+ *   - an entity is left out of a packet only when every state sent since the newest acked one
+ *     equals its current state (and that acked state is young enough to stay a baseline);
+ *   - a late packet's states still become baselines: "newest" is tracked per entity;
+ *   - leaving relevancy despawns the entity on that client and clears what the connection knew
+ *     of it; re-entry is a fresh spawn, @initial fields included;
+ *   - a packet that fails to read changes nothing in the replica and is not acked.
+ *
+ * Memory: the server holds, per entity, history_depth snapshots of the entity plus ~330 bytes;
+ * per entity per connection NS_REPL_LINK_BYTES. The replica holds, per spawned entity,
+ * (history_depth + reorder_window) snapshots, its live values and ~330 bytes. See
+ * docs/replication.md "Memory". Neither side allocates while reading or writing a packet,
+ * except the replica when an entity spawns. Not thread-safe: one thread per world or replica. */
+#ifndef NETSCHEMA_REPLICATION_H
+#define NETSCHEMA_REPLICATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bits.h"
+#include "history.h"
+#include "schema.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NS_REPL_MAX_COMPONENTS 16u   /* components per entity */
+#define NS_REPL_DEFAULT_BUDGET 1200u /* bytes per snapshot packet */
+#define NS_REPL_DEFAULT_DEPTH  32u   /* server history, ticks per entity */
+#define NS_REPL_DEFAULT_REORDER 16u  /* ticks a late packet may trail the newest one */
+#define NS_REPL_LINK_BYTES     48u   /* server memory per entity per connection (upper bound) */
+#define NS_NO_OWNER            (-1)
+
+typedef uint32_t ns_entity_id;       /* network id: 0 .. max_entities - 1 */
+
+/* ---- server -------------------------------------------------------------------------------- */
+
+typedef struct ns_world ns_world;
+
+typedef struct ns_world_config {
+    const ns_schema *schema;        /* the generated <pkg>_schema */
+    uint32_t max_entities;          /* ids are 0 .. max_entities - 1 (required, <= 2^24) */
+    uint32_t max_connections;       /* required, <= 256 */
+    uint32_t history_depth;         /* ticks of history per entity; 0: NS_REPL_DEFAULT_DEPTH */
+    uint32_t reorder_window;        /* 0: NS_REPL_DEFAULT_REORDER; depth + window must be <= 64 */
+    uint32_t tick_rate;             /* ticks per second, for @send_rate; 0: 60 */
+    uint32_t budget;                /* bytes per packet; 0: NS_REPL_DEFAULT_BUDGET */
+    bool     entity_sizes;          /* write each entity's size in bits, so that a receiver can
+                                       skip entities it cannot decode (see docs/replication.md) */
+} ns_world_config;
+
+/* Decides whether connection `conn` sees entity `e`. Owners always see their own entities. */
+typedef bool (*ns_relevancy_fn)(const ns_world *w, uint32_t conn, ns_entity_id e, void *ctx);
+
+/* What one ns_world_write put in its packet (and what it had to leave out). */
+typedef struct ns_repl_stats {
+    uint32_t bits;                  /* the packet's size in bits */
+    uint32_t framing_bits;          /* everything but the component writes themselves */
+    uint32_t spawns, despawns, updates;
+    uint32_t skipped;               /* relevant entities left out by the skip rule */
+    uint32_t deferred;              /* records that wanted to go but did not fit */
+    uint32_t full_states;           /* updates coded against no baseline */
+} ns_repl_stats;
+
+/* Creates a world; NULL (and *status, if not NULL) on a bad config or when out of memory. */
+ns_world *ns_world_create(const ns_world_config *cfg, ns_status *status);
+void ns_world_destroy(ns_world *w);
+
+/* Spawns an entity with the given component type ids (distinct, at most
+ * NS_REPL_MAX_COMPONENTS): every component starts at its schema defaults. NS_ERR_FULL when no
+ * id is free; NS_ERR_UNKNOWN_ID for a type the schema does not have. */
+ns_status ns_world_spawn(ns_world *w, const uint32_t *types, uint32_t count, ns_entity_id *id);
+
+/* Despawns e: clients are told until each acks it; its id is reused only after every client
+ * acked and a quarantine of reorder_window ticks passed. */
+ns_status ns_world_despawn(ns_world *w, ns_entity_id e);
+
+/* True while e is spawned (not yet despawned). */
+bool ns_world_alive(const ns_world *w, ns_entity_id e);
+
+/* Quantizes `value` (a <pkg>_<T> of component type `type`) into e's state for the next tick. */
+ns_status ns_world_set(ns_world *w, ns_entity_id e, uint32_t type, const void *value);
+
+/* The writable snapshot of component `type` of e for the next tick (to quantize into directly),
+ * or NULL if e has no such component. */
+void *ns_world_snap(ns_world *w, ns_entity_id e, uint32_t type);
+
+/* Owner connection (NS_NO_OWNER for none): the owner gets @sync(owner) fields, others don't.
+ * A change takes effect at the next tick for every client, with a full state. */
+ns_status ns_world_set_owner(ns_world *w, ns_entity_id e, int32_t conn);
+int32_t ns_world_owner(const ns_world *w, ns_entity_id e);
+
+/* Importance (default 1, > 0): an entity's priority is importance × ticks it has waited. */
+ns_status ns_world_set_importance(ns_world *w, ns_entity_id e, float importance);
+
+/* The entity's position for ns_relevant_by_distance (and your own relevancy functions). */
+ns_status ns_world_set_position(ns_world *w, ns_entity_id e, float x, float y, float z);
+bool ns_world_position(const ns_world *w, ns_entity_id e, float xyz[3]);
+
+/* Overrides a component type's send interval (in ticks, >= 1) set by @send_rate. */
+ns_status ns_world_set_send_interval(ns_world *w, uint32_t type, uint32_t ticks);
+
+/* Records every entity's state as tick `tick` (ticks must increase by at least 1 per call).
+ * A component with a send interval k is sampled every k ticks. */
+void ns_world_tick(ns_world *w, uint32_t tick);
+
+/* Adds a connection; NS_ERR_FULL when max_connections are in use. */
+ns_status ns_world_connect(ns_world *w, uint32_t *conn);
+
+/* Removes a connection: its state is freed, entities it owned keep NS_NO_OWNER. */
+void ns_world_disconnect(ns_world *w, uint32_t conn);
+
+/* Sets the connection's relevancy function (NULL: every entity is relevant). */
+void ns_world_set_relevancy(ns_world *w, uint32_t conn, ns_relevancy_fn fn, void *ctx);
+
+/* Sets the connection's point of view, for ns_relevant_by_distance. */
+void ns_world_set_viewpoint(ns_world *w, uint32_t conn, float x, float y, float z);
+
+/* A ready relevancy function: relevant when within *(const float *)ctx metres (in x and z, a
+ * ground-plane distance) of the connection's viewpoint, or without a position. */
+bool ns_relevant_by_distance(const ns_world *w, uint32_t conn, ns_entity_id e, void *ctx);
+
+/* Writes the snapshot packet of the current tick for `conn` into w, at most `budget_bits` bits
+ * (0: the world's byte budget). Call once per connection per tick, after ns_world_tick. */
+ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budget_bits, ns_repl_stats *stats);
+
+/* ns_world_write into buf; *len gets the packet's length in bytes. */
+ns_status ns_world_write_packet(ns_world *w, uint32_t conn, void *buf, size_t cap, size_t *len, ns_repl_stats *stats);
+
+/* Reads the acks a replica wrote (ns_replica_write_ack). A malformed ack changes nothing. */
+ns_status ns_world_read_ack(ns_world *w, uint32_t conn, ns_reader *r);
+
+/* Live entities, and the server's memory in bytes (for docs and tests). */
+uint32_t ns_world_count(const ns_world *w);
+size_t ns_world_memory(const ns_world *w);
+
+/* True while connection `conn` may still hold entity e (spawned on it, or its despawn unacked). */
+bool ns_world_client_holds(const ns_world *w, uint32_t conn, ns_entity_id e);
+
+/* The recorded snapshot of component `type` of e at `tick`, or NULL if the history no longer
+ * holds it (for tests and tools). */
+const void *ns_world_recorded(const ns_world *w, ns_entity_id e, uint32_t type, uint32_t tick);
+
+/* ---- client -------------------------------------------------------------------------------- */
+
+typedef struct ns_replica ns_replica;
+
+/* Called after entity e spawned with its initial state applied (read it with ns_replica_value). */
+typedef void (*ns_spawn_fn)(ns_replica *r, ns_entity_id e, void *ctx);
+/* Called before entity e is removed: its values are still readable. */
+typedef void (*ns_despawn_fn)(ns_replica *r, ns_entity_id e, void *ctx);
+
+typedef struct ns_replica_config {
+    const ns_schema *schema;
+    uint32_t max_entities;          /* the server's (see ns_handshake) */
+    uint32_t history_depth;         /* the server's history_depth */
+    uint32_t reorder_window;        /* the server's reorder_window */
+    ns_spawn_fn   on_spawn;         /* may be NULL */
+    ns_despawn_fn on_despawn;       /* may be NULL */
+    void         *ctx;
+} ns_replica_config;
+
+ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status);
+void ns_replica_destroy(ns_replica *r);
+
+/* Sets the hooks (a const <pkg>_<T>_hooks *) the generated _apply calls for component `type`. */
+ns_status ns_replica_set_hooks(ns_replica *r, uint32_t type, const void *hooks, void *ctx);
+
+/* Reads one snapshot packet. NS_OK: applied (or a duplicate, ignored), and acked. Any error:
+ * nothing changed, nothing acked (NS_ERR_STALE: older than reorder_window behind the newest). */
+ns_status ns_replica_read(ns_replica *r, ns_reader *in);
+ns_status ns_replica_read_packet(ns_replica *r, const void *buf, size_t len);
+
+/* Writes the acks: the newest packet applied and a 64-bit mask of the ones before it. */
+void ns_replica_write_ack(const ns_replica *r, ns_writer *w);
+
+/* True if e is spawned on this client. */
+bool ns_replica_has(const ns_replica *r, ns_entity_id e);
+
+/* True if this client owns e (it receives e's @sync(owner) fields). */
+bool ns_replica_is_owner(const ns_replica *r, ns_entity_id e);
+
+/* The live value (a <pkg>_<T>) of component `type` of e, kept up to date by _apply, or NULL. */
+const void *ns_replica_value(const ns_replica *r, ns_entity_id e, uint32_t type);
+
+/* The newest snapshot of component `type` of e, and its tick; NULL if none. */
+const void *ns_replica_snap(const ns_replica *r, ns_entity_id e, uint32_t type, uint32_t *tick);
+
+/* The snapshot of component `type` of e at `tick`, or NULL if not held (for interpolation). */
+const void *ns_replica_snap_at(const ns_replica *r, ns_entity_id e, uint32_t type, uint32_t tick);
+
+/* Spawned entities, the newest packet tick applied, and the replica's memory in bytes. */
+uint32_t ns_replica_count(const ns_replica *r);
+uint32_t ns_replica_newest(const ns_replica *r);
+size_t ns_replica_memory(const ns_replica *r);
+
+/* Calls fn for every spawned entity, in ascending id order. */
+void ns_replica_each(const ns_replica *r, void (*fn)(const ns_replica *r, ns_entity_id e, void *ctx), void *ctx);
+
+/* ---- handshake ----------------------------------------------------------------------------- */
+
+/* What a server tells a connecting client, so the replica matches the world. */
+typedef struct ns_handshake {
+    uint64_t schema_hash;
+    uint32_t max_entities, history_depth, reorder_window, tick_rate;
+    uint32_t conn;                  /* the client's connection number on the server */
+} ns_handshake;
+
+/* The handshake a world sends to connection `conn`. */
+ns_handshake ns_world_handshake(const ns_world *w, uint32_t conn);
+
+/* Writes / reads a handshake: "NSHS", format 1, then the fields (24 bytes in all). */
+void ns_handshake_write(ns_writer *w, const ns_handshake *h);
+ns_status ns_handshake_read(ns_reader *r, ns_handshake *h);
+
+/* NS_OK if h was made for `schema`; else NS_ERR_MISMATCH with a message naming both hashes in
+ * msg (if not NULL). On NS_OK, fills cfg's schema, max_entities, history_depth and
+ * reorder_window (callbacks are left as they are). */
+ns_status ns_handshake_accept(const ns_handshake *h, const ns_schema *schema, ns_replica_config *cfg, char *msg,
+                              size_t msg_size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

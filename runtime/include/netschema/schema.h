@@ -1,0 +1,85 @@
+/* netschema/schema.h — the dispatch tables netschemac generates per schema, so the replication
+ * and message layers can handle any component, input or rpc without reflection on the hot path.
+ *
+ * Every generated schema defines
+ *     extern const ns_schema <pkg>_schema;
+ * whose components[] lists every component the schema can see (its own and its imports'),
+ * sorted by type id, each with type-erased wrappers around the generated functions. The
+ * wrappers only cast their pointers: calling one costs an indirect call, nothing more.
+ * messages[] does the same for inputs and rpcs. */
+#ifndef NETSCHEMA_SCHEMA_H
+#define NETSCHEMA_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "baselines.h"
+#include "bits.h"
+#include "desc.h"
+#include "status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One component type, as the replication layer sees it. Snapshots are plain data of
+ * desc->snap_size bytes (memcpy-able, no pointers); values are desc->value_size bytes. */
+typedef struct ns_component_ops {
+    const ns_type_desc *desc;        /* name, id, hash, sizes, max_bits, fields */
+    uint32_t            send_rate_hz; /* @send_rate(hz), 0 when the component has none */
+    /* Sets *snap to the snapshot of a default-initialised value: what a reader decodes a
+     * component to when it is coded against no baselines and nothing changed. */
+    void      (*snap_default)(void *snap);
+    /* <pkg>_<T>_init: sets every field of a value to its schema default. */
+    void      (*init)(void *value);
+    void      (*quantize)(const void *value, void *snap);
+    void      (*dequantize)(const void *snap, void *value);
+    bool      (*snap_equal)(const void *a, const void *b);
+    ns_status (*write)(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to);
+    ns_status (*read)(ns_reader *r, void *out, const ns_baselines *base, ns_audience to);
+    /* <pkg>_<T>_apply: brings a live value to a snapshot, calling hooks (a const <pkg>_<T>_hooks *,
+     * or NULL) with ctx. */
+    void      (*apply)(void *live, const void *snap, const void *hooks, void *ctx);
+    /* <pkg>_<T>_interpolate: fills *out between two snapshots (t = 0 at from, 1 at to). */
+    void      (*interpolate)(const void *from, const void *to, float t, void *out);
+} ns_component_ops;
+
+/* Whether a message type is an input or an rpc, and how an rpc travels. */
+typedef enum ns_message_kind {
+    NS_MSG_INPUT,           /* coded against the previous input of the same type */
+    NS_MSG_RPC,             /* reliable and ordered (the default for an rpc) */
+    NS_MSG_RPC_UNRELIABLE   /* rpc with @unreliable: sent once, may be lost */
+} ns_message_kind;
+
+/* One input or rpc type. An rpc's prev is always NULL. */
+typedef struct ns_message_ops {
+    const ns_type_desc *desc;
+    ns_message_kind     kind;
+    void      (*snap_default)(void *snap);
+    void      (*quantize)(const void *value, void *snap);
+    void      (*dequantize)(const void *snap, void *value);
+    ns_status (*write)(ns_writer *w, const void *cur, const void *prev);
+    ns_status (*read)(ns_reader *r, void *out, const void *prev);
+} ns_message_ops;
+
+/* Everything a schema replicates. */
+typedef struct ns_schema {
+    const char             *package;        /* "arena" */
+    uint64_t                hash;           /* <PKG>_SCHEMA_HASH: compare it in the handshake */
+    const ns_component_ops *components;     /* sorted by desc->id */
+    uint32_t                component_count;
+    const ns_message_ops   *messages;       /* sorted by desc->id */
+    uint32_t                message_count;
+} ns_schema;
+
+/* The index in s->components of the component with type id `id`, or -1 (binary search). */
+int32_t ns_schema_component_index(const ns_schema *s, uint32_t id);
+
+/* The index in s->messages of the input or rpc with type id `id`, or -1. */
+int32_t ns_schema_message_index(const ns_schema *s, uint32_t id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

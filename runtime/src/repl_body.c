@@ -1,0 +1,148 @@
+/* repl_body.c — what the server and the replica code the same way: an entity's layout (its
+ * components side by side in one blob), the schema's default snapshots, and an entity's body
+ * (presence bits, then the components written against one shared set of baselines). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "repl_internal.h"
+
+#define NS__ALIGN 16u /* every snapshot in a blob starts at a multiple of this */
+
+static uint32_t align_up(size_t n)
+{
+    return (uint32_t)((n + NS__ALIGN - 1) & ~(size_t)(NS__ALIGN - 1));
+}
+
+ns_status ns__layout_init(ns__layout *l, const ns_schema *s, const uint32_t *types, uint32_t count)
+{
+    memset(l, 0, sizeof *l); /* unused entries compare equal (ns__layout_equal is a memcmp) */
+    if (count == 0 || count > NS_REPL_MAX_COMPONENTS) return NS_ERR_CAPACITY;
+    uint16_t idx[NS_REPL_MAX_COMPONENTS];
+    for (uint32_t i = 0; i < count; i++) {
+        int32_t c = ns_schema_component_index(s, types[i]);
+        if (c < 0) return NS_ERR_UNKNOWN_ID;
+        idx[i] = (uint16_t)c;
+    }
+    /* The table is sorted by type id, so sorting indices sorts by id (insertion sort: n <= 16). */
+    for (uint32_t i = 1; i < count; i++)
+        for (uint32_t j = i; j > 0 && idx[j - 1] > idx[j]; j--) {
+            uint16_t t = idx[j];
+            idx[j] = idx[j - 1], idx[j - 1] = t;
+        }
+    size_t size = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        if (i && idx[i] == idx[i - 1]) return NS_ERR_DUPLICATE;
+        l->comp[i] = idx[i];
+        l->off[i] = (uint32_t)size;
+        size = align_up(size + s->components[idx[i]].desc->snap_size);
+    }
+    l->ncomp = count;
+    l->size = (uint32_t)size;
+    return NS_OK;
+}
+
+int32_t ns__layout_find(const ns__layout *l, const ns_schema *s, uint32_t type)
+{
+    int32_t c = ns_schema_component_index(s, type);
+    for (uint32_t i = 0; c >= 0 && i < l->ncomp; i++)
+        if (l->comp[i] == (uint32_t)c) return (int32_t)i;
+    return -1;
+}
+
+ns_status ns__defaults_init(ns__defaults *d, const ns_schema *s)
+{
+    uint32_t n = s->component_count;
+    memset(d, 0, sizeof *d);
+    d->off = calloc(n ? n : 1, sizeof *d->off);
+    d->visible = calloc(n ? n : 1, sizeof *d->visible);
+    size_t size = 0;
+    for (uint32_t c = 0; c < n; c++) d->off[c] = size, size = align_up(size + s->components[c].desc->snap_size);
+    d->blob = calloc(size ? size : 1, 1);
+    if (!d->off || !d->visible || !d->blob) {
+        ns__defaults_free(d);
+        return NS_ERR_NOMEM;
+    }
+    for (uint32_t c = 0; c < n; c++) {
+        const ns_type_desc *t = s->components[c].desc;
+        s->components[c].snap_default(d->blob + d->off[c]);
+        for (uint32_t f = 0; f < t->field_count; f++) {
+            if (t->fields[f].flags & NS_FIELD_TO_OTHERS) d->visible[c][NS_TO_OBSERVER] = 1;
+            if (t->fields[f].flags & NS_FIELD_TO_OWNER) d->visible[c][NS_TO_OWNER] = 1;
+        }
+    }
+    return NS_OK;
+}
+
+void ns__defaults_free(ns__defaults *d)
+{
+    free(d->blob);
+    free(d->off);
+    free(d->visible);
+    memset(d, 0, sizeof *d);
+}
+
+/* The reference a component is compared with for its presence bit. */
+static const uint8_t *reference(const ns__defaults *d, const ns__layout *l, uint32_t i, const ns_baselines *b)
+{
+    return b->count ? (const uint8_t *)b->snap[0] + l->off[i] : d->blob + d->off[l->comp[i]];
+}
+
+ns_status ns__body_write(ns_writer *w, const ns_schema *s, const ns__defaults *d, const ns__layout *l,
+                         const uint8_t *cur, const ns_baselines *b, ns_audience to, size_t *payload_bits)
+{
+    uint32_t present = 0;
+    for (uint32_t i = 0; i < l->ncomp; i++) {
+        const ns_component_ops *ops = &s->components[l->comp[i]];
+        if (d->visible[l->comp[i]][to] && !ops->snap_equal(cur + l->off[i], reference(d, l, i, b))) present |= 1u << i;
+    }
+    ns_write_bits(w, present, l->ncomp);
+    size_t at = ns_writer_bits(w);
+    for (uint32_t i = 0; i < l->ncomp; i++) {
+        if (!(present >> i & 1u)) continue;
+        ns_baselines part = ns__part(b, l->off[i]);
+        ns_status st = s->components[l->comp[i]].write(w, cur + l->off[i], &part, to);
+        if (st != NS_OK) return st;
+    }
+    if (payload_bits) *payload_bits += ns_writer_bits(w) - at;
+    return ns_writer_status(w);
+}
+
+ns_status ns__body_read(ns_reader *r, const ns_schema *s, const ns__defaults *d, const ns__layout *l, uint8_t *out,
+                        const ns_baselines *b, ns_audience to)
+{
+    uint32_t present = ns_read_bits(r, l->ncomp);
+    for (uint32_t i = 0; i < l->ncomp; i++) {
+        const ns_component_ops *ops = &s->components[l->comp[i]];
+        const uint8_t *ref = reference(d, l, i, b);
+        memcpy(out + l->off[i], ref, ops->desc->snap_size);
+        if (!(present >> i & 1u)) continue;
+        if (!d->visible[l->comp[i]][to]) return ns_reader_fail(r, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
+        ns_baselines part = ns__part(b, l->off[i]);
+        ns_status st = ops->read(r, out + l->off[i], &part, to);
+        if (st != NS_OK) return st;
+    }
+    return ns_reader_status(r);
+}
+
+void ns__copy_bits(ns_writer *w, const uint8_t *src, size_t from, size_t nbits)
+{
+    ns_reader r;
+    ns_reader_init(&r, src, (from + nbits + 7) / 8);
+    ns__skip_bits(&r, from);
+    for (; nbits >= 32; nbits -= 32) ns_write_bits(w, ns_read_bits(&r, 32), 32);
+    if (nbits) ns_write_bits(w, ns_read_bits(&r, (unsigned)nbits), (unsigned)nbits);
+}
+
+void ns__skip_bits(ns_reader *r, size_t nbits)
+{
+    for (; nbits >= 32; nbits -= 32) ns_read_bits(r, 32);
+    if (nbits) ns_read_bits(r, (unsigned)nbits);
+}
+
+bool ns__ticksets_meet(const ns_tickset *a, const ns_tickset *b)
+{
+    if (!a->mask || !b->mask) return false;
+    const ns_tickset *hi = ns__newer(b->newest, a->newest) ? b : a, *lo = hi == a ? b : a;
+    uint32_t gap = hi->newest - lo->newest;  /* lo's bit i is hi's bit i + gap */
+    return gap < 64 && ((lo->mask << gap) & hi->mask) != 0;
+}

@@ -1,0 +1,81 @@
+/* repl_handshake.c — what a server tells a connecting client so that its replica matches the
+ * world, and the check that both were generated from the same schema.
+ *
+ * Layout (24 bytes): "NSHS", format (1), history_depth (1 byte), reorder_window (1 byte), 0 (1 byte),
+ * schema hash (8 bytes), max_entities (4 bytes), tick_rate (2 bytes), conn (2 bytes); integers
+ * little-endian. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "repl_internal.h"
+
+#define NS__HANDSHAKE_FORMAT 1u
+
+ns_handshake ns_world_handshake(const ns_world *w, uint32_t conn)
+{
+    ns_handshake h = {
+        .schema_hash = w->schema->hash,
+        .max_entities = w->cfg.max_entities,
+        .history_depth = w->cfg.history_depth,
+        .reorder_window = w->cfg.reorder_window,
+        .tick_rate = w->cfg.tick_rate,
+        .conn = conn,
+    };
+    return h;
+}
+
+void ns_handshake_write(ns_writer *w, const ns_handshake *h)
+{
+    ns_write_bytes(w, "NSHS", 4);
+    ns_write_bits(w, NS__HANDSHAKE_FORMAT, 8);
+    ns_write_bits(w, h->history_depth & 0xffu, 8);
+    ns_write_bits(w, h->reorder_window & 0xffu, 8);
+    ns_write_bits(w, 0, 8);
+    ns_write_bits64(w, h->schema_hash);
+    ns_write_bits(w, h->max_entities, 32);
+    ns_write_bits(w, h->tick_rate & 0xffffu, 16);
+    ns_write_bits(w, h->conn & 0xffffu, 16);
+}
+
+ns_status ns_handshake_read(ns_reader *r, ns_handshake *out)
+{
+    uint8_t magic[4];
+    ns_read_bytes(r, magic, 4);
+    uint32_t format = ns_read_bits(r, 8);
+    ns_handshake h;
+    h.history_depth = ns_read_bits(r, 8);
+    h.reorder_window = ns_read_bits(r, 8);
+    uint32_t zero = ns_read_bits(r, 8);
+    h.schema_hash = ns_read_bits64(r);
+    h.max_entities = ns_read_bits(r, 32);
+    h.tick_rate = ns_read_bits(r, 16);
+    h.conn = ns_read_bits(r, 16);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
+    bool ok = magic[0] == 'N' && magic[1] == 'S' && magic[2] == 'H' && magic[3] == 'S' && zero == 0 &&
+              h.history_depth >= 2 && h.reorder_window >= 1 &&
+              h.history_depth + h.reorder_window <= NS_HISTORY_MAX_DEPTH && h.max_entities >= 1 &&
+              h.max_entities <= (1u << 24) && h.tick_rate >= 1;
+    if (format != NS__HANDSHAKE_FORMAT) return ns_reader_fail(r, NS_ERR_MISMATCH), NS_ERR_MISMATCH;
+    if (!ok) return ns_reader_fail(r, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
+    *out = h;
+    return NS_OK;
+}
+
+ns_status ns_handshake_accept(const ns_handshake *h, const ns_schema *schema, ns_replica_config *cfg, char *msg,
+                              size_t msg_size)
+{
+    if (h->schema_hash != schema->hash) {
+        if (msg && msg_size)
+            snprintf(msg, msg_size,
+                     "schema mismatch: the server runs schema hash 0x%016" PRIx64 ", this client was built with "
+                     "'%s' hash 0x%016" PRIx64 "; regenerate both from the same schema",
+                     h->schema_hash, schema->package, schema->hash);
+        return NS_ERR_MISMATCH;
+    }
+    cfg->schema = schema;
+    cfg->max_entities = h->max_entities;
+    cfg->history_depth = h->history_depth;
+    cfg->reorder_window = h->reorder_window;
+    if (msg && msg_size) msg[0] = '\0';
+    return NS_OK;
+}

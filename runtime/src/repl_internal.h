@@ -1,0 +1,163 @@
+/* repl_internal.h — what the replication layer's files share: the entity layout (an entity's
+ * state is one blob, its components side by side), the record coding both sides use, and the
+ * server's and the replica's private structures. See docs/replication.md for the packet. */
+#ifndef NS_REPL_INTERNAL_H
+#define NS_REPL_INTERNAL_H
+
+#include <netschema/replication.h>
+
+/* How one entity's components sit in its state blob. */
+typedef struct ns__layout {
+    uint32_t ncomp;
+    uint16_t comp[NS_REPL_MAX_COMPONENTS];  /* schema component indices, ascending type id */
+    uint32_t off[NS_REPL_MAX_COMPONENTS];   /* byte offset of each component's snapshot */
+    uint32_t size;                          /* bytes of the blob */
+} ns__layout;
+
+/* Fills l for the component type ids types[0..count), which must be distinct and known to s.
+ * NS_ERR_UNKNOWN_ID, NS_ERR_DUPLICATE or NS_ERR_CAPACITY otherwise. */
+ns_status ns__layout_init(ns__layout *l, const ns_schema *s, const uint32_t *types, uint32_t count);
+
+/* The slot of component type `type` in l, or -1. */
+int32_t ns__layout_find(const ns__layout *l, const ns_schema *s, uint32_t type);
+
+/* Per schema component: its default snapshot, and whether any field reaches each audience. */
+typedef struct ns__defaults {
+    uint8_t  *blob;       /* every component's default snapshot, at off[c] */
+    size_t   *off;
+    uint8_t (*visible)[2];/* [c][audience]: some field of c is sent to that audience */
+} ns__defaults;
+
+ns_status ns__defaults_init(ns__defaults *d, const ns_schema *s);
+void ns__defaults_free(ns__defaults *d);
+
+/* The component baselines of slot i: the entity baselines with each pointer moved to it. */
+static inline ns_baselines ns__part(const ns_baselines *b, uint32_t off)
+{
+    ns_baselines p = *b;
+    for (uint32_t k = 0; k < b->count; k++) p.snap[k] = (const uint8_t *)b->snap[k] + off;
+    return p;
+}
+
+/* Writes an entity body: one presence bit per component (1: written, 0: equal to its reference,
+ * baseline 0 or the defaults), then each present component against the baselines. Adds the
+ * bits of the component writes to *payload_bits. */
+ns_status ns__body_write(ns_writer *w, const ns_schema *s, const ns__defaults *d, const ns__layout *l,
+                         const uint8_t *cur, const ns_baselines *b, ns_audience to, size_t *payload_bits);
+
+/* Reads a body into out (l->size bytes); absent components are copied from their reference. */
+ns_status ns__body_read(ns_reader *r, const ns_schema *s, const ns__defaults *d, const ns__layout *l, uint8_t *out,
+                        const ns_baselines *b, ns_audience to);
+
+/* Copies nbits bits from a buffer written by an ns_writer, starting at bit `from`, into w. */
+void ns__copy_bits(ns_writer *w, const uint8_t *src, size_t from, size_t nbits);
+
+/* Skips nbits bits of r. */
+void ns__skip_bits(ns_reader *r, size_t nbits);
+
+/* True if tick a is newer than tick b (wrap-around safe). */
+static inline bool ns__newer(uint32_t a, uint32_t b)
+{
+    return a != b && a - b < 0x80000000u;
+}
+
+/* True if two tick sets share a tick. */
+bool ns__ticksets_meet(const ns_tickset *a, const ns_tickset *b);
+
+/* ---- the server's world ---- */
+
+enum { NS__FREE, NS__ALIVE, NS__DEAD };                       /* an entity slot */
+/* What a connection knows of an entity. COOLING: the client acked a despawn; the entity may
+ * not be spawned on it again for reorder_window ticks, so that no late packet of the old spawn
+ * can reach the client after the new one (docs/replication.md, "Ids and re-entry"). */
+enum { NS__NONE, NS__SPAWNING, NS__LIVE, NS__DESPAWNING, NS__COOLING };
+
+typedef struct ns__entity {
+    uint8_t     state;
+    uint8_t     has_pos;
+    int32_t     owner;
+    float       importance;
+    float       pos[3];
+    uint32_t    changed;      /* newest recorded tick whose state differs from the one before */
+    uint32_t    recorded;     /* newest recorded tick (valid once hist.held != 0) */
+    ns__layout  layout;
+    uint8_t    *cur;          /* the state being set for the next tick */
+    ns_history  hist;         /* recorded states by tick, over store */
+    uint8_t    *store;
+} ns__entity;
+
+/* What one connection knows of one entity: NS_REPL_LINK_BYTES at most. */
+typedef struct ns__link {
+    uint8_t    state;
+    uint8_t    audience;      /* the audience its states were last written for */
+    uint8_t    waiting;       /* wants to go out since `since` */
+    uint32_t   since;         /* tick it last went out, began to wait, or began to cool */
+    ns_tickset sent;          /* ticks whose packet carried its state */
+    ns_tickset event;         /* ticks whose packet carried its spawn or despawn */
+} ns__link;
+
+typedef struct ns__conn {
+    bool            used;
+    bool            wrote;    /* a packet went out: last is valid */
+    uint32_t        last;     /* tick of the newest packet written */
+    ns_tickset      acked;    /* packets the client applied */
+    ns_relevancy_fn relevant;
+    void           *ctx;
+    float           view[3];
+    ns__link       *links;    /* max_entities */
+} ns__conn;
+
+enum { NS__DESPAWN, NS__SPAWN, NS__UPDATE };                  /* a record's kind */
+
+/* One record a write considers. */
+typedef struct ns__pick {
+    uint32_t     id;
+    uint8_t      kind;
+    uint8_t      audience;
+    float        priority;
+    ns_baselines base;        /* updates: the group key is (base.count, base.tick[]) */
+    size_t       at, bits;    /* the body in the scratch buffer */
+    size_t       payload;     /* bits of component writes in the body */
+} ns__pick;
+
+struct ns_world {
+    ns_world_config  cfg;
+    const ns_schema *schema;
+    ns__defaults     defaults;
+    uint32_t        *interval;    /* per schema component: record every interval ticks */
+    ns__entity      *ent;         /* max_entities */
+    uint32_t         alive;
+    uint32_t         next_free;   /* where the search for a free id starts */
+    ns__conn        *conn;        /* max_connections */
+    uint32_t         tick;
+    bool             ticked;
+    /* scratch for ns_world_write */
+    ns__pick        *pick;        /* max_entities */
+    uint32_t        *heap;        /* max_entities: candidate indices into pick */
+    ns__pick        *chosen;      /* max_entities: copies of the picks that go into the packet */
+    uint64_t        *groups;      /* signature table for the packet being filled */
+    uint32_t         group_cap;
+    uint8_t         *scratch;     /* encoded bodies */
+    size_t           scratch_cap;
+};
+
+/* Sends before now − age_cap keep an unchanged entity skipped; older ones are refreshed. */
+static inline uint32_t ns__age_cap(const ns_world *w)
+{
+    return w->cfg.history_depth / 2;
+}
+
+/* The audience connection `conn` gets for e. */
+static inline ns_audience ns__audience(const ns__entity *e, uint32_t conn)
+{
+    return e->owner == (int32_t)conn ? NS_TO_OWNER : NS_TO_OBSERVER;
+}
+
+/* Frees the entity slot's storage and marks it FREE (server). */
+void ns__entity_release(ns_world *w, ns_entity_id id);
+
+/* ---- the packet's header, both sides ---- */
+
+#define NS__HDR_SIZES 1u  /* flag: every entity record carries its size in bits */
+
+#endif

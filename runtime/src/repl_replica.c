@@ -1,0 +1,475 @@
+/* repl_replica.c — the client's replica of the world: reads snapshot packets in two phases
+ * (decode and check everything, then apply), so a packet that fails changes nothing, and
+ * writes the acks. Each entity keeps a ring of its states by tick, history_depth +
+ * reorder_window long: a packet up to reorder_window ticks late still finds its baselines
+ * (docs/replication.md, "How much history a receiver needs"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <netschema/packed.h>
+
+#include "repl_internal.h"
+
+enum { NS__R_NONE, NS__R_ALIVE, NS__R_GONE };
+#define NS__SKIPPED 3 /* a record this client cannot use, skipped by its size */
+
+typedef struct ns__rent {
+    uint8_t    state;
+    uint8_t    audience;              /* of the newest state applied */
+    uint32_t   since;                 /* oldest packet tick of this spawn applied */
+    uint32_t   newest;                /* newest tick applied to the live values */
+    uint32_t   gone;                  /* tick of the despawn */
+    ns__layout layout;
+    ns_history ring;
+    uint8_t    ring_audience[NS_HISTORY_MAX_DEPTH];
+    size_t     voff[NS_REPL_MAX_COMPONENTS];
+    uint8_t   *mem;                   /* ring storage, then the live values */
+} ns__rent;
+
+/* One decoded record, waiting for the packet to prove whole. */
+typedef struct ns__rrec {
+    uint8_t    kind;
+    uint8_t    audience;
+    uint32_t   id;
+    size_t     at;                    /* decoded state in scratch */
+    ns__layout layout;                /* spawns */
+} ns__rrec;
+
+struct ns_replica {
+    ns_replica_config cfg;
+    const ns_schema  *schema;
+    ns__defaults      defaults;
+    ns__rent         *ent;
+    uint32_t         *stamp;           /* per id: the packet serial that last named it */
+    uint32_t          serial;
+    ns__rrec         *rec;
+    uint32_t          nrec, count, ngone;
+    ns_tickset        received;
+    const void      **hooks;           /* per schema component */
+    void            **hook_ctx;
+    uint8_t          *scratch;
+    size_t            scratch_cap, scratch_used;
+};
+
+static ns_replica *fail(ns_replica *r, ns_status *status, ns_status s)
+{
+    ns_replica_destroy(r);
+    if (status) *status = s;
+    return NULL;
+}
+
+ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
+{
+    if (!cfg || !cfg->schema || cfg->max_entities == 0 || cfg->max_entities > (1u << 24) || cfg->history_depth < 2 ||
+        cfg->reorder_window == 0 || cfg->history_depth + cfg->reorder_window > NS_HISTORY_MAX_DEPTH)
+        return fail(NULL, status, NS_ERR_ARGUMENT);
+    ns_replica *r = calloc(1, sizeof *r);
+    if (!r) return fail(NULL, status, NS_ERR_NOMEM);
+    r->cfg = *cfg;
+    r->schema = cfg->schema;
+    if (ns__defaults_init(&r->defaults, r->schema) != NS_OK) return fail(r, status, NS_ERR_NOMEM);
+    uint32_t n = cfg->max_entities, nc = r->schema->component_count ? r->schema->component_count : 1;
+    r->ent = calloc(n, sizeof *r->ent);
+    r->stamp = calloc(n, sizeof *r->stamp);
+    r->rec = calloc(n, sizeof *r->rec);
+    r->hooks = calloc(nc, sizeof *r->hooks);
+    r->hook_ctx = calloc(nc, sizeof *r->hook_ctx);
+    if (!r->ent || !r->stamp || !r->rec || !r->hooks || !r->hook_ctx) return fail(r, status, NS_ERR_NOMEM);
+    if (status) *status = NS_OK;
+    return r;
+}
+
+static void forget(ns__rent *e)
+{
+    free(e->mem);
+    memset(e, 0, sizeof *e);
+}
+
+void ns_replica_destroy(ns_replica *r)
+{
+    if (!r) return;
+    for (uint32_t i = 0; r->ent && i < r->cfg.max_entities; i++) free(r->ent[i].mem);
+    ns__defaults_free(&r->defaults);
+    free(r->ent);
+    free(r->stamp);
+    free(r->rec);
+    free(r->hooks);
+    free(r->hook_ctx);
+    free(r->scratch);
+    free(r);
+}
+
+ns_status ns_replica_set_hooks(ns_replica *r, uint32_t type, const void *hooks, void *ctx)
+{
+    int32_t c = ns_schema_component_index(r->schema, type);
+    if (c < 0) return NS_ERR_UNKNOWN_ID;
+    r->hooks[c] = hooks;
+    r->hook_ctx[c] = ctx;
+    return NS_OK;
+}
+
+static uint32_t ring_depth(const ns_replica *r)
+{
+    return r->cfg.history_depth + r->cfg.reorder_window;
+}
+
+/* ---- phase 1: decode and check ---- */
+
+/* Room for one more decoded state of `size` bytes in scratch; its offset, or SIZE_MAX. */
+static size_t scratch_take(ns_replica *r, size_t size)
+{
+    size_t at = (r->scratch_used + 15u) & ~(size_t)15u;
+    if (at + size > r->scratch_cap) {
+        size_t cap = r->scratch_cap ? r->scratch_cap : 4096;
+        while (cap < at + size) cap *= 2;
+        uint8_t *p = realloc(r->scratch, cap);
+        if (!p) return SIZE_MAX;
+        r->scratch = p;
+        r->scratch_cap = cap;
+    }
+    r->scratch_used = at + size;
+    return at;
+}
+
+/* Reads the id gap of the next record of a run and marks the id: each id once per packet. */
+static ns_status read_id(ns_replica *r, ns_reader *in, uint32_t *next, uint32_t *id)
+{
+    uint32_t gap = ns_read_packed_u32(in, NULL);
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    if (gap >= r->cfg.max_entities || *next > r->cfg.max_entities - 1u - gap) return NS_ERR_RANGE;
+    *id = *next + gap;
+    *next = *id + 1;
+    if (r->stamp[*id] == r->serial) return NS_ERR_DUPLICATE;
+    r->stamp[*id] = r->serial;
+    return NS_OK;
+}
+
+/* Checks that a body read exactly `size` bits when sizes are on. */
+static ns_status check_size(ns_reader *in, bool sizes, size_t start, uint32_t size)
+{
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    return !sizes || ns_reader_bits(in) - start == size ? NS_OK : NS_ERR_MALFORMED;
+}
+
+static ns_status read_spawn(ns_replica *r, ns_reader *in, bool sizes, uint32_t tick, ns__rrec *rec)
+{
+    rec->kind = NS__SPAWN;
+    rec->audience = (uint8_t)ns_read_bits(in, 1);
+    uint32_t n = ns_read_packed_u32(in, NULL) + 1u, types[NS_REPL_MAX_COMPONENTS], prev = 0;
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    if (n > NS_REPL_MAX_COMPONENTS) return NS_ERR_CAPACITY;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = ns_read_packed_u32(in, NULL);
+        if (i && v > UINT32_MAX - prev - 1u) return NS_ERR_RANGE;
+        types[i] = i == 0 ? v : prev + v + 1u;
+        prev = types[i];
+    }
+    uint32_t size = sizes ? ns_read_packed_u32(in, NULL) : 0;
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    ns_status st = ns__layout_init(&rec->layout, r->schema, types, n);
+    if (st == NS_ERR_UNKNOWN_ID && sizes) { /* a component this client does not know: skip it */
+        if (ns_reader_remaining_bits(in) < size) return NS_ERR_TRUNCATED;
+        ns__skip_bits(in, size);
+        rec->kind = NS__SKIPPED;
+        return NS_OK;
+    }
+    if (st != NS_OK) return NS_ERR_MALFORMED;
+    const ns__rent *e = &r->ent[rec->id];
+    if (e->state == NS__R_ALIVE && memcmp(&e->layout, &rec->layout, sizeof e->layout) != 0 /* zero-filled: ns__layout_init */) return NS_ERR_MALFORMED;
+    rec->at = scratch_take(r, rec->layout.size);
+    if (rec->at == SIZE_MAX) return NS_ERR_NOMEM;
+    ns_baselines none = {.tick_now = tick};
+    size_t start = ns_reader_bits(in);
+    ns__body_read(in, r->schema, &r->defaults, &rec->layout, r->scratch + rec->at, &none, (ns_audience)rec->audience);
+    return check_size(in, sizes, start, size);
+}
+
+/* Finds the baselines of an update to e in e's ring; false if any is missing. */
+static bool ring_baselines(const ns__rent *e, const uint32_t *ticks, uint32_t count, uint32_t now, ns_baselines *b)
+{
+    b->count = count;
+    b->tick_now = now;
+    for (uint32_t i = 0; i < count; i++) {
+        b->tick[i] = ticks[i];
+        b->snap[i] = ns_history_get(&e->ring, ticks[i]);
+        if (!b->snap[i]) return false;
+    }
+    return true;
+}
+
+static uint8_t ring_audience(const ns__rent *e, uint32_t tick)
+{
+    return e->ring_audience[tick % e->ring.depth];
+}
+
+static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t tick, const uint32_t *ticks,
+                             uint32_t count, ns__rrec *rec)
+{
+    rec->kind = NS__UPDATE;
+    uint32_t size = sizes ? ns_read_packed_u32(in, NULL) : 0;
+    rec->audience = count == 0 ? (uint8_t)ns_read_bits(in, 1) : 0;
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    const ns__rent *e = &r->ent[rec->id];
+    /* Only a state of the spawn the client holds, not older than it, can be decoded. */
+    if (e->state == NS__R_NONE || ns__newer(e->since, tick)) {
+        if (!sizes) return NS_ERR_UNKNOWN_ID;
+        if (ns_reader_remaining_bits(in) < size) return NS_ERR_TRUNCATED;
+        ns__skip_bits(in, size);
+        rec->kind = NS__SKIPPED;
+        return NS_OK;
+    }
+    ns_baselines b;
+    if (!ring_baselines(e, ticks, count, tick, &b)) return NS_ERR_BASELINE;
+    if (count) {
+        rec->audience = ring_audience(e, ticks[0]);
+        for (uint32_t i = 1; i < count; i++)
+            if (ring_audience(e, ticks[i]) != rec->audience) return NS_ERR_BASELINE;
+    }
+    rec->at = scratch_take(r, e->layout.size);
+    if (rec->at == SIZE_MAX) return NS_ERR_NOMEM;
+    size_t start = ns_reader_bits(in);
+    ns__body_read(in, r->schema, &r->defaults, &e->layout, r->scratch + rec->at, &b, (ns_audience)rec->audience);
+    return check_size(in, sizes, start, size);
+}
+
+static ns_status read_records(ns_replica *r, ns_reader *in, uint32_t tick, bool sizes, const uint32_t counts[3])
+{
+    uint32_t next = 0;
+    for (uint32_t i = 0; i < counts[0]; i++) { /* despawns */
+        ns__rrec *rec = &r->rec[r->nrec++];
+        rec->kind = NS__DESPAWN;
+        ns_status st = read_id(r, in, &next, &rec->id);
+        if (st != NS_OK) return st;
+    }
+    next = 0;
+    for (uint32_t i = 0; i < counts[1]; i++) { /* spawns */
+        ns__rrec *rec = &r->rec[r->nrec++];
+        ns_status st = read_id(r, in, &next, &rec->id);
+        if (st == NS_OK) st = read_spawn(r, in, sizes, tick, rec);
+        if (st != NS_OK) return st;
+    }
+    for (uint32_t g = 0; g < counts[2]; g++) { /* groups of updates sharing baselines */
+        uint32_t ticks[3], count, n;
+        ns_read_baseline_ticks(in, tick, ticks, &count);
+        n = ns_read_packed_u32(in, NULL);
+        if (ns_reader_failed(in)) return ns_reader_status(in);
+        if (n >= r->cfg.max_entities - r->nrec) return NS_ERR_CAPACITY;
+        next = 0;
+        for (uint32_t i = 0; i <= n; i++) {
+            ns__rrec *rec = &r->rec[r->nrec++];
+            ns_status st = read_id(r, in, &next, &rec->id);
+            if (st == NS_OK) st = read_update(r, in, sizes, tick, ticks, count, rec);
+            if (st != NS_OK) return st;
+        }
+    }
+    return ns_reader_status(in);
+}
+
+/* ---- phase 2: apply ---- */
+
+static void store(ns__rent *e, uint32_t tick, const uint8_t *state, uint8_t audience)
+{
+    memcpy(ns_history_put(&e->ring, tick), state, e->layout.size);
+    e->ring_audience[tick % e->ring.depth] = audience;
+}
+
+/* Brings e's live values to the state of `tick` (newest), calling hooks unless it spawns. */
+static void apply_live(ns_replica *r, ns__rent *e, const uint8_t *state, bool hooks)
+{
+    for (uint32_t i = 0; i < e->layout.ncomp; i++) {
+        uint32_t c = e->layout.comp[i];
+        const ns_component_ops *ops = &r->schema->components[c];
+        ops->apply(e->mem + e->voff[i], state + e->layout.off[i], hooks ? r->hooks[c] : NULL,
+                   hooks ? r->hook_ctx[c] : NULL);
+    }
+}
+
+static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick)
+{
+    const ns__layout *l = &rec->layout;
+    size_t ring = (size_t)ring_depth(r) * l->size, values = 0, voff[NS_REPL_MAX_COMPONENTS];
+    for (uint32_t i = 0; i < l->ncomp; i++) {
+        voff[i] = ring + values;
+        values += (r->schema->components[l->comp[i]].desc->value_size + 15u) & ~(size_t)15u;
+    }
+    uint8_t *mem = calloc(1, ring + values);
+    if (!mem) return false;
+    if (e->state == NS__R_GONE) r->ngone--;
+    forget(e);
+    e->mem = mem;
+    e->layout = *l;
+    memcpy(e->voff, voff, sizeof voff);
+    ns_history_init(&e->ring, mem, l->size, ring_depth(r));
+    for (uint32_t i = 0; i < l->ncomp; i++) r->schema->components[l->comp[i]].init(mem + voff[i]);
+    e->state = NS__R_ALIVE;
+    e->since = e->newest = tick;
+    e->audience = rec->audience;
+    r->count++;
+    return true;
+}
+
+static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
+{
+    ns__rent *e = &r->ent[rec->id];
+    const uint8_t *state = r->scratch + rec->at;
+    if (rec->kind == NS__DESPAWN) {
+        if (e->state != NS__R_ALIVE || !ns__newer(tick, e->since)) return; /* unknown, or of an older spawn */
+        if (r->cfg.on_despawn) r->cfg.on_despawn(r, rec->id, r->cfg.ctx);
+        e->state = NS__R_GONE;
+        e->gone = tick;
+        r->count--;
+        r->ngone++;
+        return;
+    }
+    if (rec->kind == NS__SPAWN && e->state != NS__R_ALIVE) {
+        if (e->state == NS__R_GONE && !ns__newer(tick, e->gone)) return; /* a late copy of a despawned spawn */
+        if (!spawn(r, e, rec, tick)) return;
+        store(e, tick, state, rec->audience);
+        apply_live(r, e, state, false);
+        if (r->cfg.on_spawn) r->cfg.on_spawn(r, rec->id, r->cfg.ctx);
+        return;
+    }
+    if (rec->kind != NS__SPAWN && rec->kind != NS__UPDATE) return;
+    /* A state of the spawn the client holds (a resent spawn is a full state). */
+    store(e, tick, state, rec->audience);
+    if (ns__newer(e->since, tick)) e->since = tick;
+    if (e->state == NS__R_ALIVE && ns__newer(tick, e->newest)) {
+        e->newest = tick;
+        e->audience = rec->audience;
+        apply_live(r, e, state, true);
+    }
+}
+
+/* Frees entities despawned so long ago that no packet still accepted can name them. */
+static void collect(ns_replica *r)
+{
+    uint32_t newest = r->received.newest;
+    for (uint32_t i = 0; r->ngone && i < r->cfg.max_entities; i++) {
+        ns__rent *e = &r->ent[i];
+        if (e->state == NS__R_GONE && newest - e->gone > r->cfg.reorder_window) forget(e), r->ngone--;
+    }
+}
+
+/* Reads a packet; with `whole`, the packet must end within the byte after its last record. */
+static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
+{
+    uint32_t tick = ns_read_bits(in, 32), flags = ns_read_bits(in, 1), counts[3];
+    for (int i = 0; i < 3; i++) counts[i] = ns_read_packed_u32(in, NULL);
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    if (r->received.mask) {
+        if (ns__newer(r->received.newest, tick) && r->received.newest - tick > r->cfg.reorder_window) return NS_ERR_STALE;
+        if (ns_tickset_has(&r->received, tick)) return NS_OK; /* a duplicate: already applied */
+    }
+    if (counts[0] > r->cfg.max_entities || counts[1] > r->cfg.max_entities - counts[0] ||
+        counts[2] > r->cfg.max_entities)
+        return NS_ERR_CAPACITY;
+    if (++r->serial == 0) { /* the stamps wrapped: start them over */
+        memset(r->stamp, 0, (size_t)r->cfg.max_entities * sizeof *r->stamp);
+        r->serial = 1;
+    }
+    r->nrec = 0;
+    r->scratch_used = 0;
+    ns_status st = read_records(r, in, tick, (flags & NS__HDR_SIZES) != 0, counts);
+    if (st == NS_OK && whole && ns_reader_remaining_bits(in) >= 8) st = NS_ERR_MALFORMED;
+    if (st != NS_OK) {
+        if (!ns_reader_failed(in)) ns_reader_fail(in, st);
+        return st;
+    }
+    ns_tickset_add(&r->received, tick);
+    for (uint32_t i = 0; i < r->nrec; i++) apply_record(r, &r->rec[i], tick);
+    collect(r);
+    return NS_OK;
+}
+
+ns_status ns_replica_read(ns_replica *r, ns_reader *in)
+{
+    return read_packet(r, in, false);
+}
+
+ns_status ns_replica_read_packet(ns_replica *r, const void *buf, size_t len)
+{
+    ns_reader in;
+    ns_reader_init(&in, buf, len);
+    return read_packet(r, &in, true);
+}
+
+void ns_replica_write_ack(const ns_replica *r, ns_writer *w)
+{
+    ns_write_bits(w, r->received.mask != 0, 1);
+    if (!r->received.mask) return;
+    uint64_t older = r->received.mask >> 1;
+    ns_write_bits(w, r->received.newest, 32);
+    ns_write_bits(w, (uint32_t)older, 32);
+    ns_write_bits(w, (uint32_t)(older >> 32), 31);
+}
+
+/* ---- inspection ---- */
+
+static const ns__rent *held(const ns_replica *r, ns_entity_id id)
+{
+    return id < r->cfg.max_entities && r->ent[id].state == NS__R_ALIVE ? &r->ent[id] : NULL;
+}
+
+bool ns_replica_has(const ns_replica *r, ns_entity_id e)
+{
+    return held(r, e) != NULL;
+}
+
+bool ns_replica_is_owner(const ns_replica *r, ns_entity_id id)
+{
+    const ns__rent *e = held(r, id);
+    return e && e->audience == NS_TO_OWNER;
+}
+
+const void *ns_replica_value(const ns_replica *r, ns_entity_id id, uint32_t type)
+{
+    const ns__rent *e = held(r, id);
+    int32_t i = e ? ns__layout_find(&e->layout, r->schema, type) : -1;
+    return i < 0 ? NULL : e->mem + e->voff[i];
+}
+
+const void *ns_replica_snap_at(const ns_replica *r, ns_entity_id id, uint32_t type, uint32_t tick)
+{
+    const ns__rent *e = held(r, id);
+    int32_t i = e ? ns__layout_find(&e->layout, r->schema, type) : -1;
+    const uint8_t *s = i < 0 ? NULL : ns_history_get(&e->ring, tick);
+    return s ? s + e->layout.off[i] : NULL;
+}
+
+const void *ns_replica_snap(const ns_replica *r, ns_entity_id id, uint32_t type, uint32_t *tick)
+{
+    const ns__rent *e = held(r, id);
+    if (!e) return NULL;
+    if (tick) *tick = e->newest;
+    return ns_replica_snap_at(r, id, type, e->newest);
+}
+
+uint32_t ns_replica_count(const ns_replica *r)
+{
+    return r->count;
+}
+
+uint32_t ns_replica_newest(const ns_replica *r)
+{
+    return r->received.newest;
+}
+
+size_t ns_replica_memory(const ns_replica *r)
+{
+    size_t n = sizeof *r + (size_t)r->cfg.max_entities * (sizeof *r->ent + sizeof *r->stamp + sizeof *r->rec);
+    n += r->scratch_cap;
+    for (uint32_t i = 0; i < r->cfg.max_entities; i++) {
+        const ns__rent *e = &r->ent[i];
+        if (!e->mem) continue;
+        n += (size_t)ring_depth(r) * e->layout.size;
+        for (uint32_t k = 0; k < e->layout.ncomp; k++)
+            n += (r->schema->components[e->layout.comp[k]].desc->value_size + 15u) & ~(size_t)15u;
+    }
+    return n;
+}
+
+void ns_replica_each(const ns_replica *r, void (*fn)(const ns_replica *r, ns_entity_id e, void *ctx), void *ctx)
+{
+    for (uint32_t i = 0; i < r->cfg.max_entities; i++)
+        if (r->ent[i].state == NS__R_ALIVE) fn(r, i, ctx);
+}

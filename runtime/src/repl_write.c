@@ -1,0 +1,404 @@
+/* repl_write.c — ns_world_write: one snapshot packet for one connection, within its budget.
+ *
+ * Three passes. scan() walks every entity once: it moves the connection's knowledge of it
+ * along (acked spawns become live, acked despawns start cooling), applies relevancy and the
+ * skip rule, and lists what wants to go. choose() takes the despawns, then the rest by
+ * priority (importance × ticks waited), encoding each body into scratch and counting an upper
+ * bound of its bits, until the budget is full. emit() sorts what was chosen and writes the
+ * packet; only then does commit() record what the connection was sent. The layout is
+ * docs/replication.md, "The snapshot packet". */
+#include <stdlib.h>
+#include <string.h>
+
+#include <netschema/packed.h>
+
+#include "repl_internal.h"
+
+/* Consecutive records that may fail to fit before a packet is called full. */
+#define NS__MAX_MISSES 8u
+
+typedef struct ns__pass {
+    ns_world   *w;
+    ns__conn   *c;
+    uint32_t    conn, now;
+    uint32_t    npick, nchosen, ndespawn, nspawn, ngroups;
+    size_t      used, budget;     /* bits: an upper bound of the packet so far, and the limit */
+    bool        sizes;
+    ns_writer   scratch;
+    ns_repl_stats stats;
+} ns__pass;
+
+static unsigned cost(uint32_t v)
+{
+    return ns_packed_u32_cost(v, NULL);
+}
+
+/* ---- scan ---- */
+
+static void begin_despawn(ns__link *l)
+{
+    l->state = NS__DESPAWNING;
+    ns_tickset_clear(&l->sent);
+    ns_tickset_clear(&l->event);
+    l->waiting = 0;
+}
+
+/* Moves the link along with what the client acked. */
+static void resolve(ns__link *l, const ns__conn *c, uint32_t now, uint32_t window)
+{
+    if (l->state == NS__SPAWNING && ns__ticksets_meet(&l->event, &c->acked)) l->state = NS__LIVE;
+    if (l->state == NS__DESPAWNING && ns__ticksets_meet(&l->event, &c->acked)) {
+        l->state = NS__COOLING;
+        l->since = now;
+        ns_tickset_clear(&l->event);
+    }
+    if (l->state == NS__COOLING && now - l->since > window) l->state = NS__NONE;
+}
+
+static ns__pick *add_pick(ns__pass *p, uint32_t id, uint8_t kind, const ns__link *l, const ns__entity *e)
+{
+    ns__pick *k = &p->w->pick[p->npick++];
+    k->id = id;
+    k->kind = kind;
+    k->audience = (uint8_t)ns__audience(e, p->conn);
+    k->priority = kind == NS__DESPAWN ? 0.0f : e->importance * (float)(p->now - l->since + 1u);
+    k->base.count = 0;
+    k->base.tick_now = p->now;
+    return k;
+}
+
+static bool wanted(const ns__pass *p, ns_entity_id id, const ns__entity *e)
+{
+    if (e->state != NS__ALIVE || !e->hist.held || e->recorded != p->now) return false;
+    if (e->owner == (int32_t)p->conn || !p->c->relevant) return true;
+    return p->c->relevant(p->w, p->conn, id, p->c->ctx);
+}
+
+/* An update, unless the skip rule leaves the entity out: every state recorded since the newest
+ * baseline equals it (so every state sent since then does too), and that baseline is young
+ * enough to still be a baseline for a while (docs/replication.md, "The skip rule"). */
+static void consider_update(ns__pass *p, ns_entity_id id, const ns__entity *e, ns__link *l)
+{
+    ns_audience to = ns__audience(e, p->conn);
+    if (to != l->audience) { /* what the client holds was coded for the other audience */
+        ns_tickset_clear(&l->sent);
+        l->audience = (uint8_t)to;
+    }
+    ns_baselines b;
+    ns_history_baselines(&e->hist, &p->c->acked, &l->sent, p->now, 3, &b);
+    if (b.count && !ns__newer(e->changed, b.tick[0]) && p->now - b.tick[0] < ns__age_cap(p->w)) {
+        p->stats.skipped++;
+        l->since = p->now;
+        return;
+    }
+    add_pick(p, id, NS__UPDATE, l, e)->base = b;
+}
+
+static void scan(ns__pass *p)
+{
+    ns_world *w = p->w;
+    for (uint32_t id = 0; id < w->cfg.max_entities; id++) {
+        const ns__entity *e = &w->ent[id];
+        if (e->state == NS__FREE) continue;
+        ns__link *l = &p->c->links[id];
+        resolve(l, p->c, p->now, w->cfg.reorder_window);
+        bool want = wanted(p, id, e);
+        switch (l->state) {
+        case NS__NONE:
+            if (!want) {
+                l->waiting = 0;
+                break;
+            }
+            if (!l->waiting) l->waiting = 1, l->since = p->now;
+            add_pick(p, id, NS__SPAWN, l, e);
+            break;
+        case NS__SPAWNING:
+        case NS__LIVE:
+            if (!want) {
+                begin_despawn(l);
+                add_pick(p, id, NS__DESPAWN, l, e);
+            } else if (l->state == NS__SPAWNING) {
+                add_pick(p, id, NS__SPAWN, l, e);
+            } else {
+                consider_update(p, id, e, l);
+            }
+            break;
+        case NS__DESPAWNING:
+            add_pick(p, id, NS__DESPAWN, l, e);
+            break;
+        default: /* cooling: not yet spawnable again */
+            break;
+        }
+    }
+}
+
+/* ---- choose ---- */
+
+/* Max-heap of pick indices by priority; ties go to the lower id, so the order is stable. */
+static bool before(const ns__pick *pk, uint32_t a, uint32_t b)
+{
+    if (pk[a].priority != pk[b].priority) return pk[a].priority > pk[b].priority;
+    return pk[a].id < pk[b].id;
+}
+
+static void sift_down(const ns__pick *pk, uint32_t *h, uint32_t n, uint32_t i)
+{
+    for (;;) {
+        uint32_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && before(pk, h[l], h[m])) m = l;
+        if (r < n && before(pk, h[r], h[m])) m = r;
+        if (m == i) return;
+        uint32_t t = h[i];
+        h[i] = h[m], h[m] = t;
+        i = m;
+    }
+}
+
+static uint64_t signature(const ns_baselines *b)
+{
+    uint64_t s = b->count;
+    for (uint32_t i = 0; i < b->count; i++) s = s * 0x9E3779B97F4A7C15u + b->tick[i] + 1u;
+    return s | 1u; /* 0 marks an empty table slot */
+}
+
+/* Bits of a group header for b (baseline ticks, then a bound of the record count), or 0 if the
+ * packet already has a group with these baselines. */
+static size_t group_cost(ns__pass *p, const ns_baselines *b, bool add)
+{
+    uint64_t s = signature(b);
+    uint32_t mask = p->w->group_cap - 1, i = (uint32_t)(s >> 32 ^ s) & mask;
+    for (uint32_t probes = 0; probes < p->w->group_cap; probes++, i = (i + 1) & mask) {
+        if (p->w->groups[i] == s) return 0;
+        if (p->w->groups[i] == 0) break;
+    }
+    size_t bits = 2 + cost(p->w->cfg.max_entities);
+    uint32_t prev = p->now;
+    for (uint32_t k = 0; k < b->count; k++) bits += cost(prev - b->tick[k] - 1u), prev = b->tick[k];
+    if (add && p->w->groups[i] == 0) p->w->groups[i] = s, p->ngroups++;
+    return bits;
+}
+
+/* An upper bound of the record's bits besides its body (gaps are at most the id itself). */
+static size_t framing_bound(ns__pass *p, const ns__pick *k, const ns__entity *e, size_t body, bool add)
+{
+    size_t bits = cost(k->id) + (p->sizes ? cost((uint32_t)body) : 0);
+    if (k->kind == NS__SPAWN) {
+        bits += 1 + cost(e->layout.ncomp - 1);
+        for (uint32_t i = 0; i < e->layout.ncomp; i++) bits += cost(p->w->schema->components[e->layout.comp[i]].desc->id);
+    } else if (k->kind == NS__UPDATE) {
+        bits += group_cost(p, &k->base, add) + (k->base.count == 0);
+    }
+    return bits;
+}
+
+/* Encodes k's body into scratch; false if it does not fit there. */
+static bool encode(ns__pass *p, ns__pick *k, const ns__entity *e)
+{
+    ns_world *w = p->w;
+    const uint8_t *cur = ns_history_get(&e->hist, p->now);
+    ns_writer saved = p->scratch;
+    k->at = ns_writer_bits(&p->scratch);
+    k->payload = 0;
+    ns_status st = ns__body_write(&p->scratch, w->schema, &w->defaults, &e->layout, cur, &k->base,
+                                  (ns_audience)k->audience, &k->payload);
+    if (st != NS_OK) {
+        p->scratch = saved;
+        return false;
+    }
+    k->bits = ns_writer_bits(&p->scratch) - k->at;
+    return true;
+}
+
+static bool try_add(ns__pass *p, ns__pick *k)
+{
+    const ns__entity *e = &p->w->ent[k->id];
+    ns_writer saved = p->scratch;
+    if (k->kind != NS__DESPAWN && !encode(p, k, e)) return false;
+    size_t body = k->kind == NS__DESPAWN ? 0 : k->bits;
+    size_t bits = framing_bound(p, k, e, body, false) + body;
+    if (p->used + bits > p->budget) {
+        p->scratch = saved;
+        return false;
+    }
+    framing_bound(p, k, e, body, true);
+    p->used += bits;
+    p->w->chosen[p->nchosen++] = *k;
+    if (k->kind == NS__DESPAWN) p->ndespawn++;
+    if (k->kind == NS__SPAWN) p->nspawn++;
+    return true;
+}
+
+static void choose(ns__pass *p)
+{
+    ns__pick *pk = p->w->pick;
+    uint32_t *heap = p->w->heap, n = 0;
+    for (uint32_t i = 0; i < p->npick; i++) {
+        if (pk[i].kind != NS__DESPAWN) heap[n++] = i;
+        else if (!try_add(p, &pk[i])) p->stats.deferred++;
+    }
+    for (uint32_t i = n / 2; i-- > 0;) sift_down(pk, heap, n, i);
+    uint32_t misses = 0;
+    while (n > 0) {
+        uint32_t top = heap[0];
+        heap[0] = heap[--n];
+        sift_down(pk, heap, n, 0);
+        if (misses >= NS__MAX_MISSES || !try_add(p, &pk[top])) {
+            p->stats.deferred++;
+            misses++;
+        } else {
+            misses = 0;
+        }
+    }
+}
+
+/* ---- emit ---- */
+
+static int compare_records(const void *pa, const void *pb)
+{
+    const ns__pick *a = pa, *b = pb;
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    if (a->kind == NS__UPDATE) {
+        if (a->base.count != b->base.count) return a->base.count < b->base.count ? -1 : 1;
+        for (uint32_t i = 0; i < a->base.count; i++)
+            if (a->base.tick[i] != b->base.tick[i]) return a->base.tick[i] < b->base.tick[i] ? -1 : 1;
+    }
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static bool same_group(const ns__pick *a, const ns__pick *b)
+{
+    if (a->base.count != b->base.count) return false;
+    for (uint32_t i = 0; i < a->base.count; i++)
+        if (a->base.tick[i] != b->base.tick[i]) return false;
+    return true;
+}
+
+static void write_body(ns__pass *p, ns_writer *out, const ns__pick *k)
+{
+    if (p->sizes) ns_write_packed_u32(out, (uint32_t)k->bits, NULL);
+    ns__copy_bits(out, p->scratch.buf, k->at, k->bits);
+}
+
+static void write_spawn(ns__pass *p, ns_writer *out, const ns__pick *k)
+{
+    const ns__layout *l = &p->w->ent[k->id].layout;
+    ns_write_bits(out, k->audience, 1);
+    ns_write_packed_u32(out, l->ncomp - 1, NULL);
+    uint32_t prev = 0;
+    for (uint32_t i = 0; i < l->ncomp; i++) {
+        uint32_t id = p->w->schema->components[l->comp[i]].desc->id;
+        ns_write_packed_u32(out, i == 0 ? id : id - prev - 1, NULL);
+        prev = id;
+    }
+    write_body(p, out, k);
+}
+
+/* Writes the records of one group (or section) chosen[from, to). */
+static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to)
+{
+    const ns__pick *ch = p->w->chosen;
+    uint32_t next = 0; /* the lowest id the next record may have */
+    for (uint32_t i = from; i < to; i++) {
+        const ns__pick *k = &ch[i];
+        ns_write_packed_u32(out, k->id - next, NULL);
+        next = k->id + 1;
+        if (k->kind == NS__SPAWN) {
+            write_spawn(p, out, k);
+        } else if (k->kind == NS__UPDATE) {
+            if (k->base.count == 0) ns_write_bits(out, k->audience, 1);
+            write_body(p, out, k);
+        }
+    }
+}
+
+static void emit(ns__pass *p, ns_writer *out)
+{
+    ns__pick *ch = p->w->chosen;
+    qsort(ch, p->nchosen, sizeof *ch, compare_records);
+    ns_write_bits(out, p->now, 32);
+    ns_write_bits(out, p->sizes ? NS__HDR_SIZES : 0u, 1);
+    ns_write_packed_u32(out, p->ndespawn, NULL);
+    ns_write_packed_u32(out, p->nspawn, NULL);
+    uint32_t groups = 0;
+    for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen; i++) groups += i == p->ndespawn + p->nspawn || !same_group(&ch[i - 1], &ch[i]);
+    ns_write_packed_u32(out, groups, NULL);
+    write_run(p, out, 0, p->ndespawn);
+    write_run(p, out, p->ndespawn, p->ndespawn + p->nspawn);
+    for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen;) {
+        uint32_t j = i + 1;
+        while (j < p->nchosen && same_group(&ch[i], &ch[j])) j++;
+        ns_write_baseline_ticks(out, &ch[i].base);
+        ns_write_packed_u32(out, j - i - 1, NULL);
+        write_run(p, out, i, j);
+        i = j;
+    }
+}
+
+/* ---- commit ---- */
+
+static void commit(ns__pass *p)
+{
+    for (uint32_t i = 0; i < p->nchosen; i++) {
+        const ns__pick *k = &p->w->chosen[i];
+        ns__link *l = &p->c->links[k->id];
+        ns_tickset_add(k->kind == NS__UPDATE ? &l->sent : &l->event, p->now);
+        if (k->kind == NS__DESPAWN) {
+            p->stats.despawns++;
+            continue;
+        }
+        if (k->kind == NS__SPAWN) {
+            l->state = NS__SPAWNING;
+            ns_tickset_add(&l->sent, p->now);
+            p->stats.spawns++;
+        } else {
+            p->stats.updates++;
+            p->stats.full_states += k->base.count == 0;
+        }
+        l->audience = k->audience;
+        l->since = p->now;
+        l->waiting = 0;
+    }
+    p->c->last = p->now;
+    p->c->wrote = true;
+}
+
+ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budget_bits, ns_repl_stats *stats)
+{
+    if (conn >= w->cfg.max_connections || !w->conn[conn].used || !w->ticked) return NS_ERR_ARGUMENT;
+    ns__conn *c = &w->conn[conn];
+    if (c->wrote && !ns__newer(w->tick, c->last)) return NS_ERR_STALE; /* one packet per tick */
+    ns__pass p = {.w = w, .c = c, .conn = conn, .now = w->tick, .sizes = w->cfg.entity_sizes};
+    p.budget = budget_bits ? budget_bits : (size_t)w->cfg.budget * 8;
+    p.used = 33 + 3 * (size_t)cost(w->cfg.max_entities);
+    if (p.used > p.budget) return NS_ERR_ARGUMENT;
+    memset(w->groups, 0, w->group_cap * sizeof *w->groups);
+    ns_writer_init(&p.scratch, w->scratch, w->scratch_cap);
+    scan(&p);
+    choose(&p);
+    ns_writer_flush(&p.scratch);
+    size_t start = ns_writer_bits(out);
+    ns_writer saved = *out;
+    emit(&p, out);
+    if (ns_writer_overflowed(out)) {
+        *out = saved;
+        return NS_ERR_OVERFLOW;
+    }
+    commit(&p);
+    p.stats.bits = (uint32_t)(ns_writer_bits(out) - start);
+    size_t payload = 0;
+    for (uint32_t i = 0; i < p.nchosen; i++) payload += w->chosen[i].kind == NS__DESPAWN ? 0 : w->chosen[i].payload;
+    p.stats.framing_bits = p.stats.bits - (uint32_t)payload;
+    if (stats) *stats = p.stats;
+    return NS_OK;
+}
+
+ns_status ns_world_write_packet(ns_world *w, uint32_t conn, void *buf, size_t cap, size_t *len, ns_repl_stats *stats)
+{
+    ns_writer out;
+    ns_writer_init(&out, buf, cap);
+    ns_status st = ns_world_write(w, conn, &out, cap * 8 < (size_t)w->cfg.budget * 8 ? cap * 8 : 0, stats);
+    size_t n = ns_writer_flush(&out);
+    if (st == NS_OK) st = ns_writer_status(&out);
+    if (len) *len = st == NS_OK ? n : 0;
+    return st;
+}
