@@ -341,6 +341,8 @@ static void commit(ns__pass *p)
     for (uint32_t i = 0; i < p->nchosen; i++) {
         const ns__pick *k = &p->w->chosen[i];
         ns__link *l = &p->c->links[k->id];
+        /* States coded for another audience can never be baselines of this one. */
+        if (k->kind != NS__DESPAWN && k->audience != l->audience) ns_tickset_clear(&l->sent);
         ns_tickset_add(k->kind == NS__UPDATE ? &l->sent : &l->event, p->now);
         if (k->kind == NS__DESPAWN) {
             p->stats.despawns++;

@@ -67,6 +67,7 @@ void rh_start(rh_game *g, ns_world_config cfg, uint32_t n, rh_impair impair, uin
     g->world = ns_world_create(&cfg, &st);
     if (!g->world) fprintf(stderr, "ns_world_create: %s\n", ns_status_str(st)), abort();
     g->nclients = n;
+    g->max_entities = cfg.max_entities;
     for (uint32_t c = 0; c < n; c++) {
         if (ns_world_connect(g->world, &g->conn[c]) != NS_OK) abort();
         ns_handshake h = ns_world_handshake(g->world, g->conn[c]);
@@ -144,7 +145,7 @@ bool rh_consistent(const rh_game *g, uint32_t c, char *why, size_t why_size)
 {
     const ns_schema *s = &rt_test_schema;
     const ns_replica *r = g->replica[c];
-    for (ns_entity_id e = 0; e < 4096; e++) {
+    for (ns_entity_id e = 0; e < g->max_entities; e++) {
         if (!ns_replica_has(r, e)) continue;
         ns_audience to = ns_replica_is_owner(r, e) ? NS_TO_OWNER : NS_TO_OBSERVER;
         for (uint32_t k = 0; k < s->component_count; k++) {
@@ -156,6 +157,36 @@ bool rh_consistent(const rh_game *g, uint32_t c, char *why, size_t why_size)
             if (!same_view(&s->components[k], mine, theirs, to)) {
                 snprintf(why, why_size, "client %u entity %u component %s differs at tick %u", c, e,
                          s->components[k].desc->name, tick);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool rh_settled(const rh_game *g, uint32_t c, char *why, size_t why_size)
+{
+    const ns_schema *s = &rt_test_schema;
+    const ns_replica *r = g->replica[c];
+    for (ns_entity_id e = 0; e < g->max_entities; e++) {
+        bool server = ns_world_alive(g->world, e) && ns_world_client_holds(g->world, g->conn[c], e);
+        if (server != ns_replica_has(r, e)) {
+            snprintf(why, why_size, "client %u %s entity %u", c, server ? "lacks" : "still holds", e);
+            return false;
+        }
+        if (!server) continue;
+        ns_audience to = ns_world_owner(g->world, e) == (int32_t)g->conn[c] ? NS_TO_OWNER : NS_TO_OBSERVER;
+        if (ns_replica_is_owner(r, e) != (to == NS_TO_OWNER)) {
+            snprintf(why, why_size, "client %u has the wrong audience for entity %u", c, e);
+            return false;
+        }
+        for (uint32_t k = 0; k < s->component_count; k++) {
+            uint32_t type = s->components[k].desc->id, tick;
+            const void *mine = ns_replica_snap(r, e, type, &tick);
+            const void *theirs = ns_world_recorded(g->world, e, type, g->tick);
+            if (!mine != !theirs || (mine && !same_view(&s->components[k], mine, theirs, to))) {
+                snprintf(why, why_size, "client %u entity %u component %s is not the server's newest state", c, e,
+                         s->components[k].desc->name);
                 return false;
             }
         }

@@ -43,6 +43,7 @@ typedef struct rh_game {
     uint32_t    conn[RH_MAX_CLIENTS];
     rh_link     down[RH_MAX_CLIENTS], up[RH_MAX_CLIENTS];
     uint32_t    nclients;
+    uint32_t    max_entities;
     uint32_t    tick;
     uint64_t    rng;
     uint64_t    bits_down[RH_MAX_CLIENTS];
@@ -71,5 +72,10 @@ uint32_t rh_link_take(rh_link *l, uint32_t now, rh_datagram *out, uint32_t max);
  * the server's recorded snapshot of that tick as the client's audience sees it. On a mismatch,
  * writes a description into why. */
 bool rh_consistent(const rh_game *g, uint32_t c, char *why, size_t why_size);
+
+/* True if client c holds exactly the entities the server has live for it (link spawned and
+ * acked), each at the server's newest recorded state as the client's audience sees it: what a
+ * client must reach once the link is quiet. */
+bool rh_settled(const rh_game *g, uint32_t c, char *why, size_t why_size);
 
 #endif
