@@ -338,7 +338,7 @@ uint32_t ns_world_count(const ns_world *w)
 
 size_t ns_world_memory(const ns_world *w)
 {
-    size_t n = sizeof *w + (size_t)w->cfg.max_entities * (sizeof *w->ent + sizeof *w->pick + 2 * sizeof(uint32_t));
+    size_t n = sizeof *w + (size_t)w->cfg.max_entities * (sizeof *w->ent + 2 * sizeof *w->pick + sizeof *w->heap);
     n += (size_t)w->cfg.max_connections * sizeof *w->conn + w->scratch_cap + w->group_cap * sizeof *w->groups;
     for (uint32_t i = 0; i < w->cfg.max_entities; i++)
         if (w->ent[i].state != NS__FREE) n += (size_t)w->ent[i].layout.size * (1 + w->cfg.history_depth);
