@@ -10,6 +10,32 @@
 # schemas that import it. Works with the Makefile and Ninja generators (CMake >= 3.20).
 include_guard(GLOBAL)
 
+# Fails at configure time when a listed schema does not exist (rather than with "No rule to make
+# target" at build time), saying where it looked; a schema found in an IMPORT_DIRS directory is
+# suggested, since SCHEMAS are relative to the current source directory, not to IMPORT_DIRS.
+# Schemas that another rule generates (the GENERATED source property) are not checked.
+function(_netschema_check_schema target schema import_dirs)
+  get_filename_component(path "${schema}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  if(EXISTS "${path}")
+    return()
+  endif()
+  get_source_file_property(generated "${path}" GENERATED)
+  if(generated)
+    return()
+  endif()
+  set(hint "")
+  foreach(dir IN LISTS import_dirs)
+    get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(EXISTS "${dir}/${schema}")
+      file(RELATIVE_PATH rel "${CMAKE_CURRENT_SOURCE_DIR}" "${dir}/${schema}")
+      set(hint " It exists in the IMPORT_DIRS directory ${dir}: write ${rel}.")
+      break()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "netschema_generate(TARGET ${target}): the schema '${schema}' does not exist: looked for ${path}"
+                      " (SCHEMAS are relative to ${CMAKE_CURRENT_SOURCE_DIR}).${hint}")
+endfunction()
+
 function(netschema_generate)
   cmake_parse_arguments(NSG "" "TARGET;OUT_DIR" "SCHEMAS;IMPORT_DIRS;OPTIONS" ${ARGN})
   if(NOT NSG_TARGET OR NOT NSG_SCHEMAS)
@@ -33,6 +59,7 @@ function(netschema_generate)
   set(sources)
   set(headers)
   foreach(schema IN LISTS NSG_SCHEMAS)
+    _netschema_check_schema("${NSG_TARGET}" "${schema}" "${NSG_IMPORT_DIRS}")
     get_filename_component(schema "${schema}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     get_filename_component(name "${schema}" NAME)
     string(REGEX REPLACE "\\.netschema$" "" stem "${name}")

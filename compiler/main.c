@@ -137,8 +137,38 @@ static void dep_path(FILE *f, const char *p)
     }
 }
 
+/* 0 if dir is (or could be made) a directory; else prints why and returns -1. */
+static int ensure_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return 0;
+        fprintf(stderr, "netschemac: cannot use output directory '%s': it is not a directory\n", dir);
+        return -1;
+    }
+    if (mkdir(dir, 0777) == 0) return 0;
+    fprintf(stderr, "netschemac: cannot create output directory '%s': %s\n", dir, strerror(errno));
+    return -1;
+}
+
+/* ensure_dir for the directory part of path ("gen" of "gen/game.ns.d"), as -o makes its own. */
+static int ensure_parent_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash == path) return 0;
+    size_t n = (size_t)(slash - path);
+    char *dir = malloc(n + 1);
+    if (!dir) return -1;
+    memcpy(dir, path, n);
+    dir[n] = '\0';
+    int rc = ensure_dir(dir);
+    free(dir);
+    return rc;
+}
+
 static int write_depfile(const cli *c, nsc_context *ctx, nsc_unit *const *units)
 {
+    if (ensure_parent_dir(c->depfile) != 0) return EXIT_USAGE;
     FILE *f = fopen(c->depfile, "w");
     if (!f) {
         fprintf(stderr, "netschemac: cannot write '%s': %s\n", c->depfile, strerror(errno));
@@ -174,20 +204,6 @@ static int write_depfile(const cli *c, nsc_context *ctx, nsc_unit *const *units)
         fputs(":\n", f);
     }
     return fclose(f) == 0 ? 0 : EXIT_USAGE;
-}
-
-/* 0 if dir is (or could be made) a directory; else prints why and returns -1. */
-static int ensure_dir(const char *dir)
-{
-    struct stat st;
-    if (stat(dir, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) return 0;
-        fprintf(stderr, "netschemac: cannot use output directory '%s': it is not a directory\n", dir);
-        return -1;
-    }
-    if (mkdir(dir, 0777) == 0) return 0;
-    fprintf(stderr, "netschemac: cannot create output directory '%s': %s\n", dir, strerror(errno));
-    return -1;
 }
 
 static int emit(const cli *c, nsc_context *ctx, nsc_unit *u)

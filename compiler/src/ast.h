@@ -193,6 +193,8 @@ typedef struct nsc_decl {
     bool         cyclic;       /* structs: contains itself (reported) */
     bool         has_id;
     uint32_t     id;           /* wire type id: components, inputs, rpcs */
+    uint32_t     send_rate_hz; /* components: @send_rate(hz), 0 without */
+    bool         unreliable;   /* rpcs: @unreliable */
     const char  *c_name;       /* <prefix>_<Name> */
     struct nsc_layout *layout;
     uint64_t     hash;

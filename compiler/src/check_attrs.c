@@ -1,5 +1,6 @@
 /* check_attrs.c — attributes: which exist, what arguments they take, where they apply
  * (the table in idl/SPEC.md, "Attributes"), and what they mean for a field (nsc_field_sem). */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -7,7 +8,7 @@
 
 typedef enum attr_id {
     A_QUANTIZE, A_RANGE, A_SMALLEST_THREE, A_SMOOTH, A_SYNC, A_NOTIFY, A_INITIAL, A_COMPOSITE,
-    A_NOPREDICT, A_RAW, A_ID, A_ORDERED, A_COUNT
+    A_NOPREDICT, A_RAW, A_ID, A_ORDERED, A_SEND_RATE, A_UNRELIABLE, A_COUNT
 } attr_id;
 
 static const struct {
@@ -27,6 +28,8 @@ static const struct {
     [A_RAW] = {"raw", 0, "@raw"},
     [A_ID] = {"id", 1, "@id(n), n 0 to 65535"},
     [A_ORDERED] = {"ordered", 0, "@ordered"},
+    [A_SEND_RATE] = {"send_rate", 1, "@send_rate(hz), hz 1 to 1000"},
+    [A_UNRELIABLE] = {"unreliable", 0, "@unreliable"},
 };
 
 /* Finds the attribute, reporting unknown ones (with a suggestion) and wrong argument counts. */
@@ -90,6 +93,29 @@ static bool duplicate(nsc_checker *c, nsc_attr *const *list, size_t i)
     return false;
 }
 
+/* @send_rate(hz) on a component, @unreliable on an rpc: how the dispatch tables
+ * (ns_component_ops.send_rate_hz, NS_MSG_RPC_UNRELIABLE) let the runtime send them. */
+static void dispatch_attr(nsc_checker *c, nsc_decl *d, const nsc_attr *a, int id)
+{
+    const char *kind = nsc_decl_kind_name(d->kind);
+    if (id == A_UNRELIABLE) {
+        if (d->kind != NSC_D_RPC) nsc_error(c->d, "E-attr-place", a->loc, "@unreliable applies to rpcs, not to %ss", kind);
+        else d->unreliable = true;
+        return;
+    }
+    if (d->kind != NSC_D_COMPONENT) {
+        nsc_error(c->d, "E-attr-place", a->loc, "@send_rate applies to components, not to %ss", kind);
+        return;
+    }
+    nsc_int v;
+    if (!nsc_eval_int(c, d->unit, a->args[0], "a send rate", &v)) return;
+    if (v.neg || v.mag < 1 || v.mag > 1000) {
+        nsc_error(c->d, "E-attr-args", a->args[0]->loc, "@send_rate(hz) takes 1 to 1000 Hz");
+        return;
+    }
+    d->send_rate_hz = (uint32_t)v.mag;
+}
+
 void nsc_check_decl_attrs(nsc_checker *c, nsc_decl *d)
 {
     d->sync = NSC_SYNC_ALL;
@@ -119,6 +145,8 @@ void nsc_check_decl_attrs(nsc_checker *c, nsc_decl *d)
             }
             d->has_id = true;
             d->id = (uint32_t)v.mag;
+        } else if (id == A_SEND_RATE || id == A_UNRELIABLE) {
+            dispatch_attr(c, d, a, id);
         } else {
             nsc_error(c->d, "E-attr-place", a->loc, "@%s applies to fields, not to %ss", attrs[id].name, kind);
         }
@@ -227,6 +255,23 @@ static void check_quantized_range(nsc_checker *c, nsc_field *f, const nsc_attr *
     }
 }
 
+/* A tiny Q makes 1/Q, and the values the int32 snapshot dequantizes to (up to 2147483647 / Q),
+ * overflow the field's float type: generated code would need an infinite constant. Refused. */
+static bool quantize_fits(nsc_checker *c, const nsc_attr *a, const nsc_type *t, double q)
+{
+    bool f64 = t->kind == NSC_T_F64;
+    double max = f64 ? DBL_MAX : (double)FLT_MAX, reach = 2147483647.0 / q;
+    if (reach <= max) return true;
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    nsc_type_spell(t, &sb);
+    nsc_error(c->d, "E-limit-quantize", a->args[0]->loc,
+              "@quantize(%s) is too fine for '%s': 1/Q and the values the 32-bit quantized form dequantizes to "
+              "(up to 2147483647 / Q) overflow %s, whose maximum is %.3g; use Q >= %.3g",
+              nsc_number_text(c, q), nsc_sb_str(&sb), f64 ? "f64" : "f32", max, 2147483647.0 / max * (1 + 1e-6));
+    nsc_sb_free(&sb);
+    return false;
+}
+
 /* Applies one field attribute; returns false if it does not apply here (already reported). */
 static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_attr *a, int id)
 {
@@ -242,6 +287,7 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
             nsc_error(c->d, "E-attr-args", a->args[0]->loc, "@quantize(Q) needs 0 < Q <= 1e9");
             return false;
         }
+        if (!quantize_fits(c, a, t, q.f)) return false;
         s->has_quantize = true;
         s->quantize = q.f;
         return true;
@@ -331,6 +377,12 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
         return true;
     case A_ID:
         nsc_error(c->d, "E-attr-place", a->loc, "@id applies to components, inputs and rpcs, not to fields");
+        return false;
+    case A_SEND_RATE:
+        nsc_error(c->d, "E-attr-place", a->loc, "@send_rate applies to components, not to fields");
+        return false;
+    case A_UNRELIABLE:
+        nsc_error(c->d, "E-attr-place", a->loc, "@unreliable applies to rpcs, not to fields");
         return false;
     case A_COUNT:
         break;

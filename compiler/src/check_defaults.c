@@ -156,8 +156,8 @@ static nsc_literal *enum_default(nsc_checker *c, nsc_unit *u, const nsc_type *t,
             }
         }
     }
-    nsc_error(c->d, "E-default-type", e->loc, "the default of %s '%s' field must be one of its values, e.g. %s",
-              nsc_article(en->name.text), en->name.text, en->nvalues ? en->values[0]->name.text : "a value");
+    nsc_error(c->d, "E-default-type", e->loc, "the default of %s '%s' field must be one of its values: %s",
+              nsc_article(en->name.text), en->name.text, nsc_enum_value_list(c, en));
     return NULL;
 }
 

@@ -42,6 +42,11 @@ static nsc_value eval_name(nsc_checker *c, nsc_unit *u, const nsc_expr *e)
         return v;
     }
     nsc_decl *d = nsc_lookup(c, u, &e->name, false);
+    if (!d && owner) {
+        nsc_error(c->d, "E-name-unknown", e->loc, "enum '%s' has no value '%s'; its values are %s", owner->name.text,
+                  e->name.parts[e->name.count - 1].text, nsc_enum_value_list(c, owner));
+        return error_value(e);
+    }
     if (!d) {
         nsc_error(c->d, "E-name-unknown", e->loc, "unknown name '%s': expected a constant or Enum.value",
                   e->name.text);

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "checker.h"
+#include "cnames.h"
 
 static const char *const c_keywords[] = {
     /* C11 */
@@ -20,8 +21,99 @@ static const char *const c_keywords[] = {
     "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
 };
 
+/* C library names that generated code would collide with: those of the headers it includes
+ * (<stddef.h>, <stdint.h>, <stdbool.h>, <string.h>, <math.h>) and of <limits.h> and <float.h>,
+ * which the files that include a generated header usually include too. Typedefs and object-like
+ * macros only: a struct member named like a function or a function-like macro compiles. */
+typedef struct libc_name {
+    const char *name;
+    const char *header;
+} libc_name;
+
+static const libc_name libc_names[] = {
+    {"NULL", "stddef.h"}, {"offsetof", "stddef.h"}, {"size_t", "stddef.h"}, {"ptrdiff_t", "stddef.h"},
+    {"max_align_t", "stddef.h"},
+    {"SIZE_MAX", "stdint.h"}, {"PTRDIFF_MIN", "stdint.h"}, {"PTRDIFF_MAX", "stdint.h"},
+    {"SIG_ATOMIC_MIN", "stdint.h"}, {"SIG_ATOMIC_MAX", "stdint.h"}, {"WCHAR_MIN", "stdint.h"},
+    {"WCHAR_MAX", "stdint.h"}, {"WINT_MIN", "stdint.h"}, {"WINT_MAX", "stdint.h"},
+    {"NAN", "math.h"}, {"INFINITY", "math.h"}, {"HUGE_VAL", "math.h"}, {"HUGE_VALF", "math.h"},
+    {"HUGE_VALL", "math.h"}, {"float_t", "math.h"}, {"double_t", "math.h"}, {"FP_NAN", "math.h"},
+    {"FP_INFINITE", "math.h"}, {"FP_ZERO", "math.h"}, {"FP_SUBNORMAL", "math.h"}, {"FP_NORMAL", "math.h"},
+    {"FP_FAST_FMA", "math.h"}, {"FP_FAST_FMAF", "math.h"}, {"FP_FAST_FMAL", "math.h"}, {"FP_ILOGB0", "math.h"},
+    {"FP_ILOGBNAN", "math.h"}, {"MATH_ERRNO", "math.h"}, {"MATH_ERREXCEPT", "math.h"},
+    {"math_errhandling", "math.h"}, {"M_E", "math.h"}, {"M_LOG2E", "math.h"}, {"M_LOG10E", "math.h"},
+    {"M_LN2", "math.h"}, {"M_LN10", "math.h"}, {"M_PI", "math.h"}, {"M_PI_2", "math.h"}, {"M_PI_4", "math.h"},
+    {"M_1_PI", "math.h"}, {"M_2_PI", "math.h"}, {"M_2_SQRTPI", "math.h"}, {"M_SQRT2", "math.h"},
+    {"M_SQRT1_2", "math.h"}, {"MAXFLOAT", "math.h"}, {"HUGE", "math.h"},
+    {"CHAR_BIT", "limits.h"}, {"SCHAR_MIN", "limits.h"}, {"SCHAR_MAX", "limits.h"}, {"UCHAR_MAX", "limits.h"},
+    {"CHAR_MIN", "limits.h"}, {"CHAR_MAX", "limits.h"}, {"MB_LEN_MAX", "limits.h"}, {"SHRT_MIN", "limits.h"},
+    {"SHRT_MAX", "limits.h"}, {"USHRT_MAX", "limits.h"}, {"INT_MIN", "limits.h"}, {"INT_MAX", "limits.h"},
+    {"UINT_MAX", "limits.h"}, {"LONG_MIN", "limits.h"}, {"LONG_MAX", "limits.h"}, {"ULONG_MAX", "limits.h"},
+    {"LLONG_MIN", "limits.h"}, {"LLONG_MAX", "limits.h"}, {"ULLONG_MAX", "limits.h"},
+    {"FLT_MAX", "float.h"}, {"FLT_MIN", "float.h"}, {"FLT_EPSILON", "float.h"}, {"FLT_DIG", "float.h"},
+    {"DBL_MAX", "float.h"}, {"DBL_MIN", "float.h"}, {"DBL_EPSILON", "float.h"}, {"DBL_DIG", "float.h"},
+};
+
+/* Macros gcc and clang predefine in their default (GNU) modes on common targets. */
+static const char *const predefined_macros[] = {"unix", "linux", "i386", "sun", "sparc", "mips"};
+
+static bool starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* <stdint.h>'s names and the ones C11 7.31.10 reserves for it: int<N>_t, int_least<N>_t,
+ * intptr_t, intmax_t (and uint...), INT<N>_MAX, INT_FAST<N>_MIN, UINT<N>_C, INTMAX_C, ... Only
+ * where "int" is followed by a width or one of stdint's words: "internal_t" stays usable. */
+static bool is_stdint_name(const char *s)
+{
+    bool upper = s[0] == 'I' || s[0] == 'U';
+    const char *rest = s + (s[0] == 'u' || s[0] == 'U');
+    if (!starts_with(rest, upper ? "INT" : "int")) return false;
+    rest += 3;
+    bool stdint_word = (*rest >= '0' && *rest <= '9') ||
+                       starts_with(rest, upper ? "_LEAST" : "_least") || starts_with(rest, upper ? "_FAST" : "_fast") ||
+                       starts_with(rest, upper ? "PTR" : "ptr") || starts_with(rest, upper ? "MAX" : "max");
+    if (!stdint_word) return false;
+    return upper ? ends_with(s, "_MAX") || ends_with(s, "_MIN") || ends_with(s, "_C") : ends_with(s, "_t");
+}
+
+const char *nsc_reserved_c_name(nsc_arena *a, const char *name)
+{
+    if (starts_with(name, "ns_") || starts_with(name, "NS_") || starts_with(name, "NETSCHEMA_"))
+        return "names starting with 'ns_', 'NS_' or 'NETSCHEMA_' belong to the netschema runtime (its functions, "
+               "types, macros and include guards)";
+    if (is_stdint_name(name))
+        return "the C library's <stdint.h> defines it or C11 reserves it for that header (7.31.10), and generated "
+               "code includes that header";
+    for (size_t i = 0; i < sizeof libc_names / sizeof libc_names[0]; i++)
+        if (strcmp(libc_names[i].name, name) == 0)
+            return nsc_arena_printf(a, "the C library's <%s> defines it, and %s", libc_names[i].header,
+                                    strcmp(libc_names[i].header, "limits.h") && strcmp(libc_names[i].header, "float.h")
+                                        ? "generated code includes that header"
+                                        : "code that includes a generated header often includes that header too");
+    for (size_t i = 0; i < sizeof predefined_macros / sizeof predefined_macros[0]; i++)
+        if (strcmp(predefined_macros[i], name) == 0)
+            return "gcc and clang predefine it as a macro in their default GNU modes (-std=gnu11 and later)";
+    return NULL;
+}
+
 void nsc_check_identifier(nsc_checker *c, nsc_name n, const char *what)
 {
+    /* Generated code spells names in string literals (descriptors, enum _name) and joins them
+     * into longer C names: a bound keeps both far below C's 4095-character string literal. */
+    size_t len = strlen(n.text);
+    if (len > NSC_MAX_NAME_LENGTH) {
+        nsc_error(c->d, "E-limit-name", n.loc, "%s '%.32s...' is %zu characters long; names have at most %d",
+                  what, n.text, len, NSC_MAX_NAME_LENGTH);
+        return;
+    }
     if (n.text[0] == '_' || strstr(n.text, "__"))
         nsc_error(c->d, "E-name-reserved", n.loc,
                   "%s '%s' is reserved: names may not start with '_' or contain '__' (reserved in C and C++)",
@@ -38,9 +130,9 @@ void nsc_check_field_name(nsc_checker *c, nsc_name n)
             return;
         }
     }
-    if (strncmp(n.text, "ns_", 3) == 0)
-        nsc_error(c->d, "E-name-reserved", n.loc, "field name '%s' is reserved: names starting with 'ns_' "
-                  "belong to the netschema runtime", n.text);
+    /* A field is a struct member spelled as is: a macro of that name would replace it. */
+    const char *why = nsc_reserved_c_name(c->a, n.text);
+    if (why) nsc_error(c->d, "E-name-reserved", n.loc, "field name '%s' is reserved: %s", n.text, why);
 }
 
 void nsc_check_package(nsc_checker *c, nsc_unit *u)
@@ -60,7 +152,13 @@ void nsc_check_package(nsc_checker *c, nsc_unit *u)
         if (i != 0)
             nsc_error(c->d, "E-package-order", d->loc,
                       "the package declaration must come first, before any other declaration");
-        for (size_t p = 0; p < d->package.count; p++) nsc_check_identifier(c, d->package.parts[p], "package name");
+        /* Descriptors spell the whole dotted package and "<prefix>_<Name>" as string literals. */
+        size_t len = strlen(d->package.text);
+        if (len > NSC_MAX_NAME_LENGTH)
+            nsc_error(c->d, "E-limit-name", d->package.loc, "package name '%.32s...' is %zu characters long; "
+                      "names have at most %d", d->package.text, len, NSC_MAX_NAME_LENGTH);
+        else
+            for (size_t p = 0; p < d->package.count; p++) nsc_check_identifier(c, d->package.parts[p], "package name");
     }
     if (!first) {
         u->package = "";
@@ -78,6 +176,14 @@ void nsc_check_package(nsc_checker *c, nsc_unit *u)
     for (char *p = prefix; *p; p++)
         if (*p == '.') *p = '_';
     u->prefix = prefix;
+    /* Every generated name starts "<prefix>_", macros in upper case: "package ns" would define
+     * ns_reader or NS_TO_OWNER over the runtime's own. */
+    const char *upper = nsc_upper(c->a, nsc_arena_printf(c->a, "%s_", prefix));
+    if (starts_with(upper, "NS_") || starts_with(upper, "NETSCHEMA_"))
+        nsc_error(c->d, "E-name-reserved", first->package.loc,
+                  "package '%s' is reserved: its generated C names would start with '%s_' (macros with '%s'), and "
+                  "names starting with 'ns_', 'NS_' or 'NETSCHEMA_' belong to the netschema runtime",
+                  first->package.text, prefix, upper);
     /* "a_.b" is fine part by part but makes the prefix "a__b". */
     if (strstr(prefix, "__") && !strstr(first->package.text, "__"))
         nsc_error(c->d, "E-name-reserved", first->package.loc,
@@ -170,6 +276,18 @@ const nsc_enum_value *nsc_lookup_enum_value(nsc_checker *c, nsc_unit *u, const n
     for (size_t i = 0; i < e->nvalues; i++)
         if (strcmp(e->values[i]->name.text, vname) == 0) return e->values[i];
     return NULL;
+}
+
+const char *nsc_enum_value_list(nsc_checker *c, const nsc_decl *e)
+{
+    enum { LISTED = 12 };
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    for (size_t i = 0; i < e->nvalues && i < LISTED; i++)
+        nsc_sb_printf(&sb, "%s%s", i ? ", " : "", e->values[i]->name.text);
+    if (e->nvalues > LISTED) nsc_sb_printf(&sb, ", ... (%zu in all)", e->nvalues);
+    const char *r = nsc_arena_strdup(c->a, e->nvalues ? nsc_sb_str(&sb) : "(none)");
+    nsc_sb_free(&sb);
+    return r;
 }
 
 void nsc_check_unused_imports(nsc_checker *c, nsc_unit *u)

@@ -23,6 +23,7 @@ typedef struct nsc_checker {
 #define NSC_MAX_ENUM_VALUES   65536u
 #define NSC_MAX_TYPE_ID       65535u
 #define NSC_MAX_NESTING       8u      /* structs inside structs */
+#define NSC_MAX_NAME_LENGTH   1000    /* characters in one identifier (C keeps string literals under 4095) */
 
 /* ---- names: check_names.c ---- */
 void      nsc_check_package(nsc_checker *c, nsc_unit *u);
@@ -34,6 +35,11 @@ nsc_decl *nsc_lookup(nsc_checker *c, nsc_unit *u, const nsc_qname *q, bool repor
 /* Resolves Enum.value (or pkg.Enum.value); NULL if q names no enum value. */
 const nsc_enum_value *nsc_lookup_enum_value(nsc_checker *c, nsc_unit *u, const nsc_qname *q, nsc_decl **owner);
 void      nsc_check_identifier(nsc_checker *c, nsc_name n, const char *what);
+/* Why a C name is reserved (the runtime's prefixes, the C library's names, predefined macros),
+ * or NULL if generated code may define it. */
+const char *nsc_reserved_c_name(nsc_arena *a, const char *name);
+/* An enum's values for a message: "red, blue", the first 12 then "... (300 in all)". */
+const char *nsc_enum_value_list(nsc_checker *c, const nsc_decl *e);
 void      nsc_check_field_name(nsc_checker *c, nsc_name n);
 void      nsc_check_unused_imports(nsc_checker *c, nsc_unit *u);
 /* "a" or "an" for a word as it is read aloud ("an i32", "a u16", "an enum", "an f32"). */

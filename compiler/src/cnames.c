@@ -9,8 +9,11 @@
 
 const char *const nsc_record_suffixes[] = {
     "snap", "hooks", "init", "quantize", "dequantize", "snap_equal", "equal", "write", "read",
-    "interpolate", "apply", "desc", "is_dirty", "clear_dirty",
-    "snap_default", "reference", "check", "desc_fields", "pred", "decode", /* file-local in the generated source */
+    "interpolate", "apply", "desc", "is_dirty", "clear_dirty", "snap_default", "send",
+    "reference", "check", "desc_fields", "pred", "decode", /* file-local in the generated source */
+    /* file-local in every source whose dispatch tables list the record (emit_c_dispatch.c) */
+    "dispatch_one", "erased_snap_default", "erased_init", "erased_quantize", "erased_dequantize",
+    "erased_snap_equal", "erased_write", "erased_read", "erased_apply", "erased_interpolate",
 };
 const size_t nsc_record_suffix_count = sizeof nsc_record_suffixes / sizeof nsc_record_suffixes[0];
 
@@ -94,6 +97,15 @@ typedef struct owner {
     nsc_loc          loc;
 } owner;
 
+/* A generated name that the C library or a compiler already defines ("package int32; struct t"
+ * makes int32_t). The runtime's prefixes are reported once, on the package (nsc_check_package). */
+static void reject_reserved(nsc_checker *c, const char *name, const char *what, nsc_loc loc)
+{
+    if (!strncmp(name, "ns_", 3) || !strncmp(name, "NS_", 3) || !strncmp(name, "NETSCHEMA_", 10)) return;
+    const char *why = nsc_reserved_c_name(c->a, name);
+    if (why) nsc_error(c->d, "E-name-reserved", loc, "%s would generate the C name '%s', which is reserved: %s", what, name, why);
+}
+
 static void claim_as(nsc_checker *c, const char *name, const nsc_decl *d, const char *what, const char *place,
                      nsc_loc loc)
 {
@@ -103,7 +115,10 @@ static void claim_as(nsc_checker *c, const char *name, const nsc_decl *d, const 
     o->place = place;
     o->loc = loc;
     owner *prev = nsc_map_put(&c->cnames, name, o);
-    if (prev == o) return;
+    if (prev == o) {
+        reject_reserved(c, name, what, loc);
+        return;
+    }
     /* Already an error of its own: two declarations of one name in one schema (E-name-dup), or
      * one declaration repeating a member name (E-enum-dup, E-field-dup). */
     if (d && prev->decl && d != prev->decl && d->unit == prev->decl->unit &&
@@ -212,6 +227,9 @@ void nsc_check_c_names(nsc_checker *c, nsc_unit *u)
     claim(c, nsc_unit_macro(c->a, u, "SCHEMA_HASH"), NULL, what, u->package_decl->loc);
     claim(c, nsc_unit_macro(c->a, u, "TYPE_COUNT"), NULL, what, u->package_decl->loc);
     claim(c, nsc_arena_printf(c->a, "%s_types", u->prefix), NULL, what, u->package_decl->loc);
+    static const char *const dispatch_names[] = {"components", "messages", "schema", "handlers", "dispatch"};
+    for (size_t i = 0; i < sizeof dispatch_names / sizeof dispatch_names[0]; i++)
+        claim(c, nsc_arena_printf(c->a, "%s_%s", u->prefix, dispatch_names[i]), NULL, what, u->package_decl->loc);
     for (size_t i = 0; i < u->ndecls; i++) {
         const nsc_decl *d = u->decls[i];
         if (d->kind == NSC_D_ENUM) claim_enum(c, d);

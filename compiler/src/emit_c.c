@@ -1,4 +1,4 @@
-/* emit_c.c — writes <stem>.ns.h and <stem>.ns.c for a checked unit (DESIGN §7). The output is
+/* emit_c.c — writes <stem>.ns.h and <stem>.ns.c for a checked unit (docs/generated-api.md). The output is
  * deterministic: it depends only on the schema, its imports and the compiler version. */
 #include <errno.h>
 #include <stdio.h>
@@ -52,6 +52,7 @@ static void header(nsc_cgen *g)
     nsc_p_line(h, "#define %s UINT64_C(0x%016llx)", nsc_unit_macro(g->a, g->u, "SCHEMA_HASH"), (unsigned long long)g->u->hash);
     nsc_cg_header_types(g);
     nsc_cg_header_functions(g);
+    nsc_cg_dispatch_header(g);
     nsc_p_empty(h);
     nsc_p_line(h, "#ifdef __cplusplus");
     nsc_p_line(h, "}");
@@ -86,6 +87,7 @@ static void source(nsc_cgen *g)
         nsc_cg_descriptor(g, d);
     }
     nsc_cg_type_table(g);
+    nsc_cg_dispatch_source(g);
 }
 
 /* Writes text to dir/name through a temporary file, so a failed run never leaves half a file. */

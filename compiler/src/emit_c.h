@@ -1,7 +1,8 @@
 /* emit_c.h — the C emitter's shared state and helpers. emit_c.c drives it and writes the files;
  * emit_c_types.c prints types and declarations; emit_c_values.c defaults, quantize/dequantize,
  * equality, setters and dirty bits; emit_c_codec.c the serializers; emit_c_smooth.c
- * interpolation and hooks; emit_c_coll.c collection fields; emit_c_desc.c descriptors. Everything printed follows the layout
+ * interpolation and hooks; emit_c_coll.c collection fields; emit_c_desc.c descriptors;
+ * emit_c_dispatch.c the dispatch tables, handlers and _send. Everything printed follows the layout
  * (layout.h): the emitter makes no wire decision of its own. */
 #ifndef NSC_EMIT_C_H
 #define NSC_EMIT_C_H
@@ -67,6 +68,8 @@ void nsc_cg_quantize(nsc_cgen *g, const nsc_decl *d);    /* _quantize, _dequanti
 void nsc_cg_dequantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, const char *src, const char *dst);
 void nsc_cg_equality(nsc_cgen *g, const nsc_decl *d);    /* _snap_equal, _equal */
 void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d);     /* _set_<field>, _is_dirty, _clear_dirty */
+/* An int64_t constant that compiles warning-free, INT64_MIN included ("INT64_C(-5)"). */
+const char *nsc_cg_i64(nsc_cgen *g, int64_t v);
 /* A C expression for a default literal of type t ("100", "1.5f", "arena_Team_blue"). */
 void nsc_cg_literal(nsc_cgen *g, const nsc_type *t, const nsc_literal *l, nsc_strbuf *sb);
 
@@ -88,6 +91,10 @@ void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d);
 /* ---- descriptors (emit_c_desc.c) ---- */
 void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d);
 void nsc_cg_type_table(nsc_cgen *g);
+
+/* ---- dispatch tables, handlers and _send (emit_c_dispatch.c) ---- */
+void nsc_cg_dispatch_header(nsc_cgen *g);   /* the tables' and handlers' declarations */
+void nsc_cg_dispatch_source(nsc_cgen *g);   /* wrappers, tables, _dispatch, _send */
 
 /* Formats into the arena. */
 #define NSC_FMT(g, ...) nsc_arena_printf((g)->a, __VA_ARGS__)

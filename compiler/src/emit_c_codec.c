@@ -136,7 +136,7 @@ static void reference_fn(nsc_cgen *g, const nsc_decl *d)
         nsc_p_empty(c);
     }
     nsc_p_comment(c, "What the fields are coded against: the defaults with no baseline, baseline 0 with one or two,");
-    nsc_p_comment(c, "and for predicted fields the linear prediction from three (DESIGN §6.4).");
+    nsc_p_comment(c, "and for predicted fields the linear prediction from three (docs/wire.md section 3).");
     nsc_p_line(c, "static const %s_snap *%s(const ns_baselines *base%s)", n, nsc_cg_fn(g, d, "reference"),
                predicted ? NSC_FMT(g, ", %s *pred", pn) : "");
     nsc_p_open(c, "{");

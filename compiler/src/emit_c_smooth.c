@@ -78,9 +78,9 @@ static void interpolate_field(nsc_cgen *g, const nsc_decl *d, const nsc_field *f
     case NSC_ENC_INT:
     case NSC_ENC_INT64:
     case NSC_ENC_RAW:
-        nsc_p_line(c, "out->%s = (%s)ns_lerp_int((int64_t)from->%s, (int64_t)to->%s, %s, INT64_C(%lld), INT64_C(%lld));", m,
+        nsc_p_line(c, "out->%s = (%s)ns_lerp_int((int64_t)from->%s, (int64_t)to->%s, %s, %s, %s);", m,
                    s->snap_ctype, m, m,
-                   tt, (long long)s->lo, (long long)s->hi);
+                   tt, nsc_cg_i64(g, s->lo), nsc_cg_i64(g, s->hi));
         return;
     case NSC_ENC_QUANT:
     case NSC_ENC_FLOAT32:

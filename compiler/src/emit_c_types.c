@@ -249,7 +249,10 @@ void nsc_cg_header_types(nsc_cgen *g)
         if (!consts) nsc_p_blank(h), nsc_p_line(h, "/* ---- constants ---- */"), nsc_p_empty(h);
         consts = true;
         nsc_p_doc(h, d->doc);
-        nsc_p_line(h, "#define %s %lldLL", nsc_macro_name(g->a, d, NULL), (long long)d->const_value);
+        if (d->const_value == INT64_MIN) /* -9223372036854775808LL negates a literal too big for long long */
+            nsc_p_line(h, "#define %s (-9223372036854775807LL - 1)", nsc_macro_name(g->a, d, NULL));
+        else
+            nsc_p_line(h, "#define %s %lldLL", nsc_macro_name(g->a, d, NULL), (long long)d->const_value);
     }
     for (size_t i = 0; i < g->u->ndecls; i++)
         if (g->u->decls[i]->kind == NSC_D_ENUM) header_enum(g, g->u->decls[i]);

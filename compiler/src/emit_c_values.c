@@ -3,6 +3,7 @@
  *
  * The default snapshot is computed here, at compile time, with the runtime's own quantize
  * functions, so it is bit-identical to what _quantize makes of the _init value. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,12 +28,33 @@ static void int_literal(nsc_strbuf *sb, const char *ctype, bool neg, uint64_t ma
     else nsc_sb_printf(sb, "%s%llu%s", neg ? "-" : "", (unsigned long long)mag, is_unsigned ? "u" : "");
 }
 
-/* The shortest decimal that reads back as exactly this float (or double), with its suffix. */
+const char *nsc_cg_i64(nsc_cgen *g, int64_t v)
+{
+    /* -9223372036854775808 is the negation of a literal too big for any signed type. */
+    if (v == INT64_MIN) return "(-INT64_C(9223372036854775807) - 1)";
+    return NSC_FMT(g, "INT64_C(%lld)", (long long)v);
+}
+
+/* The shortest decimal that reads back as exactly this float (or double), with its suffix.
+ * Any finite value: whole numbers below 1e15 print as "12.0", the rest in %g form ("1e+20f").
+ * Subnormals print in hexadecimal ("0x1p-149f", C99 and C++17), which is exact: a decimal
+ * that only rounds to them draws clang's "magnitude too small" warning. Non-finite values
+ * (never produced by a checked schema) print as an expression that still compiles. */
 static void float_literal(nsc_strbuf *sb, double v, bool is_f32)
 {
     char buf[64];
-    if (v == (double)(long long)v && fabs(v) < 1e15) {
+    if (!isfinite(v)) {
+        if (isnan(v)) nsc_sb_puts(sb, is_f32 ? "NAN" : "(double)NAN");
+        else nsc_sb_printf(sb, "%s%s", v > 0 ? "" : "-", is_f32 ? "HUGE_VALF" : "HUGE_VAL");
+        return;
+    }
+    if (fabs(v) < 1e15 && v == floor(v)) { /* in long long range: no undefined conversion */
         nsc_sb_printf(sb, "%.1f%s", v, is_f32 ? "f" : "");
+        return;
+    }
+    bool subnormal = is_f32 ? fabsf((float)v) < FLT_MIN : fabs(v) < DBL_MIN;
+    if (subnormal) {
+        nsc_sb_printf(sb, "%a%s", is_f32 ? (double)(float)v : v, is_f32 ? "f" : "");
         return;
     }
     for (int prec = 1; prec <= 17; prec++) {
@@ -56,6 +78,57 @@ static void string_literal(nsc_strbuf *sb, const char *s, size_t n)
         else nsc_sb_printf(sb, "\\%03o", c);
     }
     nsc_sb_putc(sb, '"');
+}
+
+/* C11 (5.2.4.1) only guarantees string literals of 4095 characters, and -Wpedantic holds generated
+ * code to that: longer text is spelled as a brace list of character constants instead. */
+#define NSC_MAX_C_STRING 4095u
+
+/* A char array initializer for bytes: a string literal when short enough, else "{'a', '\303'}". */
+static void char_array_init(nsc_strbuf *sb, const char *s, size_t n)
+{
+    if (n <= NSC_MAX_C_STRING) {
+        string_literal(sb, s, n);
+        return;
+    }
+    nsc_sb_putc(sb, '{');
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (i) nsc_sb_puts(sb, ", ");
+        if (c == '\'' || c == '\\') nsc_sb_printf(sb, "'\\%c'", c);
+        else if (c >= 0x20 && c < 0x7f) nsc_sb_printf(sb, "'%c'", c);
+        else nsc_sb_printf(sb, "'\\%03o'", c);
+    }
+    nsc_sb_putc(sb, '}');
+}
+
+/* Copies n bytes of text to dst (a char or uint8_t array) in _init. */
+static void copy_text(nsc_printer *c, const char *dst, const char *s, size_t n)
+{
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    char_array_init(&sb, s, n);
+    if (n <= NSC_MAX_C_STRING) {
+        nsc_p_line(c, "memcpy(%s, %s, %zu);", dst, nsc_sb_str(&sb), n);
+    } else {
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "static const char text[%zu] = %s;", n, nsc_sb_str(&sb));
+        nsc_p_line(c, "memcpy(%s, text, sizeof text);", dst);
+        nsc_p_close(c, "}");
+    }
+    nsc_sb_free(&sb);
+}
+
+/* A bound of ns_clamp_i64: a plain literal, except INT64_MIN, which no literal spells. */
+static const char *clamp_bound(nsc_cgen *g, int64_t v)
+{
+    return v == INT64_MIN ? nsc_cg_i64(g, v) : NSC_FMT(g, "%lld", (long long)v);
+}
+
+/* A bound of ns_clamp_u64 (the bits of the slot's int64_t bounds): beyond INT64_MAX only
+ * UINT64_C spells it without a warning. */
+static const char *clamp_bound_u64(nsc_cgen *g, int64_t v)
+{
+    return NSC_FMT(g, v < 0 ? "UINT64_C(%llu)" : "%llu", (unsigned long long)v);
 }
 
 static double lit_double(const nsc_literal *l)
@@ -136,12 +209,10 @@ static void init_field(nsc_cgen *g, const nsc_type *t, const nsc_literal *l, con
             nsc_p_line(c, "%s.%s = %s;", path, axis[k], nsc_sb_str(&sb));
         }
     } else if (t->kind == NSC_T_STRING && l && l->n) {
-        string_literal(&sb, l->s, l->n);
-        nsc_p_line(c, "memcpy(%s, %s, %zu);", path, nsc_sb_str(&sb), l->n);
+        copy_text(c, path, l->s, l->n);
     } else if (t->kind == NSC_T_BYTES && l && l->n) {
-        string_literal(&sb, l->s, l->n);
         nsc_p_line(c, "%s.len = %zu;", path, l->n);
-        nsc_p_line(c, "memcpy(%s.data, %s, %zu);", path, nsc_sb_str(&sb), l->n);
+        copy_text(c, NSC_FMT(g, "%s.data", path), l->s, l->n);
     } else if (t->kind == NSC_T_ENUM) {
         const nsc_enum_value *ev = l ? l->ev : t->decl->values[0];
         nsc_p_line(c, "%s = %s;", path, nsc_enum_value_cname(g->a, t->decl, ev));
@@ -236,7 +307,7 @@ static void snap_value(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, con
         return;
     }
     case NSC_ENC_STRING:
-        string_literal(sb, lit ? lit->s : "", lit ? lit->n : 0);
+        char_array_init(sb, lit ? lit->s : "", lit ? lit->n : 0);
         return;
     case NSC_ENC_BYTES:
         nsc_sb_printf(sb, "{%zu, {", lit ? lit->n : (size_t)0);
@@ -264,7 +335,7 @@ void nsc_cg_defaults(nsc_cgen *g, const nsc_decl *d)
     snap_record(g, d, NULL, &sb);
     nsc_p_blank(c);
     nsc_p_comment(c, "The snapshot of the schema defaults: what fields are coded against with no baseline.");
-    nsc_p_line(c, "static const %s_snap %s = %s;", n, nsc_cg_fn(g, d, "snap_default"), nsc_sb_str(&sb));
+    nsc_p_line(c, "const %s_snap %s = %s;", n, nsc_cg_fn(g, d, "snap_default"), nsc_sb_str(&sb));
     nsc_sb_free(&sb);
 
     nsc_p_empty(c);
@@ -362,8 +433,12 @@ void nsc_cg_quantize_value(nsc_cgen *g, const nsc_slot *s, const nsc_type *t, co
                        nsc_enum_value_cname(g->a, t->decl, ev));
         } else if (s->has_range) {
             bool u64 = t->kind == NSC_T_U64;
-            nsc_p_line(c, "%s = (%s)%s(%s, %lld, %lld);", q, s->snap_ctype, u64 ? "ns_clamp_u64" : "ns_clamp_i64", v,
-                       (long long)s->lo, (long long)s->hi);
+            if (u64)
+                nsc_p_line(c, "%s = (%s)ns_clamp_u64(%s, %s, %s);", q, s->snap_ctype, v, clamp_bound_u64(g, s->lo),
+                           clamp_bound_u64(g, s->hi));
+            else
+                nsc_p_line(c, "%s = (%s)ns_clamp_i64(%s, %s, %s);", q, s->snap_ctype, v, clamp_bound(g, s->lo),
+                           clamp_bound(g, s->hi));
         } else {
             nsc_p_line(c, "%s = %s;", q, v);
         }

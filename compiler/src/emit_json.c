@@ -147,6 +147,9 @@ static void record(nsc_context *ctx, nsc_json *j, const nsc_decl *d)
     nsc_json_key(j, "hash"), nsc_json_hex64(j, d->hash);
     doc(j, d->doc);
     if (d->kind == NSC_D_COMPONENT) nsc_json_key(j, "sync"), nsc_json_string(j, sync_word(d->sync));
+    /* Only when present, like in the hash: descriptors of schemas without them are unchanged. */
+    if (d->send_rate_hz) nsc_json_key(j, "send_rate"), nsc_json_uint(j, d->send_rate_hz);
+    if (d->unreliable) nsc_json_key(j, "unreliable"), nsc_json_bool(j, true);
     uint32_t slots[2][2];
     for (int x = 0; x < 2; x++)
         for (int y = 0; y < 2; y++) slots[x][y] = l->mask_slots[x][y];

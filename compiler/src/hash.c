@@ -85,6 +85,9 @@ static void canon_record(const nsc_decl *d, nsc_strbuf *sb, int depth)
     nsc_sb_printf(sb, "%s %s", nsc_decl_kind_name(d->kind), d->name.text);
     if (d->kind == NSC_D_COMPONENT || d->kind == NSC_D_INPUT || d->kind == NSC_D_RPC) nsc_sb_printf(sb, " id=%u", d->id);
     if (d->kind == NSC_D_COMPONENT) nsc_sb_printf(sb, " sync=%d", (int)d->sync);
+    /* Spelled only when present, so the hashes of schemas without them stay as they were. */
+    if (d->send_rate_hz) nsc_sb_printf(sb, " send_rate=%u", d->send_rate_hz);
+    if (d->unreliable) nsc_sb_puts(sb, " unreliable");
     nsc_sb_putc(sb, '{');
     for (size_t i = 0; i < d->nfields; i++) canon_field(d->fields[i], sb, depth + 1);
     nsc_sb_putc(sb, '}');

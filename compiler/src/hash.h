@@ -1,4 +1,4 @@
-/* hash.h — the protocol hash (DESIGN §6.7): FNV-1a 64 over a canonical text of everything that
+/* hash.h — the protocol hash (idl/SPEC.md section 13): FNV-1a 64 over a canonical text of everything that
  * affects the wire, per type and per schema. */
 #ifndef NSC_HASH_H
 #define NSC_HASH_H

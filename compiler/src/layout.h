@@ -1,7 +1,7 @@
 /* layout.h — the IR between checking and emitting: for every record type, the flattened list of
  * change-mask slots in wire order, each with its encoding, snapshot type, ranges and worst-case
  * bits, plus the per-audience mask and size bounds. Every wire decision is made here; emitters
- * only print what the layout says (DESIGN §2). */
+ * only print what the layout says (docs/wire.md section 4). */
 #ifndef NSC_LAYOUT_H
 #define NSC_LAYOUT_H
 

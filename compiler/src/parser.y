@@ -596,9 +596,19 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, nsc_par
     }
     /* A keyword where a name was expected: a '}' missing before a new declaration, or a keyword
      * used as a name. */
-    bool wants_ident = false, wants_close = false;
-    for (int i = 0; i < n; i++) wants_ident |= expected[i] == YYSYMBOL_IDENT, wants_close |= expected[i] == YYSYMBOL_RBRACE;
-    if (wants_close && is_declaration_keyword(found) && first_on_line(ps, scanner, loc))
+    bool wants_ident = false, wants_close = false, wants_attr = false, wants_decl = false;
+    for (int i = 0; i < n; i++) {
+        wants_ident |= expected[i] == YYSYMBOL_IDENT, wants_close |= expected[i] == YYSYMBOL_RBRACE;
+        wants_attr |= expected[i] == YYSYMBOL_AT, wants_decl |= is_declaration_keyword(expected[i]);
+    }
+    /* The token before the one found: "}" then ";" is C's habit of ending a struct with ';'. */
+    uint32_t before = nsc_yyget_extra(scanner)->prev_end;
+    bool after_close = found != YYSYMBOL_YYEOF && before > 0 && ps->text[before - 1] == '}';
+    if (found == YYSYMBOL_EQ && wants_attr && wants_semi)
+        nsc_sb_puts(&msg, " (the default goes before the attributes: 'u8 hp = 100 @range(0, 100);')");
+    else if (found == YYSYMBOL_SEMI && wants_decl && after_close)
+        nsc_sb_puts(&msg, " (no ';' follows a declaration: its '}' ends it)");
+    else if (wants_close && is_declaration_keyword(found) && first_on_line(ps, scanner, loc))
         nsc_sb_puts(&msg, " (is a '}' missing before it?)");
     else if (wants_ident && (is_declaration_keyword(found) || found == YYSYMBOL_TRUE || found == YYSYMBOL_FALSE))
         nsc_sb_printf(&msg, " (%s is a keyword and cannot be a name)", yysymbol_name(found));

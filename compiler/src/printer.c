@@ -76,6 +76,9 @@ void nsc_p_doc(nsc_printer *p, const char *doc)
             /* Keep "*" "/" from ending the comment and "/" "*" from nesting one. */
             if ((s[i] == '*' || s[i] == '/') && i + 1 < n && s[i + 1] == (s[i] == '*' ? '/' : '*'))
                 nsc_sb_putc(&line, ' ');
+            /* "??/" is a trigraph for '\' in C11: at a line's end it would splice the next line
+             * in (-Wtrigraphs). "? ?" starts no trigraph. */
+            if (s[i] == '?' && i + 1 < n && s[i + 1] == '?') nsc_sb_putc(&line, ' ');
         }
         if (line.len) nsc_p_line(p, " * %s", nsc_sb_str(&line));
         else nsc_p_line(p, " *");

@@ -58,7 +58,7 @@ static void print_prediction(void)
 
 int main(void)
 {
-    printf("netschema %s — packed integer model (DESIGN §6.2)\n\n", NS_VERSION_STRING);
+    printf("netschema %s — packed integer model (docs/wire.md section 1)\n\n", NS_VERSION_STRING);
     print_values();
     print_deltas();
     print_prediction();

@@ -1,5 +1,5 @@
 /* coll_apply.c — bringing a receiver's live fast array to a new snapshot, with its events:
- * removes, then adds, then changes (DESIGN §6.5). Works in place with one item of scratch and
+ * removes, then adds, then changes (docs/wire.md section 12.3). Works in place with one item of scratch and
  * a bitmap on the stack: no allocation, whatever the capacity. */
 #include "coll_internal.h"
 

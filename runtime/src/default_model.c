@@ -1,7 +1,7 @@
-/* default_model.c — the default packed-integer model of DESIGN §6.2 as constant tables.
+/* default_model.c — the default packed-integer model (docs/wire.md section 1) as constant tables.
  *
  * Buckets (raw bits): 0 0 1 2 3 4 6 8 10 12 15 18 21 24 27 32; prefix code lengths:
- * 2 3 3 3 4 4 4 5 5 5 6 6 6 6 6 6 (Unity's StreamCompressionModel, research/replication.md §1.4).
+ * 2 3 3 3 4 4 4 5 5 5 6 6 6 6 6 6 (Unity's StreamCompressionModel).
  * These are exactly what ns_model_init() builds from those two rows; a unit test holds the two
  * together, so edit the rows there, not these numbers. */
 #include "netschema/packed.h"

@@ -19,6 +19,7 @@ const char *ns_status_str(ns_status s)
     case NS_ERR_FULL:       return "queue or window full";
     case NS_ERR_STALE:      return "too old to accept";
     case NS_ERR_NOMEM:      return "out of memory";
+    case NS_ERR_UNKNOWN_TYPE: return "unknown message or component type";
     case NS_STATUS_COUNT_:  break;
     }
     return "unknown status";

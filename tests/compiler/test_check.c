@@ -239,6 +239,15 @@ START_TEST(hashes_follow_the_wire)
     /* A struct's change reaches every type that uses it. */
     ck_assert(type_hash("package p;\nstruct S { u8 a; }\ncomponent C { S s; }\n", "C") !=
               type_hash("package p;\nstruct S { u8 a @raw; }\ncomponent C { S s; }\n", "C"));
+    /* @send_rate and @unreliable are spelled only when present: each changes the hash, and a
+     * schema without them keeps the hash it had before they existed. */
+    ck_assert(h != type_hash("package p;\ncomponent C @send_rate(20) { f32 x @quantize(100); u8 y; }\n", "C"));
+    ck_assert(type_hash("package p;\ncomponent C @send_rate(20) { u8 y; }\n", "C") !=
+              type_hash("package p;\ncomponent C @send_rate(30) { u8 y; }\n", "C"));
+    uint64_t r = type_hash("package p;\nrpc R { u8 y; }\n", "R");
+    ck_assert(r != type_hash("package p;\nrpc R @unreliable { u8 y; }\n", "R"));
+    /* FNV-1a of "netschema-wire-1 model=default rpc R id=0{y:u8 sync=3;}", as before. */
+    ck_assert(r == UINT64_C(0x2d9a427d27ad8bc9));
 }
 END_TEST
 

@@ -1,55 +1,91 @@
-/* fuzz_reader.c — libFuzzer target: any bytes through generated readers with collections
- * (tests/e2e/coll.netschema). The input names a component, then up to four length-prefixed
- * payloads: the first ones build baselines (each read against the one before, so every
- * baseline is a state a reader can produce), the last is read against them. A read must either
- * fail and leave its destination as it was, or succeed with a state that writes and reads back
- * to itself. Built by `make fuzz` with clang -fsanitize=fuzzer,address,undefined. */
+/* fuzz_reader.c — libFuzzer target: any bytes through generated readers. It covers every
+ * component, input and rpc of idl/examples/everything.netschema (every type and attribute) and
+ * of tests/e2e/coll.netschema (every collection kind), reached through the schemas' dispatch
+ * tables (ns_schema), so a record added to either schema is fuzzed without a change here.
+ *
+ * Input: byte 0 picks the record; byte 1 the number of baselines (0..3, bits 0-1) and the
+ * audience (bit 2: owner, else observer); then up to three length-prefixed payloads that build
+ * the baselines (each read against the one before, so every baseline is a state a reader can
+ * produce; an input gets one previous message, an rpc none), and the rest is the packet read
+ * against them. Invariants: a read that fails leaves its destination as it was; one that
+ * succeeds gives a state that writes, and whose bytes read back to the same state and write to
+ * the same bytes again. ASan sees any read past the packet, which is copied to a heap block of
+ * its exact size. Built by `make fuzz` with clang -fsanitize=fuzzer,address,undefined; replayed
+ * in every test run by fuzz_reader_replay (tests/fuzz/fuzz_replay.c). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "coll.ns.h"
+#include "everything.ns.h"
 
-typedef struct kind {
-    size_t size, max_bytes;
-    ns_status (*write)(ns_writer *w, const void *cur, const ns_baselines *b, ns_audience to);
-    ns_status (*read)(ns_reader *r, void *out, const ns_baselines *b, ns_audience to);
-    bool (*equal)(const void *a, const void *b);
-} kind;
+/* One record, component or message, behind one interface. */
+typedef struct record {
+    const ns_component_ops *component; /* exactly one of component and message is set */
+    const ns_message_ops   *message;
+} record;
 
-#define KIND(T, U)                                                                                     \
-    static ns_status T##_w(ns_writer *w, const void *c, const ns_baselines *b, ns_audience to)       \
-    {                                                                                                  \
-        return coll_##T##_write(w, (const coll_##T##_snap *)c, b, to);                                 \
-    }                                                                                                  \
-    static ns_status T##_r(ns_reader *r, void *o, const ns_baselines *b, ns_audience to)             \
-    {                                                                                                  \
-        return coll_##T##_read(r, (coll_##T##_snap *)o, b, to);                                        \
-    }                                                                                                  \
-    static bool T##_e(const void *a, const void *b)                                                    \
-    {                                                                                                  \
-        return coll_##T##_snap_equal((const coll_##T##_snap *)a, (const coll_##T##_snap *)b);          \
-    }                                                                                                  \
-    static const kind T##_kind = {sizeof(coll_##T##_snap), COLL_##U##_MAX_BYTES, T##_w, T##_r, T##_e};
+static const ns_type_desc *record_desc(const record *k)
+{
+    return k->component ? k->component->desc : k->message->desc;
+}
 
-KIND(Lists, LISTS)
-KIND(Maps, MAPS)
-KIND(Sets, SETS)
-KIND(Fast, FAST)
-KIND(Ordered, ORDERED)
-KIND(Short, SHORT)
+static void record_default(const record *k, void *snap)
+{
+    if (k->component) k->component->snap_default(snap);
+    else k->message->snap_default(snap);
+}
 
-static const kind *const kinds[] = {&Lists_kind, &Maps_kind, &Sets_kind, &Fast_kind, &Ordered_kind, &Short_kind};
+/* For a message, the baselines' newest snapshot is the previous input (an rpc has none). */
+static ns_status record_read(const record *k, ns_reader *r, void *out, const ns_baselines *b, ns_audience to)
+{
+    if (k->component) return k->component->read(r, out, b, to);
+    const void *prev = k->message->kind == NS_MSG_INPUT && b->count ? b->snap[0] : NULL;
+    return k->message->read(r, out, prev);
+}
 
-/* The next length-prefixed payload (2-byte length, clipped to what is left). */
+static ns_status record_write(const record *k, ns_writer *w, const void *cur, const ns_baselines *b, ns_audience to)
+{
+    if (k->component) return k->component->write(w, cur, b, to);
+    const void *prev = k->message->kind == NS_MSG_INPUT && b->count ? b->snap[0] : NULL;
+    return k->message->write(w, cur, prev);
+}
+
+/* The record with index i over both schemas' components and messages, modulo their number. */
+static record pick_record(uint8_t i)
+{
+    static const ns_schema *const schemas[] = {&all_schema, &coll_schema};
+    uint32_t total = 0;
+    for (size_t s = 0; s < 2; s++) total += schemas[s]->component_count + schemas[s]->message_count;
+    uint32_t n = i % total;
+    record k = {NULL, NULL};
+    for (size_t s = 0; s < 2; s++) {
+        const ns_schema *sc = schemas[s];
+        if (n < sc->component_count) {
+            k.component = &sc->components[n];
+            return k;
+        }
+        n -= sc->component_count;
+        if (n < sc->message_count) {
+            k.message = &sc->messages[n];
+            return k;
+        }
+        n -= sc->message_count;
+    }
+    abort();
+}
+
+/* The next length-prefixed payload, clipped to what is left. The length is one byte, or two
+ * when the first has its top bit set (15 bits), so random inputs make short payloads. */
 static const uint8_t *payload(const uint8_t **data, size_t *size, size_t *len)
 {
-    if (*size < 2) {
+    size_t prefix = *size && ((*data)[0] & 0x80u) ? 2 : 1;
+    if (*size < prefix) {
         *len = 0;
         return *data;
     }
-    size_t n = (size_t)(*data)[0] | (size_t)(*data)[1] << 8;
-    *data += 2, *size -= 2;
+    size_t n = prefix == 1 ? (*data)[0] : ((size_t)(*data)[0] & 0x7fu) << 8 | (*data)[1];
+    *data += prefix, *size -= prefix;
     if (n > *size) n = *size;
     const uint8_t *p = *data;
     *data += n, *size -= n;
@@ -57,51 +93,78 @@ static const uint8_t *payload(const uint8_t **data, size_t *size, size_t *len)
     return p;
 }
 
+/* Writes snap into a new heap block of the record's worst-case size; aborts if it cannot. */
+static uint8_t *write_or_die(const record *k, const void *snap, const ns_baselines *b, ns_audience to, size_t *n)
+{
+    size_t cap = record_desc(k)->max_bits / 8 + 16;
+    uint8_t *buf = (uint8_t *)malloc(cap);
+    ns_writer w;
+    ns_writer_init(&w, buf, cap);
+    if (record_write(k, &w, snap, b, to) != NS_OK || ns_writer_overflowed(&w)) abort(); /* read what cannot be written */
+    *n = ns_writer_flush(&w);
+    return buf;
+}
+
+/* A state read successfully must survive write, read, write unchanged. */
+static void check_round_trip(const record *k, const void *got, void *scratch, const ns_baselines *b, ns_audience to)
+{
+    size_t size = record_desc(k)->snap_size, n1, n2;
+    uint8_t *first = write_or_die(k, got, b, to, &n1);
+    ns_reader r;
+    ns_reader_init(&r, first, n1);
+    memset(scratch, 0xa5, size);
+    if (record_read(k, &r, scratch, b, to) != NS_OK) abort(); /* its own bytes do not read */
+    if (k->component && !k->component->snap_equal(scratch, got)) abort();
+    uint8_t *second = write_or_die(k, scratch, b, to, &n2);
+    if (n1 != n2 || memcmp(first, second, n1) != 0) abort(); /* no round trip */
+    free(first);
+    free(second);
+}
+
+/* Builds up to three baselines, oldest first, each read (as owner) against the one before. */
+static void build_baselines(const record *k, uint32_t nbase, uint8_t *const base[3], const uint8_t **data, size_t *size)
+{
+    for (uint32_t i = 0; i < nbase; i++) {
+        size_t len;
+        const uint8_t *p = payload(data, size, &len);
+        ns_baselines b = {{i ? base[i - 1] : NULL, NULL, NULL}, {i, 0, 0}, i ? 1u : 0u, i + 1};
+        ns_reader r;
+        ns_reader_init(&r, p, len);
+        if (record_read(k, &r, base[i], &b, NS_TO_OWNER) == NS_OK) continue;
+        /* Not a valid payload: the baseline is the one before, or the defaults. */
+        if (i) memcpy(base[i], base[i - 1], record_desc(k)->snap_size);
+        else record_default(k, base[i]);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2) return 0;
-    const kind *k = kinds[data[0] % (sizeof kinds / sizeof kinds[0])];
+    record k = pick_record(data[0]);
+    size_t ssize = record_desc(&k)->snap_size;
     uint32_t nbase = data[1] & 3u;
     ns_audience to = (data[1] & 4u) ? NS_TO_OWNER : NS_TO_OBSERVER;
     data += 2, size -= 2;
-    uint8_t *snaps = (uint8_t *)calloc(5, k->size);
-    uint8_t *base[3] = {snaps, snaps + k->size, snaps + 2 * k->size}; /* oldest first while building */
-    uint8_t *out = snaps + 3 * k->size, *before = snaps + 4 * k->size;
-    /* Baselines: each read against the previous one (the first against the defaults); a payload
-     * that does not read leaves the previous state (or the defaults: a zero byte says "nothing
-     * changed"). */
-    for (uint32_t i = 0; i < nbase; i++) {
-        static const uint8_t zero = 0;
-        size_t len;
-        const uint8_t *p = payload(&data, &size, &len);
-        ns_baselines b = {{i ? base[i - 1] : NULL, NULL, NULL}, {i, 0, 0}, i ? 1u : 0u, i + 1};
-        ns_reader r;
-        ns_reader_init(&r, p, len);
-        if (k->read(&r, base[i], &b, NS_TO_OWNER) == NS_OK) continue;
-        ns_reader_init(&r, &zero, 1);
-        if (k->read(&r, base[i], &b, NS_TO_OWNER) != NS_OK) abort();
-    }
+    uint8_t *snaps = (uint8_t *)calloc(6, ssize);
+    uint8_t *base[3] = {snaps, snaps + ssize, snaps + 2 * ssize};
+    uint8_t *out = snaps + 3 * ssize, *before = snaps + 4 * ssize, *scratch = snaps + 5 * ssize;
+    build_baselines(&k, nbase, base, &data, &size);
     ns_baselines b = {{NULL, NULL, NULL}, {0, 0, 0}, nbase, 10};
-    for (uint32_t i = 0; i < nbase; i++) b.snap[i] = base[nbase - 1 - i], b.tick[i] = 9 - i;
-    memset(out, 0x5a, k->size);
-    memcpy(before, out, k->size);
+    for (uint32_t i = 0; i < nbase; i++) b.snap[i] = base[nbase - 1 - i], b.tick[i] = 9 - i; /* newest first */
+    memset(out, 0x5a, ssize);
+    memcpy(before, out, ssize);
+    uint8_t *packet = (uint8_t *)malloc(size ? size : 1);
+    if (size) memcpy(packet, data, size);
     ns_reader r;
-    ns_reader_init(&r, data, size);
-    if (k->read(&r, out, &b, to) != NS_OK) {
-        if (memcmp(out, before, k->size) != 0) abort(); /* a failed read changed its destination */
+    ns_reader_init(&r, packet, size);
+    if (record_read(&k, &r, out, &b, to) != NS_OK) {
+        if (memcmp(out, before, ssize) != 0) abort(); /* a failed read changed its destination */
     } else {
-        size_t cap = k->max_bytes + 8;
-        uint8_t *buf = (uint8_t *)malloc(cap);
-        ns_writer w;
-        ns_writer_init(&w, buf, cap);
-        if (k->write(&w, out, &b, to) != NS_OK) abort(); /* read what cannot be written */
-        size_t n = ns_writer_flush(&w);
-        ns_reader_init(&r, buf, n);
-        if (k->read(&r, before, &b, to) != NS_OK || !k->equal(before, out)) abort(); /* no round trip */
-        free(buf);
+        check_round_trip(&k, out, scratch, &b, to);
     }
+    free(packet);
     free(snaps);
     return 0;
 }

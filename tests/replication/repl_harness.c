@@ -62,7 +62,7 @@ void rh_start(rh_game *g, ns_world_config cfg, uint32_t n, rh_impair impair, uin
 {
     memset(g, 0, sizeof *g);
     g->rng = seed | 1;
-    if (!cfg.schema) cfg.schema = &rt_test_schema;
+    if (!cfg.schema) cfg.schema = &rt_schema;
     ns_status st;
     g->world = ns_world_create(&cfg, &st);
     if (!g->world) fprintf(stderr, "ns_world_create: %s\n", ns_status_str(st)), abort();
@@ -143,7 +143,7 @@ static bool same_view(const ns_component_ops *ops, const void *a, const void *b,
 
 bool rh_consistent(const rh_game *g, uint32_t c, char *why, size_t why_size)
 {
-    const ns_schema *s = &rt_test_schema;
+    const ns_schema *s = &rt_schema;
     const ns_replica *r = g->replica[c];
     for (ns_entity_id e = 0; e < g->max_entities; e++) {
         if (!ns_replica_has(r, e)) continue;
@@ -166,7 +166,7 @@ bool rh_consistent(const rh_game *g, uint32_t c, char *why, size_t why_size)
 
 bool rh_settled(const rh_game *g, uint32_t c, char *why, size_t why_size)
 {
-    const ns_schema *s = &rt_test_schema;
+    const ns_schema *s = &rt_schema;
     const ns_replica *r = g->replica[c];
     for (ns_entity_id e = 0; e < g->max_entities; e++) {
         bool server = ns_world_alive(g->world, e) && ns_world_client_holds(g->world, g->conn[c], e);

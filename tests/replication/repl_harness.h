@@ -8,9 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <netschema/netschema.h>
+#include "repl.ns.h"
 
-extern const ns_schema rt_test_schema;
 
 #define RH_MAX_CLIENTS 8
 #define RH_MAX_PACKET 1600

@@ -82,7 +82,7 @@ static void on_despawn(ns_replica *r, ns_entity_id e, void *ctx)
 START_TEST(spawn_update_despawn_reach_the_client)
 {
     rh_game *g = start((ns_world_config){0}, 1, (rh_impair){0});
-    ns_replica_config rc = {&rt_test_schema, 256, NS_REPL_DEFAULT_DEPTH, NS_REPL_DEFAULT_REORDER, on_spawn, on_despawn, NULL};
+    ns_replica_config rc = {&rt_schema, 256, NS_REPL_DEFAULT_DEPTH, NS_REPL_DEFAULT_REORDER, on_spawn, on_despawn, NULL};
     ns_replica_destroy(g->replica[0]);
     g->replica[0] = ns_replica_create(&rc, NULL);
     spawned = despawned = 0;
@@ -393,7 +393,7 @@ START_TEST(handshake_refuses_another_schema_naming_both_hashes)
     ns_handshake back;
     ck_assert_int_eq(ns_handshake_read(&r, &back), NS_OK);
     ck_assert_uint_eq(back.schema_hash, RT_SCHEMA_HASH);
-    ns_schema other = rt_test_schema;
+    ns_schema other = rt_schema;
     other.hash = 0x1234;
     other.package = "other";
     ns_replica_config rc = {0};
@@ -418,7 +418,7 @@ START_TEST(unknown_component_type_is_skipped_by_size)
     rh_game *g = start((ns_world_config){.entity_sizes = true}, 1, (rh_impair){0});
     /* This client was built without Slow. */
     static ns_schema older;
-    older = rt_test_schema;
+    older = rt_schema;
     older.component_count = 3;
     ns_replica_config rc = {&older, 256, NS_REPL_DEFAULT_DEPTH, NS_REPL_DEFAULT_REORDER, NULL, NULL, NULL};
     ns_replica_destroy(g->replica[0]);
@@ -445,8 +445,8 @@ static size_t digest(const ns_replica *r, uint8_t *out, size_t cap)
     size_t n = 0;
     for (ns_entity_id e = 0; e < 256; e++) {
         if (!ns_replica_has(r, e)) continue;
-        for (uint32_t k = 0; k < rt_test_schema.component_count; k++) {
-            const ns_component_ops *ops = &rt_test_schema.components[k];
+        for (uint32_t k = 0; k < rt_schema.component_count; k++) {
+            const ns_component_ops *ops = &rt_schema.components[k];
             uint32_t tick;
             const void *s = ns_replica_snap(r, e, ops->desc->id, &tick);
             const void *v = ns_replica_value(r, e, ops->desc->id);

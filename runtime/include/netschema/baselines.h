@@ -1,4 +1,4 @@
-/* netschema/baselines.h — what a generated _write/_read codes against (DESIGN §6.4, §7).
+/* netschema/baselines.h — what a generated _write/_read codes against (docs/wire.md section 3).
  *
  * ns_baselines holds up to three snapshots of the same entity that the receiver has acked,
  * newest first, with their ticks. No baselines (NULL or count 0): fields are coded against the

@@ -1,4 +1,5 @@
-/* netschema/bits.h — bounds-checked bit streams: ns_writer and ns_reader (DESIGN §6.1).
+/* netschema/bits.h — bounds-checked bit streams: ns_writer and ns_reader (docs/wire.md section 1,
+ * docs/runtime.md "Bit streams").
  *
  * Bits are written least-significant first through a 64-bit accumulator into a caller-owned
  * buffer. The writer never stores a byte outside [buf, buf + capacity); the reader never loads a

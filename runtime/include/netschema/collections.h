@@ -1,5 +1,5 @@
 /* netschema/collections.h — list, set, map and fastarray fields: their wire format, checks and
- * bookkeeping (DESIGN §6.5, docs/wire.md "Collections").
+ * bookkeeping (docs/wire.md section 12, "Collections").
  *
  * Generated code describes every collection field with a static `ns_coll_ops` (where the parts
  * of its snapshot live, how to code one element) and calls the functions below; users call

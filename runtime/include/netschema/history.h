@@ -1,4 +1,4 @@
-/* netschema/history.h — which baselines a writer may use, and where they are (DESIGN §6.4).
+/* netschema/history.h — which baselines a writer may use, and where they are (docs/wire.md section 3).
  *
  * Over an unreliable transport a writer may only code against snapshots the receiver is known
  * to hold. The pieces:

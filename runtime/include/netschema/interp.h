@@ -1,5 +1,5 @@
 /* netschema/interp.h — what generated _interpolate functions use between two snapshots
- * (DESIGN §7, @smooth):
+ * (@smooth in idl/SPEC.md section 6):
  *   clamp        `from` while t < 1, `to` from t >= 1;
  *   interpolate  lerp with t clamped to [0, 1]; quaternions take the shortest arc, normalized;
  *   extrapolate  like interpolate, but t may run past 1 up to 1 + NS_EXTRAPOLATE_LIMIT, so a

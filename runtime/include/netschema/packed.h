@@ -1,4 +1,4 @@
-/* netschema/packed.h — zigzag, packed integers in a bucket model, and delta helpers (DESIGN §6.2).
+/* netschema/packed.h — zigzag, packed integers in a bucket model, and delta helpers (docs/wire.md section 1).
  *
  * An unsigned value is coded as a Huffman-coded bucket index followed by (value − bucket offset)
  * in the bucket's raw bits. The model is data (ns_model), so a trained model can replace the
@@ -39,7 +39,7 @@ typedef struct ns_model {
     ((uint32_t)(bucket) << 16 | (uint32_t)(code_len) << 8 | ((uint32_t)(code_len) + (raw)))
 #define NS__DECODE_NONE 0xffffffffu
 
-/* The default model of DESIGN §6.2 (Unity's published table). Never modified. */
+/* The default model of docs/wire.md section 1 (Unity's published table). Never modified. */
 extern const ns_model ns_default_model;
 
 /* Builds a model from bucket raw-bit counts and prefix code lengths (canonical Huffman codes are

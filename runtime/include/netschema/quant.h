@@ -1,4 +1,5 @@
-/* netschema/quant.h — float quantization and smallest-three quaternions (DESIGN §6.3).
+/* netschema/quant.h — float quantization and smallest-three quaternions (docs/wire.md section 5,
+ * docs/runtime.md "Quantization").
  *
  * Rounding rule, the same on both ends: q = round(v · Q) computed in double, halfway cases
  * rounded away from zero (0.5 → 1, −0.5 → −1, 2.5 → 3), independent of the FPU rounding mode.

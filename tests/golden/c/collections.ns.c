@@ -18,7 +18,7 @@ const char *bag_Slot_name(bag_Slot v)
 /* ---- struct Item ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const bag_Item_snap bag_Item_snap_default = {0, 0, 100};
+const bag_Item_snap bag_Item_snap_default = {0, 0, 100};
 
 void bag_Item_init(bag_Item *v)
 {
@@ -146,7 +146,7 @@ const ns_type_desc bag_Item_desc = {
 /* ---- component Inventory ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const bag_Inventory_snap bag_Inventory_snap_default = {{0, {0}, {0}, {{0, 0, {0, 0, 0}}}}, {0, {{0, 0, {0, 0, 0}}}}, {0, {0}}, {0, {{0}}}, {0, {{0}}}, {0, {{0, 0, 0}}}, {0, {0}, {0}}, {0, {0}, {{0, 0, 0}}}, {0, {0}}, {0, {0}}};
+const bag_Inventory_snap bag_Inventory_snap_default = {{0, {0}, {0}, {{0, 0, {0, 0, 0}}}}, {0, {{0, 0, {0, 0, 0}}}}, {0, {0}}, {0, {{0}}}, {0, {{0}}}, {0, {{0, 0, 0}}}, {0, {0}, {0}}, {0, {0}, {{0, 0, 0}}}, {0, {0}}, {0, {0}}};
 
 void bag_Inventory_init(bag_Inventory *v)
 {
@@ -875,7 +875,7 @@ bool bag_Inventory_equal(const bag_Inventory *a, const bag_Inventory *b)
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const bag_Inventory_snap *bag_Inventory_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -1922,3 +1922,73 @@ const ns_type_desc *const bag_types[] = {
     &bag_Item_desc,
     &bag_Inventory_desc,
 };
+
+/* ---- dispatch tables ---- */
+
+/* component bag_Inventory */
+
+static void bag_Inventory_erased_snap_default(void *snap)
+{
+    *(bag_Inventory_snap *)snap = bag_Inventory_snap_default;
+}
+
+static void bag_Inventory_erased_quantize(const void *value, void *snap)
+{
+    bag_Inventory_quantize((const bag_Inventory *)value, (bag_Inventory_snap *)snap);
+}
+
+static void bag_Inventory_erased_dequantize(const void *snap, void *value)
+{
+    bag_Inventory_dequantize((const bag_Inventory_snap *)snap, (bag_Inventory *)value);
+}
+
+static void bag_Inventory_erased_init(void *value)
+{
+    bag_Inventory_init((bag_Inventory *)value);
+}
+
+static bool bag_Inventory_erased_snap_equal(const void *a, const void *b)
+{
+    return bag_Inventory_snap_equal((const bag_Inventory_snap *)a, (const bag_Inventory_snap *)b);
+}
+
+static ns_status bag_Inventory_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return bag_Inventory_write(w, (const bag_Inventory_snap *)cur, base, to);
+}
+
+static ns_status bag_Inventory_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return bag_Inventory_read(r, (bag_Inventory_snap *)out, base, to);
+}
+
+static void bag_Inventory_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    bag_Inventory_apply((bag_Inventory *)live, (const bag_Inventory_snap *)snap, (const bag_Inventory_hooks *)hooks, ctx);
+}
+
+static void bag_Inventory_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    bag_Inventory_interpolate((const bag_Inventory_snap *)from, (const bag_Inventory_snap *)to, t, (bag_Inventory *)out);
+}
+
+const ns_component_ops bag_components[] = {
+    {&bag_Inventory_desc, 0u, bag_Inventory_erased_snap_default, bag_Inventory_erased_init, bag_Inventory_erased_quantize, bag_Inventory_erased_dequantize, bag_Inventory_erased_snap_equal, bag_Inventory_erased_write, bag_Inventory_erased_read, bag_Inventory_erased_apply, bag_Inventory_erased_interpolate},
+};
+
+const ns_schema bag_schema = {
+    "bag", BAG_SCHEMA_HASH,
+    bag_components, 1u,
+    NULL, 0u,
+};
+
+ns_status bag_dispatch(ns_reader *r, const bag_handlers *h, void *ctx, uint32_t *id_out)
+{
+    if (!r || !h) return NS_ERR_ARGUMENT;
+    uint32_t id = ns_read_packed_u32(r, NULL);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
+    if (id_out) *id_out = id;
+    (void)ctx;
+    ns_reader_fail(r, NS_ERR_UNKNOWN_TYPE);
+    return NS_ERR_UNKNOWN_TYPE;
+}

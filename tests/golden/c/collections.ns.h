@@ -440,6 +440,26 @@ extern const ns_type_desc bag_Inventory_desc;
 extern const ns_type_desc *const bag_types[];
 #define BAG_TYPE_COUNT 2u
 
+/* ---- dispatch tables ---- */
+
+/* The snapshot of each record's schema defaults (what _read decodes when nothing changed). */
+extern const bag_Item_snap bag_Item_snap_default;
+extern const bag_Inventory_snap bag_Inventory_snap_default;
+
+/* Every component this schema sees (its own and its imports'), by type id: 1. */
+extern const ns_component_ops bag_components[];
+/* The schema as the runtime sees it: package, hash and both tables. */
+extern const ns_schema bag_schema;
+
+/* One callback per input and rpc: bag_dispatch calls the one of the message it reads. */
+typedef struct bag_handlers {
+    void *ns_unused;
+} bag_handlers;
+
+/* Reads one message (its id, then its body) and calls its handler. *id_out (unless NULL) gets
+ * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
+ns_status bag_dispatch(ns_reader *r, const bag_handlers *h, void *ctx, uint32_t *id_out);
+
 #ifdef __cplusplus
 }
 #endif

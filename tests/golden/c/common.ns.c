@@ -18,7 +18,7 @@ const char *game_common_Team_name(game_common_Team v)
 /* ---- struct ItemStack ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const game_common_ItemStack_snap game_common_ItemStack_snap_default = {0, 1u};
+const game_common_ItemStack_snap game_common_ItemStack_snap_default = {0, 1u};
 
 void game_common_ItemStack_init(game_common_ItemStack *v)
 {
@@ -130,3 +130,22 @@ const ns_type_desc game_common_ItemStack_desc = {
 const ns_type_desc *const game_common_types[] = {
     &game_common_ItemStack_desc,
 };
+
+/* ---- dispatch tables ---- */
+
+const ns_schema game_common_schema = {
+    "game.common", GAME_COMMON_SCHEMA_HASH,
+    NULL, 0u,
+    NULL, 0u,
+};
+
+ns_status game_common_dispatch(ns_reader *r, const game_common_handlers *h, void *ctx, uint32_t *id_out)
+{
+    if (!r || !h) return NS_ERR_ARGUMENT;
+    uint32_t id = ns_read_packed_u32(r, NULL);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
+    if (id_out) *id_out = id;
+    (void)ctx;
+    ns_reader_fail(r, NS_ERR_UNKNOWN_TYPE);
+    return NS_ERR_UNKNOWN_TYPE;
+}

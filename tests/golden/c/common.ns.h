@@ -96,6 +96,23 @@ extern const ns_type_desc game_common_ItemStack_desc;
 extern const ns_type_desc *const game_common_types[];
 #define GAME_COMMON_TYPE_COUNT 1u
 
+/* ---- dispatch tables ---- */
+
+/* The snapshot of each record's schema defaults (what _read decodes when nothing changed). */
+extern const game_common_ItemStack_snap game_common_ItemStack_snap_default;
+
+/* The schema as the runtime sees it: package, hash and both tables. */
+extern const ns_schema game_common_schema;
+
+/* One callback per input and rpc: game_common_dispatch calls the one of the message it reads. */
+typedef struct game_common_handlers {
+    void *ns_unused;
+} game_common_handlers;
+
+/* Reads one message (its id, then its body) and calls its handler. *id_out (unless NULL) gets
+ * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
+ns_status game_common_dispatch(ns_reader *r, const game_common_handlers *h, void *ctx, uint32_t *id_out);
+
 #ifdef __cplusplus
 }
 #endif

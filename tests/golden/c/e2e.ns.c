@@ -38,7 +38,7 @@ const char *e2e_Signed_name(e2e_Signed v)
 /* ---- struct Pair ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_Pair_snap e2e_Pair_snap_default = {-7, 7u};
+const e2e_Pair_snap e2e_Pair_snap_default = {-7, 7u};
 
 void e2e_Pair_init(e2e_Pair *v)
 {
@@ -151,7 +151,7 @@ const ns_type_desc e2e_Pair_desc = {
 /* ---- struct Tag ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_Tag_snap e2e_Tag_snap_default = {0, true, 0, "tag"};
+const e2e_Tag_snap e2e_Tag_snap_default = {0, true, 0, "tag"};
 
 void e2e_Tag_init(e2e_Tag *v)
 {
@@ -293,7 +293,7 @@ const ns_type_desc e2e_Tag_desc = {
 /* ---- struct Nest ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_Nest_snap e2e_Nest_snap_default = {{-7, 7u}, {0, true, 0, "tag"}, UINT64_C(0xff7fbff)};
+const e2e_Nest_snap e2e_Nest_snap_default = {{-7, 7u}, {0, true, 0, "tag"}, UINT64_C(0xff7fbff)};
 
 void e2e_Nest_init(e2e_Nest *v)
 {
@@ -446,7 +446,7 @@ const ns_type_desc e2e_Nest_desc = {
 /* ---- component Scalars ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_Scalars_snap e2e_Scalars_snap_default = {true, -5, 200u, -3000, 60000u, -100000, 4000000000u, INT64_C(-5000000000), UINT64_C(18446744073709551615), 0x3fc00000u, UINT64_C(0xc002000000000000), 0, 1u, 4000000000u, -300};
+const e2e_Scalars_snap e2e_Scalars_snap_default = {true, -5, 200u, -3000, 60000u, -100000, 4000000000u, INT64_C(-5000000000), UINT64_C(18446744073709551615), 0x3fc00000u, UINT64_C(0xc002000000000000), 0, 1u, 4000000000u, -300};
 
 void e2e_Scalars_init(e2e_Scalars *v)
 {
@@ -562,7 +562,7 @@ typedef struct e2e_Scalars_pred {
 } e2e_Scalars_pred;
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const e2e_Scalars_snap *e2e_Scalars_reference(const ns_baselines *base, e2e_Scalars_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -954,7 +954,7 @@ const ns_type_desc e2e_Scalars_desc = {
 /* ---- component Motion ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_Motion_snap e2e_Motion_snap_default = {{0, 0}, {0, 0, 0}, {255, 128, 64, 255}, {0, 0, 0, 10000}, UINT64_C(0x3ff7fefff), {0x00000000u, 0x00000000u, 0x00000000u, 0x3f800000u}, {0, 0, 0}, 200, 0, 0x00000000u, {0x00000000u, 0x00000000u, 0x00000000u}, 0, 0, 0};
+const e2e_Motion_snap e2e_Motion_snap_default = {{0, 0}, {0, 0, 0}, {255, 128, 64, 255}, {0, 0, 0, 10000}, UINT64_C(0x3ff7fefff), {0x00000000u, 0x00000000u, 0x00000000u, 0x3f800000u}, {0, 0, 0}, 200, 0, 0x00000000u, {0x00000000u, 0x00000000u, 0x00000000u}, 0, 0, 0};
 
 void e2e_Motion_init(e2e_Motion *v)
 {
@@ -1098,7 +1098,7 @@ typedef struct e2e_Motion_pred {
 } e2e_Motion_pred;
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2e_Motion_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -1572,7 +1572,7 @@ const ns_type_desc e2e_Motion_desc = {
 /* ---- component Coded ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_Coded_snap e2e_Coded_snap_default = {0, 0, 0, 0, 0, 0, 0u, 0, 0, UINT64_C(10)};
+const e2e_Coded_snap e2e_Coded_snap_default = {0, 0, 0, 0, 0, 0, 0u, 0, 0, UINT64_C(10)};
 
 void e2e_Coded_init(e2e_Coded *v)
 {
@@ -1653,7 +1653,7 @@ typedef struct e2e_Coded_pred {
 } e2e_Coded_pred;
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const e2e_Coded_snap *e2e_Coded_reference(const ns_baselines *base, e2e_Coded_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -1954,7 +1954,7 @@ const ns_type_desc e2e_Coded_desc = {
 /* ---- component Text ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_Text_snap e2e_Text_snap_default = {"hero", "", {3, {0, 1, 255}}, {0, {0}}};
+const e2e_Text_snap e2e_Text_snap_default = {"hero", "", {3, {0, 1, 255}}, {0, {0}}};
 
 void e2e_Text_init(e2e_Text *v)
 {
@@ -2004,7 +2004,7 @@ bool e2e_Text_equal(const e2e_Text *a, const e2e_Text *b)
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const e2e_Text_snap *e2e_Text_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -2176,7 +2176,7 @@ const ns_type_desc e2e_Text_desc = {
 /* ---- component Shapes ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_Shapes_snap e2e_Shapes_snap_default = {{-7, 7u}, {-7, 7u}, {{-7, 7u}, {0, true, 0, "tag"}, UINT64_C(0xff7fbff)}, {{-7, 7u}, {0, true, 0, "tag"}, UINT64_C(0xff7fbff)}};
+const e2e_Shapes_snap e2e_Shapes_snap_default = {{-7, 7u}, {-7, 7u}, {{-7, 7u}, {0, true, 0, "tag"}, UINT64_C(0xff7fbff)}, {{-7, 7u}, {0, true, 0, "tag"}, UINT64_C(0xff7fbff)}};
 
 void e2e_Shapes_init(e2e_Shapes *v)
 {
@@ -2231,7 +2231,7 @@ typedef struct e2e_Shapes_pred {
 } e2e_Shapes_pred;
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2e_Shapes_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -2488,7 +2488,7 @@ const ns_type_desc e2e_Shapes_desc = {
 /* ---- component Audience ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_Audience_snap e2e_Audience_snap_default = {100, 0, 0, 0, "", {0, 0, 0}, {-7, 7u}, 0x00000000u};
+const e2e_Audience_snap e2e_Audience_snap_default = {100, 0, 0, 0, "", {0, 0, 0}, {-7, 7u}, 0x00000000u};
 
 void e2e_Audience_init(e2e_Audience *v)
 {
@@ -2564,7 +2564,7 @@ typedef struct e2e_Audience_pred {
 } e2e_Audience_pred;
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const e2e_Audience_snap *e2e_Audience_reference(const ns_baselines *base, e2e_Audience_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -2860,7 +2860,7 @@ const ns_type_desc e2e_Audience_desc = {
 /* ---- component OwnerOnly ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_OwnerOnly_snap e2e_OwnerOnly_snap_default = {0, 0};
+const e2e_OwnerOnly_snap e2e_OwnerOnly_snap_default = {0, 0};
 
 void e2e_OwnerOnly_init(e2e_OwnerOnly *v)
 {
@@ -2901,7 +2901,7 @@ typedef struct e2e_OwnerOnly_pred {
 } e2e_OwnerOnly_pred;
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const e2e_OwnerOnly_snap *e2e_OwnerOnly_reference(const ns_baselines *base, e2e_OwnerOnly_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -3046,7 +3046,7 @@ const ns_type_desc e2e_OwnerOnly_desc = {
 /* ---- component Marker ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_Marker_snap e2e_Marker_snap_default = {0};
+const e2e_Marker_snap e2e_Marker_snap_default = {0};
 
 void e2e_Marker_init(e2e_Marker *v)
 {
@@ -3080,7 +3080,7 @@ bool e2e_Marker_equal(const e2e_Marker *a, const e2e_Marker *b)
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const e2e_Marker_snap *e2e_Marker_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -3163,7 +3163,7 @@ const ns_type_desc e2e_Marker_desc = {
 /* ---- input Controls ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_Controls_snap e2e_Controls_snap_default = {{0, 0}, false, 0, 0};
+const e2e_Controls_snap e2e_Controls_snap_default = {{0, 0}, false, 0, 0};
 
 void e2e_Controls_init(e2e_Controls *v)
 {
@@ -3337,7 +3337,7 @@ const ns_type_desc e2e_Controls_desc = {
 /* ---- rpc Notice ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const e2e_Notice_snap e2e_Notice_snap_default = {"", 0u, {-7, 7u}};
+const e2e_Notice_snap e2e_Notice_snap_default = {"", 0u, {-7, 7u}};
 
 void e2e_Notice_init(e2e_Notice *v)
 {
@@ -3482,3 +3482,527 @@ const ns_type_desc *const e2e_types[] = {
     &e2e_Controls_desc,
     &e2e_Notice_desc,
 };
+
+/* ---- dispatch tables ---- */
+
+/* component e2e_Scalars */
+
+static void e2e_Scalars_erased_snap_default(void *snap)
+{
+    *(e2e_Scalars_snap *)snap = e2e_Scalars_snap_default;
+}
+
+static void e2e_Scalars_erased_quantize(const void *value, void *snap)
+{
+    e2e_Scalars_quantize((const e2e_Scalars *)value, (e2e_Scalars_snap *)snap);
+}
+
+static void e2e_Scalars_erased_dequantize(const void *snap, void *value)
+{
+    e2e_Scalars_dequantize((const e2e_Scalars_snap *)snap, (e2e_Scalars *)value);
+}
+
+static void e2e_Scalars_erased_init(void *value)
+{
+    e2e_Scalars_init((e2e_Scalars *)value);
+}
+
+static bool e2e_Scalars_erased_snap_equal(const void *a, const void *b)
+{
+    return e2e_Scalars_snap_equal((const e2e_Scalars_snap *)a, (const e2e_Scalars_snap *)b);
+}
+
+static ns_status e2e_Scalars_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Scalars_write(w, (const e2e_Scalars_snap *)cur, base, to);
+}
+
+static ns_status e2e_Scalars_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Scalars_read(r, (e2e_Scalars_snap *)out, base, to);
+}
+
+static void e2e_Scalars_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    e2e_Scalars_apply((e2e_Scalars *)live, (const e2e_Scalars_snap *)snap, (const e2e_Scalars_hooks *)hooks, ctx);
+}
+
+static void e2e_Scalars_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    e2e_Scalars_interpolate((const e2e_Scalars_snap *)from, (const e2e_Scalars_snap *)to, t, (e2e_Scalars *)out);
+}
+
+/* component e2e_Motion */
+
+static void e2e_Motion_erased_snap_default(void *snap)
+{
+    *(e2e_Motion_snap *)snap = e2e_Motion_snap_default;
+}
+
+static void e2e_Motion_erased_quantize(const void *value, void *snap)
+{
+    e2e_Motion_quantize((const e2e_Motion *)value, (e2e_Motion_snap *)snap);
+}
+
+static void e2e_Motion_erased_dequantize(const void *snap, void *value)
+{
+    e2e_Motion_dequantize((const e2e_Motion_snap *)snap, (e2e_Motion *)value);
+}
+
+static void e2e_Motion_erased_init(void *value)
+{
+    e2e_Motion_init((e2e_Motion *)value);
+}
+
+static bool e2e_Motion_erased_snap_equal(const void *a, const void *b)
+{
+    return e2e_Motion_snap_equal((const e2e_Motion_snap *)a, (const e2e_Motion_snap *)b);
+}
+
+static ns_status e2e_Motion_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Motion_write(w, (const e2e_Motion_snap *)cur, base, to);
+}
+
+static ns_status e2e_Motion_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Motion_read(r, (e2e_Motion_snap *)out, base, to);
+}
+
+static void e2e_Motion_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    e2e_Motion_apply((e2e_Motion *)live, (const e2e_Motion_snap *)snap, (const e2e_Motion_hooks *)hooks, ctx);
+}
+
+static void e2e_Motion_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    e2e_Motion_interpolate((const e2e_Motion_snap *)from, (const e2e_Motion_snap *)to, t, (e2e_Motion *)out);
+}
+
+/* component e2e_Coded */
+
+static void e2e_Coded_erased_snap_default(void *snap)
+{
+    *(e2e_Coded_snap *)snap = e2e_Coded_snap_default;
+}
+
+static void e2e_Coded_erased_quantize(const void *value, void *snap)
+{
+    e2e_Coded_quantize((const e2e_Coded *)value, (e2e_Coded_snap *)snap);
+}
+
+static void e2e_Coded_erased_dequantize(const void *snap, void *value)
+{
+    e2e_Coded_dequantize((const e2e_Coded_snap *)snap, (e2e_Coded *)value);
+}
+
+static void e2e_Coded_erased_init(void *value)
+{
+    e2e_Coded_init((e2e_Coded *)value);
+}
+
+static bool e2e_Coded_erased_snap_equal(const void *a, const void *b)
+{
+    return e2e_Coded_snap_equal((const e2e_Coded_snap *)a, (const e2e_Coded_snap *)b);
+}
+
+static ns_status e2e_Coded_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Coded_write(w, (const e2e_Coded_snap *)cur, base, to);
+}
+
+static ns_status e2e_Coded_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Coded_read(r, (e2e_Coded_snap *)out, base, to);
+}
+
+static void e2e_Coded_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    e2e_Coded_apply((e2e_Coded *)live, (const e2e_Coded_snap *)snap, (const e2e_Coded_hooks *)hooks, ctx);
+}
+
+static void e2e_Coded_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    e2e_Coded_interpolate((const e2e_Coded_snap *)from, (const e2e_Coded_snap *)to, t, (e2e_Coded *)out);
+}
+
+/* component e2e_Text */
+
+static void e2e_Text_erased_snap_default(void *snap)
+{
+    *(e2e_Text_snap *)snap = e2e_Text_snap_default;
+}
+
+static void e2e_Text_erased_quantize(const void *value, void *snap)
+{
+    e2e_Text_quantize((const e2e_Text *)value, (e2e_Text_snap *)snap);
+}
+
+static void e2e_Text_erased_dequantize(const void *snap, void *value)
+{
+    e2e_Text_dequantize((const e2e_Text_snap *)snap, (e2e_Text *)value);
+}
+
+static void e2e_Text_erased_init(void *value)
+{
+    e2e_Text_init((e2e_Text *)value);
+}
+
+static bool e2e_Text_erased_snap_equal(const void *a, const void *b)
+{
+    return e2e_Text_snap_equal((const e2e_Text_snap *)a, (const e2e_Text_snap *)b);
+}
+
+static ns_status e2e_Text_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Text_write(w, (const e2e_Text_snap *)cur, base, to);
+}
+
+static ns_status e2e_Text_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Text_read(r, (e2e_Text_snap *)out, base, to);
+}
+
+static void e2e_Text_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    e2e_Text_apply((e2e_Text *)live, (const e2e_Text_snap *)snap, (const e2e_Text_hooks *)hooks, ctx);
+}
+
+static void e2e_Text_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    e2e_Text_interpolate((const e2e_Text_snap *)from, (const e2e_Text_snap *)to, t, (e2e_Text *)out);
+}
+
+/* component e2e_Shapes */
+
+static void e2e_Shapes_erased_snap_default(void *snap)
+{
+    *(e2e_Shapes_snap *)snap = e2e_Shapes_snap_default;
+}
+
+static void e2e_Shapes_erased_quantize(const void *value, void *snap)
+{
+    e2e_Shapes_quantize((const e2e_Shapes *)value, (e2e_Shapes_snap *)snap);
+}
+
+static void e2e_Shapes_erased_dequantize(const void *snap, void *value)
+{
+    e2e_Shapes_dequantize((const e2e_Shapes_snap *)snap, (e2e_Shapes *)value);
+}
+
+static void e2e_Shapes_erased_init(void *value)
+{
+    e2e_Shapes_init((e2e_Shapes *)value);
+}
+
+static bool e2e_Shapes_erased_snap_equal(const void *a, const void *b)
+{
+    return e2e_Shapes_snap_equal((const e2e_Shapes_snap *)a, (const e2e_Shapes_snap *)b);
+}
+
+static ns_status e2e_Shapes_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Shapes_write(w, (const e2e_Shapes_snap *)cur, base, to);
+}
+
+static ns_status e2e_Shapes_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Shapes_read(r, (e2e_Shapes_snap *)out, base, to);
+}
+
+static void e2e_Shapes_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    e2e_Shapes_apply((e2e_Shapes *)live, (const e2e_Shapes_snap *)snap, (const e2e_Shapes_hooks *)hooks, ctx);
+}
+
+static void e2e_Shapes_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    e2e_Shapes_interpolate((const e2e_Shapes_snap *)from, (const e2e_Shapes_snap *)to, t, (e2e_Shapes *)out);
+}
+
+/* component e2e_Audience */
+
+static void e2e_Audience_erased_snap_default(void *snap)
+{
+    *(e2e_Audience_snap *)snap = e2e_Audience_snap_default;
+}
+
+static void e2e_Audience_erased_quantize(const void *value, void *snap)
+{
+    e2e_Audience_quantize((const e2e_Audience *)value, (e2e_Audience_snap *)snap);
+}
+
+static void e2e_Audience_erased_dequantize(const void *snap, void *value)
+{
+    e2e_Audience_dequantize((const e2e_Audience_snap *)snap, (e2e_Audience *)value);
+}
+
+static void e2e_Audience_erased_init(void *value)
+{
+    e2e_Audience_init((e2e_Audience *)value);
+}
+
+static bool e2e_Audience_erased_snap_equal(const void *a, const void *b)
+{
+    return e2e_Audience_snap_equal((const e2e_Audience_snap *)a, (const e2e_Audience_snap *)b);
+}
+
+static ns_status e2e_Audience_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Audience_write(w, (const e2e_Audience_snap *)cur, base, to);
+}
+
+static ns_status e2e_Audience_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Audience_read(r, (e2e_Audience_snap *)out, base, to);
+}
+
+static void e2e_Audience_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    e2e_Audience_apply((e2e_Audience *)live, (const e2e_Audience_snap *)snap, (const e2e_Audience_hooks *)hooks, ctx);
+}
+
+static void e2e_Audience_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    e2e_Audience_interpolate((const e2e_Audience_snap *)from, (const e2e_Audience_snap *)to, t, (e2e_Audience *)out);
+}
+
+/* component e2e_Marker */
+
+static void e2e_Marker_erased_snap_default(void *snap)
+{
+    *(e2e_Marker_snap *)snap = e2e_Marker_snap_default;
+}
+
+static void e2e_Marker_erased_quantize(const void *value, void *snap)
+{
+    e2e_Marker_quantize((const e2e_Marker *)value, (e2e_Marker_snap *)snap);
+}
+
+static void e2e_Marker_erased_dequantize(const void *snap, void *value)
+{
+    e2e_Marker_dequantize((const e2e_Marker_snap *)snap, (e2e_Marker *)value);
+}
+
+static void e2e_Marker_erased_init(void *value)
+{
+    e2e_Marker_init((e2e_Marker *)value);
+}
+
+static bool e2e_Marker_erased_snap_equal(const void *a, const void *b)
+{
+    return e2e_Marker_snap_equal((const e2e_Marker_snap *)a, (const e2e_Marker_snap *)b);
+}
+
+static ns_status e2e_Marker_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Marker_write(w, (const e2e_Marker_snap *)cur, base, to);
+}
+
+static ns_status e2e_Marker_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return e2e_Marker_read(r, (e2e_Marker_snap *)out, base, to);
+}
+
+static void e2e_Marker_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    e2e_Marker_apply((e2e_Marker *)live, (const e2e_Marker_snap *)snap, (const e2e_Marker_hooks *)hooks, ctx);
+}
+
+static void e2e_Marker_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    e2e_Marker_interpolate((const e2e_Marker_snap *)from, (const e2e_Marker_snap *)to, t, (e2e_Marker *)out);
+}
+
+/* component e2e_OwnerOnly */
+
+static void e2e_OwnerOnly_erased_snap_default(void *snap)
+{
+    *(e2e_OwnerOnly_snap *)snap = e2e_OwnerOnly_snap_default;
+}
+
+static void e2e_OwnerOnly_erased_quantize(const void *value, void *snap)
+{
+    e2e_OwnerOnly_quantize((const e2e_OwnerOnly *)value, (e2e_OwnerOnly_snap *)snap);
+}
+
+static void e2e_OwnerOnly_erased_dequantize(const void *snap, void *value)
+{
+    e2e_OwnerOnly_dequantize((const e2e_OwnerOnly_snap *)snap, (e2e_OwnerOnly *)value);
+}
+
+static void e2e_OwnerOnly_erased_init(void *value)
+{
+    e2e_OwnerOnly_init((e2e_OwnerOnly *)value);
+}
+
+static bool e2e_OwnerOnly_erased_snap_equal(const void *a, const void *b)
+{
+    return e2e_OwnerOnly_snap_equal((const e2e_OwnerOnly_snap *)a, (const e2e_OwnerOnly_snap *)b);
+}
+
+static ns_status e2e_OwnerOnly_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return e2e_OwnerOnly_write(w, (const e2e_OwnerOnly_snap *)cur, base, to);
+}
+
+static ns_status e2e_OwnerOnly_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return e2e_OwnerOnly_read(r, (e2e_OwnerOnly_snap *)out, base, to);
+}
+
+static void e2e_OwnerOnly_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    e2e_OwnerOnly_apply((e2e_OwnerOnly *)live, (const e2e_OwnerOnly_snap *)snap, (const e2e_OwnerOnly_hooks *)hooks, ctx);
+}
+
+static void e2e_OwnerOnly_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    e2e_OwnerOnly_interpolate((const e2e_OwnerOnly_snap *)from, (const e2e_OwnerOnly_snap *)to, t, (e2e_OwnerOnly *)out);
+}
+
+/* input e2e_Controls */
+
+static void e2e_Controls_erased_snap_default(void *snap)
+{
+    *(e2e_Controls_snap *)snap = e2e_Controls_snap_default;
+}
+
+static void e2e_Controls_erased_quantize(const void *value, void *snap)
+{
+    e2e_Controls_quantize((const e2e_Controls *)value, (e2e_Controls_snap *)snap);
+}
+
+static void e2e_Controls_erased_dequantize(const void *snap, void *value)
+{
+    e2e_Controls_dequantize((const e2e_Controls_snap *)snap, (e2e_Controls *)value);
+}
+
+static ns_status e2e_Controls_erased_write(ns_writer *w, const void *cur, const void *prev)
+{
+    return e2e_Controls_write(w, (const e2e_Controls_snap *)cur, (const e2e_Controls_snap *)prev);
+}
+
+static ns_status e2e_Controls_erased_read(ns_reader *r, void *out, const void *prev)
+{
+    return e2e_Controls_read(r, (e2e_Controls_snap *)out, (const e2e_Controls_snap *)prev);
+}
+
+/* rpc e2e_Notice */
+
+static void e2e_Notice_erased_snap_default(void *snap)
+{
+    *(e2e_Notice_snap *)snap = e2e_Notice_snap_default;
+}
+
+static void e2e_Notice_erased_quantize(const void *value, void *snap)
+{
+    e2e_Notice_quantize((const e2e_Notice *)value, (e2e_Notice_snap *)snap);
+}
+
+static void e2e_Notice_erased_dequantize(const void *snap, void *value)
+{
+    e2e_Notice_dequantize((const e2e_Notice_snap *)snap, (e2e_Notice *)value);
+}
+
+static ns_status e2e_Notice_erased_write(ns_writer *w, const void *cur, const void *prev)
+{
+    (void)prev;
+    return e2e_Notice_write(w, (const e2e_Notice_snap *)cur);
+}
+
+static ns_status e2e_Notice_erased_read(ns_reader *r, void *out, const void *prev)
+{
+    (void)prev;
+    return e2e_Notice_read(r, (e2e_Notice_snap *)out);
+}
+
+const ns_component_ops e2e_components[] = {
+    {&e2e_Scalars_desc, 0u, e2e_Scalars_erased_snap_default, e2e_Scalars_erased_init, e2e_Scalars_erased_quantize, e2e_Scalars_erased_dequantize, e2e_Scalars_erased_snap_equal, e2e_Scalars_erased_write, e2e_Scalars_erased_read, e2e_Scalars_erased_apply, e2e_Scalars_erased_interpolate},
+    {&e2e_Motion_desc, 0u, e2e_Motion_erased_snap_default, e2e_Motion_erased_init, e2e_Motion_erased_quantize, e2e_Motion_erased_dequantize, e2e_Motion_erased_snap_equal, e2e_Motion_erased_write, e2e_Motion_erased_read, e2e_Motion_erased_apply, e2e_Motion_erased_interpolate},
+    {&e2e_Coded_desc, 0u, e2e_Coded_erased_snap_default, e2e_Coded_erased_init, e2e_Coded_erased_quantize, e2e_Coded_erased_dequantize, e2e_Coded_erased_snap_equal, e2e_Coded_erased_write, e2e_Coded_erased_read, e2e_Coded_erased_apply, e2e_Coded_erased_interpolate},
+    {&e2e_Text_desc, 0u, e2e_Text_erased_snap_default, e2e_Text_erased_init, e2e_Text_erased_quantize, e2e_Text_erased_dequantize, e2e_Text_erased_snap_equal, e2e_Text_erased_write, e2e_Text_erased_read, e2e_Text_erased_apply, e2e_Text_erased_interpolate},
+    {&e2e_Shapes_desc, 0u, e2e_Shapes_erased_snap_default, e2e_Shapes_erased_init, e2e_Shapes_erased_quantize, e2e_Shapes_erased_dequantize, e2e_Shapes_erased_snap_equal, e2e_Shapes_erased_write, e2e_Shapes_erased_read, e2e_Shapes_erased_apply, e2e_Shapes_erased_interpolate},
+    {&e2e_Audience_desc, 0u, e2e_Audience_erased_snap_default, e2e_Audience_erased_init, e2e_Audience_erased_quantize, e2e_Audience_erased_dequantize, e2e_Audience_erased_snap_equal, e2e_Audience_erased_write, e2e_Audience_erased_read, e2e_Audience_erased_apply, e2e_Audience_erased_interpolate},
+    {&e2e_Marker_desc, 0u, e2e_Marker_erased_snap_default, e2e_Marker_erased_init, e2e_Marker_erased_quantize, e2e_Marker_erased_dequantize, e2e_Marker_erased_snap_equal, e2e_Marker_erased_write, e2e_Marker_erased_read, e2e_Marker_erased_apply, e2e_Marker_erased_interpolate},
+    {&e2e_OwnerOnly_desc, 0u, e2e_OwnerOnly_erased_snap_default, e2e_OwnerOnly_erased_init, e2e_OwnerOnly_erased_quantize, e2e_OwnerOnly_erased_dequantize, e2e_OwnerOnly_erased_snap_equal, e2e_OwnerOnly_erased_write, e2e_OwnerOnly_erased_read, e2e_OwnerOnly_erased_apply, e2e_OwnerOnly_erased_interpolate},
+};
+
+const ns_message_ops e2e_messages[] = {
+    {&e2e_Controls_desc, NS_MSG_INPUT, e2e_Controls_erased_snap_default, e2e_Controls_erased_quantize, e2e_Controls_erased_dequantize, e2e_Controls_erased_write, e2e_Controls_erased_read},
+    {&e2e_Notice_desc, NS_MSG_RPC, e2e_Notice_erased_snap_default, e2e_Notice_erased_quantize, e2e_Notice_erased_dequantize, e2e_Notice_erased_write, e2e_Notice_erased_read},
+};
+
+const ns_schema e2e_schema = {
+    "e2e", E2E_SCHEMA_HASH,
+    e2e_components, 8u,
+    e2e_messages, 2u,
+};
+
+static ns_status e2e_Controls_dispatch_one(ns_reader *r, const e2e_handlers *h, void *ctx)
+{
+    e2e_Controls_snap snap = e2e_Controls_snap_default;
+    /* Read into a copy: a record with collections may not be read into its reference. */
+    ns_status st = e2e_Controls_read(r, &snap, h->prev_e2e_Controls);
+    if (st != NS_OK) return st;
+    if (h->prev_e2e_Controls) *h->prev_e2e_Controls = snap;
+    if (!h->on_e2e_Controls) return NS_OK;
+    e2e_Controls msg;
+    e2e_Controls_init(&msg);
+    e2e_Controls_dequantize(&snap, &msg);
+    h->on_e2e_Controls(ctx, &msg);
+    return NS_OK;
+}
+
+static ns_status e2e_Notice_dispatch_one(ns_reader *r, const e2e_handlers *h, void *ctx)
+{
+    e2e_Notice_snap snap = e2e_Notice_snap_default;
+    ns_status st = e2e_Notice_read(r, &snap);
+    if (st != NS_OK) return st;
+    if (!h->on_e2e_Notice) return NS_OK;
+    e2e_Notice msg;
+    e2e_Notice_init(&msg);
+    e2e_Notice_dequantize(&snap, &msg);
+    h->on_e2e_Notice(ctx, &msg);
+    return NS_OK;
+}
+
+ns_status e2e_dispatch(ns_reader *r, const e2e_handlers *h, void *ctx, uint32_t *id_out)
+{
+    if (!r || !h) return NS_ERR_ARGUMENT;
+    uint32_t id = ns_read_packed_u32(r, NULL);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
+    if (id_out) *id_out = id;
+    switch (id) {
+        case 7u: return e2e_Controls_dispatch_one(r, h, ctx);
+        case 8u: return e2e_Notice_dispatch_one(r, h, ctx);
+        default: break;
+    }
+    ns_reader_fail(r, NS_ERR_UNKNOWN_TYPE);
+    return NS_ERR_UNKNOWN_TYPE;
+}
+
+ns_status e2e_Controls_send(ns_writer *w, const e2e_Controls *msg, e2e_Controls_snap *prev)
+{
+    e2e_Controls_snap snap;
+    e2e_Controls_quantize(msg, &snap);
+    ns_writer before = *w;
+    ns_write_packed_u32(w, 7u, NULL);
+    ns_status st = e2e_Controls_write(w, &snap, prev);
+    /* A refused message takes its id back; an overflow leaves the writer failed, as _write does. */
+    if (st != NS_OK && st != NS_ERR_OVERFLOW) *w = before;
+    if (st == NS_OK && prev) *prev = snap;
+    return st;
+}
+
+ns_status e2e_Notice_send(ns_writer *w, const e2e_Notice *msg)
+{
+    e2e_Notice_snap snap;
+    e2e_Notice_quantize(msg, &snap);
+    ns_writer before = *w;
+    ns_write_packed_u32(w, 8u, NULL);
+    ns_status st = e2e_Notice_write(w, &snap);
+    /* A refused message takes its id back; an overflow leaves the writer failed, as _write does. */
+    if (st != NS_OK && st != NS_ERR_OVERFLOW) *w = before;
+    return st;
+}

@@ -923,6 +923,48 @@ extern const ns_type_desc e2e_Notice_desc;
 extern const ns_type_desc *const e2e_types[];
 #define E2E_TYPE_COUNT 13u
 
+/* ---- dispatch tables ---- */
+
+/* The snapshot of each record's schema defaults (what _read decodes when nothing changed). */
+extern const e2e_Pair_snap e2e_Pair_snap_default;
+extern const e2e_Tag_snap e2e_Tag_snap_default;
+extern const e2e_Nest_snap e2e_Nest_snap_default;
+extern const e2e_Scalars_snap e2e_Scalars_snap_default;
+extern const e2e_Motion_snap e2e_Motion_snap_default;
+extern const e2e_Coded_snap e2e_Coded_snap_default;
+extern const e2e_Text_snap e2e_Text_snap_default;
+extern const e2e_Shapes_snap e2e_Shapes_snap_default;
+extern const e2e_Audience_snap e2e_Audience_snap_default;
+extern const e2e_OwnerOnly_snap e2e_OwnerOnly_snap_default;
+extern const e2e_Marker_snap e2e_Marker_snap_default;
+extern const e2e_Controls_snap e2e_Controls_snap_default;
+extern const e2e_Notice_snap e2e_Notice_snap_default;
+
+/* Every component this schema sees (its own and its imports'), by type id: 8. */
+extern const ns_component_ops e2e_components[];
+/* Every input and rpc this schema sees, by type id: 2. */
+extern const ns_message_ops e2e_messages[];
+/* The schema as the runtime sees it: package, hash and both tables. */
+extern const ns_schema e2e_schema;
+
+/* One callback per input and rpc: e2e_dispatch calls the one of the message it reads. */
+typedef struct e2e_handlers {
+    /* input e2e_Controls (id 7); NULL: the message is read and skipped. */
+    void (*on_e2e_Controls)(void *ctx, const e2e_Controls *msg);
+    /* The previous e2e_Controls read on this stream: read against (NULL: the defaults), then replaced. */
+    e2e_Controls_snap *prev_e2e_Controls;
+    /* rpc e2e_Notice (id 8); NULL: the message is read and skipped. */
+    void (*on_e2e_Notice)(void *ctx, const e2e_Notice *msg);
+} e2e_handlers;
+
+/* Reads one message (its id, then its body) and calls its handler. *id_out (unless NULL) gets
+ * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
+ns_status e2e_dispatch(ns_reader *r, const e2e_handlers *h, void *ctx, uint32_t *id_out);
+/* Writes the id and msg against *prev (NULL: the defaults); on success *prev becomes msg. */
+ns_status e2e_Controls_send(ns_writer *w, const e2e_Controls *msg, e2e_Controls_snap *prev);
+/* Writes the id and msg, for e2e_dispatch to read. */
+ns_status e2e_Notice_send(ns_writer *w, const e2e_Notice *msg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -40,7 +40,7 @@ const char *enums_Weapon_name(enums_Weapon v)
 /* ---- component Facing ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const enums_Facing_snap enums_Facing_snap_default = {1u, 0, 0u};
+const enums_Facing_snap enums_Facing_snap_default = {1u, 0, 0u};
 
 void enums_Facing_init(enums_Facing *v)
 {
@@ -85,7 +85,7 @@ bool enums_Facing_equal(const enums_Facing *a, const enums_Facing *b)
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const enums_Facing_snap *enums_Facing_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -234,3 +234,73 @@ const ns_type_desc enums_Facing_desc = {
 const ns_type_desc *const enums_types[] = {
     &enums_Facing_desc,
 };
+
+/* ---- dispatch tables ---- */
+
+/* component enums_Facing */
+
+static void enums_Facing_erased_snap_default(void *snap)
+{
+    *(enums_Facing_snap *)snap = enums_Facing_snap_default;
+}
+
+static void enums_Facing_erased_quantize(const void *value, void *snap)
+{
+    enums_Facing_quantize((const enums_Facing *)value, (enums_Facing_snap *)snap);
+}
+
+static void enums_Facing_erased_dequantize(const void *snap, void *value)
+{
+    enums_Facing_dequantize((const enums_Facing_snap *)snap, (enums_Facing *)value);
+}
+
+static void enums_Facing_erased_init(void *value)
+{
+    enums_Facing_init((enums_Facing *)value);
+}
+
+static bool enums_Facing_erased_snap_equal(const void *a, const void *b)
+{
+    return enums_Facing_snap_equal((const enums_Facing_snap *)a, (const enums_Facing_snap *)b);
+}
+
+static ns_status enums_Facing_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return enums_Facing_write(w, (const enums_Facing_snap *)cur, base, to);
+}
+
+static ns_status enums_Facing_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return enums_Facing_read(r, (enums_Facing_snap *)out, base, to);
+}
+
+static void enums_Facing_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    enums_Facing_apply((enums_Facing *)live, (const enums_Facing_snap *)snap, (const enums_Facing_hooks *)hooks, ctx);
+}
+
+static void enums_Facing_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    enums_Facing_interpolate((const enums_Facing_snap *)from, (const enums_Facing_snap *)to, t, (enums_Facing *)out);
+}
+
+const ns_component_ops enums_components[] = {
+    {&enums_Facing_desc, 0u, enums_Facing_erased_snap_default, enums_Facing_erased_init, enums_Facing_erased_quantize, enums_Facing_erased_dequantize, enums_Facing_erased_snap_equal, enums_Facing_erased_write, enums_Facing_erased_read, enums_Facing_erased_apply, enums_Facing_erased_interpolate},
+};
+
+const ns_schema enums_schema = {
+    "enums", ENUMS_SCHEMA_HASH,
+    enums_components, 1u,
+    NULL, 0u,
+};
+
+ns_status enums_dispatch(ns_reader *r, const enums_handlers *h, void *ctx, uint32_t *id_out)
+{
+    if (!r || !h) return NS_ERR_ARGUMENT;
+    uint32_t id = ns_read_packed_u32(r, NULL);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
+    if (id_out) *id_out = id;
+    (void)ctx;
+    ns_reader_fail(r, NS_ERR_UNKNOWN_TYPE);
+    return NS_ERR_UNKNOWN_TYPE;
+}

@@ -153,6 +153,25 @@ extern const ns_type_desc enums_Facing_desc;
 extern const ns_type_desc *const enums_types[];
 #define ENUMS_TYPE_COUNT 1u
 
+/* ---- dispatch tables ---- */
+
+/* The snapshot of each record's schema defaults (what _read decodes when nothing changed). */
+extern const enums_Facing_snap enums_Facing_snap_default;
+
+/* Every component this schema sees (its own and its imports'), by type id: 1. */
+extern const ns_component_ops enums_components[];
+/* The schema as the runtime sees it: package, hash and both tables. */
+extern const ns_schema enums_schema;
+
+/* One callback per input and rpc: enums_dispatch calls the one of the message it reads. */
+typedef struct enums_handlers {
+    void *ns_unused;
+} enums_handlers;
+
+/* Reads one message (its id, then its body) and calls its handler. *id_out (unless NULL) gets
+ * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
+ns_status enums_dispatch(ns_reader *r, const enums_handlers *h, void *ctx, uint32_t *id_out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,7 +8,7 @@
 /* ---- component Player ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const game_Player_snap game_Player_snap_default = {"", 1u, {0, 1u}};
+const game_Player_snap game_Player_snap_default = {"", 1u, {0, 1u}};
 
 void game_Player_init(game_Player *v)
 {
@@ -50,7 +50,7 @@ bool game_Player_equal(const game_Player *a, const game_Player *b)
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const game_Player_snap *game_Player_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -198,3 +198,73 @@ const ns_type_desc game_Player_desc = {
 const ns_type_desc *const game_types[] = {
     &game_Player_desc,
 };
+
+/* ---- dispatch tables ---- */
+
+/* component game_Player */
+
+static void game_Player_erased_snap_default(void *snap)
+{
+    *(game_Player_snap *)snap = game_Player_snap_default;
+}
+
+static void game_Player_erased_quantize(const void *value, void *snap)
+{
+    game_Player_quantize((const game_Player *)value, (game_Player_snap *)snap);
+}
+
+static void game_Player_erased_dequantize(const void *snap, void *value)
+{
+    game_Player_dequantize((const game_Player_snap *)snap, (game_Player *)value);
+}
+
+static void game_Player_erased_init(void *value)
+{
+    game_Player_init((game_Player *)value);
+}
+
+static bool game_Player_erased_snap_equal(const void *a, const void *b)
+{
+    return game_Player_snap_equal((const game_Player_snap *)a, (const game_Player_snap *)b);
+}
+
+static ns_status game_Player_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return game_Player_write(w, (const game_Player_snap *)cur, base, to);
+}
+
+static ns_status game_Player_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return game_Player_read(r, (game_Player_snap *)out, base, to);
+}
+
+static void game_Player_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    game_Player_apply((game_Player *)live, (const game_Player_snap *)snap, (const game_Player_hooks *)hooks, ctx);
+}
+
+static void game_Player_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    game_Player_interpolate((const game_Player_snap *)from, (const game_Player_snap *)to, t, (game_Player *)out);
+}
+
+const ns_component_ops game_components[] = {
+    {&game_Player_desc, 0u, game_Player_erased_snap_default, game_Player_erased_init, game_Player_erased_quantize, game_Player_erased_dequantize, game_Player_erased_snap_equal, game_Player_erased_write, game_Player_erased_read, game_Player_erased_apply, game_Player_erased_interpolate},
+};
+
+const ns_schema game_schema = {
+    "game", GAME_SCHEMA_HASH,
+    game_components, 1u,
+    NULL, 0u,
+};
+
+ns_status game_dispatch(ns_reader *r, const game_handlers *h, void *ctx, uint32_t *id_out)
+{
+    if (!r || !h) return NS_ERR_ARGUMENT;
+    uint32_t id = ns_read_packed_u32(r, NULL);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
+    if (id_out) *id_out = id;
+    (void)ctx;
+    ns_reader_fail(r, NS_ERR_UNKNOWN_TYPE);
+    return NS_ERR_UNKNOWN_TYPE;
+}

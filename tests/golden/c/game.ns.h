@@ -84,6 +84,25 @@ extern const ns_type_desc game_Player_desc;
 extern const ns_type_desc *const game_types[];
 #define GAME_TYPE_COUNT 1u
 
+/* ---- dispatch tables ---- */
+
+/* The snapshot of each record's schema defaults (what _read decodes when nothing changed). */
+extern const game_Player_snap game_Player_snap_default;
+
+/* Every component this schema sees (its own and its imports'), by type id: 1. */
+extern const ns_component_ops game_components[];
+/* The schema as the runtime sees it: package, hash and both tables. */
+extern const ns_schema game_schema;
+
+/* One callback per input and rpc: game_dispatch calls the one of the message it reads. */
+typedef struct game_handlers {
+    void *ns_unused;
+} game_handlers;
+
+/* Reads one message (its id, then its body) and calls its handler. *id_out (unless NULL) gets
+ * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
+ns_status game_dispatch(ns_reader *r, const game_handlers *h, void *ctx, uint32_t *id_out);
+
 #ifdef __cplusplus
 }
 #endif

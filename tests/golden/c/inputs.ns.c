@@ -8,7 +8,7 @@
 /* ---- input Move ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const ctl_Move_snap ctl_Move_snap_default = {{0, 0}, false, false, 0, 0};
+const ctl_Move_snap ctl_Move_snap_default = {{0, 0}, false, false, 0, 0};
 
 void ctl_Move_init(ctl_Move *v)
 {
@@ -199,7 +199,7 @@ const ns_type_desc ctl_Move_desc = {
 /* ---- input Aim ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const ctl_Aim_snap ctl_Aim_snap_default = {UINT64_C(0x1ffdffdfff)};
+const ctl_Aim_snap ctl_Aim_snap_default = {UINT64_C(0x1ffdffdfff)};
 
 void ctl_Aim_init(ctl_Aim *v)
 {
@@ -308,7 +308,7 @@ const ns_type_desc ctl_Aim_desc = {
 /* ---- rpc Say ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const ctl_Say_snap ctl_Say_snap_default = {"", 0};
+const ctl_Say_snap ctl_Say_snap_default = {"", 0};
 
 void ctl_Say_init(ctl_Say *v)
 {
@@ -412,7 +412,7 @@ const ns_type_desc ctl_Say_desc = {
 /* ---- rpc Ping ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const ctl_Ping_snap ctl_Ping_snap_default = {0};
+const ctl_Ping_snap ctl_Ping_snap_default = {0};
 
 void ctl_Ping_init(ctl_Ping *v)
 {
@@ -501,7 +501,7 @@ const ns_type_desc ctl_Ping_desc = {
 /* ---- rpc Emote ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const ctl_Emote_snap ctl_Emote_snap_default = {0};
+const ctl_Emote_snap ctl_Emote_snap_default = {0};
 
 void ctl_Emote_init(ctl_Emote *v)
 {
@@ -594,3 +594,309 @@ const ns_type_desc *const ctl_types[] = {
     &ctl_Ping_desc,
     &ctl_Emote_desc,
 };
+
+/* ---- dispatch tables ---- */
+
+/* input ctl_Aim */
+
+static void ctl_Aim_erased_snap_default(void *snap)
+{
+    *(ctl_Aim_snap *)snap = ctl_Aim_snap_default;
+}
+
+static void ctl_Aim_erased_quantize(const void *value, void *snap)
+{
+    ctl_Aim_quantize((const ctl_Aim *)value, (ctl_Aim_snap *)snap);
+}
+
+static void ctl_Aim_erased_dequantize(const void *snap, void *value)
+{
+    ctl_Aim_dequantize((const ctl_Aim_snap *)snap, (ctl_Aim *)value);
+}
+
+static ns_status ctl_Aim_erased_write(ns_writer *w, const void *cur, const void *prev)
+{
+    return ctl_Aim_write(w, (const ctl_Aim_snap *)cur, (const ctl_Aim_snap *)prev);
+}
+
+static ns_status ctl_Aim_erased_read(ns_reader *r, void *out, const void *prev)
+{
+    return ctl_Aim_read(r, (ctl_Aim_snap *)out, (const ctl_Aim_snap *)prev);
+}
+
+/* rpc ctl_Say */
+
+static void ctl_Say_erased_snap_default(void *snap)
+{
+    *(ctl_Say_snap *)snap = ctl_Say_snap_default;
+}
+
+static void ctl_Say_erased_quantize(const void *value, void *snap)
+{
+    ctl_Say_quantize((const ctl_Say *)value, (ctl_Say_snap *)snap);
+}
+
+static void ctl_Say_erased_dequantize(const void *snap, void *value)
+{
+    ctl_Say_dequantize((const ctl_Say_snap *)snap, (ctl_Say *)value);
+}
+
+static ns_status ctl_Say_erased_write(ns_writer *w, const void *cur, const void *prev)
+{
+    (void)prev;
+    return ctl_Say_write(w, (const ctl_Say_snap *)cur);
+}
+
+static ns_status ctl_Say_erased_read(ns_reader *r, void *out, const void *prev)
+{
+    (void)prev;
+    return ctl_Say_read(r, (ctl_Say_snap *)out);
+}
+
+/* rpc ctl_Ping */
+
+static void ctl_Ping_erased_snap_default(void *snap)
+{
+    *(ctl_Ping_snap *)snap = ctl_Ping_snap_default;
+}
+
+static void ctl_Ping_erased_quantize(const void *value, void *snap)
+{
+    ctl_Ping_quantize((const ctl_Ping *)value, (ctl_Ping_snap *)snap);
+}
+
+static void ctl_Ping_erased_dequantize(const void *snap, void *value)
+{
+    ctl_Ping_dequantize((const ctl_Ping_snap *)snap, (ctl_Ping *)value);
+}
+
+static ns_status ctl_Ping_erased_write(ns_writer *w, const void *cur, const void *prev)
+{
+    (void)prev;
+    return ctl_Ping_write(w, (const ctl_Ping_snap *)cur);
+}
+
+static ns_status ctl_Ping_erased_read(ns_reader *r, void *out, const void *prev)
+{
+    (void)prev;
+    return ctl_Ping_read(r, (ctl_Ping_snap *)out);
+}
+
+/* input ctl_Move */
+
+static void ctl_Move_erased_snap_default(void *snap)
+{
+    *(ctl_Move_snap *)snap = ctl_Move_snap_default;
+}
+
+static void ctl_Move_erased_quantize(const void *value, void *snap)
+{
+    ctl_Move_quantize((const ctl_Move *)value, (ctl_Move_snap *)snap);
+}
+
+static void ctl_Move_erased_dequantize(const void *snap, void *value)
+{
+    ctl_Move_dequantize((const ctl_Move_snap *)snap, (ctl_Move *)value);
+}
+
+static ns_status ctl_Move_erased_write(ns_writer *w, const void *cur, const void *prev)
+{
+    return ctl_Move_write(w, (const ctl_Move_snap *)cur, (const ctl_Move_snap *)prev);
+}
+
+static ns_status ctl_Move_erased_read(ns_reader *r, void *out, const void *prev)
+{
+    return ctl_Move_read(r, (ctl_Move_snap *)out, (const ctl_Move_snap *)prev);
+}
+
+/* rpc ctl_Emote */
+
+static void ctl_Emote_erased_snap_default(void *snap)
+{
+    *(ctl_Emote_snap *)snap = ctl_Emote_snap_default;
+}
+
+static void ctl_Emote_erased_quantize(const void *value, void *snap)
+{
+    ctl_Emote_quantize((const ctl_Emote *)value, (ctl_Emote_snap *)snap);
+}
+
+static void ctl_Emote_erased_dequantize(const void *snap, void *value)
+{
+    ctl_Emote_dequantize((const ctl_Emote_snap *)snap, (ctl_Emote *)value);
+}
+
+static ns_status ctl_Emote_erased_write(ns_writer *w, const void *cur, const void *prev)
+{
+    (void)prev;
+    return ctl_Emote_write(w, (const ctl_Emote_snap *)cur);
+}
+
+static ns_status ctl_Emote_erased_read(ns_reader *r, void *out, const void *prev)
+{
+    (void)prev;
+    return ctl_Emote_read(r, (ctl_Emote_snap *)out);
+}
+
+const ns_message_ops ctl_messages[] = {
+    {&ctl_Aim_desc, NS_MSG_INPUT, ctl_Aim_erased_snap_default, ctl_Aim_erased_quantize, ctl_Aim_erased_dequantize, ctl_Aim_erased_write, ctl_Aim_erased_read},
+    {&ctl_Say_desc, NS_MSG_RPC, ctl_Say_erased_snap_default, ctl_Say_erased_quantize, ctl_Say_erased_dequantize, ctl_Say_erased_write, ctl_Say_erased_read},
+    {&ctl_Ping_desc, NS_MSG_RPC, ctl_Ping_erased_snap_default, ctl_Ping_erased_quantize, ctl_Ping_erased_dequantize, ctl_Ping_erased_write, ctl_Ping_erased_read},
+    {&ctl_Move_desc, NS_MSG_INPUT, ctl_Move_erased_snap_default, ctl_Move_erased_quantize, ctl_Move_erased_dequantize, ctl_Move_erased_write, ctl_Move_erased_read},
+    {&ctl_Emote_desc, NS_MSG_RPC, ctl_Emote_erased_snap_default, ctl_Emote_erased_quantize, ctl_Emote_erased_dequantize, ctl_Emote_erased_write, ctl_Emote_erased_read},
+};
+
+const ns_schema ctl_schema = {
+    "ctl", CTL_SCHEMA_HASH,
+    NULL, 0u,
+    ctl_messages, 5u,
+};
+
+static ns_status ctl_Aim_dispatch_one(ns_reader *r, const ctl_handlers *h, void *ctx)
+{
+    ctl_Aim_snap snap = ctl_Aim_snap_default;
+    /* Read into a copy: a record with collections may not be read into its reference. */
+    ns_status st = ctl_Aim_read(r, &snap, h->prev_ctl_Aim);
+    if (st != NS_OK) return st;
+    if (h->prev_ctl_Aim) *h->prev_ctl_Aim = snap;
+    if (!h->on_ctl_Aim) return NS_OK;
+    ctl_Aim msg;
+    ctl_Aim_init(&msg);
+    ctl_Aim_dequantize(&snap, &msg);
+    h->on_ctl_Aim(ctx, &msg);
+    return NS_OK;
+}
+
+static ns_status ctl_Say_dispatch_one(ns_reader *r, const ctl_handlers *h, void *ctx)
+{
+    ctl_Say_snap snap = ctl_Say_snap_default;
+    ns_status st = ctl_Say_read(r, &snap);
+    if (st != NS_OK) return st;
+    if (!h->on_ctl_Say) return NS_OK;
+    ctl_Say msg;
+    ctl_Say_init(&msg);
+    ctl_Say_dequantize(&snap, &msg);
+    h->on_ctl_Say(ctx, &msg);
+    return NS_OK;
+}
+
+static ns_status ctl_Ping_dispatch_one(ns_reader *r, const ctl_handlers *h, void *ctx)
+{
+    ctl_Ping_snap snap = ctl_Ping_snap_default;
+    ns_status st = ctl_Ping_read(r, &snap);
+    if (st != NS_OK) return st;
+    if (!h->on_ctl_Ping) return NS_OK;
+    ctl_Ping msg;
+    ctl_Ping_init(&msg);
+    ctl_Ping_dequantize(&snap, &msg);
+    h->on_ctl_Ping(ctx, &msg);
+    return NS_OK;
+}
+
+static ns_status ctl_Move_dispatch_one(ns_reader *r, const ctl_handlers *h, void *ctx)
+{
+    ctl_Move_snap snap = ctl_Move_snap_default;
+    /* Read into a copy: a record with collections may not be read into its reference. */
+    ns_status st = ctl_Move_read(r, &snap, h->prev_ctl_Move);
+    if (st != NS_OK) return st;
+    if (h->prev_ctl_Move) *h->prev_ctl_Move = snap;
+    if (!h->on_ctl_Move) return NS_OK;
+    ctl_Move msg;
+    ctl_Move_init(&msg);
+    ctl_Move_dequantize(&snap, &msg);
+    h->on_ctl_Move(ctx, &msg);
+    return NS_OK;
+}
+
+static ns_status ctl_Emote_dispatch_one(ns_reader *r, const ctl_handlers *h, void *ctx)
+{
+    ctl_Emote_snap snap = ctl_Emote_snap_default;
+    ns_status st = ctl_Emote_read(r, &snap);
+    if (st != NS_OK) return st;
+    if (!h->on_ctl_Emote) return NS_OK;
+    ctl_Emote msg;
+    ctl_Emote_init(&msg);
+    ctl_Emote_dequantize(&snap, &msg);
+    h->on_ctl_Emote(ctx, &msg);
+    return NS_OK;
+}
+
+ns_status ctl_dispatch(ns_reader *r, const ctl_handlers *h, void *ctx, uint32_t *id_out)
+{
+    if (!r || !h) return NS_ERR_ARGUMENT;
+    uint32_t id = ns_read_packed_u32(r, NULL);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
+    if (id_out) *id_out = id;
+    switch (id) {
+        case 0u: return ctl_Aim_dispatch_one(r, h, ctx);
+        case 1u: return ctl_Say_dispatch_one(r, h, ctx);
+        case 2u: return ctl_Ping_dispatch_one(r, h, ctx);
+        case 10u: return ctl_Move_dispatch_one(r, h, ctx);
+        case 11u: return ctl_Emote_dispatch_one(r, h, ctx);
+        default: break;
+    }
+    ns_reader_fail(r, NS_ERR_UNKNOWN_TYPE);
+    return NS_ERR_UNKNOWN_TYPE;
+}
+
+ns_status ctl_Move_send(ns_writer *w, const ctl_Move *msg, ctl_Move_snap *prev)
+{
+    ctl_Move_snap snap;
+    ctl_Move_quantize(msg, &snap);
+    ns_writer before = *w;
+    ns_write_packed_u32(w, 10u, NULL);
+    ns_status st = ctl_Move_write(w, &snap, prev);
+    /* A refused message takes its id back; an overflow leaves the writer failed, as _write does. */
+    if (st != NS_OK && st != NS_ERR_OVERFLOW) *w = before;
+    if (st == NS_OK && prev) *prev = snap;
+    return st;
+}
+
+ns_status ctl_Aim_send(ns_writer *w, const ctl_Aim *msg, ctl_Aim_snap *prev)
+{
+    ctl_Aim_snap snap;
+    ctl_Aim_quantize(msg, &snap);
+    ns_writer before = *w;
+    ns_write_packed_u32(w, 0u, NULL);
+    ns_status st = ctl_Aim_write(w, &snap, prev);
+    /* A refused message takes its id back; an overflow leaves the writer failed, as _write does. */
+    if (st != NS_OK && st != NS_ERR_OVERFLOW) *w = before;
+    if (st == NS_OK && prev) *prev = snap;
+    return st;
+}
+
+ns_status ctl_Say_send(ns_writer *w, const ctl_Say *msg)
+{
+    ctl_Say_snap snap;
+    ctl_Say_quantize(msg, &snap);
+    ns_writer before = *w;
+    ns_write_packed_u32(w, 1u, NULL);
+    ns_status st = ctl_Say_write(w, &snap);
+    /* A refused message takes its id back; an overflow leaves the writer failed, as _write does. */
+    if (st != NS_OK && st != NS_ERR_OVERFLOW) *w = before;
+    return st;
+}
+
+ns_status ctl_Ping_send(ns_writer *w, const ctl_Ping *msg)
+{
+    ctl_Ping_snap snap;
+    ctl_Ping_quantize(msg, &snap);
+    ns_writer before = *w;
+    ns_write_packed_u32(w, 2u, NULL);
+    ns_status st = ctl_Ping_write(w, &snap);
+    /* A refused message takes its id back; an overflow leaves the writer failed, as _write does. */
+    if (st != NS_OK && st != NS_ERR_OVERFLOW) *w = before;
+    return st;
+}
+
+ns_status ctl_Emote_send(ns_writer *w, const ctl_Emote *msg)
+{
+    ctl_Emote_snap snap;
+    ctl_Emote_quantize(msg, &snap);
+    ns_writer before = *w;
+    ns_write_packed_u32(w, 11u, NULL);
+    ns_status st = ctl_Emote_write(w, &snap);
+    /* A refused message takes its id back; an overflow leaves the writer failed, as _write does. */
+    if (st != NS_OK && st != NS_ERR_OVERFLOW) *w = before;
+    return st;
+}

@@ -228,6 +228,52 @@ extern const ns_type_desc ctl_Emote_desc;
 extern const ns_type_desc *const ctl_types[];
 #define CTL_TYPE_COUNT 5u
 
+/* ---- dispatch tables ---- */
+
+/* The snapshot of each record's schema defaults (what _read decodes when nothing changed). */
+extern const ctl_Move_snap ctl_Move_snap_default;
+extern const ctl_Aim_snap ctl_Aim_snap_default;
+extern const ctl_Say_snap ctl_Say_snap_default;
+extern const ctl_Ping_snap ctl_Ping_snap_default;
+extern const ctl_Emote_snap ctl_Emote_snap_default;
+
+/* Every input and rpc this schema sees, by type id: 5. */
+extern const ns_message_ops ctl_messages[];
+/* The schema as the runtime sees it: package, hash and both tables. */
+extern const ns_schema ctl_schema;
+
+/* One callback per input and rpc: ctl_dispatch calls the one of the message it reads. */
+typedef struct ctl_handlers {
+    /* input ctl_Aim (id 0); NULL: the message is read and skipped. */
+    void (*on_ctl_Aim)(void *ctx, const ctl_Aim *msg);
+    /* The previous ctl_Aim read on this stream: read against (NULL: the defaults), then replaced. */
+    ctl_Aim_snap *prev_ctl_Aim;
+    /* rpc ctl_Say (id 1); NULL: the message is read and skipped. */
+    void (*on_ctl_Say)(void *ctx, const ctl_Say *msg);
+    /* rpc ctl_Ping (id 2); NULL: the message is read and skipped. */
+    void (*on_ctl_Ping)(void *ctx, const ctl_Ping *msg);
+    /* input ctl_Move (id 10); NULL: the message is read and skipped. */
+    void (*on_ctl_Move)(void *ctx, const ctl_Move *msg);
+    /* The previous ctl_Move read on this stream: read against (NULL: the defaults), then replaced. */
+    ctl_Move_snap *prev_ctl_Move;
+    /* rpc ctl_Emote (id 11); NULL: the message is read and skipped. */
+    void (*on_ctl_Emote)(void *ctx, const ctl_Emote *msg);
+} ctl_handlers;
+
+/* Reads one message (its id, then its body) and calls its handler. *id_out (unless NULL) gets
+ * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
+ns_status ctl_dispatch(ns_reader *r, const ctl_handlers *h, void *ctx, uint32_t *id_out);
+/* Writes the id and msg against *prev (NULL: the defaults); on success *prev becomes msg. */
+ns_status ctl_Move_send(ns_writer *w, const ctl_Move *msg, ctl_Move_snap *prev);
+/* Writes the id and msg against *prev (NULL: the defaults); on success *prev becomes msg. */
+ns_status ctl_Aim_send(ns_writer *w, const ctl_Aim *msg, ctl_Aim_snap *prev);
+/* Writes the id and msg, for ctl_dispatch to read. */
+ns_status ctl_Say_send(ns_writer *w, const ctl_Say *msg);
+/* Writes the id and msg, for ctl_dispatch to read. */
+ns_status ctl_Ping_send(ns_writer *w, const ctl_Ping *msg);
+/* Writes the id and msg, for ctl_dispatch to read. */
+ns_status ctl_Emote_send(ns_writer *w, const ctl_Emote *msg);
+
 #ifdef __cplusplus
 }
 #endif

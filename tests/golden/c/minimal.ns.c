@@ -8,7 +8,7 @@
 /* ---- component Position ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const minimal_Position_snap minimal_Position_snap_default = {{0, 0, 0}};
+const minimal_Position_snap minimal_Position_snap_default = {{0, 0, 0}};
 
 void minimal_Position_init(minimal_Position *v)
 {
@@ -48,7 +48,7 @@ typedef struct minimal_Position_pred {
 } minimal_Position_pred;
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const minimal_Position_snap *minimal_Position_reference(const ns_baselines *base, minimal_Position_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -174,3 +174,73 @@ const ns_type_desc minimal_Position_desc = {
 const ns_type_desc *const minimal_types[] = {
     &minimal_Position_desc,
 };
+
+/* ---- dispatch tables ---- */
+
+/* component minimal_Position */
+
+static void minimal_Position_erased_snap_default(void *snap)
+{
+    *(minimal_Position_snap *)snap = minimal_Position_snap_default;
+}
+
+static void minimal_Position_erased_quantize(const void *value, void *snap)
+{
+    minimal_Position_quantize((const minimal_Position *)value, (minimal_Position_snap *)snap);
+}
+
+static void minimal_Position_erased_dequantize(const void *snap, void *value)
+{
+    minimal_Position_dequantize((const minimal_Position_snap *)snap, (minimal_Position *)value);
+}
+
+static void minimal_Position_erased_init(void *value)
+{
+    minimal_Position_init((minimal_Position *)value);
+}
+
+static bool minimal_Position_erased_snap_equal(const void *a, const void *b)
+{
+    return minimal_Position_snap_equal((const minimal_Position_snap *)a, (const minimal_Position_snap *)b);
+}
+
+static ns_status minimal_Position_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return minimal_Position_write(w, (const minimal_Position_snap *)cur, base, to);
+}
+
+static ns_status minimal_Position_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return minimal_Position_read(r, (minimal_Position_snap *)out, base, to);
+}
+
+static void minimal_Position_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    minimal_Position_apply((minimal_Position *)live, (const minimal_Position_snap *)snap, (const minimal_Position_hooks *)hooks, ctx);
+}
+
+static void minimal_Position_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    minimal_Position_interpolate((const minimal_Position_snap *)from, (const minimal_Position_snap *)to, t, (minimal_Position *)out);
+}
+
+const ns_component_ops minimal_components[] = {
+    {&minimal_Position_desc, 0u, minimal_Position_erased_snap_default, minimal_Position_erased_init, minimal_Position_erased_quantize, minimal_Position_erased_dequantize, minimal_Position_erased_snap_equal, minimal_Position_erased_write, minimal_Position_erased_read, minimal_Position_erased_apply, minimal_Position_erased_interpolate},
+};
+
+const ns_schema minimal_schema = {
+    "minimal", MINIMAL_SCHEMA_HASH,
+    minimal_components, 1u,
+    NULL, 0u,
+};
+
+ns_status minimal_dispatch(ns_reader *r, const minimal_handlers *h, void *ctx, uint32_t *id_out)
+{
+    if (!r || !h) return NS_ERR_ARGUMENT;
+    uint32_t id = ns_read_packed_u32(r, NULL);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
+    if (id_out) *id_out = id;
+    (void)ctx;
+    ns_reader_fail(r, NS_ERR_UNKNOWN_TYPE);
+    return NS_ERR_UNKNOWN_TYPE;
+}

@@ -75,6 +75,25 @@ extern const ns_type_desc minimal_Position_desc;
 extern const ns_type_desc *const minimal_types[];
 #define MINIMAL_TYPE_COUNT 1u
 
+/* ---- dispatch tables ---- */
+
+/* The snapshot of each record's schema defaults (what _read decodes when nothing changed). */
+extern const minimal_Position_snap minimal_Position_snap_default;
+
+/* Every component this schema sees (its own and its imports'), by type id: 1. */
+extern const ns_component_ops minimal_components[];
+/* The schema as the runtime sees it: package, hash and both tables. */
+extern const ns_schema minimal_schema;
+
+/* One callback per input and rpc: minimal_dispatch calls the one of the message it reads. */
+typedef struct minimal_handlers {
+    void *ns_unused;
+} minimal_handlers;
+
+/* Reads one message (its id, then its body) and calls its handler. *id_out (unless NULL) gets
+ * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
+ns_status minimal_dispatch(ns_reader *r, const minimal_handlers *h, void *ctx, uint32_t *id_out);
+
 #ifdef __cplusplus
 }
 #endif

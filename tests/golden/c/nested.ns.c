@@ -8,7 +8,7 @@
 /* ---- struct Vec2i ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const game_core_Vec2i_snap game_core_Vec2i_snap_default = {0, 0};
+const game_core_Vec2i_snap game_core_Vec2i_snap_default = {0, 0};
 
 void game_core_Vec2i_init(game_core_Vec2i *v)
 {
@@ -119,7 +119,7 @@ const ns_type_desc game_core_Vec2i_desc = {
 /* ---- struct Bounds ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const game_core_Bounds_snap game_core_Bounds_snap_default = {{0, 0}, {10, 10}};
+const game_core_Bounds_snap game_core_Bounds_snap_default = {{0, 0}, {10, 10}};
 
 void game_core_Bounds_init(game_core_Bounds *v)
 {
@@ -252,7 +252,7 @@ const ns_type_desc game_core_Bounds_desc = {
 /* ---- struct Stats ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const game_core_Stats_snap game_core_Stats_snap_default = {10u, 10u};
+const game_core_Stats_snap game_core_Stats_snap_default = {10u, 10u};
 
 void game_core_Stats_init(game_core_Stats *v)
 {
@@ -366,7 +366,7 @@ const ns_type_desc game_core_Stats_desc = {
 /* ---- component Body ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const game_core_Body_snap game_core_Body_snap_default = {{{0, 0}, {10, 10}}, {10u, 10u}, {10u, 10u}};
+const game_core_Body_snap game_core_Body_snap_default = {{{0, 0}, {10, 10}}, {10u, 10u}, {10u, 10u}};
 
 void game_core_Body_init(game_core_Body *v)
 {
@@ -416,7 +416,7 @@ typedef struct game_core_Body_pred {
 } game_core_Body_pred;
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const game_core_Body_snap *game_core_Body_reference(const ns_baselines *base, game_core_Body_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -616,3 +616,73 @@ const ns_type_desc *const game_core_types[] = {
     &game_core_Stats_desc,
     &game_core_Body_desc,
 };
+
+/* ---- dispatch tables ---- */
+
+/* component game_core_Body */
+
+static void game_core_Body_erased_snap_default(void *snap)
+{
+    *(game_core_Body_snap *)snap = game_core_Body_snap_default;
+}
+
+static void game_core_Body_erased_quantize(const void *value, void *snap)
+{
+    game_core_Body_quantize((const game_core_Body *)value, (game_core_Body_snap *)snap);
+}
+
+static void game_core_Body_erased_dequantize(const void *snap, void *value)
+{
+    game_core_Body_dequantize((const game_core_Body_snap *)snap, (game_core_Body *)value);
+}
+
+static void game_core_Body_erased_init(void *value)
+{
+    game_core_Body_init((game_core_Body *)value);
+}
+
+static bool game_core_Body_erased_snap_equal(const void *a, const void *b)
+{
+    return game_core_Body_snap_equal((const game_core_Body_snap *)a, (const game_core_Body_snap *)b);
+}
+
+static ns_status game_core_Body_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return game_core_Body_write(w, (const game_core_Body_snap *)cur, base, to);
+}
+
+static ns_status game_core_Body_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return game_core_Body_read(r, (game_core_Body_snap *)out, base, to);
+}
+
+static void game_core_Body_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    game_core_Body_apply((game_core_Body *)live, (const game_core_Body_snap *)snap, (const game_core_Body_hooks *)hooks, ctx);
+}
+
+static void game_core_Body_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    game_core_Body_interpolate((const game_core_Body_snap *)from, (const game_core_Body_snap *)to, t, (game_core_Body *)out);
+}
+
+const ns_component_ops game_core_components[] = {
+    {&game_core_Body_desc, 0u, game_core_Body_erased_snap_default, game_core_Body_erased_init, game_core_Body_erased_quantize, game_core_Body_erased_dequantize, game_core_Body_erased_snap_equal, game_core_Body_erased_write, game_core_Body_erased_read, game_core_Body_erased_apply, game_core_Body_erased_interpolate},
+};
+
+const ns_schema game_core_schema = {
+    "game.core", GAME_CORE_SCHEMA_HASH,
+    game_core_components, 1u,
+    NULL, 0u,
+};
+
+ns_status game_core_dispatch(ns_reader *r, const game_core_handlers *h, void *ctx, uint32_t *id_out)
+{
+    if (!r || !h) return NS_ERR_ARGUMENT;
+    uint32_t id = ns_read_packed_u32(r, NULL);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
+    if (id_out) *id_out = id;
+    (void)ctx;
+    ns_reader_fail(r, NS_ERR_UNKNOWN_TYPE);
+    return NS_ERR_UNKNOWN_TYPE;
+}

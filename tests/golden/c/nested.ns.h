@@ -194,6 +194,28 @@ extern const ns_type_desc game_core_Body_desc;
 extern const ns_type_desc *const game_core_types[];
 #define GAME_CORE_TYPE_COUNT 4u
 
+/* ---- dispatch tables ---- */
+
+/* The snapshot of each record's schema defaults (what _read decodes when nothing changed). */
+extern const game_core_Vec2i_snap game_core_Vec2i_snap_default;
+extern const game_core_Bounds_snap game_core_Bounds_snap_default;
+extern const game_core_Stats_snap game_core_Stats_snap_default;
+extern const game_core_Body_snap game_core_Body_snap_default;
+
+/* Every component this schema sees (its own and its imports'), by type id: 1. */
+extern const ns_component_ops game_core_components[];
+/* The schema as the runtime sees it: package, hash and both tables. */
+extern const ns_schema game_core_schema;
+
+/* One callback per input and rpc: game_core_dispatch calls the one of the message it reads. */
+typedef struct game_core_handlers {
+    void *ns_unused;
+} game_core_handlers;
+
+/* Reads one message (its id, then its body) and calls its handler. *id_out (unless NULL) gets
+ * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
+ns_status game_core_dispatch(ns_reader *r, const game_core_handlers *h, void *ctx, uint32_t *id_out);
+
 #ifdef __cplusplus
 }
 #endif

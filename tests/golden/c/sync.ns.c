@@ -8,7 +8,7 @@
 /* ---- component Secret ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const vis_Secret_snap vis_Secret_snap_default = {0, 0};
+const vis_Secret_snap vis_Secret_snap_default = {0, 0};
 
 void vis_Secret_init(vis_Secret *v)
 {
@@ -49,7 +49,7 @@ typedef struct vis_Secret_pred {
 } vis_Secret_pred;
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const vis_Secret_snap *vis_Secret_reference(const ns_baselines *base, vis_Secret_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -192,7 +192,7 @@ const ns_type_desc vis_Secret_desc = {
 /* ---- component Mixed ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const vis_Mixed_snap vis_Mixed_snap_default = {{0, 0, 0}, 0, 0, 0, ""};
+const vis_Mixed_snap vis_Mixed_snap_default = {{0, 0, 0}, 0, 0, 0, ""};
 
 void vis_Mixed_init(vis_Mixed *v)
 {
@@ -251,7 +251,7 @@ typedef struct vis_Mixed_pred {
 } vis_Mixed_pred;
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const vis_Mixed_snap *vis_Mixed_reference(const ns_baselines *base, vis_Mixed_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -458,7 +458,7 @@ const ns_type_desc vis_Mixed_desc = {
 /* ---- component Hidden ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const vis_Hidden_snap vis_Hidden_snap_default = {0};
+const vis_Hidden_snap vis_Hidden_snap_default = {0};
 
 void vis_Hidden_init(vis_Hidden *v)
 {
@@ -494,7 +494,7 @@ typedef struct vis_Hidden_pred {
 } vis_Hidden_pred;
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const vis_Hidden_snap *vis_Hidden_reference(const ns_baselines *base, vis_Hidden_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -599,7 +599,7 @@ const ns_type_desc vis_Hidden_desc = {
 /* ---- component Spectated ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
-static const vis_Spectated_snap vis_Spectated_snap_default = {0};
+const vis_Spectated_snap vis_Spectated_snap_default = {0};
 
 void vis_Spectated_init(vis_Spectated *v)
 {
@@ -635,7 +635,7 @@ typedef struct vis_Spectated_pred {
 } vis_Spectated_pred;
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
-/* and for predicted fields the linear prediction from three (DESIGN §6.4). */
+/* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 static const vis_Spectated_snap *vis_Spectated_reference(const ns_baselines *base, vis_Spectated_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
@@ -758,3 +758,217 @@ const ns_type_desc *const vis_types[] = {
     &vis_Hidden_desc,
     &vis_Spectated_desc,
 };
+
+/* ---- dispatch tables ---- */
+
+/* component vis_Secret */
+
+static void vis_Secret_erased_snap_default(void *snap)
+{
+    *(vis_Secret_snap *)snap = vis_Secret_snap_default;
+}
+
+static void vis_Secret_erased_quantize(const void *value, void *snap)
+{
+    vis_Secret_quantize((const vis_Secret *)value, (vis_Secret_snap *)snap);
+}
+
+static void vis_Secret_erased_dequantize(const void *snap, void *value)
+{
+    vis_Secret_dequantize((const vis_Secret_snap *)snap, (vis_Secret *)value);
+}
+
+static void vis_Secret_erased_init(void *value)
+{
+    vis_Secret_init((vis_Secret *)value);
+}
+
+static bool vis_Secret_erased_snap_equal(const void *a, const void *b)
+{
+    return vis_Secret_snap_equal((const vis_Secret_snap *)a, (const vis_Secret_snap *)b);
+}
+
+static ns_status vis_Secret_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return vis_Secret_write(w, (const vis_Secret_snap *)cur, base, to);
+}
+
+static ns_status vis_Secret_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return vis_Secret_read(r, (vis_Secret_snap *)out, base, to);
+}
+
+static void vis_Secret_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    vis_Secret_apply((vis_Secret *)live, (const vis_Secret_snap *)snap, (const vis_Secret_hooks *)hooks, ctx);
+}
+
+static void vis_Secret_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    vis_Secret_interpolate((const vis_Secret_snap *)from, (const vis_Secret_snap *)to, t, (vis_Secret *)out);
+}
+
+/* component vis_Mixed */
+
+static void vis_Mixed_erased_snap_default(void *snap)
+{
+    *(vis_Mixed_snap *)snap = vis_Mixed_snap_default;
+}
+
+static void vis_Mixed_erased_quantize(const void *value, void *snap)
+{
+    vis_Mixed_quantize((const vis_Mixed *)value, (vis_Mixed_snap *)snap);
+}
+
+static void vis_Mixed_erased_dequantize(const void *snap, void *value)
+{
+    vis_Mixed_dequantize((const vis_Mixed_snap *)snap, (vis_Mixed *)value);
+}
+
+static void vis_Mixed_erased_init(void *value)
+{
+    vis_Mixed_init((vis_Mixed *)value);
+}
+
+static bool vis_Mixed_erased_snap_equal(const void *a, const void *b)
+{
+    return vis_Mixed_snap_equal((const vis_Mixed_snap *)a, (const vis_Mixed_snap *)b);
+}
+
+static ns_status vis_Mixed_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return vis_Mixed_write(w, (const vis_Mixed_snap *)cur, base, to);
+}
+
+static ns_status vis_Mixed_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return vis_Mixed_read(r, (vis_Mixed_snap *)out, base, to);
+}
+
+static void vis_Mixed_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    vis_Mixed_apply((vis_Mixed *)live, (const vis_Mixed_snap *)snap, (const vis_Mixed_hooks *)hooks, ctx);
+}
+
+static void vis_Mixed_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    vis_Mixed_interpolate((const vis_Mixed_snap *)from, (const vis_Mixed_snap *)to, t, (vis_Mixed *)out);
+}
+
+/* component vis_Hidden */
+
+static void vis_Hidden_erased_snap_default(void *snap)
+{
+    *(vis_Hidden_snap *)snap = vis_Hidden_snap_default;
+}
+
+static void vis_Hidden_erased_quantize(const void *value, void *snap)
+{
+    vis_Hidden_quantize((const vis_Hidden *)value, (vis_Hidden_snap *)snap);
+}
+
+static void vis_Hidden_erased_dequantize(const void *snap, void *value)
+{
+    vis_Hidden_dequantize((const vis_Hidden_snap *)snap, (vis_Hidden *)value);
+}
+
+static void vis_Hidden_erased_init(void *value)
+{
+    vis_Hidden_init((vis_Hidden *)value);
+}
+
+static bool vis_Hidden_erased_snap_equal(const void *a, const void *b)
+{
+    return vis_Hidden_snap_equal((const vis_Hidden_snap *)a, (const vis_Hidden_snap *)b);
+}
+
+static ns_status vis_Hidden_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return vis_Hidden_write(w, (const vis_Hidden_snap *)cur, base, to);
+}
+
+static ns_status vis_Hidden_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return vis_Hidden_read(r, (vis_Hidden_snap *)out, base, to);
+}
+
+static void vis_Hidden_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    vis_Hidden_apply((vis_Hidden *)live, (const vis_Hidden_snap *)snap, (const vis_Hidden_hooks *)hooks, ctx);
+}
+
+static void vis_Hidden_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    vis_Hidden_interpolate((const vis_Hidden_snap *)from, (const vis_Hidden_snap *)to, t, (vis_Hidden *)out);
+}
+
+/* component vis_Spectated */
+
+static void vis_Spectated_erased_snap_default(void *snap)
+{
+    *(vis_Spectated_snap *)snap = vis_Spectated_snap_default;
+}
+
+static void vis_Spectated_erased_quantize(const void *value, void *snap)
+{
+    vis_Spectated_quantize((const vis_Spectated *)value, (vis_Spectated_snap *)snap);
+}
+
+static void vis_Spectated_erased_dequantize(const void *snap, void *value)
+{
+    vis_Spectated_dequantize((const vis_Spectated_snap *)snap, (vis_Spectated *)value);
+}
+
+static void vis_Spectated_erased_init(void *value)
+{
+    vis_Spectated_init((vis_Spectated *)value);
+}
+
+static bool vis_Spectated_erased_snap_equal(const void *a, const void *b)
+{
+    return vis_Spectated_snap_equal((const vis_Spectated_snap *)a, (const vis_Spectated_snap *)b);
+}
+
+static ns_status vis_Spectated_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
+{
+    return vis_Spectated_write(w, (const vis_Spectated_snap *)cur, base, to);
+}
+
+static ns_status vis_Spectated_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
+{
+    return vis_Spectated_read(r, (vis_Spectated_snap *)out, base, to);
+}
+
+static void vis_Spectated_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
+{
+    vis_Spectated_apply((vis_Spectated *)live, (const vis_Spectated_snap *)snap, (const vis_Spectated_hooks *)hooks, ctx);
+}
+
+static void vis_Spectated_erased_interpolate(const void *from, const void *to, float t, void *out)
+{
+    vis_Spectated_interpolate((const vis_Spectated_snap *)from, (const vis_Spectated_snap *)to, t, (vis_Spectated *)out);
+}
+
+const ns_component_ops vis_components[] = {
+    {&vis_Secret_desc, 0u, vis_Secret_erased_snap_default, vis_Secret_erased_init, vis_Secret_erased_quantize, vis_Secret_erased_dequantize, vis_Secret_erased_snap_equal, vis_Secret_erased_write, vis_Secret_erased_read, vis_Secret_erased_apply, vis_Secret_erased_interpolate},
+    {&vis_Mixed_desc, 0u, vis_Mixed_erased_snap_default, vis_Mixed_erased_init, vis_Mixed_erased_quantize, vis_Mixed_erased_dequantize, vis_Mixed_erased_snap_equal, vis_Mixed_erased_write, vis_Mixed_erased_read, vis_Mixed_erased_apply, vis_Mixed_erased_interpolate},
+    {&vis_Hidden_desc, 0u, vis_Hidden_erased_snap_default, vis_Hidden_erased_init, vis_Hidden_erased_quantize, vis_Hidden_erased_dequantize, vis_Hidden_erased_snap_equal, vis_Hidden_erased_write, vis_Hidden_erased_read, vis_Hidden_erased_apply, vis_Hidden_erased_interpolate},
+    {&vis_Spectated_desc, 0u, vis_Spectated_erased_snap_default, vis_Spectated_erased_init, vis_Spectated_erased_quantize, vis_Spectated_erased_dequantize, vis_Spectated_erased_snap_equal, vis_Spectated_erased_write, vis_Spectated_erased_read, vis_Spectated_erased_apply, vis_Spectated_erased_interpolate},
+};
+
+const ns_schema vis_schema = {
+    "vis", VIS_SCHEMA_HASH,
+    vis_components, 4u,
+    NULL, 0u,
+};
+
+ns_status vis_dispatch(ns_reader *r, const vis_handlers *h, void *ctx, uint32_t *id_out)
+{
+    if (!r || !h) return NS_ERR_ARGUMENT;
+    uint32_t id = ns_read_packed_u32(r, NULL);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
+    if (id_out) *id_out = id;
+    (void)ctx;
+    ns_reader_fail(r, NS_ERR_UNKNOWN_TYPE);
+    return NS_ERR_UNKNOWN_TYPE;
+}

@@ -245,6 +245,28 @@ extern const ns_type_desc vis_Spectated_desc;
 extern const ns_type_desc *const vis_types[];
 #define VIS_TYPE_COUNT 4u
 
+/* ---- dispatch tables ---- */
+
+/* The snapshot of each record's schema defaults (what _read decodes when nothing changed). */
+extern const vis_Secret_snap vis_Secret_snap_default;
+extern const vis_Mixed_snap vis_Mixed_snap_default;
+extern const vis_Hidden_snap vis_Hidden_snap_default;
+extern const vis_Spectated_snap vis_Spectated_snap_default;
+
+/* Every component this schema sees (its own and its imports'), by type id: 4. */
+extern const ns_component_ops vis_components[];
+/* The schema as the runtime sees it: package, hash and both tables. */
+extern const ns_schema vis_schema;
+
+/* One callback per input and rpc: vis_dispatch calls the one of the message it reads. */
+typedef struct vis_handlers {
+    void *ns_unused;
+} vis_handlers;
+
+/* Reads one message (its id, then its body) and calls its handler. *id_out (unless NULL) gets
+ * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
+ns_status vis_dispatch(ns_reader *r, const vis_handlers *h, void *ctx, uint32_t *id_out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,350 @@
+/* emit_c_dispatch.c — the dispatch tables (runtime/include/netschema/schema.h): type-erased
+ * wrappers, <prefix>_components[], <prefix>_messages[] and <prefix>_schema; the typed handler
+ * table <prefix>_handlers with <prefix>_dispatch; and each input's and rpc's _send.
+ *
+ * The tables list every component, input and rpc the schema sees: its own and those of every
+ * schema it imports, directly or not (ids are unique across all of them, idl/SPEC.md §4.9), so
+ * the top schema of a game describes all of it. The wrappers are static in each file that lists
+ * a type and call only the type's public functions (and its public _snap_default), so any number
+ * of schemas importing one file link together. A message's _send is defined once, in the file
+ * of the schema that declares it. The message id on the wire is a packed u32 in the default
+ * model (docs/wire.md §13). */
+#include <stdlib.h>
+
+#include "emit_c.h"
+
+/* ---- what the schema sees ---------------------------------------------------------------- */
+
+typedef struct seen_records {
+    const nsc_decl **components, **messages;
+    size_t           ncomponents, nmessages;
+} seen_records;
+
+static void gather(const nsc_unit *u, nsc_map *visited, seen_records *s)
+{
+    const char *key = u->src->path;
+    if (nsc_map_get(visited, key)) return;
+    nsc_map_put(visited, key, (void *)u);
+    for (size_t i = 0; i < u->ndecls; i++) {
+        const nsc_decl *d = u->decls[i];
+        if (d->kind == NSC_D_IMPORT && d->target) gather(d->target, visited, s);
+        else if (d->kind == NSC_D_COMPONENT) s->components[s->ncomponents++] = d;
+        else if (d->kind == NSC_D_INPUT || d->kind == NSC_D_RPC) s->messages[s->nmessages++] = d;
+    }
+}
+
+static int by_id(const void *a, const void *b)
+{
+    uint32_t x = (*(const nsc_decl *const *)a)->id, y = (*(const nsc_decl *const *)b)->id;
+    return x < y ? -1 : x > y;
+}
+
+/* Components and messages of u and of everything it imports, each sorted by type id. */
+static seen_records seen_by(nsc_cgen *g)
+{
+    size_t cap = 1; /* every declaration of every unit loaded: the imports are among them */
+    for (size_t i = 0; i < g->ctx->nunits; i++) cap += g->ctx->units[i]->ndecls;
+    seen_records s = {NSC_NEW_ARRAY(g->a, const nsc_decl *, cap), NSC_NEW_ARRAY(g->a, const nsc_decl *, cap), 0, 0};
+    nsc_map visited = {0};
+    gather(g->u, &visited, &s);
+    nsc_map_free(&visited);
+    qsort((void *)s.components, s.ncomponents, sizeof *s.components, by_id);
+    qsort((void *)s.messages, s.nmessages, sizeof *s.messages, by_id);
+    return s;
+}
+
+/* ---- header ------------------------------------------------------------------------------ */
+
+/* The handler member of message d: on_<prefix>_<Name> (the C name is unique across imports). */
+static const char *handler(nsc_cgen *g, const nsc_decl *d)
+{
+    return NSC_FMT(g, "on_%s", nsc_cg_name(g, d));
+}
+
+static const char *prev_member(nsc_cgen *g, const nsc_decl *d)
+{
+    return NSC_FMT(g, "prev_%s", nsc_cg_name(g, d));
+}
+
+static const char *send_signature(nsc_cgen *g, const nsc_decl *d)
+{
+    const char *n = nsc_cg_name(g, d);
+    if (d->kind == NSC_D_INPUT)
+        return NSC_FMT(g, "ns_status %s(ns_writer *w, const %s *msg, %s_snap *prev)", nsc_cg_fn(g, d, "send"), n, n);
+    return NSC_FMT(g, "ns_status %s(ns_writer *w, const %s *msg)", nsc_cg_fn(g, d, "send"), n);
+}
+
+static void header_handlers(nsc_cgen *g, const seen_records *s)
+{
+    nsc_printer *h = g->h;
+    const char *p = g->u->prefix;
+    nsc_p_blank(h);
+    nsc_p_comment(h, "One callback per input and rpc: %s_dispatch calls the one of the message it reads.", p);
+    nsc_p_open(h, "typedef struct %s_handlers {", p);
+    for (size_t i = 0; i < s->nmessages; i++) {
+        const nsc_decl *d = s->messages[i];
+        const char *n = nsc_cg_name(g, d);
+        nsc_p_comment(h, "%s %s (id %u); NULL: the message is read and skipped.", nsc_decl_kind_name(d->kind), n, d->id);
+        nsc_p_line(h, "void (*%s)(void *ctx, const %s *msg);", handler(g, d), n);
+        if (d->kind != NSC_D_INPUT) continue;
+        nsc_p_comment(h, "The previous %s read on this stream: read against (NULL: the defaults), then replaced.", n);
+        nsc_p_line(h, "%s_snap *%s;", n, prev_member(g, d));
+    }
+    if (s->nmessages == 0) nsc_p_line(h, "void *ns_unused;");
+    nsc_p_close(h, "} %s_handlers;", p);
+}
+
+static void header(nsc_cgen *g, const seen_records *s)
+{
+    nsc_printer *h = g->h;
+    const char *p = g->u->prefix;
+    nsc_p_blank(h);
+    nsc_p_line(h, "/* ---- dispatch tables ---- */");
+    nsc_p_empty(h);
+    const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
+    size_t n = nsc_cg_record_order(g, order);
+    if (n) nsc_p_comment(h, "The snapshot of each record's schema defaults (what _read decodes when nothing changed).");
+    for (size_t i = 0; i < n; i++)
+        nsc_p_line(h, "extern const %s_snap %s;", nsc_cg_name(g, order[i]), nsc_cg_fn(g, order[i], "snap_default"));
+    nsc_p_blank(h);
+    if (s->ncomponents) {
+        nsc_p_comment(h, "Every component this schema sees (its own and its imports'), by type id: %zu.", s->ncomponents);
+        nsc_p_line(h, "extern const ns_component_ops %s_components[];", p);
+    }
+    if (s->nmessages) {
+        nsc_p_comment(h, "Every input and rpc this schema sees, by type id: %zu.", s->nmessages);
+        nsc_p_line(h, "extern const ns_message_ops %s_messages[];", p);
+    }
+    nsc_p_comment(h, "The schema as the runtime sees it: package, hash and both tables.");
+    nsc_p_line(h, "extern const ns_schema %s_schema;", p);
+    header_handlers(g, s);
+    nsc_p_empty(h);
+    nsc_p_line(h, "/* Reads one message (its id, then its body) and calls its handler. *id_out (unless NULL) gets");
+    nsc_p_line(h, " * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */");
+    nsc_p_line(h, "ns_status %s_dispatch(ns_reader *r, const %s_handlers *h, void *ctx, uint32_t *id_out);", p, p);
+    for (size_t i = 0; i < g->u->ndecls; i++) {
+        const nsc_decl *d = g->u->decls[i];
+        if (d->kind != NSC_D_INPUT && d->kind != NSC_D_RPC) continue;
+        if (d->kind == NSC_D_INPUT)
+            nsc_p_comment(h, "Writes the id and msg against *prev (NULL: the defaults); on success *prev becomes msg.");
+        else
+            nsc_p_comment(h, "Writes the id and msg, for %s_dispatch to read.", p);
+        nsc_p_line(h, "%s;", send_signature(g, d));
+    }
+}
+
+/* ---- source: wrappers -------------------------------------------------------------------- */
+
+/* A static wrapper: "static <ret> <name>(<params>)" whose body is one statement, after an
+ * optional first one (NULL: none). */
+static void wrapper2(nsc_cgen *g, const char *ret, const char *name, const char *params, const char *first,
+                     const char *body)
+{
+    nsc_printer *c = g->c;
+    nsc_p_empty(c);
+    nsc_p_line(c, "static %s %s(%s)", ret, name, params);
+    nsc_p_open(c, "{");
+    if (first) nsc_p_line(c, "%s", first);
+    nsc_p_line(c, "%s", body);
+    nsc_p_close(c, "}");
+}
+
+static void wrapper(nsc_cgen *g, const char *ret, const char *name, const char *params, const char *body)
+{
+    wrapper2(g, ret, name, params, NULL, body);
+}
+
+static const char *erased(nsc_cgen *g, const nsc_decl *d, const char *fn)
+{
+    return nsc_cg_fn(g, d, NSC_FMT(g, "erased_%s", fn));
+}
+
+/* The wrappers every record kind of the tables shares: snap_default, quantize, dequantize. */
+static void common_wrappers(nsc_cgen *g, const nsc_decl *d)
+{
+    const char *n = nsc_cg_name(g, d);
+    wrapper(g, "void", erased(g, d, "snap_default"), "void *snap",
+            NSC_FMT(g, "*(%s_snap *)snap = %s;", n, nsc_cg_fn(g, d, "snap_default")));
+    wrapper(g, "void", erased(g, d, "quantize"), "const void *value, void *snap",
+            NSC_FMT(g, "%s((const %s *)value, (%s_snap *)snap);", nsc_cg_fn(g, d, "quantize"), n, n));
+    wrapper(g, "void", erased(g, d, "dequantize"), "const void *snap, void *value",
+            NSC_FMT(g, "%s((const %s_snap *)snap, (%s *)value);", nsc_cg_fn(g, d, "dequantize"), n, n));
+}
+
+static void component_wrappers(nsc_cgen *g, const nsc_decl *d)
+{
+    const char *n = nsc_cg_name(g, d);
+    nsc_p_blank(g->c);
+    nsc_p_line(g->c, "/* component %s */", n);
+    common_wrappers(g, d);
+    wrapper(g, "void", erased(g, d, "init"), "void *value", NSC_FMT(g, "%s((%s *)value);", nsc_cg_fn(g, d, "init"), n));
+    wrapper(g, "bool", erased(g, d, "snap_equal"), "const void *a, const void *b",
+            NSC_FMT(g, "return %s((const %s_snap *)a, (const %s_snap *)b);", nsc_cg_fn(g, d, "snap_equal"), n, n));
+    wrapper(g, "ns_status", erased(g, d, "write"), "ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to",
+            NSC_FMT(g, "return %s(w, (const %s_snap *)cur, base, to);", nsc_cg_fn(g, d, "write"), n));
+    wrapper(g, "ns_status", erased(g, d, "read"), "ns_reader *r, void *out, const ns_baselines *base, ns_audience to",
+            NSC_FMT(g, "return %s(r, (%s_snap *)out, base, to);", nsc_cg_fn(g, d, "read"), n));
+    wrapper(g, "void", erased(g, d, "apply"), "void *live, const void *snap, const void *hooks, void *ctx",
+            NSC_FMT(g, "%s((%s *)live, (const %s_snap *)snap, (const %s_hooks *)hooks, ctx);", nsc_cg_fn(g, d, "apply"),
+                    n, n, n));
+    wrapper(g, "void", erased(g, d, "interpolate"), "const void *from, const void *to, float t, void *out",
+            NSC_FMT(g, "%s((const %s_snap *)from, (const %s_snap *)to, t, (%s *)out);", nsc_cg_fn(g, d, "interpolate"),
+                    n, n, n));
+}
+
+static void message_wrappers(nsc_cgen *g, const nsc_decl *d)
+{
+    const char *n = nsc_cg_name(g, d);
+    bool input = d->kind == NSC_D_INPUT;
+    nsc_p_blank(g->c);
+    nsc_p_line(g->c, "/* %s %s */", nsc_decl_kind_name(d->kind), n);
+    common_wrappers(g, d);
+    /* An rpc is coded against the defaults: the tables' prev is always NULL for it. */
+    const char *unused = input ? NULL : "(void)prev;";
+    wrapper2(g, "ns_status", erased(g, d, "write"), "ns_writer *w, const void *cur, const void *prev", unused,
+             input ? NSC_FMT(g, "return %s(w, (const %s_snap *)cur, (const %s_snap *)prev);", nsc_cg_fn(g, d, "write"), n, n)
+                   : NSC_FMT(g, "return %s(w, (const %s_snap *)cur);", nsc_cg_fn(g, d, "write"), n));
+    wrapper2(g, "ns_status", erased(g, d, "read"), "ns_reader *r, void *out, const void *prev", unused,
+             input ? NSC_FMT(g, "return %s(r, (%s_snap *)out, (const %s_snap *)prev);", nsc_cg_fn(g, d, "read"), n, n)
+                   : NSC_FMT(g, "return %s(r, (%s_snap *)out);", nsc_cg_fn(g, d, "read"), n));
+}
+
+/* ---- source: tables ---------------------------------------------------------------------- */
+
+static const char *message_kind(const nsc_decl *d)
+{
+    if (d->kind == NSC_D_INPUT) return "NS_MSG_INPUT";
+    return d->unreliable ? "NS_MSG_RPC_UNRELIABLE" : "NS_MSG_RPC";
+}
+
+static void tables(nsc_cgen *g, const seen_records *s)
+{
+    nsc_printer *c = g->c;
+    const char *p = g->u->prefix;
+    if (s->ncomponents) {
+        nsc_p_empty(c);
+        nsc_p_open(c, "const ns_component_ops %s_components[] = {", p);
+        for (size_t i = 0; i < s->ncomponents; i++) {
+            const nsc_decl *d = s->components[i];
+            nsc_p_line(c, "{&%s, %uu, %s, %s, %s, %s, %s, %s, %s, %s, %s},", nsc_cg_fn(g, d, "desc"), d->send_rate_hz,
+                       erased(g, d, "snap_default"), erased(g, d, "init"), erased(g, d, "quantize"),
+                       erased(g, d, "dequantize"), erased(g, d, "snap_equal"), erased(g, d, "write"),
+                       erased(g, d, "read"), erased(g, d, "apply"), erased(g, d, "interpolate"));
+        }
+        nsc_p_close(c, "};");
+    }
+    if (s->nmessages) {
+        nsc_p_empty(c);
+        nsc_p_open(c, "const ns_message_ops %s_messages[] = {", p);
+        for (size_t i = 0; i < s->nmessages; i++) {
+            const nsc_decl *d = s->messages[i];
+            nsc_p_line(c, "{&%s, %s, %s, %s, %s, %s, %s},", nsc_cg_fn(g, d, "desc"), message_kind(d),
+                       erased(g, d, "snap_default"), erased(g, d, "quantize"), erased(g, d, "dequantize"),
+                       erased(g, d, "write"), erased(g, d, "read"));
+        }
+        nsc_p_close(c, "};");
+    }
+    nsc_p_empty(c);
+    nsc_p_open(c, "const ns_schema %s_schema = {", p);
+    nsc_p_line(c, "\"%s\", %s,", g->u->package, nsc_unit_macro(g->a, g->u, "SCHEMA_HASH"));
+    nsc_p_line(c, "%s, %zuu,", s->ncomponents ? NSC_FMT(g, "%s_components", p) : "NULL", s->ncomponents);
+    nsc_p_line(c, "%s, %zuu,", s->nmessages ? NSC_FMT(g, "%s_messages", p) : "NULL", s->nmessages);
+    nsc_p_close(c, "};");
+}
+
+/* ---- source: dispatch and send ----------------------------------------------------------- */
+
+/* Reads one message of type d (its id already read) and calls its handler. */
+static void dispatch_one(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d), *p = g->u->prefix;
+    bool input = d->kind == NSC_D_INPUT;
+    nsc_p_empty(c);
+    nsc_p_line(c, "static ns_status %s(ns_reader *r, const %s_handlers *h, void *ctx)", nsc_cg_fn(g, d, "dispatch_one"), p);
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "%s_snap snap = %s;", n, nsc_cg_fn(g, d, "snap_default"));
+    if (input) {
+        nsc_p_comment(c, "Read into a copy: a record with collections may not be read into its reference.");
+        nsc_p_line(c, "ns_status st = %s(r, &snap, h->%s);", nsc_cg_fn(g, d, "read"), prev_member(g, d));
+    } else {
+        nsc_p_line(c, "ns_status st = %s(r, &snap);", nsc_cg_fn(g, d, "read"));
+    }
+    nsc_p_line(c, "if (st != NS_OK) return st;");
+    if (input) nsc_p_line(c, "if (h->%s) *h->%s = snap;", prev_member(g, d), prev_member(g, d));
+    nsc_p_line(c, "if (!h->%s) return NS_OK;", handler(g, d));
+    nsc_p_line(c, "%s msg;", n);
+    nsc_p_line(c, "%s(&msg);", nsc_cg_fn(g, d, "init"));
+    nsc_p_line(c, "%s(&snap, &msg);", nsc_cg_fn(g, d, "dequantize"));
+    nsc_p_line(c, "h->%s(ctx, &msg);", handler(g, d));
+    nsc_p_line(c, "return NS_OK;");
+    nsc_p_close(c, "}");
+}
+
+static void dispatch(nsc_cgen *g, const seen_records *s)
+{
+    nsc_printer *c = g->c;
+    const char *p = g->u->prefix;
+    for (size_t i = 0; i < s->nmessages; i++) dispatch_one(g, s->messages[i]);
+    nsc_p_empty(c);
+    nsc_p_line(c, "ns_status %s_dispatch(ns_reader *r, const %s_handlers *h, void *ctx, uint32_t *id_out)", p, p);
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "if (!r || !h) return NS_ERR_ARGUMENT;");
+    nsc_p_line(c, "uint32_t id = ns_read_packed_u32(r, NULL);");
+    nsc_p_line(c, "if (ns_reader_failed(r)) return ns_reader_status(r);");
+    nsc_p_line(c, "if (id_out) *id_out = id;");
+    if (s->nmessages) {
+        nsc_p_open(c, "switch (id) {");
+        for (size_t i = 0; i < s->nmessages; i++)
+            nsc_p_line(c, "case %uu: return %s(r, h, ctx);", s->messages[i]->id, nsc_cg_fn(g, s->messages[i], "dispatch_one"));
+        nsc_p_line(c, "default: break;");
+        nsc_p_close(c, "}");
+    } else {
+        nsc_p_line(c, "(void)ctx;");
+    }
+    nsc_p_line(c, "ns_reader_fail(r, NS_ERR_UNKNOWN_TYPE);");
+    nsc_p_line(c, "return NS_ERR_UNKNOWN_TYPE;");
+    nsc_p_close(c, "}");
+}
+
+static void send(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
+    bool input = d->kind == NSC_D_INPUT;
+    nsc_p_empty(c);
+    nsc_p_line(c, "%s", send_signature(g, d));
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "%s_snap snap;", n);
+    nsc_p_line(c, "%s(msg, &snap);", nsc_cg_fn(g, d, "quantize"));
+    nsc_p_line(c, "ns_writer before = *w;");
+    nsc_p_line(c, "ns_write_packed_u32(w, %uu, NULL);", d->id);
+    nsc_p_line(c, "ns_status st = %s(w, &snap%s);", nsc_cg_fn(g, d, "write"), input ? ", prev" : "");
+    nsc_p_comment(c, "A refused message takes its id back; an overflow leaves the writer failed, as _write does.");
+    nsc_p_line(c, "if (st != NS_OK && st != NS_ERR_OVERFLOW) *w = before;");
+    if (input) nsc_p_line(c, "if (st == NS_OK && prev) *prev = snap;");
+    nsc_p_line(c, "return st;");
+    nsc_p_close(c, "}");
+}
+
+void nsc_cg_dispatch_header(nsc_cgen *g)
+{
+    seen_records s = seen_by(g);
+    header(g, &s);
+}
+
+void nsc_cg_dispatch_source(nsc_cgen *g)
+{
+    seen_records s = seen_by(g);
+    nsc_printer *c = g->c;
+    nsc_p_blank(c);
+    nsc_p_line(c, "/* ---- dispatch tables ---- */");
+    for (size_t i = 0; i < s.ncomponents; i++) component_wrappers(g, s.components[i]);
+    for (size_t i = 0; i < s.nmessages; i++) message_wrappers(g, s.messages[i]);
+    tables(g, &s);
+    dispatch(g, &s);
+    for (size_t i = 0; i < g->u->ndecls; i++) {
+        const nsc_decl *d = g->u->decls[i];
+        if (d->kind == NSC_D_INPUT || d->kind == NSC_D_RPC) send(g, d);
+    }
+}

@@ -1,0 +1,62 @@
+#!/bin/sh
+# run_strict.sh — edge-case schemas that netschemac must accept and whose generated C must build
+# with the strict flags users compile with, as C11 and as C++17, under gcc and clang.
+#
+#   run_strict.sh NETSCHEMAC RUNTIME_INCLUDE_DIR DIR
+#
+# Every DIR/*.netschema (and every DIR/*.gen.sh, a script that writes a schema to the path it is
+# given: for inputs too long to keep as a file) is compiled with netschemac -o; the generated
+# <stem>.ns.c is then compiled (-O2 -c, so the optimizer's warnings count too) by each of gcc,
+# clang, g++ and clang++ that is installed. Under the sanitizer build netschemac itself runs with
+# UBSan, which catches undefined behaviour in the emitter. At least one C compiler must exist.
+# netschemac also writes a --depfile into a directory that does not exist yet: it must create it,
+# as -o creates the output directory, and list the schema.
+set -u
+nsc=$1 include=$2 dir=$3
+case "$nsc" in /*) ;; *) nsc=$(pwd)/$nsc ;; esac
+include=$(cd "$include" && pwd) || exit 2
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+warnings="-Wall -Wextra -Wpedantic -Wconversion -Wshadow -Werror"
+compilers=
+for cc in gcc clang; do command -v $cc >/dev/null 2>&1 && compilers="$compilers $cc:c"; done
+[ -n "$compilers" ] || { echo "FAIL: neither gcc nor clang is installed"; exit 1; }
+for cxx in g++ clang++; do command -v $cxx >/dev/null 2>&1 && compilers="$compilers $cxx:c++"; done
+
+failures=0 cases=0
+cd "$dir" || exit 2
+for src in *.netschema *.gen.sh; do
+    [ -e "$src" ] || continue
+    case "$src" in
+        *.gen.sh) stem=${src%.gen.sh}; file=$tmp/$stem.netschema; sh "./$src" "$file" || exit 2 ;;
+        *) stem=${src%.netschema}; file=$src ;;
+    esac
+    cases=$((cases + 1))
+    out=$tmp/$stem depfile=$tmp/$stem.deps/$stem.ns.d
+    if ! "$nsc" -o "$out" --depfile "$depfile" "$file" >"$tmp/err" 2>&1 || [ -s "$tmp/err" ]; then
+        echo "FAIL: netschemac on $src:"
+        head -c 4000 "$tmp/err"
+        failures=$((failures + 1))
+        continue
+    fi
+    if ! grep -q "$stem.netschema" "$depfile"; then
+        echo "FAIL: $src: no depfile $depfile listing the schema"
+        failures=$((failures + 1))
+    fi
+    for entry in $compilers; do
+        cc=${entry%:*} lang=${entry#*:}
+        std=-std=c11
+        [ "$lang" = c++ ] && std=-std=c++17
+        # shellcheck disable=SC2086 # warnings is a word list on purpose
+        if ! $cc -x "$lang" $std $warnings -O2 -c -I"$include" -I"$out" "$out/$stem.ns.c" -o "$out/$stem.o" \
+            >"$tmp/cc.log" 2>&1; then
+            echo "FAIL: $stem.ns.c with $cc $std:"
+            cut -c1-300 "$tmp/cc.log" | head -20
+            failures=$((failures + 1))
+        fi
+    done
+done
+echo "$cases schemas, compilers:$compilers; $failures failed"
+[ "$failures" -eq 0 ] && [ "$cases" -gt 0 ]
