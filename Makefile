@@ -57,21 +57,27 @@ asan:
 
 bench: build
 	@./$(BUILD)/bench/bench_bits
+	@./$(BUILD)/bench/bench_batch
 	@./$(BUILD)/bench/bench_compile
 	@./$(BUILD)/bench/bench_components
 	@./$(BUILD)/bench/bench_fastarray
 	@./$(BUILD)/bench/bench_floats
+	@./$(BUILD)/bench/bench_replication
 
 fuzz:
 	@scripts/deps.sh fuzz
 	@$(call configure,$(FUZZ_BUILD),-DCMAKE_C_COMPILER=clang -DNETSCHEMA_FUZZ=ON -DNETSCHEMA_BUILD_TESTS=OFF)
-	@$(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_compiler fuzz_reader
-	@mkdir -p $(FUZZ_BUILD)/corpus/compiler $(FUZZ_BUILD)/corpus/reader
+	@$(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_compiler fuzz_reader fuzz_dispatch fuzz_unbatch
+	@mkdir -p $(FUZZ_BUILD)/corpus/compiler $(FUZZ_BUILD)/corpus/reader $(FUZZ_BUILD)/corpus/dispatch $(FUZZ_BUILD)/corpus/unbatch
 	@cp idl/examples/*.netschema $(FUZZ_BUILD)/corpus/compiler/
 	./$(FUZZ_BUILD)/tests/fuzz/fuzz_compiler -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		$(FUZZ_BUILD)/corpus/compiler
 	./$(FUZZ_BUILD)/tests/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		$(FUZZ_BUILD)/corpus/reader
+	./$(FUZZ_BUILD)/tests/fuzz/fuzz_dispatch -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
+		$(FUZZ_BUILD)/corpus/dispatch
+	./$(FUZZ_BUILD)/tests/fuzz/fuzz_unbatch -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
+		$(FUZZ_BUILD)/corpus/unbatch
 
 golden: build
 	@sh tests/compiler/run_golden.sh errors $(BUILD)/compiler/netschemac tests/compiler/errors --regenerate

@@ -127,8 +127,9 @@ ns_status ns__body_read(ns_reader *r, const ns_schema *s, const ns__defaults *d,
 void ns__copy_bits(ns_writer *w, const uint8_t *src, size_t from, size_t nbits)
 {
     ns_reader r;
-    ns_reader_init(&r, src, (from + nbits + 7) / 8);
-    ns__skip_bits(&r, from);
+    size_t first = from / 8; /* start at the byte holding bit `from`: no walk from the start */
+    ns_reader_init(&r, src + first, (from + nbits + 7) / 8 - first);
+    ns__skip_bits(&r, from % 8);
     for (; nbits >= 32; nbits -= 32) ns_write_bits(w, ns_read_bits(&r, 32), 32);
     if (nbits) ns_write_bits(w, ns_read_bits(&r, (unsigned)nbits), (unsigned)nbits);
 }

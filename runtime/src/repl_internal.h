@@ -120,6 +120,12 @@ typedef struct ns__pick {
     size_t       payload;     /* bits of component writes in the body */
 } ns__pick;
 
+/* A candidate in the write's priority heap. */
+typedef struct ns__heap_entry {
+    float    priority;
+    uint32_t pick;            /* index into ns_world.pick */
+} ns__heap_entry;
+
 struct ns_world {
     ns_world_config  cfg;
     const ns_schema *schema;
@@ -133,7 +139,7 @@ struct ns_world {
     bool             ticked;
     /* scratch for ns_world_write */
     ns__pick        *pick;        /* max_entities */
-    uint32_t        *heap;        /* max_entities: candidate indices into pick */
+    ns__heap_entry  *heap;        /* max_entities: candidates by priority */
     ns__pick        *chosen;      /* max_entities: copies of the picks that go into the packet */
     uint64_t        *groups;      /* signature table for the packet being filled */
     uint32_t         group_cap;

@@ -74,6 +74,47 @@ static bool wanted(const ns__pass *p, ns_entity_id id, const ns__entity *e)
     return p->c->relevant(p->w, p->conn, id, p->c->ctx);
 }
 
+/* Index of the lowest set bit of m (m != 0). */
+static unsigned lowest_bit(uint64_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(m);
+#else
+    unsigned i = 0;
+    while (!(m & 1u)) m >>= 1, i++;
+    return i;
+#endif
+}
+
+/* The ticks both acked and sent, as a mask aligned to acked->newest (bit i: tick newest − i). */
+static uint64_t acked_and_sent(const ns_tickset *acked, const ns_tickset *sent)
+{
+    if (!acked->mask || !sent->mask) return 0;
+    uint32_t behind = acked->newest - sent->newest; /* sent's bit j is acked's bit j + behind */
+    uint64_t s;
+    if (behind < 0x80000000u) s = behind >= 64 ? 0 : sent->mask << behind;
+    else s = 0u - behind >= 64 ? 0 : sent->mask >> (0u - behind);
+    return s & acked->mask;
+}
+
+/* ns_history_baselines for one link, with bit masks instead of a walk over 64 ticks: up to
+ * three newest ticks before now that the client acked, the link sent and history holds. */
+static void choose_baselines(const ns__entity *e, const ns__conn *c, const ns__link *l, uint32_t now, ns_baselines *b)
+{
+    b->count = 0;
+    b->tick_now = now;
+    uint64_t m = acked_and_sent(&c->acked, &l->sent);
+    while (m && b->count < 3) {
+        uint32_t t = c->acked.newest - lowest_bit(m);
+        m &= m - 1;
+        if (now - t > e->hist.depth) break; /* older ticks are out of history too */
+        const void *snap = ns__newer(now, t) ? ns_history_get(&e->hist, t) : NULL;
+        if (!snap) continue;
+        b->snap[b->count] = snap;
+        b->tick[b->count++] = t;
+    }
+}
+
 /* An update, unless the skip rule leaves the entity out: every state recorded since the newest
  * baseline equals it (so every state sent since then does too), and that baseline is young
  * enough to still be a baseline for a while (docs/replication.md, "The skip rule"). */
@@ -85,7 +126,7 @@ static void consider_update(ns__pass *p, ns_entity_id id, const ns__entity *e, n
         l->audience = (uint8_t)to;
     }
     ns_baselines b;
-    ns_history_baselines(&e->hist, &p->c->acked, &l->sent, p->now, 3, &b);
+    choose_baselines(e, p->c, l, p->now, &b);
     if (b.count && !ns__newer(e->changed, b.tick[0]) && p->now - b.tick[0] < ns__age_cap(p->w)) {
         p->stats.skipped++;
         l->since = p->now;
@@ -134,24 +175,25 @@ static void scan(ns__pass *p)
 
 /* ---- choose ---- */
 
-/* Max-heap of pick indices by priority; ties go to the lower id, so the order is stable. */
-static bool before(const ns__pick *pk, uint32_t a, uint32_t b)
+/* Max-heap of candidates by priority; ties go to the lower pick index (the lower id), so the
+ * order is stable. Entries carry their key, so sifting touches only the heap. */
+static bool before(const ns__heap_entry *a, const ns__heap_entry *b)
 {
-    if (pk[a].priority != pk[b].priority) return pk[a].priority > pk[b].priority;
-    return pk[a].id < pk[b].id;
+    return a->priority != b->priority ? a->priority > b->priority : a->pick < b->pick;
 }
 
-static void sift_down(const ns__pick *pk, uint32_t *h, uint32_t n, uint32_t i)
+static void sift_down(ns__heap_entry *h, uint32_t n, uint32_t i)
 {
+    ns__heap_entry x = h[i];
     for (;;) {
-        uint32_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < n && before(pk, h[l], h[m])) m = l;
-        if (r < n && before(pk, h[r], h[m])) m = r;
-        if (m == i) return;
-        uint32_t t = h[i];
-        h[i] = h[m], h[m] = t;
-        i = m;
+        uint32_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && before(&h[c + 1], &h[c])) c++;
+        if (!before(&h[c], &x)) break;
+        h[i] = h[c];
+        i = c;
     }
+    h[i] = x;
 }
 
 static uint64_t signature(const ns_baselines *b)
@@ -231,24 +273,26 @@ static bool try_add(ns__pass *p, ns__pick *k)
 static void choose(ns__pass *p)
 {
     ns__pick *pk = p->w->pick;
-    uint32_t *heap = p->w->heap, n = 0;
+    ns__heap_entry *heap = p->w->heap;
+    uint32_t n = 0;
     for (uint32_t i = 0; i < p->npick; i++) {
-        if (pk[i].kind != NS__DESPAWN) heap[n++] = i;
+        if (pk[i].kind != NS__DESPAWN) heap[n++] = (ns__heap_entry){pk[i].priority, i};
         else if (!try_add(p, &pk[i])) p->stats.deferred++;
     }
-    for (uint32_t i = n / 2; i-- > 0;) sift_down(pk, heap, n, i);
+    for (uint32_t i = n / 2; i-- > 0;) sift_down(heap, n, i);
     uint32_t misses = 0;
-    while (n > 0) {
-        uint32_t top = heap[0];
+    while (n > 0 && misses < NS__MAX_MISSES) {
+        uint32_t top = heap[0].pick;
         heap[0] = heap[--n];
-        sift_down(pk, heap, n, 0);
-        if (misses >= NS__MAX_MISSES || !try_add(p, &pk[top])) {
+        sift_down(heap, n, 0);
+        if (try_add(p, &pk[top])) {
+            misses = 0;
+        } else {
             p->stats.deferred++;
             misses++;
-        } else {
-            misses = 0;
         }
     }
+    p->stats.deferred += n; /* the packet is full: the rest wait */
 }
 
 /* ---- emit ---- */
@@ -322,6 +366,7 @@ static void emit(ns__pass *p, ns_writer *out)
     uint32_t groups = 0;
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen; i++) groups += i == p->ndespawn + p->nspawn || !same_group(&ch[i - 1], &ch[i]);
     ns_write_packed_u32(out, groups, NULL);
+    p->stats.groups = groups;
     write_run(p, out, 0, p->ndespawn);
     write_run(p, out, p->ndespawn, p->ndespawn + p->nspawn);
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen;) {

@@ -17,6 +17,10 @@
  *   replication.h  entities, spawn/despawn, relevancy, priority: ns_world and ns_replica
  *   types.h    ns_vec2/3/4, ns_quat, ns_entity
  *   status.h   ns_status
+ *   batch.h    timestamp batching: ns_batcher, ns_unbatcher
+ *   reliable.h reliable, ordered message channel
+ *   inputs.h   redundant tick-stamped inputs
+ *   timeline.h snapshot interpolation timeline
  *   version.h  NS_VERSION_*, NS_RUNTIME_ABI */
 #ifndef NETSCHEMA_NETSCHEMA_H
 #define NETSCHEMA_NETSCHEMA_H
@@ -37,6 +41,10 @@
 #include "interp.h"
 #include "desc.h"
 #include "codec.h"
+#include "batch.h"
+#include "reliable.h"
+#include "inputs.h"
+#include "timeline.h"
 #include "schema.h"
 #include "replication.h"
 

@@ -76,6 +76,7 @@ typedef struct ns_repl_stats {
     uint32_t skipped;               /* relevant entities left out by the skip rule */
     uint32_t deferred;              /* records that wanted to go but did not fit */
     uint32_t full_states;           /* updates coded against no baseline */
+    uint32_t groups;                /* groups of updates (one header of baseline ticks each) */
 } ns_repl_stats;
 
 /* Creates a world; NULL (and *status, if not NULL) on a bad config or when out of memory. */
