@@ -333,11 +333,10 @@ END_TEST
 
 /* ---- send rates ---- */
 
-START_TEST(send_interval_samples_a_component)
+/* How often Slow's value changes on the client over 40 ticks when the server sets it every tick. */
+static uint32_t changes_seen(rh_game *g)
 {
     static const uint32_t types[] = {RT_SLOW_ID};
-    rh_game *g = start((ns_world_config){0}, 1, (rh_impair){0});
-    ck_assert_int_eq(ns_world_set_send_interval(g->world, RT_SLOW_ID, 4), NS_OK);
     ns_entity_id e = spawn(g, types, 1);
     uint32_t changes = 0, prev = UINT32_MAX;
     for (uint32_t t = 0; t < 40; t++) {
@@ -347,8 +346,22 @@ START_TEST(send_interval_samples_a_component)
         uint32_t v = ((const rt_Slow *)ns_replica_value(g->replica[0], e, RT_SLOW_ID))->value;
         if (v != prev) changes++, prev = v;
     }
-    ck_assert_uint_ge(changes, 9);
-    ck_assert_uint_le(changes, 11);
+    return changes;
+}
+
+START_TEST(send_rate_samples_a_component)
+{
+    ck_assert_uint_eq(rt_schema.components[ns_schema_component_index(&rt_schema, RT_SLOW_ID)].send_rate_hz, 15);
+    rh_game *g = start((ns_world_config){0}, 1, (rh_impair){0}); /* 60 Hz: @send_rate(15) is every 4 ticks */
+    uint32_t n = changes_seen(g);
+    ck_assert_uint_ge(n, 9);
+    ck_assert_uint_le(n, 11);
+    stop(g);
+    g = start((ns_world_config){0}, 1, (rh_impair){0});
+    ck_assert_int_eq(ns_world_set_send_interval(g->world, RT_SLOW_ID, 8), NS_OK);
+    n = changes_seen(g);
+    ck_assert_uint_ge(n, 4);
+    ck_assert_uint_le(n, 6);
     stop(g);
 }
 END_TEST
@@ -528,7 +541,7 @@ static Suite *suite(void)
     tcase_add_test(tc, leaving_relevancy_despawns_and_reentry_is_a_fresh_spawn);
     tcase_add_test(tc, ownership_change_moves_owner_fields);
     tcase_add_test(tc, budget_is_never_exceeded_and_nothing_starves);
-    tcase_add_test(tc, send_interval_samples_a_component);
+    tcase_add_test(tc, send_rate_samples_a_component);
     tcase_add_test(tc, ids_are_not_reused_while_a_client_holds_them);
     tcase_add_test(tc, handshake_refuses_another_schema_naming_both_hashes);
     tcase_add_test(tc, unknown_component_type_is_skipped_by_size);
