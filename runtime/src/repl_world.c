@@ -250,14 +250,16 @@ static bool released_everywhere(const ns_world *w, ns_entity_id id, uint32_t tic
     return true;
 }
 
-void ns_world_tick(ns_world *w, uint32_t tick)
+ns_status ns_world_tick(ns_world *w, uint32_t tick)
 {
+    if (w->ticked && !ns__newer(tick, w->tick)) return NS_ERR_ARGUMENT; /* history is by tick */
     for (uint32_t i = 0; i < w->cfg.max_entities; i++) {
         if (w->ent[i].state == NS__ALIVE) record(w, i, &w->ent[i], tick);
         else if (w->ent[i].state == NS__DEAD && released_everywhere(w, i, tick)) ns__entity_release(w, i);
     }
     w->tick = tick;
     w->ticked = true;
+    return NS_OK;
 }
 
 ns_status ns_world_connect(ns_world *w, uint32_t *conn)

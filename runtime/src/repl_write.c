@@ -415,7 +415,8 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     ns__conn *c = &w->conn[conn];
     if (c->wrote && !ns__newer(w->tick, c->last)) return NS_ERR_STALE; /* one packet per tick */
     ns__pass p = {.w = w, .c = c, .conn = conn, .now = w->tick, .sizes = w->cfg.entity_sizes};
-    p.budget = budget_bits ? budget_bits : (size_t)w->cfg.budget * 8;
+    p.budget = (size_t)w->cfg.budget * 8; /* the scratch holds bodies for this much */
+    if (budget_bits && budget_bits < p.budget) p.budget = budget_bits;
     p.used = 33 + 3 * (size_t)cost(w->cfg.max_entities);
     if (p.used > p.budget) return NS_ERR_ARGUMENT;
     memset(w->groups, 0, w->group_cap * sizeof *w->groups);

@@ -158,6 +158,7 @@ START_TEST(acks_newer_than_any_packet_are_refused)
     ck_assert_int_eq(ns_world_read_ack(g->world, g->conn[0], &r), NS_ERR_RANGE);
     ns_reader_init(&r, buf, 3); /* truncated */
     ck_assert_int_eq(ns_world_read_ack(g->world, g->conn[0], &r), NS_ERR_TRUNCATED);
+    ck_assert_int_eq(ns_world_tick(g->world, g->tick), NS_ERR_ARGUMENT); /* not newer: refused */
     steps(g, 3);
     assert_consistent(g);
     ck_assert_uint_eq(g->read_errors, 0);

@@ -117,9 +117,10 @@ bool ns_world_position(const ns_world *w, ns_entity_id e, float xyz[3]);
 /* Overrides a component type's send interval (in ticks, >= 1) set by @send_rate. */
 ns_status ns_world_set_send_interval(ns_world *w, uint32_t type, uint32_t ticks);
 
-/* Records every entity's state as tick `tick` (ticks must increase by at least 1 per call).
- * A component with a send interval k is sampled every k ticks. */
-void ns_world_tick(ns_world *w, uint32_t tick);
+/* Records every entity's state as tick `tick`. Ticks must increase (by at least 1) from call
+ * to call: NS_ERR_ARGUMENT, and nothing recorded, otherwise. A component with a send interval
+ * k is sampled every k ticks. */
+ns_status ns_world_tick(ns_world *w, uint32_t tick);
 
 /* Adds a connection; NS_ERR_FULL when max_connections are in use. */
 ns_status ns_world_connect(ns_world *w, uint32_t *conn);
@@ -137,8 +138,9 @@ void ns_world_set_viewpoint(ns_world *w, uint32_t conn, float x, float y, float 
  * ground-plane distance) of the connection's viewpoint, or without a position. */
 bool ns_relevant_by_distance(const ns_world *w, uint32_t conn, ns_entity_id e, void *ctx);
 
-/* Writes the snapshot packet of the current tick for `conn` into w, at most `budget_bits` bits
- * (0: the world's byte budget). Call once per connection per tick, after ns_world_tick. */
+/* Writes the snapshot packet of the current tick for `conn` into out, at most `budget_bits` bits
+ * (0, or more than the world's byte budget: the world's budget), for example what is left of a
+ * datagram after acks and messages. Call once per connection per tick, after ns_world_tick. */
 ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budget_bits, ns_repl_stats *stats);
 
 /* ns_world_write into buf; *len gets the packet's length in bytes. */
