@@ -147,3 +147,11 @@ bool ns__ticksets_meet(const ns_tickset *a, const ns_tickset *b)
     uint32_t gap = hi->newest - lo->newest;  /* lo's bit i is hi's bit i + gap */
     return gap < 64 && ((lo->mask << gap) & hi->mask) != 0;
 }
+
+ns_status ns__dense_model_init(ns_model *m)
+{
+    /* Kraft sum 1/2 + 1/8 + 3/16 + 1/32 + 10/64 = 1: a complete prefix code. */
+    static const uint8_t raw[NS_MODEL_BUCKETS] = {0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 32};
+    static const uint8_t len[NS_MODEL_BUCKETS] = {1, 3, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6};
+    return ns_model_init(m, raw, len);
+}

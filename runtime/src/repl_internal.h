@@ -4,6 +4,7 @@
 #ifndef NS_REPL_INTERNAL_H
 #define NS_REPL_INTERNAL_H
 
+#include <netschema/packed.h>
 #include <netschema/replication.h>
 
 /* How one entity's components sit in its state blob. */
@@ -128,6 +129,7 @@ typedef struct ns__heap_entry {
 
 struct ns_world {
     ns_world_config  cfg;
+    ns_model         dense;       /* the dense id-gap model */
     const ns_schema *schema;
     ns__defaults     defaults;
     uint32_t        *interval;    /* per schema component: record every interval ticks */
@@ -165,5 +167,11 @@ void ns__entity_release(ns_world *w, ns_entity_id id);
 /* ---- the packet's header, both sides ---- */
 
 #define NS__HDR_SIZES 1u  /* flag: every entity record carries its size in bits */
+#define NS__HDR_DENSE 2u  /* flag: id gaps use the dense model (a gap of 0 costs 1 bit) */
+#define NS__HDR_BITS  2u
+
+/* The id-gap model for packets whose ids run mostly consecutively: 0 costs 1 bit, 1 costs 3,
+ * 2-3 cost 5, 4-7 6, 8-15 7, then longer than the default model's (docs/replication.md §2). */
+ns_status ns__dense_model_init(ns_model *m);
 
 #endif

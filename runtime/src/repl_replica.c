@@ -37,6 +37,8 @@ typedef struct ns__rrec {
 
 struct ns_replica {
     ns_replica_config cfg;
+    ns_model          dense;           /* the dense id-gap model */
+    const ns_model   *gaps;            /* the packet being read: its id-gap model */
     const ns_schema  *schema;
     ns__defaults      defaults;
     ns__rent         *ent;
@@ -68,6 +70,7 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     r->cfg = *cfg;
     r->schema = cfg->schema;
     if (ns__defaults_init(&r->defaults, r->schema) != NS_OK) return fail(r, status, NS_ERR_NOMEM);
+    if (ns__dense_model_init(&r->dense) != NS_OK) return fail(r, status, NS_ERR_ARGUMENT);
     uint32_t n = cfg->max_entities, nc = r->schema->component_count ? r->schema->component_count : 1;
     r->ent = calloc(n, sizeof *r->ent);
     r->stamp = calloc(n, sizeof *r->stamp);
@@ -134,7 +137,7 @@ static size_t scratch_take(ns_replica *r, size_t size)
 /* Reads the id gap of the next record of a run and marks the id: each id once per packet. */
 static ns_status read_id(ns_replica *r, ns_reader *in, uint32_t *next, uint32_t *id)
 {
-    uint32_t gap = ns_read_packed_u32(in, NULL);
+    uint32_t gap = ns_read_packed_u32(in, r->gaps);
     if (ns_reader_failed(in)) return ns_reader_status(in);
     if (gap >= r->cfg.max_entities || *next > r->cfg.max_entities - 1u - gap) return NS_ERR_RANGE;
     *id = *next + gap;
@@ -353,7 +356,7 @@ static void collect(ns_replica *r)
 /* Reads a packet; with `whole`, the packet must end within the byte after its last record. */
 static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
 {
-    uint32_t tick = ns_read_bits(in, 32), flags = ns_read_bits(in, 1), counts[3];
+    uint32_t tick = ns_read_bits(in, 32), flags = ns_read_bits(in, NS__HDR_BITS), counts[3];
     for (int i = 0; i < 3; i++) counts[i] = ns_read_packed_u32(in, NULL);
     if (ns_reader_failed(in)) return ns_reader_status(in);
     if (r->received.mask) {
@@ -369,6 +372,7 @@ static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
     }
     r->nrec = 0;
     r->scratch_used = 0;
+    r->gaps = flags & NS__HDR_DENSE ? &r->dense : NULL;
     ns_status st = read_records(r, in, tick, (flags & NS__HDR_SIZES) != 0, counts);
     if (st == NS_OK && whole && ns_reader_remaining_bits(in) >= 8) st = NS_ERR_MALFORMED;
     if (st != NS_OK) {

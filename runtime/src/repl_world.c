@@ -48,6 +48,7 @@ ns_world *ns_world_create(const ns_world_config *config, ns_status *status)
     w->cfg = cfg;
     w->schema = cfg.schema;
     if (ns__defaults_init(&w->defaults, w->schema) != NS_OK) return fail(w, status, NS_ERR_NOMEM);
+    if (ns__dense_model_init(&w->dense) != NS_OK) return fail(w, status, NS_ERR_ARGUMENT);
     uint32_t n = cfg.max_entities, nc = w->schema->component_count;
     w->interval = calloc(nc ? nc : 1, sizeof *w->interval);
     w->ent = calloc(n, sizeof *w->ent);

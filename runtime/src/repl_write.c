@@ -33,6 +33,13 @@ static unsigned cost(uint32_t v)
     return ns_packed_u32_cost(v, NULL);
 }
 
+/* An upper bound of an id gap's cost in either gap model (a gap is at most the id). */
+static unsigned id_cost(const ns__pass *p, uint32_t id)
+{
+    unsigned a = cost(id), b = ns_packed_u32_cost(id, &p->w->dense);
+    return a > b ? a : b;
+}
+
 /* ---- scan ---- */
 
 static void begin_despawn(ns__link *l)
@@ -223,7 +230,7 @@ static size_t group_cost(ns__pass *p, const ns_baselines *b, bool add)
 /* An upper bound of the record's bits besides its body (gaps are at most the id itself). */
 static size_t framing_bound(ns__pass *p, const ns__pick *k, const ns__entity *e, size_t body, bool add)
 {
-    size_t bits = cost(k->id) + (p->sizes ? cost((uint32_t)body) : 0);
+    size_t bits = id_cost(p, k->id) + (p->sizes ? cost((uint32_t)body) : 0);
     if (k->kind == NS__SPAWN) {
         bits += 1 + cost(e->layout.ncomp - 1);
         for (uint32_t i = 0; i < e->layout.ncomp; i++) bits += cost(p->w->schema->components[e->layout.comp[i]].desc->id);
@@ -337,14 +344,14 @@ static void write_spawn(ns__pass *p, ns_writer *out, const ns__pick *k)
     write_body(p, out, k);
 }
 
-/* Writes the records of one group (or section) chosen[from, to). */
-static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to)
+/* Writes the records of one group (or section) chosen[from, to), id gaps in model m. */
+static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, const ns_model *m)
 {
     const ns__pick *ch = p->w->chosen;
     uint32_t next = 0; /* the lowest id the next record may have */
     for (uint32_t i = from; i < to; i++) {
         const ns__pick *k = &ch[i];
-        ns_write_packed_u32(out, k->id - next, NULL);
+        ns_write_packed_u32(out, k->id - next, m);
         next = k->id + 1;
         if (k->kind == NS__SPAWN) {
             write_spawn(p, out, k);
@@ -355,26 +362,42 @@ static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to)
     }
 }
 
+/* True when the chosen ids cost fewer bits in the dense gap model than in the default one. */
+static bool dense_is_cheaper(const ns__pass *p)
+{
+    const ns__pick *ch = p->w->chosen;
+    size_t dense = 0, plain = 0;
+    for (uint32_t i = 0; i < p->nchosen; i++) {
+        bool first = i == 0 || i == p->ndespawn || i == p->ndespawn + p->nspawn ||
+                     (i > p->ndespawn + p->nspawn && !same_group(&ch[i - 1], &ch[i]));
+        uint32_t gap = first ? ch[i].id : ch[i].id - ch[i - 1].id - 1;
+        dense += ns_packed_u32_cost(gap, &p->w->dense);
+        plain += cost(gap);
+    }
+    return dense < plain;
+}
+
 static void emit(ns__pass *p, ns_writer *out)
 {
     ns__pick *ch = p->w->chosen;
     qsort(ch, p->nchosen, sizeof *ch, compare_records);
+    const ns_model *gaps = dense_is_cheaper(p) ? &p->w->dense : NULL;
     ns_write_bits(out, p->now, 32);
-    ns_write_bits(out, p->sizes ? NS__HDR_SIZES : 0u, 1);
+    ns_write_bits(out, (p->sizes ? NS__HDR_SIZES : 0u) | (gaps ? NS__HDR_DENSE : 0u), NS__HDR_BITS);
     ns_write_packed_u32(out, p->ndespawn, NULL);
     ns_write_packed_u32(out, p->nspawn, NULL);
     uint32_t groups = 0;
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen; i++) groups += i == p->ndespawn + p->nspawn || !same_group(&ch[i - 1], &ch[i]);
     ns_write_packed_u32(out, groups, NULL);
     p->stats.groups = groups;
-    write_run(p, out, 0, p->ndespawn);
-    write_run(p, out, p->ndespawn, p->ndespawn + p->nspawn);
+    write_run(p, out, 0, p->ndespawn, gaps);
+    write_run(p, out, p->ndespawn, p->ndespawn + p->nspawn, gaps);
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen;) {
         uint32_t j = i + 1;
         while (j < p->nchosen && same_group(&ch[i], &ch[j])) j++;
         ns_write_baseline_ticks(out, &ch[i].base);
         ns_write_packed_u32(out, j - i - 1, NULL);
-        write_run(p, out, i, j);
+        write_run(p, out, i, j, gaps);
         i = j;
     }
 }
@@ -417,7 +440,7 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     ns__pass p = {.w = w, .c = c, .conn = conn, .now = w->tick, .sizes = w->cfg.entity_sizes};
     p.budget = (size_t)w->cfg.budget * 8; /* the scratch holds bodies for this much */
     if (budget_bits && budget_bits < p.budget) p.budget = budget_bits;
-    p.used = 33 + 3 * (size_t)cost(w->cfg.max_entities);
+    p.used = 32 + NS__HDR_BITS + 3 * (size_t)cost(w->cfg.max_entities);
     if (p.used > p.budget) return NS_ERR_ARGUMENT;
     memset(w->groups, 0, w->group_cap * sizeof *w->groups);
     ns_writer_init(&p.scratch, w->scratch, w->scratch_cap);
