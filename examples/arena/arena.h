@@ -1,31 +1,53 @@
-/* arena.h — what the files of the arena example share: limits, the entity snapshot, a random
- * generator, and each file's entry points (net.c, wire.c, server.c, client.c). */
+/* arena.h — what the files of the arena example share: options, limits, a random generator, the
+ * simulated link (link.c), the datagram container (datagram.c), the rpc logs the checks use, and
+ * the entry points of server.c and client.c. */
 #ifndef ARENA_EXAMPLE_H
 #define ARENA_EXAMPLE_H
 
-#include <netinet/in.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "arena.ns.h"
 
-#define GAME_RATE 60            /* ticks per simulated second */
-#define GAME_NPCS 4             /* entities the server moves by itself */
+#define GAME_RATE 60              /* ticks per simulated second */
+#define GAME_NPCS 4               /* entities the server moves by itself */
 #define GAME_MAX_CLIENTS 32
-#define GAME_MAX_ENTITIES (GAME_MAX_CLIENTS + GAME_NPCS)
-#define WIRE_HISTORY 32         /* snapshots each side keeps per entity, by tick */
-#define WIRE_MAX_DATAGRAM 1200  /* bytes: below any path MTU */
-#define WIRE_INPUTS 3           /* inputs per client datagram: the newest and two repeats */
+#define GAME_MAX_ENTITIES 512     /* network ids: players, NPCs, projectiles, ids cooling down */
+#define GAME_QUIET_TICKS 60       /* the last ticks run on an honest link, to check settling */
+#define GAME_PAUSE_TICKS 20       /* and in the last of them nothing moves, spawns or talks */
+#define DATAGRAM_MAX 1400         /* largest --budget: below any path MTU with UDP/IP headers */
+#define DATAGRAM_MIN 300          /* smallest --budget: a player's spawn must fit */
 
-/* Everything the server replicates of one entity at one tick. Entity e is owned by client e when
- * e < clients; the others are NPCs, whose inventory stays empty. */
-typedef struct entity_snap {
-    arena_Transform_snap transform;
-    arena_Health_snap    health;
-    arena_Inventory_snap inventory;
-} entity_snap;
+/* ---- options --------------------------------------------------------------------------- */
 
-/* A small deterministic random generator (splitmix64). */
+/* How a link mistreats datagrams: percentages and delays in ticks, the same both ways. */
+typedef struct impairment {
+    unsigned loss, reorder, duplicate; /* percent */
+    unsigned latency, jitter;          /* ticks */
+} impairment;
+
+typedef struct options {
+    unsigned   clients, ticks, budget;
+    uint64_t   seed;
+    impairment impair;
+} options;
+
+/* The PlayerInput's entry in the generated message table, for ns_input_sender / _receiver. */
+static inline const ns_message_ops *player_input_ops(void)
+{
+    return &arena_schema.messages[ns_schema_message_index(&arena_schema, ARENA_PLAYERINPUT_ID)];
+}
+
+/* The tick the server consumes input of: this many ticks behind its own. The inputs of a tick
+ * must have crossed the uplink by then, with room for two resends. */
+static inline uint32_t input_delay(const impairment *im)
+{
+    return im->latency + im->jitter + 3;
+}
+
+/* ---- a small deterministic random generator (splitmix64) --------------------------------- */
+
 typedef struct rng {
     uint64_t s;
 } rng;
@@ -50,124 +72,149 @@ static inline float rng_range(rng *r, float lo, float hi)
     return lo + (hi - lo) * (float)(rng_next(r) >> 8) / 16777216.0f;
 }
 
-/* ---- net.c: UDP sockets on 127.0.0.1 that drop a share of what they send ---------------- */
+/* ---- link.c: one direction of one connection, simulated in process ---------------------- */
 
-typedef struct net_stats {
-    unsigned long sent, dropped, received; /* datagrams: written, dropped on purpose, read */
-    unsigned long bytes, max_bytes;        /* of the datagrams written, dropped ones included */
-    unsigned long errors;                  /* sendto failures */
-} net_stats;
+#define LINK_QUEUE 512 /* datagrams in flight; more is counted as an overflow */
 
-typedef struct net_socket {
-    int                fd;
-    struct sockaddr_in addr;  /* where it is bound */
-    unsigned           loss;  /* percent of the datagrams net_send drops */
-    rng                rng;
-    net_stats          stats;
-} net_socket;
+typedef struct link_datagram {
+    uint32_t due;   /* the tick it arrives */
+    size_t   len;
+    uint8_t *data;
+} link_datagram;
 
-/* Opens a non-blocking UDP socket on 127.0.0.1 with a port the system picks; false on error. */
-bool net_open(net_socket *s, unsigned loss_percent, uint64_t seed);
-void net_close(net_socket *s);
+typedef struct link_stats {
+    unsigned long sent, lost, duplicated, delivered, overflows;
+    unsigned long bytes, max_bytes;   /* of the datagrams sent (lost ones included) */
+} link_stats;
 
-/* Sends one datagram, unless the loss draw drops it. */
-void net_send(net_socket *s, const struct sockaddr_in *to, const void *data, size_t len);
+typedef struct link {
+    const impairment *impair;  /* what the link does now (main.c switches it off at the end) */
+    rng               rng;
+    link_datagram     q[LINK_QUEUE];
+    uint32_t          n;
+    link_stats        stats;
+} link;
 
-/* Receives one datagram, waiting up to wait_ms for it; its length, or -1 if none came. */
-long net_recv(net_socket *s, void *buf, size_t cap, struct sockaddr_in *from, int wait_ms);
+void link_init(link *l, const impairment *impair, uint64_t seed);
+void link_free(link *l);
+/* Sends a copy of data at tick now: it may be lost, duplicated, delayed and so reordered. */
+void link_send(link *l, const void *data, size_t len, uint32_t now);
+/* The next datagram due by tick now, oldest due first (the caller frees d->data); false if none. */
+bool link_take(link *l, uint32_t now, link_datagram *d);
 
-/* ---- wire.c: the datagrams around the generated writes, both directions --------------------- */
+/* ---- datagram.c: the container --------------------------------------------------------- */
 
-/* Bits one entity write took, per component. */
-typedef struct wire_bits {
-    size_t transform, health, inventory;
-} wire_bits;
+/* Bytes the reliable frame takes in a datagram: its varint length and itself. */
+size_t datagram_frame_cost(size_t frame_len);
+/* Writes a datagram: the frame's length, the frame, then the bit stream's bytes (body_len may
+ * be 0). Returns its length, or 0 if it does not fit cap. */
+size_t datagram_write(uint8_t *out, size_t cap, const uint8_t *frame, size_t frame_len, const uint8_t *body,
+                      size_t body_len);
 
-/* An entity's header as the client reads it: base.tick[] and count are filled, base.snap[] are
- * for the client to find in its own history. */
-typedef struct wire_entity {
-    uint32_t     id;
-    bool         has_inventory;
-    ns_baselines base;
-} wire_entity;
+/* A received datagram's two parts, pointing into it. */
+typedef struct datagram_in {
+    const uint8_t *frame;
+    size_t         frame_len;
+    const uint8_t *body;       /* the bit stream; empty before the client has its replica */
+    size_t         body_len;
+} datagram_in;
 
-/* Server to client: the tick, the newest UseItem applied, then entities until a 0 bit. */
-void wire_write_downlink_head(ns_writer *w, uint32_t tick, uint32_t rpc_ack);
-void wire_read_downlink_head(ns_reader *r, uint32_t *tick, uint32_t *rpc_ack);
+/* Splits a datagram: NS_OK, or the varint's error, or NS_ERR_TRUNCATED for a frame past the end. */
+ns_status datagram_parse(const uint8_t *bytes, size_t len, datagram_in *out);
 
-/* One entity: a 1 bit, its id, the baseline ticks, then its components against b. */
-ns_status wire_write_entity(ns_writer *w, uint32_t id, bool has_inventory, const entity_snap *cur,
-                            const ns_baselines *b, ns_audience to, wire_bits *bits);
-void wire_write_end(ns_writer *w);
+/* ---- rpc logs (datagram.c): what the checks know of every reliable message ---------------- */
 
-/* Reads an entity's header; false at the end of the list (or if r failed). */
-bool wire_read_entity_head(ns_reader *r, uint32_t tick, wire_entity *e);
-ns_status wire_read_entity(ns_reader *r, entity_snap *out, const wire_entity *e, ns_audience to);
+/* One direction of one connection's reliable channel: the sender appends the fingerprint of
+ * every message it queues; the receiver checks each delivery against the next one. */
+typedef struct rpc_log {
+    uint64_t     *sent;
+    uint32_t      count, cap;
+    uint32_t      delivered;   /* deliveries that matched, in order */
+    uint32_t      wrong;       /* deliveries that did not match the next expected message */
+} rpc_log;
 
-/* Client to server, every tick. */
-typedef struct wire_uplink {
-    uint32_t               client;
-    ns_tickset             acks;        /* ticks decoded: the newest and the 31 before it */
-    uint32_t               input_tick;  /* the tick of input[count - 1] */
-    uint32_t               input_count; /* 1..WIRE_INPUTS, oldest first */
-    arena_PlayerInput_snap input[WIRE_INPUTS];
-    uint32_t               rpc_seq;     /* 0: no rpc; else the UseItem's sequence number */
-    arena_UseItem_snap     use;
-} wire_uplink;
+void rpc_log_sent(rpc_log *log, const void *msg, size_t len);
+void rpc_log_delivered(rpc_log *log, const void *msg, size_t len);
+void rpc_log_free(rpc_log *log);
 
-/* The datagram's length, or 0 if it did not fit or a snapshot was refused. */
-size_t wire_write_uplink(const wire_uplink *u, uint8_t *buf, size_t cap);
-bool wire_read_uplink(const void *buf, size_t len, wire_uplink *u);
+/* One client's inputs: the client appends the fingerprint of each input it pushes (one per
+ * tick, from `first` on); the server checks each input it applies against the one of its tick. */
+typedef struct input_log {
+    uint64_t     *pushed;
+    uint32_t      first, count, cap;
+    uint32_t      last_applied;   /* the tick of the newest input applied */
+    unsigned long applied, wrong, twice;
+} input_log;
 
-/* ---- server.c -------------------------------------------------------------------------- */
+void input_log_pushed(input_log *log, uint32_t tick, const arena_PlayerInput_snap *snap);
+void input_log_applied(input_log *log, uint32_t tick, const arena_PlayerInput_snap *snap);
+void input_log_free(input_log *log);
+
+/* ---- server.c ------------------------------------------------------------------------------ */
 
 typedef struct server_stats {
-    unsigned long writes[4];          /* entity writes by number of baselines */
-    unsigned long bits_transform, bits_health, bits_inventory_owner, bits_inventory_observer;
-    unsigned long owner_writes, observer_inventory_writes;
-    unsigned long deferred;           /* entity states left for a later datagram */
-    unsigned long item_adds, item_removes, item_changes, hotbar_changes;
-    unsigned long rpcs_applied, rpcs_gone;  /* UseItem on an item that still existed / not */
-    unsigned long bad_datagrams, failures;
+    /* snapshots, summed over every ns_world_write */
+    unsigned long snapshot_bits, framing_bits, spawn_records, despawn_records, update_records;
+    unsigned long deferred, skipped, full_states, write_errors;
+    /* the rest of each downlink datagram, in bytes */
+    unsigned long container_bytes, reliable_bytes, input_ack_bits, padding_bits;
+    unsigned long projectiles_fired, projectile_hits, projectiles_expired;
+    unsigned long item_adds, item_changes, item_removes, hotbar_changes;
+    unsigned long use_item_applied, use_item_gone, chats_relayed, rpc_window_full;
+    unsigned long inputs_taken, inputs_missing;
+    unsigned long bad_datagrams, bad_messages, bad_acks, bad_inputs;
+    unsigned long over_budget;
+    unsigned long input_bytes, input_streams, replica_ack_bits; /* the uplink bit streams read */
 } server_stats;
 
 typedef struct server server;
 
-server *server_create(unsigned clients, unsigned loss_percent, uint64_t seed);
+/* The server: a world with a player per client and GAME_NPCS NPCs; `up` and `down` are the
+ * links of each client (up[c]: client to server), `logs_up` / `logs_down` their rpc logs,
+ * `inputs` their input logs. */
+server *server_create(const options *o, link *up, link *down, rpc_log *logs_up, rpc_log *logs_down, input_log *inputs);
 void server_destroy(server *s);
-uint16_t server_port(const server *s);
-/* One tick: read the clients' datagrams, simulate, send each client its datagram. */
+/* One tick: read the clients' datagrams, take inputs, simulate, record, write each client's. */
 void server_tick(server *s, uint32_t tick);
-/* After the last tick: read what is still on its way. */
-void server_finish(server *s);
+/* Reads what has arrived without starting a tick (after the last tick: the last acks). */
+void server_receive(server *s, uint32_t now);
 const server_stats *server_get_stats(const server *s);
-const net_stats *server_net(const server *s);
-/* The server's snapshot of entity e at tick t, or NULL if it no longer holds it. The clients
- * compare against it; they call it only while the server thread waits (see main.c). */
-const entity_snap *server_snapshot(const server *s, uint32_t e, uint32_t t);
+const ns_world *server_world(const server *s);
+uint32_t server_conn(const server *s, unsigned index);
 
-/* ---- client.c -------------------------------------------------------------------------- */
+/* ---- client.c ------------------------------------------------------------------------------ */
 
 typedef struct client_stats {
-    unsigned long decoded, stale, missing_baseline, malformed;  /* datagrams */
-    unsigned long checked, mismatches, unchecked, leaks;        /* entity states */
-    unsigned long hp_hooks, item_adds, item_removes, item_changes, hotbar_hooks;
-    unsigned long foreign_inventory_hooks;  /* inventory hooks for another player's entity */
-    unsigned long inventory_mismatch;       /* adds - removes != items held at the end */
-    unsigned long interpolated;             /* entity frames interpolated for display */
-    unsigned long rpcs_sent, rpcs_confirmed;
+    unsigned long datagrams, bad_datagrams, refused, stale;   /* downlink */
+    unsigned long checked, mismatches, leaks, wrong_audience; /* entity states */
+    unsigned long spawns, despawns, hp_hooks, item_adds, item_removes, item_changes, hotbar_hooks;
+    unsigned long foreign_inventory_hooks, inventory_mismatch;
+    unsigned long interpolated, held, playback_backwards;
+    unsigned long inputs_pushed, input_ack_errors;
+    unsigned long use_items_sent, chats_sent, chat_lines, rpc_window_full;
+    unsigned long uplink_bytes_rpc;
+    bool          handshake_ok;
+    char          handshake_error[160];
+    ns_timeline_stats timeline;
 } client_stats;
 
 typedef struct client client;
 
-client *client_create(unsigned id, unsigned clients, uint16_t server_port, const server *truth,
-                      unsigned loss_percent, uint64_t seed);
+/* Client number `id`; `truth` is the server's world, read by the checks only. */
+client *client_create(unsigned id, const options *o, link *up, link *down, rpc_log *log_up, rpc_log *log_down,
+                      input_log *inputs, const ns_world *truth, uint32_t conn);
 void client_destroy(client *c);
-/* One tick: read the server's datagrams, interpolate, send the input of this tick. */
+/* One tick: read the server's datagrams, check, interpolate, play, send this tick's datagram. */
 void client_tick(client *c, uint32_t tick);
-/* After the last tick: read what is still on its way, check the inventory's callbacks. */
-void client_finish(client *c);
-const client_stats *client_get_stats(const client *c);
-const net_stats *client_net(const client *c);
+/* After the last tick: every entity the client holds is the server's newest state (true), and
+ * the fast-array hooks add up. Fills why on failure. */
+bool client_settled(client *c, uint32_t tick, char *why, size_t why_size);
+/* Inputs pushed with a tick up to `tick`. */
+unsigned long client_inputs_upto(const client *c, uint32_t tick);
+const client_stats *client_get_stats(client *c);
+
+/* Whether a client of `schema` accepts the handshake h; the refusal message goes into msg. */
+ns_status client_accept_handshake(const ns_handshake *h, const ns_schema *schema, ns_replica_config *cfg, char *msg,
+                                  size_t msg_size);
 
 #endif

@@ -1,7 +1,9 @@
-/* client.c — one player's side: sends its input every tick, decodes the server's datagrams
- * against its own history of decoded snapshots, acks them, checks them against the server's
- * snapshots, applies them with hooks and interpolates the other entities for display. */
-#include <arpa/inet.h>
+/* client.c — one player's side. It learns the server's world from the handshake (the first
+ * reliable message; a client of another schema refuses it), keeps an ns_replica of what it
+ * sees (spawn and despawn callbacks, the generated _apply hooks), acks it, plays through an
+ * ns_timeline with the generated _interpolate, and sends its inputs (ns_input_sender) and its
+ * UseItem and Chat rpcs (ns_reliable, through the generated _send and _dispatch). The checks
+ * compare what it holds with the server's world: in this example both live in one process. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,38 +11,54 @@
 
 #include "arena.h"
 
-#define RENDER_DELAY 0.5f  /* display this many ticks behind the newest snapshot */
-
-/* What the client knows of one entity. */
-typedef struct view {
-    ns_history      history;      /* decoded snapshots by tick, over store: the baselines */
-    entity_snap    *store;
-    uint32_t        newest, previous; /* ticks of the two newest decoded snapshots (0: none) */
-    arena_Transform transform;    /* the newest state, kept by the generated _apply */
-    arena_Health    health;
-    arena_Inventory inventory;
-    arena_Transform shown;        /* between `previous` and `newest`, for display */
-} view;
+#define TIMELINE_STATES 64
+#define MSG2_RESERVE 160  /* bytes kept for the acks and the inputs when rpcs fill a datagram */
+#define NO_PLAYER GAME_MAX_ENTITIES
 
 struct client {
-    unsigned           id, entities;  /* it owns entity `id` */
-    net_socket         sock;
-    struct sockaddr_in server_addr;
-    const server      *truth;         /* the checks compare with the server's own snapshots */
-    view               view[GAME_MAX_ENTITIES];
-    ns_tickset         decoded;       /* ticks whose datagram it decoded: its acks */
-    entity_snap        got[GAME_MAX_ENTITIES]; /* one datagram's entities, until all decoded */
-    uint32_t           got_id[GAME_MAX_ENTITIES];
-    arena_PlayerInput  input;
-    arena_PlayerInput_snap inputs[WIRE_INPUTS]; /* the last inputs, tick t in slot t % 3 */
-    ns_vec3            goal;          /* where the bot walks to */
-    uint32_t           rpc_seq, rpc_acked; /* the last UseItem sent, and acked by the server */
-    arena_UseItem_snap rpc;
-    rng                rng;
-    client_stats       stats;
+    unsigned          id;
+    options           o;
+    link             *up, *down;
+    rpc_log          *log_up, *log_down;
+    input_log        *input_log;
+    const ns_world   *truth;          /* the server's world: the checks read it, nothing else */
+    uint32_t          conn;           /* this client's connection number in it (for the checks) */
+    ns_reliable      *rel;
+    bool              handshake_seen;
+    ns_replica       *replica;        /* NULL until the handshake was accepted */
+    ns_input_sender  *inputs;
+    uint32_t          first_input;    /* the tick of the first input pushed (0: none yet) */
+    uint32_t          datagram_tick;  /* the timestamp of the datagram being read */
+    ns_timeline       timeline;
+    ns_timeline_entry timeline_store[TIMELINE_STATES];
+    double            playback;       /* the last playback time drawn */
+    ns_entity_id      player;         /* its own player, NO_PLAYER until it spawned */
+    arena_PlayerInput input;
+    ns_vec3           goal;           /* where the bot walks to */
+    unsigned long     chat_serial;
+    rng               rng;
+    client_stats      stats;
 };
 
-/* ---- hooks: the generated _apply calls them when a @notify field or fast-array item changes */
+/* ---- hooks: the replica's callbacks and the generated _apply's ---------------------------- */
+
+static void on_spawn(ns_replica *r, ns_entity_id e, void *ctx)
+{
+    client *c = ctx;
+    c->stats.spawns++;
+    const arena_Inventory *inv = ns_replica_value(r, e, ARENA_INVENTORY_ID);
+    if (!ns_replica_is_owner(r, e) || !inv) return;
+    c->player = e;
+    c->stats.item_adds += arena_Inventory_items_count(inv); /* _apply calls no hooks for a spawn */
+}
+
+static void on_despawn(ns_replica *r, ns_entity_id e, void *ctx)
+{
+    client *c = ctx;
+    (void)r;
+    c->stats.despawns++;
+    if (e == c->player) c->player = NO_PLAYER; /* never: an owner always sees its own */
+}
 
 static void on_hp(void *ctx, arena_Health *live, int32_t old_value, int32_t new_value)
 {
@@ -48,10 +66,13 @@ static void on_hp(void *ctx, arena_Health *live, int32_t old_value, int32_t new_
     ((client *)ctx)->stats.hp_hooks++;
 }
 
-/* Only our own inventory ever has items: a hook for another one means it leaked. */
+/* Only this client's own inventory ever changes: a hook for another one means owner-only data
+ * leaked. The hooks run before on_spawn, so the owner is looked up, not remembered. */
 static bool mine(client *c, const arena_Inventory *live)
 {
-    if (live == &c->view[c->id].inventory) return true;
+    for (ns_entity_id e = 0; e < GAME_MAX_ENTITIES; e++)
+        if (ns_replica_has(c->replica, e) && ns_replica_value(c->replica, e, ARENA_INVENTORY_ID) == live)
+            if (ns_replica_is_owner(c->replica, e)) return true;
     c->stats.foreign_inventory_hooks++;
     return false;
 }
@@ -84,177 +105,315 @@ static const arena_Health_hooks health_hooks = {.hp = on_hp};
 static const arena_Inventory_hooks inventory_hooks = {
     .items_add = on_item_add, .items_remove = on_item_remove, .items_change = on_item_change, .hotbar = on_hotbar};
 
-/* ---- receiving ---------------------------------------------------------------------------- */
+/* ---- messages from the server: the generated dispatch calls these ------------------------- */
 
-/* The check: what we decoded is what the server had at that tick, except that we must never
- * see another player's inventory (@sync(owner)). Threads share memory, so we look it up. */
-static void check(client *c, uint32_t id, uint32_t tick, const entity_snap *got)
+static void on_chat_line(void *ctx, const arena_ChatLine *msg)
 {
-    const entity_snap *want = server_snapshot(c->truth, id, tick);
-    if (!want) {
-        c->stats.unchecked++;
-        return;
-    }
-    c->stats.checked++;
-    bool own = id == c->id;
-    if (!own && (got->inventory.items.count || got->inventory.hotbar.count)) c->stats.leaks++;
-    if (!arena_Transform_snap_equal(&got->transform, &want->transform) ||
-        !arena_Health_snap_equal(&got->health, &want->health) ||
-        (own && !arena_Inventory_snap_equal(&got->inventory, &want->inventory))) {
-        if (c->stats.mismatches++ < 5)
-            fprintf(stderr, "arena: client %u: entity %u of tick %u differs from the server's\n", c->id, id, tick);
-    }
+    (void)msg;
+    ((client *)ctx)->stats.chat_lines++;
 }
 
-/* Keeps one decoded entity state: in its history (a baseline for later datagrams), checked,
- * and applied to the live components if it is the newest. */
-static void keep(client *c, uint32_t id, uint32_t tick, const entity_snap *got)
+/* The server holds every input up to the datagram's tick minus `behind`: stop resending them. */
+static void on_input_ack(void *ctx, const arena_InputAck *msg)
 {
-    view *v = &c->view[id];
-    entity_snap *slot = ns_history_put(&v->history, tick);
-    *slot = *got;
-    check(c, id, tick, got);
-    if (tick <= v->newest) return; /* a late datagram: already showing something newer */
-    v->previous = v->newest, v->newest = tick;
-    arena_Transform_apply(&v->transform, &got->transform, NULL, NULL);
-    arena_Health_apply(&v->health, &got->health, &health_hooks, c);
-    arena_Inventory_apply(&v->inventory, &got->inventory, &inventory_hooks, c);
+    client *c = ctx;
+    ns_status st = msg->behind ? ns_input_sender_ack(c->inputs, c->datagram_tick - msg->behind) : NS_OK;
+    if (st != NS_OK && c->stats.input_ack_errors++ < 5)
+        fprintf(stderr, "arena: client %u: InputAck of tick %u (datagram %u): %s\n", c->id,
+                c->datagram_tick - msg->behind, c->datagram_tick, ns_status_str(st));
 }
 
-/* Counts a datagram that did not decode; returns false, for `return malformed(...)`. */
-static bool malformed(client *c, uint32_t tick, const char *what)
+static const arena_handlers handlers = {.on_arena_ChatLine = on_chat_line, .on_arena_InputAck = on_input_ack};
+
+ns_status client_accept_handshake(const ns_handshake *h, const ns_schema *schema, ns_replica_config *cfg, char *msg,
+                                  size_t msg_size)
 {
-    if (c->stats.malformed++ < 5) fprintf(stderr, "arena: client %u: datagram of tick %u: %s\n", c->id, tick, what);
-    return false;
+    return ns_handshake_accept(h, schema, cfg, msg, msg_size);
 }
 
-/* Decodes one datagram. Every entity is read into `got` first: the tick is kept and acked only
- * if all of them decode, so that an ack always means "I hold every entity you sent me then".
- * False if it was not kept. */
-static bool datagram(client *c, const uint8_t *buf, size_t len)
+/* The first reliable message: the world's handshake. The replica is built from it, or, if the
+ * server runs another schema, never: the client refuses to play. */
+static void handshake(client *c, const uint8_t *msg, size_t len)
 {
     ns_reader r;
-    ns_reader_init(&r, buf, len);
-    uint32_t tick, rpc_ack, n = 0;
-    wire_read_downlink_head(&r, &tick, &rpc_ack);
-    if (c->decoded.mask && (int32_t)(c->decoded.newest - tick) >= WIRE_HISTORY / 2) {
-        c->stats.stale++; /* too old to be worth keeping */
+    ns_reader_init(&r, msg, len);
+    ns_handshake h;
+    if (ns_handshake_read(&r, &h) != NS_OK) {
+        snprintf(c->stats.handshake_error, sizeof c->stats.handshake_error, "unreadable handshake");
+        return;
+    }
+    ns_replica_config rc = {.on_spawn = on_spawn, .on_despawn = on_despawn, .ctx = c};
+    if (client_accept_handshake(&h, &arena_schema, &rc, c->stats.handshake_error,
+                                sizeof c->stats.handshake_error) != NS_OK)
+        return;
+    if (!(c->replica = ns_replica_create(&rc, NULL))) return;
+    ns_replica_set_hooks(c->replica, ARENA_HEALTH_ID, &health_hooks, c);
+    ns_replica_set_hooks(c->replica, ARENA_INVENTORY_ID, &inventory_hooks, c);
+    c->stats.handshake_ok = true;
+}
+
+/* One datagram from the server: the reliable frame (the handshake, then ChatLines), then the bit
+ * stream: the snapshot and the InputAck. */
+static void read_datagram(client *c, const uint8_t *bytes, size_t len)
+{
+    datagram_in d;
+    if (datagram_parse(bytes, len, &d) != NS_OK || ns_reliable_read(c->rel, d.frame, d.frame_len) != NS_OK) {
+        c->stats.bad_datagrams++;
+        return;
+    }
+    const uint8_t *msg;
+    size_t n;
+    while (ns_reliable_receive(c->rel, &msg, &n)) {
+        rpc_log_delivered(c->log_down, msg, n);
+        if (!c->handshake_seen) {
+            c->handshake_seen = true;
+            handshake(c, msg, n);
+            continue;
+        }
+        ns_reader r;
+        ns_reader_init(&r, msg, n);
+        uint32_t id;
+        if (arena_dispatch(&r, &handlers, c, &id) != NS_OK) c->stats.bad_datagrams++;
+    }
+    if (!d.body_len || !c->replica) return;
+    ns_reader r;
+    ns_reader_init(&r, d.body, d.body_len);
+    uint32_t newest = ns_replica_newest(c->replica);
+    ns_status st = ns_replica_read(c->replica, &r);
+    if (st == NS_ERR_STALE) {
+        c->stats.stale++;
+    } else if (st != NS_OK) {
+        if (c->stats.refused++ < 5)
+            fprintf(stderr, "arena: client %u refused a snapshot: %s\n", c->id, ns_status_str(st));
+    } else if (ns_replica_newest(c->replica) != newest) {
+        /* The newest snapshot so far: play it, and read the InputAck behind it. A late or
+         * duplicate one is applied as a baseline but its InputAck is old news. */
+        c->stats.datagrams++;
+        c->datagram_tick = ns_replica_newest(c->replica);
+        (void)ns_timeline_insert(&c->timeline, c->datagram_tick, c->datagram_tick);
+        uint32_t id;
+        if (arena_dispatch(&r, &handlers, c, &id) != NS_OK) c->stats.refused++;
+    } else {
+        c->stats.datagrams++;
+    }
+}
+
+/* ---- the checks ------------------------------------------------------------------------- */
+
+/* The bits a write of snap against no baseline puts on the wire for audience `to`: what a
+ * client of that audience can know of it. */
+static size_t visible(const ns_component_ops *ops, const void *snap, ns_audience to, uint8_t *buf, size_t cap)
+{
+    ns_writer w;
+    ns_writer_init(&w, buf, cap);
+    ops->write(&w, snap, NULL, to);
+    size_t bits = ns_writer_bits(&w);
+    ns_writer_flush(&w);
+    return bits;
+}
+
+static bool same_view(const ns_component_ops *ops, const void *a, const void *b, ns_audience to)
+{
+    static const size_t cap = ARENA_INVENTORY_MAX_BYTES + 64;
+    uint8_t x[ARENA_INVENTORY_MAX_BYTES + 64], y[ARENA_INVENTORY_MAX_BYTES + 64];
+    memset(x, 0, cap), memset(y, 0, cap);
+    size_t nx = visible(ops, a, to, x, cap), ny = visible(ops, b, to, y, cap);
+    return nx == ny && memcmp(x, y, (nx + 7) / 8) == 0;
+}
+
+/* Entity e as this client holds it against the server's state of tick `tick` (0: of the tick of
+ * each component's newest state): false, with why, on a difference. */
+static bool entity_matches(client *c, ns_entity_id e, uint32_t tick, char *why, size_t why_size)
+{
+    const ns_schema *s = &arena_schema;
+    bool owner = ns_replica_is_owner(c->replica, e);
+    /* A despawned entity has no owner any more; the client holds it until the despawn arrives. */
+    if (ns_world_alive(c->truth, e) && (ns_world_owner(c->truth, e) == (int32_t)c->conn) != owner) {
+        c->stats.wrong_audience++;
+        snprintf(why, why_size, "client %u has the wrong audience for entity %u", c->id, e);
         return false;
     }
-    wire_entity e;
-    while (wire_read_entity_head(&r, tick, &e)) {
-        if (e.id >= c->entities || n == c->entities) return malformed(c, tick, "bad entity id or count");
-        view *v = &c->view[e.id];
-        for (uint32_t k = 0; k < e.base.count; k++) /* the baselines the server named */
-            if ((e.base.snap[k] = ns_history_get(&v->history, e.base.tick[k])) == NULL) {
-                c->stats.missing_baseline++;
-                return false;
-            }
-        ns_status st = wire_read_entity(&r, &c->got[n], &e, e.id == c->id ? NS_TO_OWNER : NS_TO_OBSERVER);
-        if (st != NS_OK) return malformed(c, tick, ns_status_str(st));
-        c->got_id[n++] = e.id;
+    ns_audience to = owner ? NS_TO_OWNER : NS_TO_OBSERVER;
+    const arena_Inventory *inv = ns_replica_value(c->replica, e, ARENA_INVENTORY_ID);
+    if (!owner && inv && (arena_Inventory_items_count(inv) || arena_Inventory_hotbar_count(inv))) {
+        c->stats.leaks++; /* another player's backpack: @sync(owner) */
+        snprintf(why, why_size, "client %u sees entity %u's inventory", c->id, e);
+        return false;
     }
-    if (ns_reader_failed(&r)) return malformed(c, tick, ns_status_str(ns_reader_status(&r)));
-    for (uint32_t i = 0; i < n; i++) keep(c, c->got_id[i], tick, &c->got[i]);
-    ns_tickset_add(&c->decoded, tick); /* acked in every datagram we send from now on */
-    c->stats.decoded++;
-    if (rpc_ack > c->rpc_acked && rpc_ack <= c->rpc_seq) { /* the server has our UseItem */
-        c->stats.rpcs_confirmed += rpc_ack - c->rpc_acked;
-        c->rpc_acked = rpc_ack;
+    for (uint32_t k = 0; k < s->component_count; k++) {
+        uint32_t type = s->components[k].desc->id, at;
+        const void *held = ns_replica_snap(c->replica, e, type, &at);
+        if (!held) continue;
+        const void *truth = ns_world_recorded(c->truth, e, type, tick ? tick : at);
+        if (!truth) continue; /* older than the server's history (none in practice) */
+        c->stats.checked++;
+        if (!same_view(&s->components[k], held, truth, to)) {
+            snprintf(why, why_size, "client %u entity %u %s differs from the server's at tick %u", c->id, e,
+                     s->components[k].desc->name, tick ? tick : at);
+            return false;
+        }
     }
     return true;
 }
 
-static void receive(client *c, int wait_ms)
+/* Every state the client holds equals the server's state of the same tick, as its audience
+ * sees it. */
+static void check(client *c)
 {
-    uint8_t buf[WIRE_MAX_DATAGRAM];
-    struct sockaddr_in from;
-    long n;
-    while ((n = net_recv(&c->sock, buf, sizeof buf, &from, wait_ms)) >= 0)
-        if (from.sin_port == c->server_addr.sin_port) (void)datagram(c, buf, (size_t)n);
+    char why[160];
+    for (ns_entity_id e = 0; e < GAME_MAX_ENTITIES; e++) {
+        if (!ns_replica_has(c->replica, e) || entity_matches(c, e, 0, why, sizeof why)) continue;
+        if (c->stats.mismatches++ < 5) fprintf(stderr, "arena: %s\n", why);
+    }
 }
 
-/* ---- display and input -------------------------------------------------------------------- */
+bool client_settled(client *c, uint32_t tick, char *why, size_t why_size)
+{
+    if (!c->replica) return snprintf(why, why_size, "client %u never got a replica", c->id), false;
+    for (ns_entity_id e = 0; e < GAME_MAX_ENTITIES; e++) {
+        bool alive = ns_world_alive(c->truth, e), held = ns_world_client_holds(c->truth, c->conn, e);
+        if (!alive && held) return snprintf(why, why_size, "client %u never acked the despawn of %u", c->id, e), false;
+        if ((alive && held) != ns_replica_has(c->replica, e))
+            return snprintf(why, why_size, "client %u %s entity %u", c->id, held ? "lacks" : "still holds", e), false;
+        if (held && !entity_matches(c, e, tick, why, why_size)) return false;
+    }
+    const arena_Inventory *inv =
+        c->player == NO_PLAYER ? NULL : ns_replica_value(c->replica, c->player, ARENA_INVENTORY_ID);
+    if (!inv || c->stats.item_adds - c->stats.item_removes != arena_Inventory_items_count(inv)) {
+        c->stats.inventory_mismatch++;
+        return snprintf(why, why_size, "client %u: fast-array hooks do not add up to its inventory", c->id), false;
+    }
+    return true;
+}
 
-/* Interpolates every other entity between its two newest snapshots, RENDER_DELAY ticks behind
- * the newest tick received (a renderer would draw `shown`). */
+/* ---- display and play --------------------------------------------------------------------- */
+
+/* The entity's Transform at `tick` or, if it was left out of that packet (unchanged), the
+ * newest before it. */
+static const arena_Transform_snap *transform_at(const client *c, ns_entity_id e, uint32_t tick)
+{
+    for (uint32_t k = 0; k < 32 && k <= tick; k++) {
+        const arena_Transform_snap *s = ns_replica_snap_at(c->replica, e, ARENA_TRANSFORM_ID, tick - k);
+        if (s) return s;
+    }
+    return NULL;
+}
+
+/* Plays one tick of the timeline and interpolates every other entity between the two states it
+ * names (a renderer would draw `shown`). */
 static void render(client *c)
 {
-    float now = (float)c->decoded.newest - RENDER_DELAY;
-    for (unsigned e = 0; e < c->entities; e++) {
-        view *v = &c->view[e];
-        if (e == c->id || !v->previous) continue;
-        const entity_snap *a = ns_history_get(&v->history, v->previous);
-        const entity_snap *b = ns_history_get(&v->history, v->newest);
-        if (!a || !b) continue;
-        float t = (now - (float)v->previous) / (float)(v->newest - v->previous);
-        arena_Transform_interpolate(&a->transform, &b->transform, t, &v->shown);
+    ns_timeline_sample now = ns_timeline_advance(&c->timeline, 1.0);
+    if (!now.valid) return;
+    if (now.time < c->playback) c->stats.playback_backwards++;
+    c->playback = now.time;
+    for (ns_entity_id e = 0; e < GAME_MAX_ENTITIES; e++) {
+        if (e == c->player || !ns_replica_has(c->replica, e)) continue;
+        const arena_Transform_snap *from = transform_at(c, e, now.from_id), *to = transform_at(c, e, now.to_id);
+        if (!from || !to) { /* spawned after the state being played: shown when playback gets there */
+            c->stats.held++;
+            continue;
+        }
+        arena_Transform shown;
+        arena_Transform_interpolate(from, to, now.t, &shown);
         c->stats.interpolated++;
     }
 }
 
-/* The bot that plays: walks to random goals, fires now and then, uses an item now and then. */
-static void think(client *c, uint32_t t)
+/* Queues one rpc (already written by its generated _send) on the reliable channel. */
+static void send_rpc(client *c, const uint8_t *msg, size_t len)
 {
-    ns_vec3 me = c->view[c->id].transform.position;
-    float dx = c->goal.x - me.x, dz = c->goal.z - me.z, d = sqrtf(dx * dx + dz * dz);
-    if (d < 2.0f || t % 300 == 0)
-        c->goal = (ns_vec3){rng_range(&c->rng, -40, 40), 0, rng_range(&c->rng, -40, 40)};
-    arena_PlayerInput_set_move(&c->input, d > 0.1f ? (ns_vec2){dx / d, dz / d} : (ns_vec2){0, 0});
-    arena_PlayerInput_set_fire(&c->input, rng_below(&c->rng, 6) == 0);
-    const arena_Inventory *inv = &c->view[c->id].inventory;
-    uint32_t items = arena_Inventory_items_count(inv);
-    if (c->rpc_acked == c->rpc_seq && items && rng_below(&c->rng, 40) == 0) {
-        c->rpc.item = arena_Inventory_items_at(inv, rng_below(&c->rng, items))->id;
-        c->rpc_seq++; /* sent with every datagram until the server acks it */
-        c->stats.rpcs_sent++;
+    if (ns_reliable_send(c->rel, msg, len) != NS_OK) {
+        c->stats.rpc_window_full++;
+        return;
+    }
+    rpc_log_sent(c->log_up, msg, len);
+}
+
+/* Now and then the player uses an item from its backpack, or says something. */
+static void talk(client *c, uint32_t t)
+{
+    uint8_t buf[128];
+    ns_writer w;
+    ns_writer_init(&w, buf, sizeof buf);
+    const arena_Inventory *inv = ns_replica_value(c->replica, c->player, ARENA_INVENTORY_ID);
+    uint32_t items = inv ? arena_Inventory_items_count(inv) : 0;
+    if (items && rng_below(&c->rng, 40) == 0) {
+        arena_UseItem use;
+        arena_UseItem_init(&use);
+        use.item = arena_Inventory_items_at(inv, rng_below(&c->rng, items))->id;
+        if (arena_UseItem_send(&w, &use) == NS_OK) send_rpc(c, buf, ns_writer_flush(&w)), c->stats.use_items_sent++;
+    } else if (rng_below(&c->rng, 120) == 0) {
+        arena_Chat chat;
+        arena_Chat_init(&chat);
+        snprintf(chat.text, sizeof chat.text, "client %u, line %lu, tick %u", c->id, ++c->chat_serial, t);
+        if (arena_Chat_send(&w, &chat) == NS_OK) send_rpc(c, buf, ns_writer_flush(&w)), c->stats.chats_sent++;
     }
 }
 
-/* This tick's datagram: the acks, the newest inputs (repeated, so one loss costs nothing) and
- * the pending UseItem. */
-static void send_input(client *c, uint32_t t)
+/* The bot that plays: walks to random goals, fires now and then. Its input goes into the
+ * sender's ring for this tick. */
+static void think(client *c, uint32_t t)
 {
-    wire_uplink u;
-    memset(&u, 0, sizeof u);
-    arena_PlayerInput_quantize(&c->input, &c->inputs[t % WIRE_INPUTS]);
-    u.client = c->id;
-    u.acks = c->decoded;
-    u.input_tick = t;
-    u.input_count = t < WIRE_INPUTS ? t : WIRE_INPUTS;
-    for (uint32_t i = 0; i < u.input_count; i++) u.input[i] = c->inputs[(t - u.input_count + 1 + i) % WIRE_INPUTS];
-    if (c->rpc_acked != c->rpc_seq) u.rpc_seq = c->rpc_seq, u.use = c->rpc;
-    uint8_t buf[64];
-    size_t len = wire_write_uplink(&u, buf, sizeof buf);
-    if (len) net_send(&c->sock, &c->server_addr, buf, len);
-    else (void)malformed(c, t, "input did not fit");
+    const arena_Transform *me =
+        c->player == NO_PLAYER ? NULL : ns_replica_value(c->replica, c->player, ARENA_TRANSFORM_ID);
+    arena_PlayerInput_init(&c->input);
+    if (me) {
+        float dx = c->goal.x - me->position.x, dz = c->goal.z - me->position.z, d = sqrtf(dx * dx + dz * dz);
+        if (d < 2.0f || t % 300 == 0)
+            c->goal = (ns_vec3){rng_range(&c->rng, -40, 40), 0, rng_range(&c->rng, -40, 40)};
+        arena_PlayerInput_set_move(&c->input, d > 0.1f ? (ns_vec2){dx / d, dz / d} : (ns_vec2){0, 0});
+        arena_PlayerInput_set_fire(&c->input, rng_below(&c->rng, 6) == 0);
+        if (t + GAME_PAUSE_TICKS <= c->o.ticks) talk(c, t); /* silent in the pause: see main.c */
+    }
+    arena_PlayerInput_snap snap;
+    arena_PlayerInput_quantize(&c->input, &snap);
+    if (ns_input_sender_push(c->inputs, t, &snap) == NS_OK) {
+        input_log_pushed(c->input_log, t, &snap);
+        if (!c->first_input) c->first_input = t;
+        c->stats.inputs_pushed++;
+    }
 }
 
-/* ---- the API of client.c ----------------------------------------------------------------- */
+/* This tick's datagram: the reliable frame (acks, due rpcs), then, once connected, the bit
+ * stream of the replica's acks and the inputs. */
+static void write_datagram(client *c, uint32_t t)
+{
+    size_t budget = c->o.budget, frame_len = 0, body_len = 0;
+    uint8_t frame[DATAGRAM_MAX], body[DATAGRAM_MAX], out[DATAGRAM_MAX];
+    if (ns_reliable_write(c->rel, t, frame, budget - 2 - MSG2_RESERVE, &frame_len) != NS_OK) abort();
+    c->stats.uplink_bytes_rpc += frame_len;
+    if (c->replica) {
+        ns_writer w;
+        ns_writer_init(&w, body, budget - datagram_frame_cost(frame_len));
+        ns_replica_write_ack(c->replica, &w);
+        ns_status st = ns_input_sender_write(c->inputs, &w);
+        body_len = ns_writer_flush(&w);
+        if (st != NS_OK) body_len = 0, c->stats.bad_datagrams++;
+    }
+    size_t len = datagram_write(out, budget, frame, frame_len, body, body_len);
+    if (len) link_send(c->up, out, len, t);
+    else c->stats.bad_datagrams++;
+}
 
-client *client_create(unsigned id, unsigned clients, uint16_t server_port, const server *truth,
-                      unsigned loss_percent, uint64_t seed)
+/* ---- the API of client.c ---------------------------------------------------------------- */
+
+client *client_create(unsigned id, const options *o, link *up, link *down, rpc_log *log_up, rpc_log *log_down,
+                      input_log *inputs, const ns_world *truth, uint32_t conn)
 {
     client *c = calloc(1, sizeof *c);
     if (!c) return NULL;
-    c->id = id;
-    c->entities = clients + GAME_NPCS;
-    c->truth = truth;
-    c->rng.s = seed;
-    if (!net_open(&c->sock, loss_percent, seed ^ 0xc11e)) {
-        free(c);
+    *c = (client){.id = id, .o = *o, .up = up, .down = down, .log_up = log_up, .log_down = log_down,
+                  .input_log = inputs, .truth = truth, .conn = conn, .player = NO_PLAYER,
+                  .rng = {o->seed * 1000 + id + 1}};
+    const impairment *im = &o->impair;
+    ns_reliable_config rc = {.resend_interval = 2u * (im->latency + im->jitter) + 3u};
+    const ns_message_ops *input_ops = player_input_ops();
+    ns_timeline_config tc = {.send_interval = 1.0}; /* a snapshot every tick; time is in ticks */
+    if (ns_reliable_create(&rc, &c->rel) != NS_OK || ns_input_sender_create(input_ops, NULL, &c->inputs) != NS_OK ||
+        ns_timeline_init(&c->timeline, &tc, c->timeline_store, TIMELINE_STATES) != NS_OK) {
+        client_destroy(c);
         return NULL;
-    }
-    c->server_addr = c->sock.addr;
-    c->server_addr.sin_port = htons(server_port);
-    for (unsigned e = 0; e < c->entities; e++) {
-        view *v = &c->view[e];
-        v->store = calloc(WIRE_HISTORY, sizeof *v->store);
-        ns_history_init(&v->history, v->store, sizeof *v->store, WIRE_HISTORY);
-        arena_Transform_init(&v->transform);
-        arena_Health_init(&v->health);
-        arena_Inventory_init(&v->inventory);
-        arena_Transform_init(&v->shown);
     }
     arena_PlayerInput_init(&c->input);
     return c;
@@ -262,33 +421,37 @@ client *client_create(unsigned id, unsigned clients, uint16_t server_port, const
 
 void client_destroy(client *c)
 {
-    for (unsigned e = 0; e < c->entities; e++) free(c->view[e].store);
-    net_close(&c->sock);
+    if (!c) return;
+    ns_replica_destroy(c->replica);
+    ns_reliable_destroy(c->rel);
+    ns_input_sender_destroy(c->inputs);
     free(c);
 }
 
 void client_tick(client *c, uint32_t tick)
 {
-    receive(c, 0);
-    render(c);
-    think(c, tick);
-    send_input(c, tick);
+    link_datagram d;
+    while (link_take(c->down, tick, &d)) {
+        read_datagram(c, d.data, d.len);
+        free(d.data);
+    }
+    if (c->replica) {
+        check(c);
+        render(c);
+        think(c, tick);
+    }
+    write_datagram(c, tick);
 }
 
-void client_finish(client *c)
+unsigned long client_inputs_upto(const client *c, uint32_t tick)
 {
-    receive(c, 50);
-    /* Every item the add hook reported and the remove hook did not is in the live inventory. */
-    const arena_Inventory *inv = &c->view[c->id].inventory;
-    if (c->stats.item_adds - c->stats.item_removes != arena_Inventory_items_count(inv)) c->stats.inventory_mismatch++;
+    if (!c->first_input || tick < c->first_input) return 0;
+    unsigned long n = tick - c->first_input + 1;
+    return n < c->stats.inputs_pushed ? n : c->stats.inputs_pushed;
 }
 
-const client_stats *client_get_stats(const client *c)
+const client_stats *client_get_stats(client *c)
 {
+    c->stats.timeline = ns_timeline_get_stats(&c->timeline); /* the net-graph figures, fresh */
     return &c->stats;
-}
-
-const net_stats *client_net(const client *c)
-{
-    return &c->sock.stats;
 }

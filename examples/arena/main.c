@@ -1,9 +1,14 @@
-/* main.c — the arena example: a server and N clients, each a thread of this process, replicate
- * players and NPCs over UDP on 127.0.0.1 for a number of ticks, in lockstep but as fast as the
- * machine goes; then a report, and exit status 0 only if every check passed.
+/* main.c — the arena example: a server and N clients replicate players, NPCs and projectiles
+ * over simulated links that lose, reorder, duplicate and delay datagrams, one tick after the
+ * other in one thread; then a report, and exit status 0 only if every check passed.
  *
- *   arena [--clients N] [--ticks N] [--loss PERCENT] [--seed N] */
-#include <pthread.h>
+ * The end of a run is quiet: the links are honest for the last GAME_QUIET_TICKS ticks, and for
+ * the last GAME_PAUSE_TICKS of them the game pauses (nothing moves, spawns or talks), so that
+ * replication settles and the checks can ask for exactly the server's state, every despawn
+ * acked and every rpc delivered.
+ *
+ *   arena [--clients N] [--ticks N] [--budget BYTES] [--seed N]
+ *         [--loss P] [--reorder P] [--duplicate P] [--latency TICKS] [--jitter TICKS] */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,129 +17,246 @@
 
 #include "arena.h"
 
-typedef struct options {
-    unsigned long clients, ticks, loss, seed;
-} options;
+/* ---- options ---------------------------------------------------------------------------- */
 
-/* Every thread waits here twice a tick: the clients' half of a tick (read snapshots, send
- * inputs) and the server's half (read inputs, simulate, send snapshots) never overlap. That is
- * what lets a client compare what it decoded with the server's memory: the server is waiting. */
-typedef struct lockstep {
-    pthread_mutex_t mutex;
-    pthread_cond_t  cond;
-    unsigned        parties, waiting, round;
-} lockstep;
+typedef struct option_spec {
+    const char *name;
+    unsigned    min, max;
+    size_t      offset; /* of the unsigned in options */
+} option_spec;
 
-static void lockstep_wait(lockstep *l)
+static const option_spec SPECS[] = {
+    {"--clients", 1, GAME_MAX_CLIENTS, offsetof(options, clients)},
+    {"--ticks", 2 * GAME_QUIET_TICKS, 1000000, offsetof(options, ticks)},
+    {"--budget", DATAGRAM_MIN, DATAGRAM_MAX, offsetof(options, budget)},
+    {"--loss", 0, 99, offsetof(options, impair.loss)},
+    {"--reorder", 0, 100, offsetof(options, impair.reorder)},
+    {"--duplicate", 0, 100, offsetof(options, impair.duplicate)},
+    {"--latency", 0, 30, offsetof(options, impair.latency)},
+    {"--jitter", 0, 8, offsetof(options, impair.jitter)},
+};
+
+static bool parse(int argc, char **argv, options *o)
 {
-    pthread_mutex_lock(&l->mutex);
-    unsigned round = l->round;
-    if (++l->waiting == l->parties) {
-        l->waiting = 0, l->round++;
-        pthread_cond_broadcast(&l->cond);
+    *o = (options){.clients = 3, .ticks = 600, .budget = 1200, .seed = 1, .impair = {.loss = 10}};
+    for (int i = 1; i < argc; i += 2) {
+        if (i + 1 == argc) return false;
+        char *end;
+        unsigned long v = strtoul(argv[i + 1], &end, 10);
+        if (*end || end == argv[i + 1]) return false;
+        if (!strcmp(argv[i], "--seed")) {
+            o->seed = v;
+            continue;
+        }
+        const option_spec *spec = NULL;
+        for (size_t k = 0; k < sizeof SPECS / sizeof *SPECS; k++)
+            if (!strcmp(argv[i], SPECS[k].name)) spec = &SPECS[k];
+        if (!spec || v < spec->min || v > spec->max) return false;
+        *(unsigned *)((char *)o + spec->offset) = (unsigned)v;
     }
-    while (round == l->round) pthread_cond_wait(&l->cond, &l->mutex);
-    pthread_mutex_unlock(&l->mutex);
+    return true;
 }
 
-/* One thread: the server (srv) or one client (cl). */
-typedef struct role {
-    lockstep      *step;
-    unsigned long  ticks;
-    server        *srv;
-    client        *cl;
-} role;
-
-static void *run(void *arg)
+static void usage(void)
 {
-    role *r = arg;
-    for (uint32_t t = 1; t <= r->ticks; t++) {
-        if (r->cl) client_tick(r->cl, t);
-        lockstep_wait(r->step);
-        if (r->srv) server_tick(r->srv, t);
-        lockstep_wait(r->step);
-    }
-    if (r->cl) client_finish(r->cl);
-    return NULL;
+    fprintf(stderr, "usage: arena [--clients 1..%d] [--ticks %d..] [--budget %d..%d] [--seed N]\n"
+                    "             [--loss 0..99] [--reorder 0..100] [--duplicate 0..100] [--latency 0..30]"
+                    " [--jitter 0..8]\n",
+            GAME_MAX_CLIENTS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
 }
 
-/* ---- the report -------------------------------------------------------------------------- */
+/* ---- the run ---------------------------------------------------------------------------- */
+
+typedef struct game {
+    options     o;
+    impairment  now;                     /* what every link does at the moment */
+    link        up[GAME_MAX_CLIENTS], down[GAME_MAX_CLIENTS];
+    rpc_log     log_up[GAME_MAX_CLIENTS], log_down[GAME_MAX_CLIENTS];
+    input_log   inputs[GAME_MAX_CLIENTS];
+    server     *srv;
+    client     *cl[GAME_MAX_CLIENTS];
+    char        settle_why[GAME_MAX_CLIENTS][160];
+    unsigned    unsettled;
+    char        refusal[256];            /* a client of another schema, refused */
+    ns_status   refusal_status;
+} game;
+
+static bool start(game *g)
+{
+    g->now = g->o.impair;
+    for (unsigned c = 0; c < g->o.clients; c++) {
+        link_init(&g->up[c], &g->now, g->o.seed * 7919 + 2 * c + 1);
+        link_init(&g->down[c], &g->now, g->o.seed * 7919 + 2 * c + 2);
+    }
+    g->srv = server_create(&g->o, g->up, g->down, g->log_up, g->log_down, g->inputs);
+    for (unsigned c = 0; g->srv && c < g->o.clients; c++)
+        if (!(g->cl[c] = client_create(c, &g->o, &g->up[c], &g->down[c], &g->log_up[c], &g->log_down[c],
+                                       &g->inputs[c], server_world(g->srv), server_conn(g->srv, c))))
+            return false;
+    return g->srv != NULL;
+}
+
+/* What a client built from another version of the schema does with this server's handshake. */
+static void try_other_schema(game *g)
+{
+    ns_handshake h = ns_world_handshake(server_world(g->srv), server_conn(g->srv, 0));
+    ns_schema older = arena_schema;
+    older.hash ^= UINT64_C(0x5eed); /* stands in for any change to arena.netschema */
+    ns_replica_config rc = {0};
+    g->refusal_status = client_accept_handshake(&h, &older, &rc, g->refusal, sizeof g->refusal);
+}
+
+static void run(game *g)
+{
+    uint32_t quiet = g->o.ticks - GAME_QUIET_TICKS;
+    for (uint32_t t = 1; t <= g->o.ticks; t++) {
+        if (t == quiet + 1) g->now = (impairment){0}; /* an honest link from here on */
+        server_tick(g->srv, t);
+        for (unsigned c = 0; c < g->o.clients; c++) client_tick(g->cl[c], t);
+    }
+    server_receive(g->srv, g->o.ticks); /* the clients' last acks */
+    for (unsigned c = 0; c < g->o.clients; c++)
+        if (!client_settled(g->cl[c], g->o.ticks, g->settle_why[c], sizeof g->settle_why[c])) g->unsettled++;
+}
+
+static void stop(game *g)
+{
+    for (unsigned c = 0; c < g->o.clients; c++) {
+        client_destroy(g->cl[c]);
+        link_free(&g->up[c]), link_free(&g->down[c]);
+        rpc_log_free(&g->log_up[c]), rpc_log_free(&g->log_down[c]), input_log_free(&g->inputs[c]);
+    }
+    server_destroy(g->srv);
+}
+
+/* ---- the report ------------------------------------------------------------------------- */
+
+static double ratio(double a, double b)
+{
+    return b != 0 ? a / b : 0.0;
+}
+
+static double kbits(const game *g, unsigned long bytes)
+{
+    return ratio((double)bytes * 8 / 1000, (double)g->o.ticks / GAME_RATE);
+}
+
+/* Everything counted, summed over the clients and the links. */
+typedef struct totals {
+    client_stats c;
+    link_stats   down, up;
+    unsigned long inputs_due;   /* inputs pushed for ticks the server has taken */
+    unsigned long rpcs_sent, rpcs_delivered, rpcs_wrong;
+    unsigned      handshakes;   /* clients that accepted the server's handshake */
+    unsigned long inputs_applied, inputs_wrong, inputs_twice;
+} totals;
+
+static void add_link(link_stats *sum, const link_stats *l)
+{
+    sum->sent += l->sent, sum->lost += l->lost, sum->duplicated += l->duplicated;
+    sum->delivered += l->delivered, sum->overflows += l->overflows, sum->bytes += l->bytes;
+    if (l->max_bytes > sum->max_bytes) sum->max_bytes = l->max_bytes;
+}
 
 static void add_client(client_stats *sum, const client_stats *s)
 {
-    sum->decoded += s->decoded, sum->stale += s->stale, sum->missing_baseline += s->missing_baseline;
-    sum->malformed += s->malformed, sum->checked += s->checked, sum->mismatches += s->mismatches;
-    sum->unchecked += s->unchecked, sum->leaks += s->leaks, sum->hp_hooks += s->hp_hooks;
-    sum->item_adds += s->item_adds, sum->item_removes += s->item_removes;
-    sum->item_changes += s->item_changes, sum->hotbar_hooks += s->hotbar_hooks;
-    sum->foreign_inventory_hooks += s->foreign_inventory_hooks;
+    sum->datagrams += s->datagrams, sum->bad_datagrams += s->bad_datagrams, sum->refused += s->refused;
+    sum->stale += s->stale, sum->checked += s->checked, sum->mismatches += s->mismatches;
+    sum->leaks += s->leaks, sum->wrong_audience += s->wrong_audience, sum->spawns += s->spawns;
+    sum->despawns += s->despawns, sum->hp_hooks += s->hp_hooks, sum->item_adds += s->item_adds;
+    sum->item_removes += s->item_removes, sum->item_changes += s->item_changes;
+    sum->hotbar_hooks += s->hotbar_hooks, sum->foreign_inventory_hooks += s->foreign_inventory_hooks;
     sum->inventory_mismatch += s->inventory_mismatch, sum->interpolated += s->interpolated;
-    sum->rpcs_sent += s->rpcs_sent, sum->rpcs_confirmed += s->rpcs_confirmed;
+    sum->held += s->held, sum->playback_backwards += s->playback_backwards;
+    sum->inputs_pushed += s->inputs_pushed, sum->input_ack_errors += s->input_ack_errors;
+    sum->use_items_sent += s->use_items_sent, sum->chats_sent += s->chats_sent;
+    sum->chat_lines += s->chat_lines, sum->rpc_window_full += s->rpc_window_full;
+    sum->uplink_bytes_rpc += s->uplink_bytes_rpc;
 }
 
-static void add_net(net_stats *sum, const net_stats *s)
-{
-    sum->sent += s->sent, sum->dropped += s->dropped, sum->received += s->received;
-    sum->bytes += s->bytes, sum->errors += s->errors;
-    if (s->max_bytes > sum->max_bytes) sum->max_bytes = s->max_bytes;
-}
-
-static double ratio(unsigned long a, unsigned long b)
-{
-    return b ? (double)a / (double)b : 0.0;
-}
-
-static void print_link(const char *name, const net_stats *n, const options *o)
-{
-    double per_second = ratio(n->bytes, o->ticks * o->clients) * GAME_RATE;
-    printf("  %-18s %8lu %8lu %9lu %10.1f %10lu   %6.0f B/s (%.1f kbit/s)\n", name, n->sent, n->dropped,
-           n->received, ratio(n->bytes, n->sent), n->max_bytes, per_second, per_second * 8 / 1000);
-}
-
-/* Everything counted during the run, summed over the threads. */
-typedef struct totals {
-    server_stats s;
-    client_stats c;
-    net_stats    down, up;    /* server -> clients, clients -> server */
-    unsigned long writes;     /* entity writes */
-} totals;
-
-static totals gather(const options *o, const server *srv, client *const *cl)
+static totals gather(game *g)
 {
     totals t;
     memset(&t, 0, sizeof t);
-    t.s = *server_get_stats(srv);
-    t.down = *server_net(srv);
-    for (unsigned long i = 0; i < o->clients; i++) add_client(&t.c, client_get_stats(cl[i])), add_net(&t.up, client_net(cl[i]));
-    /* Each socket counted what it sent and what it received: swap the received counts. */
-    t.down.received = t.up.received, t.up.received = server_net(srv)->received;
-    t.writes = t.s.writes[0] + t.s.writes[1] + t.s.writes[2] + t.s.writes[3];
+    uint32_t taken = g->o.ticks - input_delay(&g->o.impair);
+    for (unsigned c = 0; c < g->o.clients; c++) {
+        const client_stats *cs = client_get_stats(g->cl[c]);
+        add_client(&t.c, cs);
+        t.handshakes += cs->handshake_ok;
+        t.inputs_applied += g->inputs[c].applied, t.inputs_wrong += g->inputs[c].wrong;
+        t.inputs_twice += g->inputs[c].twice;
+        add_link(&t.down, &g->down[c].stats), add_link(&t.up, &g->up[c].stats);
+        t.inputs_due += client_inputs_upto(g->cl[c], taken);
+        const rpc_log *logs[2] = {&g->log_up[c], &g->log_down[c]};
+        for (int k = 0; k < 2; k++)
+            t.rpcs_sent += logs[k]->count, t.rpcs_delivered += logs[k]->delivered, t.rpcs_wrong += logs[k]->wrong;
+    }
     return t;
 }
 
-static void print_numbers(const options *o, const totals *t, double seconds)
+static void print_header(const game *g, double seconds)
 {
-    const server_stats *s = &t->s;
+    const impairment *im = &g->o.impair;
+    printf("arena: %u clients, %d NPCs, %u ticks (%.1f s at %d Hz), budget %u bytes, seed %llu\n", g->o.clients,
+           GAME_NPCS, g->o.ticks, (double)g->o.ticks / GAME_RATE, GAME_RATE, g->o.budget,
+           (unsigned long long)g->o.seed);
+    printf("links, each way: %u%% loss, %u%% reordered, %u%% duplicated, latency %u + jitter 0..%u ticks;"
+           " honest for the last %d ticks\n",
+           im->loss, im->reorder, im->duplicate, im->latency, im->jitter, GAME_QUIET_TICKS);
+    printf("simulated in one thread in %.2f s\n\n", seconds);
+}
+
+static void print_clients(game *g)
+{
+    printf("  %-9s %12s %10s %7s %9s %11s %10s\n", "", "down kbit/s", "up kbit/s", "spawns", "despawns", "chat lines",
+           "rpcs sent");
+    for (unsigned c = 0; c < g->o.clients; c++) {
+        const client_stats *s = client_get_stats(g->cl[c]);
+        printf("  client %-2u %12.1f %10.1f %7lu %9lu %11lu %10u\n", c, kbits(g, g->down[c].stats.bytes),
+               kbits(g, g->up[c].stats.bytes), s->spawns, s->despawns, s->chat_lines, g->log_up[c].count);
+    }
+}
+
+static void print_numbers(game *g, const totals *t)
+{
+    const server_stats *s = server_get_stats(g->srv);
     const client_stats *c = &t->c;
-    printf("arena: %lu clients, %d NPCs, %lu ticks (%.1f s at %d Hz), %lu%% loss each way, seed %lu\n", o->clients,
-           GAME_NPCS, o->ticks, (double)o->ticks / GAME_RATE, GAME_RATE, o->loss, o->seed);
-    printf("ran in %.2f s: UDP on 127.0.0.1, the server and each client a thread, in lockstep\n\n", seconds);
-    printf("  %-18s %8s %8s %9s %10s %10s   %s\n", "datagrams", "written", "dropped", "received", "avg bytes",
-           "max bytes", "per client at 60 Hz");
-    print_link("server -> clients", &t->down, o);
-    print_link("clients -> server", &t->up, o);
-    printf("\n  entity writes %lu, by baselines used: 0: %lu  1: %lu  2: %lu  3: %lu\n", t->writes, s->writes[0],
-           s->writes[1], s->writes[2], s->writes[3]);
-    printf("  average bits per write: Transform %.1f, Health %.1f, Inventory %.1f to its owner, %.1f to others\n",
-           ratio(s->bits_transform, t->writes), ratio(s->bits_health, t->writes),
-           ratio(s->bits_inventory_owner, s->owner_writes), ratio(s->bits_inventory_observer, s->observer_inventory_writes));
-    printf("  entity states left for a later datagram (%d-byte limit): %lu\n", WIRE_MAX_DATAGRAM, s->deferred);
-    printf("  server: items added %lu, changed %lu, removed %lu; hotbars rearranged %lu; UseItem applied %lu (%lu too late)\n",
-           s->item_adds, s->item_changes, s->item_removes, s->hotbar_changes, s->rpcs_applied + s->rpcs_gone, s->rpcs_gone);
-    printf("  clients: datagrams decoded %lu (%lu stale), entity frames interpolated %lu, UseItem sent %lu\n", c->decoded,
-           c->stale, c->interpolated, c->rpcs_sent);
-    printf("  client hooks: hp %lu; items added %lu, removed %lu, changed %lu; hotbar %lu\n\n", c->hp_hooks,
-           c->item_adds, c->item_removes, c->item_changes, c->hotbar_hooks);
+    double down_bits = (double)t->down.bytes * 8, component_bits = (double)(s->snapshot_bits - s->framing_bits);
+    print_clients(g);
+    printf("\n  datagrams      sent   lost  duplicated  avg bytes  largest\n");
+    printf("  down       %7lu %6lu %11lu %10.1f %8lu\n", t->down.sent, t->down.lost, t->down.duplicated,
+           ratio((double)t->down.bytes, (double)t->down.sent), t->down.max_bytes);
+    printf("  up         %7lu %6lu %11lu %10.1f %8lu\n", t->up.sent, t->up.lost, t->up.duplicated,
+           ratio((double)t->up.bytes, (double)t->up.sent), t->up.max_bytes);
+    printf("\n  downlink bits: snapshots %.1f%% (of them framing %.1f%%: ns_repl_stats framing_bits / bits),"
+           " reliable frames %.1f%%,\n", 100 * ratio((double)s->snapshot_bits, down_bits),
+           100 * ratio((double)s->framing_bits, (double)s->snapshot_bits),
+           100 * ratio((double)s->reliable_bytes * 8, down_bits));
+    printf("    frame lengths %.1f%%, InputAck %.1f%%, padding %.1f%%;"
+           " everything but component bits: %.1f%%\n", 100 * ratio((double)s->container_bytes * 8, down_bits),
+           100 * ratio((double)s->input_ack_bits, down_bits), 100 * ratio((double)s->padding_bits, down_bits),
+           100 * (1 - ratio(component_bits, down_bits)));
+    printf("  snapshot records: %lu spawns, %lu despawns, %lu updates (%lu full states), %lu skipped unchanged,"
+           " %lu deferred by the budget\n", s->spawn_records, s->despawn_records, s->update_records, s->full_states,
+           s->skipped, s->deferred);
+    printf("  projectiles: %lu fired, %lu hit, %lu expired\n", s->projectiles_fired, s->projectile_hits,
+           s->projectiles_expired);
+    printf("  rpcs: UseItem %lu sent, %lu applied, %lu too late; Chat %lu sent, relayed as %lu ChatLines;"
+           " reliable frames up %.1f B, down %.1f B per datagram\n", c->use_items_sent, s->use_item_applied,
+           s->use_item_gone, c->chats_sent, c->chat_lines, ratio((double)c->uplink_bytes_rpc, (double)t->up.sent),
+           ratio((double)s->reliable_bytes, (double)t->down.sent));
+    double streams = (double)s->input_streams;
+    printf("  inputs: %lu taken of %lu due (%.2f%% in time), %lu ticks without one; uplink bit stream %.1f B:"
+           " replica ack %.1f B, inputs and padding %.1f B\n", s->inputs_taken, t->inputs_due,
+           100 * ratio((double)s->inputs_taken, (double)t->inputs_due), s->inputs_missing,
+           ratio((double)s->input_bytes, streams), ratio((double)s->replica_ack_bits / 8, streams),
+           ratio((double)s->input_bytes - (double)s->replica_ack_bits / 8, streams));
+    printf("  clients: %lu snapshots applied, %lu stale; %lu entity frames interpolated, %lu waiting for playback;"
+           " hooks: hp %lu, items +%lu -%lu ~%lu, hotbar %lu\n", c->datagrams, c->stale, c->interpolated, c->held,
+           c->hp_hooks, c->item_adds, c->item_removes, c->item_changes, c->hotbar_hooks);
+    const ns_timeline_stats *tl = &client_get_stats(g->cl[0])->timeline;
+    printf("  client 0 net graph: %u states buffered, %.2f ticks ahead of playback at arrival (target %.1f),"
+           " rate %.2f, %llu snaps\n\n", tl->entries, tl->drift, tl->delay, tl->rate, (unsigned long long)tl->snaps);
 }
 
 /* Prints one check's line; returns 1 if it failed. */
@@ -142,7 +264,7 @@ static int verdict(bool ok, const char *format, ...)
 {
     va_list ap;
     va_start(ap, format);
-    printf("  %-6s ", ok ? "ok" : "FAILED");
+    printf("  %-4s ", ok ? "ok" : "FAIL");
     vprintf(format, ap);
     printf("\n");
     va_end(ap);
@@ -150,93 +272,71 @@ static int verdict(bool ok, const char *format, ...)
 }
 
 /* The checks; returns how many failed. */
-static int print_checks(const totals *t)
+static int print_checks(game *g, const totals *t)
 {
-    const server_stats *s = &t->s;
+    const server_stats *s = server_get_stats(g->srv);
     const client_stats *c = &t->c;
-    const net_stats *down = &t->down, *up = &t->up;
-    unsigned long applied = s->rpcs_applied + s->rpcs_gone, errors = down->errors + up->errors;
-    unsigned long lost = (down->sent - down->dropped - down->received) + (up->sent - up->dropped - up->received);
+    unsigned long refused = c->refused + c->bad_datagrams + s->bad_datagrams + s->bad_messages + s->bad_acks +
+                            s->bad_inputs + c->input_ack_errors + s->write_errors + t->down.overflows + t->up.overflows;
+    unsigned long window_full = s->rpc_window_full + c->rpc_window_full;
+    if (refused)
+        fprintf(stderr, "arena: refused: client snapshots %lu, datagrams %lu/%lu, rpcs %lu, acks %lu, inputs %lu,"
+                        " input acks %lu, writes %lu, link overflows %lu\n", c->refused, c->bad_datagrams,
+                s->bad_datagrams, s->bad_messages, s->bad_acks, s->bad_inputs, c->input_ack_errors, s->write_errors,
+                t->down.overflows + t->up.overflows);
     int failed = 0;
-    failed += verdict(c->mismatches == 0 && c->unchecked == 0 && c->checked > 0,
-                      "every entity state decoded equals the server's snapshot of its tick (%lu of %lu, %lu unchecked)",
-                      c->checked - c->mismatches, c->checked, c->unchecked);
-    failed += verdict(c->leaks == 0 && c->foreign_inventory_hooks == 0 && s->bits_inventory_observer == 0,
-                      "no client saw another player's inventory (%lu items, %lu hooks, %lu bits in %lu writes)",
-                      c->leaks, c->foreign_inventory_hooks, s->bits_inventory_observer, s->observer_inventory_writes);
-    failed += verdict(c->malformed + c->missing_baseline + s->bad_datagrams + s->failures == 0 && c->decoded > 0,
-                      "every datagram decoded (%lu malformed, %lu missing a baseline, %lu bad inputs)", c->malformed,
-                      c->missing_baseline, s->bad_datagrams);
-    failed += verdict(down->max_bytes <= WIRE_MAX_DATAGRAM && up->max_bytes <= WIRE_MAX_DATAGRAM,
-                      "no datagram over %d bytes (largest %lu)", WIRE_MAX_DATAGRAM,
-                      down->max_bytes > up->max_bytes ? down->max_bytes : up->max_bytes);
-    failed += verdict(c->inventory_mismatch == 0 && c->item_adds > 0,
-                      "fast-array hooks add up to each client's inventory (%lu clients off)", c->inventory_mismatch);
-    failed += verdict(c->rpcs_confirmed <= applied && applied <= c->rpcs_sent,
-                      "each UseItem applied once: acked %lu <= applied %lu <= sent %lu", c->rpcs_confirmed, applied,
-                      c->rpcs_sent);
-    failed += verdict(lost == 0 && errors == 0,
-                      "every datagram not dropped on purpose arrived (%lu lost, %lu send errors)", lost, errors);
+    failed += verdict(t->handshakes == g->o.clients && g->refusal_status == NS_ERR_MISMATCH,
+                      "handshake: %u of %u clients accepted it; a client of another schema refused it:\n"
+                      "         \"%s\"", t->handshakes, g->o.clients, g->refusal);
+    failed += verdict(c->mismatches == 0 && c->wrong_audience == 0 && c->checked > 0,
+                      "every state a client holds equals the server's of that tick for its audience"
+                      " (%lu compared, %lu differ, %lu audiences wrong)", c->checked, c->mismatches, c->wrong_audience);
+    failed += verdict(c->leaks == 0 && c->foreign_inventory_hooks == 0,
+                      "no client saw another player's inventory (%lu states, %lu hooks)", c->leaks,
+                      c->foreign_inventory_hooks);
+    failed += verdict(s->over_budget == 0 && t->down.max_bytes <= g->o.budget && t->up.max_bytes <= g->o.budget,
+                      "every datagram within the %u-byte budget (largest down %lu, up %lu)", g->o.budget,
+                      t->down.max_bytes, t->up.max_bytes);
+    failed += verdict(t->rpcs_wrong == 0 && t->rpcs_delivered == t->rpcs_sent && window_full == 0,
+                      "every reliable message delivered exactly once and in order (%lu of %lu, %lu out of place)",
+                      t->rpcs_delivered, t->rpcs_sent, t->rpcs_wrong);
+    failed += verdict(t->inputs_twice == 0 && t->inputs_wrong == 0 && t->inputs_applied == s->inputs_taken,
+                      "every input applied is the client's of its tick, none twice (%lu applied, %lu twice, %lu wrong);"
+                      " %.2f%% arrived in time", t->inputs_applied, t->inputs_twice, t->inputs_wrong,
+                      100 * ratio((double)s->inputs_taken, (double)t->inputs_due));
+    failed += verdict(c->playback_backwards == 0 && c->interpolated > 0,
+                      "interpolation playback never went backwards (%lu frames)", c->interpolated);
+    const char *why = "";
+    for (unsigned k = 0; g->unsettled && k < g->o.clients; k++)
+        if (g->settle_why[k][0]) fprintf(stderr, "arena: %s\n", why = g->settle_why[k]);
+    failed += verdict(g->unsettled == 0,
+                      "after %d honest ticks every client holds the server's newest state, every despawn acked%s%s",
+                      GAME_QUIET_TICKS, g->unsettled ? ": " : "", why);
+    failed += verdict(refused == 0, "no datagram or message refused (%lu), none lost but on purpose", refused);
     printf("%s\n", failed ? "SOME CHECKS FAILED" : "all checks passed");
     return failed;
 }
 
-/* ---- options and threads ----------------------------------------------------------------- */
-
-static bool parse(int argc, char **argv, options *o)
-{
-    *o = (options){3, 600, 10, 1};
-    for (int i = 1; i < argc; i++) {
-        unsigned long *v = !strcmp(argv[i], "--clients") ? &o->clients
-                         : !strcmp(argv[i], "--ticks")   ? &o->ticks
-                         : !strcmp(argv[i], "--loss")    ? &o->loss
-                         : !strcmp(argv[i], "--seed")    ? &o->seed
-                                                         : NULL;
-        char *end;
-        if (!v || i + 1 == argc) return false;
-        *v = strtoul(argv[++i], &end, 10);
-        if (*end || end == argv[i]) return false;
-    }
-    return o->clients >= 1 && o->clients <= GAME_MAX_CLIENTS && o->ticks >= 1 && o->ticks <= 1000000 && o->loss <= 99;
-}
-
 int main(int argc, char **argv)
 {
-    options o;
-    if (!parse(argc, argv, &o)) {
-        fprintf(stderr, "usage: arena [--clients 1..%d] [--ticks N] [--loss 0..99] [--seed N]\n", GAME_MAX_CLIENTS);
+    static game g; /* big: keep it off the stack */
+    if (!parse(argc, argv, &g.o)) {
+        usage();
         return 2;
     }
-    unsigned n = (unsigned)o.clients, loss = (unsigned)o.loss;
-    server *srv = server_create(n, loss, o.seed);
-    client *cl[GAME_MAX_CLIENTS] = {NULL};
-    for (unsigned i = 0; srv && i < n; i++)
-        if (!(cl[i] = client_create(i, n, server_port(srv), srv, loss, o.seed * 1000 + i + 1))) break;
-    if (!srv || !cl[n - 1]) {
-        fprintf(stderr, "arena: cannot open UDP sockets on 127.0.0.1\n");
-        return 1;
-    }
-
-    lockstep step = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, n + 1, 0, 0};
-    role roles[GAME_MAX_CLIENTS + 1];
-    pthread_t threads[GAME_MAX_CLIENTS + 1];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (unsigned i = 0; i <= n; i++) {
-        roles[i] = (role){&step, o.ticks, i == n ? srv : NULL, i < n ? cl[i] : NULL};
-        if (pthread_create(&threads[i], NULL, run, &roles[i]) != 0) {
-            fprintf(stderr, "arena: cannot start a thread\n");
-            return 1;
-        }
+    if (!start(&g)) {
+        fprintf(stderr, "arena: out of memory\n");
+        return 1;
     }
-    for (unsigned i = 0; i <= n; i++) pthread_join(threads[i], NULL);
-    server_finish(srv);
+    try_other_schema(&g);
+    run(&g);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-
-    totals t = gather(&o, srv, cl);
-    print_numbers(&o, &t, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-    int failed = print_checks(&t);
-    for (unsigned i = 0; i < n; i++) client_destroy(cl[i]);
-    server_destroy(srv);
+    print_header(&g, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+    totals t = gather(&g);
+    print_numbers(&g, &t);
+    int failed = print_checks(&g, &t);
+    stop(&g);
     return failed ? 1 : 0;
 }

@@ -214,7 +214,7 @@ static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t 
     if (ns_reader_failed(in)) return ns_reader_status(in);
     const ns__rent *e = &r->ent[rec->id];
     /* Only a state of the spawn the client holds, not older than it, can be decoded. */
-    if (e->state == NS__R_NONE || ns__newer(e->since, tick)) {
+    if (e->state == NS__R_NONE || !e->mem || ns__newer(e->since, tick)) { /* !mem: a despawn's mark */
         if (!sizes) return NS_ERR_UNKNOWN_ID;
         if (ns_reader_remaining_bits(in) < size) return NS_ERR_TRUNCATED;
         ns__skip_bits(in, size);
@@ -314,9 +314,15 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
 static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
 {
     ns__rent *e = &r->ent[rec->id];
-    const uint8_t *state = r->scratch + rec->at;
     if (rec->kind == NS__DESPAWN) {
-        if (e->state != NS__R_ALIVE || !ns__newer(tick, e->since)) return; /* unknown, or of an older spawn */
+        if (e->state != NS__R_ALIVE) {
+            /* Not held: remember the despawn, so that a copy of the spawn it ends, reordered
+             * behind it, is refused below instead of creating an entity nothing will despawn. */
+            if (e->state == NS__R_NONE) e->state = NS__R_GONE, e->gone = tick, r->ngone++;
+            else if (ns__newer(tick, e->gone)) e->gone = tick;
+            return;
+        }
+        if (!ns__newer(tick, e->since)) return; /* of an older spawn */
         if (r->cfg.on_despawn) r->cfg.on_despawn(r, rec->id, r->cfg.ctx);
         e->state = NS__R_GONE;
         e->gone = tick;
@@ -324,6 +330,8 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
         r->ngone++;
         return;
     }
+    if (rec->kind != NS__SPAWN && rec->kind != NS__UPDATE) return; /* skipped by its size */
+    const uint8_t *state = r->scratch + rec->at; /* only now: the scratch is NULL before any state */
     if (rec->kind == NS__SPAWN && e->state != NS__R_ALIVE) {
         if (e->state == NS__R_GONE && !ns__newer(tick, e->gone)) return; /* a late copy of a despawned spawn */
         if (!spawn(r, e, rec, tick)) return;
@@ -332,7 +340,6 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
         if (r->cfg.on_spawn) r->cfg.on_spawn(r, rec->id, r->cfg.ctx);
         return;
     }
-    if (rec->kind != NS__SPAWN && rec->kind != NS__UPDATE) return;
     /* A state of the spawn the client holds (a resent spawn is a full state). */
     store(e, tick, state, rec->audience);
     if (ns__newer(e->since, tick)) e->since = tick;
@@ -401,10 +408,12 @@ void ns_replica_write_ack(const ns_replica *r, ns_writer *w)
 {
     ns_write_bits(w, r->received.mask != 0, 1);
     if (!r->received.mask) return;
+    /* Only ticks the server can still use as baselines: history_depth − 1 before the newest. */
+    unsigned n = r->cfg.history_depth - 1;
     uint64_t older = r->received.mask >> 1;
     ns_write_bits(w, r->received.newest, 32);
-    ns_write_bits(w, (uint32_t)older, 32);
-    ns_write_bits(w, (uint32_t)(older >> 32), 31);
+    ns_write_bits(w, (uint32_t)older & (uint32_t)ns__mask64(n < 32 ? n : 32), n < 32 ? n : 32);
+    if (n > 32) ns_write_bits(w, (uint32_t)(older >> 32) & (uint32_t)ns__mask64(n - 32), n - 32);
 }
 
 /* ---- inspection ---- */

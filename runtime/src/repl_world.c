@@ -320,8 +320,9 @@ ns_status ns_world_read_ack(ns_world *w, uint32_t conn, ns_reader *r)
     uint32_t has = ns_read_bits(r, 1), newest = 0;
     uint64_t mask = 0;
     if (has) {
+        unsigned n = w->cfg.history_depth - 1; /* the ticks that can still be baselines */
         newest = ns_read_bits(r, 32);
-        uint64_t lo = ns_read_bits(r, 32), hi = ns_read_bits(r, 31);
+        uint64_t lo = ns_read_bits(r, n < 32 ? n : 32), hi = n > 32 ? ns_read_bits(r, n - 32) : 0;
         mask = ((hi << 32 | lo) << 1) | 1u; /* bit i: tick newest − i; bit 0 is newest itself */
         if (ns_reader_failed(r)) return ns_reader_status(r);
         if (!c->wrote || ns__newer(newest, c->last)) return ns_reader_fail(r, NS_ERR_RANGE), NS_ERR_RANGE;

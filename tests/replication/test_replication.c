@@ -138,6 +138,31 @@ START_TEST(spawn_and_despawn_resent_until_acked)
 }
 END_TEST
 
+/* A spawn reordered behind the despawn that ends it must not create an entity: nothing would
+ * ever despawn it (the server saw the despawn acked). */
+START_TEST(spawn_reordered_behind_its_despawn_is_not_applied)
+{
+    rh_game *g = start((ns_world_config){0}, 1, (rh_impair){0});
+    uint8_t first[RH_MAX_PACKET], second[RH_MAX_PACKET];
+    size_t first_len, second_len;
+    spawned = despawned = 0;
+    ns_replica *r = g->replica[0];
+    ns_entity_id e = spawn(g, body_health, 2);
+    ck_assert_int_eq(ns_world_tick(g->world, 1), NS_OK);
+    ck_assert_int_eq(ns_world_write_packet(g->world, g->conn[0], first, sizeof first, &first_len, NULL), NS_OK);
+    ck_assert_int_eq(ns_world_despawn(g->world, e), NS_OK);
+    ck_assert_int_eq(ns_world_tick(g->world, 2), NS_OK);
+    ns_repl_stats st;
+    ck_assert_int_eq(ns_world_write_packet(g->world, g->conn[0], second, sizeof second, &second_len, &st), NS_OK);
+    ck_assert_uint_eq(st.despawns, 1);
+    ck_assert_int_eq(ns_replica_read_packet(r, second, second_len), NS_OK); /* the despawn first */
+    ck_assert_int_eq(ns_replica_read_packet(r, first, first_len), NS_OK);   /* then its spawn, late */
+    ck_assert(!ns_replica_has(r, e));
+    ck_assert_uint_eq(ns_replica_count(r), 0);
+    stop(g);
+}
+END_TEST
+
 /* ---- acks ---- */
 
 START_TEST(acks_newer_than_any_packet_are_refused)
@@ -150,8 +175,7 @@ START_TEST(acks_newer_than_any_packet_are_refused)
     ns_writer_init(&w, buf, sizeof buf);
     ns_write_bits(&w, 1, 1);
     ns_write_bits(&w, g->tick + 1, 32);
-    ns_write_bits(&w, 0, 32);
-    ns_write_bits(&w, 0, 31);
+    ns_write_bits(&w, 0, NS_REPL_DEFAULT_DEPTH - 1);
     size_t len = ns_writer_flush(&w);
     ns_reader r;
     ns_reader_init(&r, buf, len);
@@ -166,7 +190,7 @@ START_TEST(acks_newer_than_any_packet_are_refused)
 }
 END_TEST
 
-/* The replica's ack names the newest packet and the 63 before it, exactly. */
+/* The replica's ack names the newest packet and the history_depth − 1 before it, exactly. */
 START_TEST(ack_layout)
 {
     rh_game *g = start((ns_world_config){0}, 1, (rh_impair){0});
@@ -175,7 +199,7 @@ START_TEST(ack_layout)
     ns_writer w;
     ns_writer_init(&w, buf, sizeof buf);
     ns_replica_write_ack(g->replica[0], &w);
-    ck_assert_uint_eq(ns_writer_bits(&w), 1 + 32 + 63);
+    ck_assert_uint_eq(ns_writer_bits(&w), 1 + 32 + NS_REPL_DEFAULT_DEPTH - 1);
     ns_writer_flush(&w);
     ns_reader r;
     ns_reader_init(&r, buf, sizeof buf);
@@ -535,6 +559,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, spawn_update_despawn_reach_the_client);
     tcase_add_test(tc, spawn_and_despawn_resent_until_acked);
+    tcase_add_test(tc, spawn_reordered_behind_its_despawn_is_not_applied);
     tcase_add_test(tc, acks_newer_than_any_packet_are_refused);
     tcase_add_test(tc, ack_layout);
     tcase_add_test(tc, unchanged_entities_are_skipped_once_acked);
