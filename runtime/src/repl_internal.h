@@ -170,6 +170,11 @@ void ns__entity_release(ns_world *w, ns_entity_id id);
 #define NS__HDR_DENSE 2u  /* flag: id gaps use the dense model (a gap of 0 costs 1 bit) */
 #define NS__HDR_BITS  2u
 
+/* The packet's tick: 1 bit, then its low 16 bits when the client acked a packet less than
+ * NS__SHORT_TICK_AGE ticks before it (the client then holds a newer tick, well within ±2^15 of
+ * it, to extend them from), else all 32 bits. */
+#define NS__SHORT_TICK_AGE 1024u
+
 /* The id-gap model for packets whose ids run mostly consecutively: 0 costs 1 bit, 1 costs 3,
  * 2-3 cost 5, 4-7 6, 8-15 7, then longer than the default model's (docs/replication.md §2). */
 ns_status ns__dense_model_init(ns_model *m);

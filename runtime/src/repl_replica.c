@@ -363,9 +363,15 @@ static void collect(ns_replica *r)
 /* Reads a packet; with `whole`, the packet must end within the byte after its last record. */
 static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
 {
-    uint32_t tick = ns_read_bits(in, 32), flags = ns_read_bits(in, NS__HDR_BITS), counts[3];
+    uint32_t short_tick = ns_read_bits(in, 1), tick = ns_read_bits(in, short_tick ? 16 : 32);
+    uint32_t flags = ns_read_bits(in, NS__HDR_BITS), counts[3];
     for (int i = 0; i < 3; i++) counts[i] = ns_read_packed_u32(in, NULL);
     if (ns_reader_failed(in)) return ns_reader_status(in);
+    if (short_tick) { /* the tick nearest the newest applied with these low 16 bits */
+        if (!r->received.mask) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
+        uint32_t newest = r->received.newest, up = (tick - newest) & 0xffffu;
+        tick = up < 0x8000u ? newest + up : newest - (0x10000u - up);
+    }
     if (r->received.mask) {
         if (ns__newer(r->received.newest, tick) && r->received.newest - tick > r->cfg.reorder_window) return NS_ERR_STALE;
         if (ns_tickset_has(&r->received, tick)) return NS_OK; /* a duplicate: already applied */

@@ -382,7 +382,9 @@ static void emit(ns__pass *p, ns_writer *out)
     ns__pick *ch = p->w->chosen;
     qsort(ch, p->nchosen, sizeof *ch, compare_records);
     const ns_model *gaps = dense_is_cheaper(p) ? &p->w->dense : NULL;
-    ns_write_bits(out, p->now, 32);
+    bool short_tick = p->c->acked.mask && p->now - p->c->acked.newest < NS__SHORT_TICK_AGE;
+    ns_write_bits(out, short_tick, 1);
+    ns_write_bits(out, short_tick ? p->now & 0xffffu : p->now, short_tick ? 16 : 32);
     ns_write_bits(out, (p->sizes ? NS__HDR_SIZES : 0u) | (gaps ? NS__HDR_DENSE : 0u), NS__HDR_BITS);
     ns_write_packed_u32(out, p->ndespawn, NULL);
     ns_write_packed_u32(out, p->nspawn, NULL);
@@ -440,7 +442,7 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     ns__pass p = {.w = w, .c = c, .conn = conn, .now = w->tick, .sizes = w->cfg.entity_sizes};
     p.budget = (size_t)w->cfg.budget * 8; /* the scratch holds bodies for this much */
     if (budget_bits && budget_bits < p.budget) p.budget = budget_bits;
-    p.used = 32 + NS__HDR_BITS + 3 * (size_t)cost(w->cfg.max_entities);
+    p.used = 33 + NS__HDR_BITS + 3 * (size_t)cost(w->cfg.max_entities);
     if (p.used > p.budget) return NS_ERR_ARGUMENT;
     memset(w->groups, 0, w->group_cap * sizeof *w->groups);
     ns_writer_init(&p.scratch, w->scratch, w->scratch_cap);

@@ -210,6 +210,34 @@ START_TEST(ack_layout)
 }
 END_TEST
 
+/* The first packet carries all 32 tick bits; once acks flow, 16; ticks extend across the wrap of
+ * the low 16 bits (and of 32 bits). */
+START_TEST(short_ticks_cross_the_wrap)
+{
+    static const uint32_t starts[] = {65500u, 0xffffffd0u};
+    for (int k = 0; k < 2; k++) {
+        rh_game *g = start((ns_world_config){0}, 1, (rh_impair){.reorder = 0.3, .jitter = 2});
+        g->tick = starts[k];
+        ns_entity_id e = spawn(g, body_health, 2);
+        for (int t = 0; t < 100; t++) {
+            set_health(g, e, t % 100, 30, 1);
+            rh_step(g);
+        }
+        ck_assert_uint_ge(ns_replica_newest(g->replica[0]) - starts[k], 90); /* some still in flight */
+        uint8_t pkt[RH_MAX_PACKET];
+        size_t len;
+        g->tick++;
+        ck_assert_int_eq(ns_world_tick(g->world, g->tick), NS_OK);
+        ck_assert_int_eq(ns_world_write_packet(g->world, g->conn[0], pkt, sizeof pkt, &len, NULL), NS_OK);
+        ck_assert_uint_eq(pkt[0] & 1u, 1); /* short */
+        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+        ck_assert_uint_eq(ns_replica_newest(g->replica[0]), g->tick);
+        assert_consistent(g);
+        stop(g);
+    }
+}
+END_TEST
+
 /* ---- the skip rule ---- */
 
 START_TEST(unchanged_entities_are_skipped_once_acked)
@@ -562,6 +590,7 @@ static Suite *suite(void)
     tcase_add_test(tc, spawn_reordered_behind_its_despawn_is_not_applied);
     tcase_add_test(tc, acks_newer_than_any_packet_are_refused);
     tcase_add_test(tc, ack_layout);
+    tcase_add_test(tc, short_ticks_cross_the_wrap);
     tcase_add_test(tc, unchanged_entities_are_skipped_once_acked);
     tcase_add_test(tc, skip_rule_sees_received_but_unacked_writes);
     tcase_add_test(tc, leaving_relevancy_despawns_and_reentry_is_a_fresh_spawn);
