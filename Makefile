@@ -67,8 +67,8 @@ bench: build
 fuzz:
 	@scripts/deps.sh fuzz
 	@$(call configure,$(FUZZ_BUILD),-DCMAKE_C_COMPILER=clang -DNETSCHEMA_FUZZ=ON -DNETSCHEMA_BUILD_TESTS=OFF)
-	@$(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_compiler fuzz_reader fuzz_dispatch fuzz_unbatch
-	@mkdir -p $(FUZZ_BUILD)/corpus/compiler $(FUZZ_BUILD)/corpus/reader $(FUZZ_BUILD)/corpus/dispatch $(FUZZ_BUILD)/corpus/unbatch
+	@$(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_compiler fuzz_reader fuzz_dispatch fuzz_unbatch fuzz_replica
+	@mkdir -p $(FUZZ_BUILD)/corpus/compiler $(FUZZ_BUILD)/corpus/reader $(FUZZ_BUILD)/corpus/dispatch $(FUZZ_BUILD)/corpus/unbatch $(FUZZ_BUILD)/corpus/replica
 	@cp idl/examples/*.netschema $(FUZZ_BUILD)/corpus/compiler/
 	./$(FUZZ_BUILD)/tests/fuzz/fuzz_compiler -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		$(FUZZ_BUILD)/corpus/compiler
@@ -78,6 +78,8 @@ fuzz:
 		$(FUZZ_BUILD)/corpus/dispatch
 	./$(FUZZ_BUILD)/tests/fuzz/fuzz_unbatch -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
 		$(FUZZ_BUILD)/corpus/unbatch
+	./$(FUZZ_BUILD)/tests/fuzz/fuzz_replica -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
+		$(FUZZ_BUILD)/corpus/replica
 
 golden: build
 	@sh tests/compiler/run_golden.sh errors $(BUILD)/compiler/netschemac tests/compiler/errors --regenerate

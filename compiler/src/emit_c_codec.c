@@ -716,6 +716,9 @@ static void decode_fn(nsc_cgen *g, const nsc_decl *d, bool predicted, bool owner
     if (predicted) nsc_p_line(c, "const %s pred = *pp;", nsc_cg_fn(g, d, "pred"));
     nsc_p_line(c, "ns_reader r = *rp;");
     nsc_p_line(c, "const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;");
+    bool any_slot = false;
+    for (size_t i = 0; i < l->nslots; i++) any_slot |= sent_condition(d, &l->slots[i]) != NULL;
+    if (!any_slot) nsc_p_line(c, "(void)any; /* no field is ever sent (@sync(none)) */");
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
         const char *cond = sent_condition(d, s);
