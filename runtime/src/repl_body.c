@@ -66,8 +66,10 @@ ns_status ns__defaults_init(ns__defaults *d, const ns_schema *s)
         const ns_type_desc *t = s->components[c].desc;
         s->components[c].snap_default(d->blob + d->off[c]);
         for (uint32_t f = 0; f < t->field_count; f++) {
-            if (t->fields[f].flags & NS_FIELD_TO_OTHERS) d->visible[c][NS_TO_OBSERVER] = 1;
-            if (t->fields[f].flags & NS_FIELD_TO_OWNER) d->visible[c][NS_TO_OWNER] = 1;
+            uint32_t flags = t->fields[f].flags;
+            uint8_t in = (uint8_t)(NS__IN_FULL | (flags & NS_FIELD_INITIAL ? 0u : NS__IN_DELTA));
+            if (flags & NS_FIELD_TO_OTHERS) d->visible[c][NS_TO_OBSERVER] |= in;
+            if (flags & NS_FIELD_TO_OWNER) d->visible[c][NS_TO_OWNER] |= in;
         }
     }
     return NS_OK;
@@ -92,10 +94,11 @@ ns_status ns__body_write(ns_writer *w, const ns_schema *s, const ns__defaults *d
 {
     uint32_t present = 0;
     for (uint32_t i = 0; i < l->ncomp; i++) {
-        const ns_component_ops *ops = &s->components[l->comp[i]];
-        if (d->visible[l->comp[i]][to] && !ops->snap_equal(cur + l->off[i], reference(d, l, i, b))) present |= 1u << i;
+        if (!ns__carries(d, l->comp[i], to, b->count != 0)) continue;
+        bool differs = !s->components[l->comp[i]].snap_equal(cur + l->off[i], reference(d, l, i, b));
+        ns_write_bits(w, differs, 1);
+        present |= (uint32_t)differs << i;
     }
-    ns_write_bits(w, present, l->ncomp);
     size_t at = ns_writer_bits(w);
     for (uint32_t i = 0; i < l->ncomp; i++) {
         if (!(present >> i & 1u)) continue;
@@ -110,13 +113,13 @@ ns_status ns__body_write(ns_writer *w, const ns_schema *s, const ns__defaults *d
 ns_status ns__body_read(ns_reader *r, const ns_schema *s, const ns__defaults *d, const ns__layout *l, uint8_t *out,
                         const ns_baselines *b, ns_audience to)
 {
-    uint32_t present = ns_read_bits(r, l->ncomp);
+    uint32_t present = 0;
+    for (uint32_t i = 0; i < l->ncomp; i++)
+        if (ns__carries(d, l->comp[i], to, b->count != 0)) present |= ns_read_bits(r, 1) << i;
     for (uint32_t i = 0; i < l->ncomp; i++) {
         const ns_component_ops *ops = &s->components[l->comp[i]];
-        const uint8_t *ref = reference(d, l, i, b);
-        memcpy(out + l->off[i], ref, ops->desc->snap_size);
+        memcpy(out + l->off[i], reference(d, l, i, b), ops->desc->snap_size);
         if (!(present >> i & 1u)) continue;
-        if (!d->visible[l->comp[i]][to]) return ns_reader_fail(r, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
         ns_baselines part = ns__part(b, l->off[i]);
         ns_status st = ops->read(r, out + l->off[i], &part, to);
         if (st != NS_OK) return st;
@@ -154,4 +157,27 @@ ns_status ns__dense_model_init(ns_model *m)
     static const uint8_t raw[NS_MODEL_BUCKETS] = {0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 32};
     static const uint8_t len[NS_MODEL_BUCKETS] = {1, 3, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6};
     return ns_model_init(m, raw, len);
+}
+
+void ns__write_group_ticks(ns_writer *w, const ns_baselines *b, const ns_model *m)
+{
+    uint32_t prev = b->tick_now;
+    ns_write_bits(w, b->count, 2);
+    for (uint32_t i = 0; i < b->count; i++) {
+        ns_write_packed_u32(w, prev - b->tick[i] - 1u, m);
+        prev = b->tick[i];
+    }
+}
+
+void ns__read_group_ticks(ns_reader *r, uint32_t now, uint32_t ticks[3], uint32_t *count, const ns_model *m)
+{
+    uint32_t prev = now;
+    *count = ns_read_bits(r, 2);
+    for (uint32_t i = 0; i < *count; i++) {
+        uint32_t gap = ns_read_packed_u32(r, m);
+        if (gap >= 0x7fffffffu) ns_reader_fail(r, NS_ERR_BASELINE);
+        ticks[i] = prev - gap - 1u;
+        prev = ticks[i];
+    }
+    if (ns_reader_failed(r)) *count = 0;
 }

@@ -22,12 +22,22 @@ ns_status ns__layout_init(ns__layout *l, const ns_schema *s, const uint32_t *typ
 /* The slot of component type `type` in l, or -1. */
 int32_t ns__layout_find(const ns__layout *l, const ns_schema *s, uint32_t type);
 
-/* Per schema component: its default snapshot, and whether any field reaches each audience. */
+/* Per schema component: its default snapshot, and which records can carry it to each audience. */
 typedef struct ns__defaults {
     uint8_t  *blob;       /* every component's default snapshot, at off[c] */
     size_t   *off;
-    uint8_t (*visible)[2];/* [c][audience]: some field of c is sent to that audience */
+    uint8_t (*visible)[2];/* [c][audience]: NS__IN_FULL | NS__IN_DELTA */
 } ns__defaults;
+
+#define NS__IN_FULL  1u /* some field of the component is sent to the audience */
+#define NS__IN_DELTA 2u /* ... and is not @initial, so records with baselines can carry it too */
+
+/* True when a record (with or without baselines) has a presence bit for slot comp: a component
+ * that can send nothing to `to` in such a record has none, and equals its reference. */
+static inline bool ns__carries(const ns__defaults *d, uint32_t comp, ns_audience to, bool baselines)
+{
+    return (d->visible[comp][to] & (baselines ? NS__IN_DELTA : NS__IN_FULL)) != 0;
+}
 
 ns_status ns__defaults_init(ns__defaults *d, const ns_schema *s);
 void ns__defaults_free(ns__defaults *d);
@@ -168,12 +178,19 @@ void ns__entity_release(ns_world *w, ns_entity_id id);
 
 #define NS__HDR_SIZES 1u  /* flag: every entity record carries its size in bits */
 #define NS__HDR_DENSE 2u  /* flag: id gaps use the dense model (a gap of 0 costs 1 bit) */
-#define NS__HDR_BITS  2u
+#define NS__HDR_EVENTS 4u /* flag: the despawn and spawn counts follow (else both are 0) */
+#define NS__HDR_BITS  3u
 
 /* The packet's tick: 1 bit, then its low 16 bits when the client acked a packet less than
  * NS__SHORT_TICK_AGE ticks before it (the client then holds a newer tick, well within ±2^15 of
  * it, to extend them from), else all 32 bits. */
 #define NS__SHORT_TICK_AGE 1024u
+
+/* A group's baseline ticks: 2 bits for the count, then each tick as its gap − 1 from the one
+ * before (from the packet's tick first) in the dense model m, where the common gap 0 costs 1
+ * bit. The reader fails the reader (NS_ERR_BASELINE) on a gap that leaves 31-bit tick order. */
+void ns__write_group_ticks(ns_writer *w, const ns_baselines *b, const ns_model *m);
+void ns__read_group_ticks(ns_reader *r, uint32_t now, uint32_t ticks[3], uint32_t *count, const ns_model *m);
 
 /* The id-gap model for packets whose ids run mostly consecutively: 0 costs 1 bit, 1 costs 3,
  * 2-3 cost 5, 4-7 6, 8-15 7, then longer than the default model's (docs/replication.md §2). */

@@ -253,7 +253,7 @@ static ns_status read_records(ns_replica *r, ns_reader *in, uint32_t tick, bool 
     }
     for (uint32_t g = 0; g < counts[2]; g++) { /* groups of updates sharing baselines */
         uint32_t ticks[3], count, n;
-        ns_read_baseline_ticks(in, tick, ticks, &count);
+        ns__read_group_ticks(in, tick, ticks, &count, &r->dense);
         n = ns_read_packed_u32(in, NULL);
         if (ns_reader_failed(in)) return ns_reader_status(in);
         if (n >= r->cfg.max_entities - r->nrec) return NS_ERR_CAPACITY;
@@ -364,8 +364,8 @@ static void collect(ns_replica *r)
 static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
 {
     uint32_t short_tick = ns_read_bits(in, 1), tick = ns_read_bits(in, short_tick ? 16 : 32);
-    uint32_t flags = ns_read_bits(in, NS__HDR_BITS), counts[3];
-    for (int i = 0; i < 3; i++) counts[i] = ns_read_packed_u32(in, NULL);
+    uint32_t flags = ns_read_bits(in, NS__HDR_BITS), counts[3] = {0, 0, 0};
+    for (int i = flags & NS__HDR_EVENTS ? 0 : 2; i < 3; i++) counts[i] = ns_read_packed_u32(in, NULL);
     if (ns_reader_failed(in)) return ns_reader_status(in);
     if (short_tick) { /* the tick nearest the newest applied with these low 16 bits */
         if (!r->received.mask) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;

@@ -222,7 +222,7 @@ static size_t group_cost(ns__pass *p, const ns_baselines *b, bool add)
     }
     size_t bits = 2 + cost(p->w->cfg.max_entities);
     uint32_t prev = p->now;
-    for (uint32_t k = 0; k < b->count; k++) bits += cost(prev - b->tick[k] - 1u), prev = b->tick[k];
+    for (uint32_t k = 0; k < b->count; k++) bits += ns_packed_u32_cost(prev - b->tick[k] - 1u, &p->w->dense), prev = b->tick[k];
     if (add && p->w->groups[i] == 0) p->w->groups[i] = s, p->ngroups++;
     return bits;
 }
@@ -385,9 +385,13 @@ static void emit(ns__pass *p, ns_writer *out)
     bool short_tick = p->c->acked.mask && p->now - p->c->acked.newest < NS__SHORT_TICK_AGE;
     ns_write_bits(out, short_tick, 1);
     ns_write_bits(out, short_tick ? p->now & 0xffffu : p->now, short_tick ? 16 : 32);
-    ns_write_bits(out, (p->sizes ? NS__HDR_SIZES : 0u) | (gaps ? NS__HDR_DENSE : 0u), NS__HDR_BITS);
-    ns_write_packed_u32(out, p->ndespawn, NULL);
-    ns_write_packed_u32(out, p->nspawn, NULL);
+    bool events = p->ndespawn || p->nspawn;
+    ns_write_bits(out, (p->sizes ? NS__HDR_SIZES : 0u) | (gaps ? NS__HDR_DENSE : 0u) | (events ? NS__HDR_EVENTS : 0u),
+                  NS__HDR_BITS);
+    if (events) {
+        ns_write_packed_u32(out, p->ndespawn, NULL);
+        ns_write_packed_u32(out, p->nspawn, NULL);
+    }
     uint32_t groups = 0;
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen; i++) groups += i == p->ndespawn + p->nspawn || !same_group(&ch[i - 1], &ch[i]);
     ns_write_packed_u32(out, groups, NULL);
@@ -397,7 +401,7 @@ static void emit(ns__pass *p, ns_writer *out)
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen;) {
         uint32_t j = i + 1;
         while (j < p->nchosen && same_group(&ch[i], &ch[j])) j++;
-        ns_write_baseline_ticks(out, &ch[i].base);
+        ns__write_group_ticks(out, &ch[i].base, &p->w->dense);
         ns_write_packed_u32(out, j - i - 1, NULL);
         write_run(p, out, i, j, gaps);
         i = j;

@@ -348,6 +348,44 @@ START_TEST(ownership_change_moves_owner_fields)
 }
 END_TEST
 
+/* A record has a presence bit only for components it can carry: none for a component whose
+ * fields all go to the other audience, none in a record with baselines for a component whose
+ * fields are all @initial. Games that differ only in such a component write update packets of
+ * exactly as many bits (ns_repl_stats.bits, before byte padding); the owner, who receives
+ * Secret, one bit more per record. */
+static uint64_t update_bits(const uint32_t *types, uint32_t n, bool owned)
+{
+    rh_game *g = start((ns_world_config){0}, 1, (rh_impair){0});
+    ns_entity_id e = spawn(g, types, n);
+    if (owned) ck_assert_int_eq(ns_world_set_owner(g->world, e, (int32_t)g->conn[0]), NS_OK);
+    steps(g, 4);
+    uint64_t before = g->bits_down[0];
+    for (int i = 1; i <= 10; i++) {
+        set_body(g, e, (float)i, 0, 0);
+        rh_step(g);
+        ck_assert_uint_eq(g->last[0].updates, 1);
+        ck_assert_uint_eq(g->last[0].full_states, 0);
+    }
+    assert_consistent(g);
+    uint64_t bits = g->bits_down[0] - before;
+    stop(g);
+    return bits;
+}
+
+START_TEST(records_have_presence_bits_only_for_what_they_can_carry)
+{
+    static const uint32_t plain[] = {RT_BODY_ID, RT_HEALTH_ID};
+    static const uint32_t secret[] = {RT_BODY_ID, RT_HEALTH_ID, RT_SECRET_ID};
+    static const uint32_t tagged[] = {RT_BODY_ID, RT_HEALTH_ID, RT_TAG_ID};
+    uint64_t base = update_bits(plain, 2, false);
+    ck_assert_uint_eq(update_bits(secret, 3, false), base); /* an observer: no bit for Secret */
+    ck_assert_uint_eq(update_bits(tagged, 3, false), base); /* baselines: no bit for Tag */
+    ck_assert_uint_eq(update_bits(tagged, 3, true), update_bits(plain, 2, true));
+    /* The owner's records carry Secret's bit (0: unchanged): one bit in each of 10 packets. */
+    ck_assert_uint_eq(update_bits(secret, 3, true), update_bits(plain, 2, true) + 10);
+}
+END_TEST
+
 /* ---- priority and budget ---- */
 
 START_TEST(budget_is_never_exceeded_and_nothing_starves)
@@ -595,6 +633,7 @@ static Suite *suite(void)
     tcase_add_test(tc, skip_rule_sees_received_but_unacked_writes);
     tcase_add_test(tc, leaving_relevancy_despawns_and_reentry_is_a_fresh_spawn);
     tcase_add_test(tc, ownership_change_moves_owner_fields);
+    tcase_add_test(tc, records_have_presence_bits_only_for_what_they_can_carry);
     tcase_add_test(tc, budget_is_never_exceeded_and_nothing_starves);
     tcase_add_test(tc, send_rate_samples_a_component);
     tcase_add_test(tc, ids_are_not_reused_while_a_client_holds_them);
