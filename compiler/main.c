@@ -25,7 +25,7 @@ typedef struct cli {
     size_t       nfiles;
     const char  *out_dir;
     const char  *depfile;
-    bool         check_only, hash;
+    bool         check_only, hash, with_imports;
     emit_kind    emit;
     nsc_diag_format diag_format;
     unsigned     max_errors;
@@ -42,6 +42,8 @@ static void usage(FILE *f)
           "                         after the importing file's own directory)\n"
           "  -o DIR                 output directory (default: .; '-' writes JSON to stdout)\n"
           "  --depfile FILE         write a make-style dependency file listing every schema read\n"
+          "  --with-imports         also compile every schema the files import, as if named\n"
+          "                         on the command line (same -o directory)\n"
           "  --check                parse and check only; write nothing\n"
           "  --emit c|json          emit generated C (default) or a JSON descriptor (FILE.json)\n"
           "  --hash                 print the schema hash and one hash per type\n"
@@ -93,6 +95,8 @@ static int parse_args(int argc, char **argv, cli *c)
             c->check_only = true;
         } else if (strcmp(a, "--hash") == 0) {
             c->hash = true;
+        } else if (strcmp(a, "--with-imports") == 0) {
+            c->with_imports = true;
         } else if ((v = option_value(argc, argv, &i, "-I"))) {
             if (!*v) return bad_usage("option -I needs a directory", "");
             c->imports[c->nimports++] = v;
@@ -166,7 +170,7 @@ static int ensure_parent_dir(const char *path)
     return rc;
 }
 
-static int write_depfile(const cli *c, nsc_context *ctx, nsc_unit *const *units)
+static int write_depfile(const cli *c, nsc_context *ctx, nsc_unit *const *units, size_t nunits)
 {
     if (ensure_parent_dir(c->depfile) != 0) return EXIT_USAGE;
     FILE *f = fopen(c->depfile, "w");
@@ -176,7 +180,7 @@ static int write_depfile(const cli *c, nsc_context *ctx, nsc_unit *const *units)
     }
     /* Targets: what this run produces (with --check, the depfile itself stands in). */
     bool first = true;
-    for (size_t i = 0; i < c->nfiles; i++) {
+    for (size_t i = 0; i < nunits; i++) {
         if (!units[i]) continue;
         const char *stem = nsc_unit_stem(units[i]);
         const char *exts[2] = {".ns.h", ".ns.c"};
@@ -226,6 +230,44 @@ static int emit(const cli *c, nsc_context *ctx, nsc_unit *u)
     return rc;
 }
 
+/* A schema that a command-line file imports but the command line does not name. The importer's
+ * generated code #includes its header, so the user's build needs its generated files too. */
+typedef struct import_use {
+    nsc_unit   *unit;
+    const char *importer;  /* the command-line file that imports it, directly or through others */
+} import_use;
+
+static bool is_listed(const nsc_unit *u, nsc_unit *const *units, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (units[i] == u) return true;
+    return false;
+}
+
+/* Run `netschemac -o out game.netschema` by hand and the build later fails with "common.ns.h: No
+ * such file or directory", far from the cause: say here which generated files are missing. Not
+ * with --depfile: build systems (netschema_generate, the README's Makefile rule) run netschemac
+ * once per schema and generate the imports by their own rules, maybe later in the same build.
+ * Not when the import's header is already in the output directory. Text diagnostics only, so
+ * that --diagnostics json keeps stderr one JSON object per line. */
+static void note_imports(const cli *c, const import_use *imps, size_t n)
+{
+    if (c->with_imports || c->depfile || c->check_only || c->hash || c->emit != EMIT_C ||
+        c->diag_format != NSC_DIAG_TEXT)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        const char *stem = nsc_unit_stem(imps[i].unit);
+        size_t len = strlen(c->out_dir) + strlen(stem) + 8;
+        char *header = malloc(len);
+        if (!header) return;
+        snprintf(header, len, "%s/%s.ns.h", c->out_dir, stem);
+        if (access(header, F_OK) != 0)
+            fprintf(stderr, "netschemac: note: %s imports %s; generate it too (%s.ns.h, %s.ns.c), or pass --with-imports\n",
+                    imps[i].importer, nsc_unit_path(imps[i].unit), stem, stem);
+        free(header);
+    }
+}
+
 int main(int argc, char **argv)
 {
     cli c;
@@ -247,23 +289,47 @@ int main(int argc, char **argv)
     nsc_context *ctx = nsc_create(&opt);
     if (!ctx) return EXIT_USAGE;
 
+    /* units: the command-line files, then (with --with-imports) the imports they do not name.
+     * first_file[i]: the files read before files[i]; files[i] read those up to first_file[i + 1]. */
     nsc_unit **units = calloc(c.nfiles, sizeof *units);
-    bool io_error = !units;
-    for (size_t i = 0; units && i < c.nfiles; i++) {
+    size_t *first_file = calloc(c.nfiles + 1, sizeof *first_file);
+    bool io_error = !units || !first_file;
+    for (size_t i = 0; units && first_file && i < c.nfiles; i++) {
+        first_file[i] = nsc_file_count(ctx);
         units[i] = nsc_load_file(ctx, c.files[i]);
         if (!units[i]) io_error = true;
     }
+    size_t nread = nsc_file_count(ctx), nimps = 0, nunits = c.nfiles;
+    import_use *imps = calloc(nread + 1, sizeof *imps);
+    nsc_unit **all = calloc(c.nfiles + nread + 1, sizeof *all);
+    if (!imps || !all) io_error = true;
+    if (!io_error) {
+        first_file[c.nfiles] = nread;
+        memcpy(all, units, c.nfiles * sizeof *units);
+        for (size_t i = 0; i < c.nfiles; i++)
+            for (size_t k = first_file[i]; k < first_file[i + 1]; k++) {
+                /* Already loaded: this finds the unit by its real path and reads nothing. */
+                nsc_unit *u = nsc_load_file(ctx, nsc_file_path(ctx, k));
+                if (!u || is_listed(u, units, c.nfiles)) continue;
+                imps[nimps++] = (import_use){u, c.files[i]};
+                if (c.with_imports) all[nunits++] = u;
+            }
+    }
     unsigned errors = nsc_check(ctx);
-    if (c.depfile && !io_error && write_depfile(&c, ctx, units)) rc = EXIT_USAGE;
+    if (c.depfile && !io_error && write_depfile(&c, ctx, all, nunits)) rc = EXIT_USAGE;
     if (!io_error && errors == 0) {
-        for (size_t i = 0; i < c.nfiles && !rc; i++) {
-            if (c.hash) nsc_emit_hash(ctx, units[i], stdout);
-            if (!c.check_only && !c.hash) rc = emit(&c, ctx, units[i]);
+        for (size_t i = 0; i < nunits && !rc; i++) {
+            if (c.hash) nsc_emit_hash(ctx, all[i], stdout);
+            if (!c.check_only && !c.hash) rc = emit(&c, ctx, all[i]);
         }
+        if (!rc) note_imports(&c, imps, nimps);
     }
     nsc_finish_diagnostics(ctx);
     nsc_destroy(ctx);
     free(units);
+    free(first_file);
+    free(imps);
+    free(all);
     free(c.imports);
     free(c.files);
     if (io_error) return EXIT_USAGE;

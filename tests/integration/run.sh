@@ -9,7 +9,9 @@
 #    it; touches the imported schema and checks that exactly the schemas importing it (and it)
 #    are regenerated; checks that a rebuild with nothing changed regenerates nothing.
 # 3. Builds the same consumer with a plain Makefile that finds everything through pkg-config
-#    and tracks imports through netschemac --depfile; same checks.
+#    and tracks imports through netschemac --depfile; same checks. The program must run without
+#    LD_LIBRARY_PATH (pkg-config --libs links the static runtime); linked with the libs_shared
+#    variable instead, it must use libnetschema.so.1 and still run, through its rpath.
 # 4. Checks that generated headers compile with only the installed headers, and that the ABI
 #    guard stops a build against a runtime of another ABI with a clear message.
 # Each step prints a line; any failure prints what happened and exits 1.
@@ -97,9 +99,11 @@ cp -R "$here/consumer" "$dir/consumer"
 cp "$here/makefile/Makefile" "$dir/consumer/Makefile.plain"
 cd "$dir/consumer"
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
+# As a user's shell has it: the prefix's lib directory is not on the loader's path.
+unset LD_LIBRARY_PATH
 [ "$(pkg-config --variable=netschemac netschema)" -ef "$prefix/bin/netschemac" ] || fail "pkg-config: wrong netschemac"
 run_logged "$dir/build1.log" make -f Makefile.plain SRC=.
-LD_LIBRARY_PATH="$prefix/lib" check_output ./consumer "Makefile"
+check_output ./consumer "Makefile"
 touch schemas/common.netschema
 run_logged "$dir/build2.log" make -f Makefile.plain SRC=.
 again=$(regenerated "$dir/build2.log")
@@ -107,8 +111,15 @@ again=$(regenerated "$dir/build2.log")
     fail "Makefile: touching common.netschema regenerated '$again', want 'common.netschema game.netschema'"
 run_logged "$dir/build3.log" make -f Makefile.plain SRC=.
 [ -z "$(regenerated "$dir/build3.log")" ] || fail "Makefile: a build with nothing changed regenerated schemas"
-LD_LIBRARY_PATH="$prefix/lib" check_output ./consumer "Makefile after the rebuild"
-echo "Makefile + pkg-config + --depfile: builds, runs; touching the imported schema regenerates common and game"
+check_output ./consumer "Makefile after the rebuild"
+needed() { objdump -p "$1" | awk '/NEEDED/ {print $2}' | grep '^libnetschema' || true; }
+[ -z "$(needed ./consumer)" ] || fail "Makefile: pkg-config --libs linked the shared runtime ($(needed ./consumer))"
+# shellcheck disable=SC2046 # the flags are a word list on purpose
+run_logged "$dir/shared.log" cc -o consumer-shared main.o gen/*.ns.o $(pkg-config --variable=libs_shared netschema)
+[ "$(needed ./consumer-shared)" = "libnetschema.so.1" ] ||
+    fail "Makefile: libs_shared did not link libnetschema.so.1 (NEEDED: '$(needed ./consumer-shared)')"
+check_output ./consumer-shared "Makefile, shared runtime"
+echo "Makefile + pkg-config + --depfile: builds, runs without LD_LIBRARY_PATH; touching the imported schema regenerates common and game; libs_shared runs through its rpath"
 
 # Generated code with only the installed headers, as C and as C++; the ABI guard.
 cd "$dir/consumer"
