@@ -126,6 +126,7 @@ typedef struct nsc_field_sem {
     nsc_sync   sync;             /* effective audience */
     bool       explicit_sync;
     bool       notify, initial, composite, nopredict, raw, ordered;
+    bool       wrap;             /* @smooth(..., wrap): @range is one turn */
     const nsc_literal *init;     /* the checked default, or NULL for the type's zero value */
     int        depth;            /* struct nesting depth of the owner, for limits */
 } nsc_field_sem;

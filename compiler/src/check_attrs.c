@@ -19,7 +19,7 @@ static const struct {
     [A_QUANTIZE] = {"quantize", 1, "@quantize(Q), Q > 0"},
     [A_RANGE] = {"range", 2, "@range(lo, hi)"},
     [A_SMALLEST_THREE] = {"smallest_three", 1, "@smallest_three(bits), bits 2 to 18"},
-    [A_SMOOTH] = {"smooth", 1, "@smooth(clamp | interpolate | extrapolate)"},
+    [A_SMOOTH] = {"smooth", 1, "@smooth(clamp | interpolate | extrapolate [, wrap])"},
     [A_SYNC] = {"sync", 1, "@sync(all | owner | others | none)"},
     [A_NOTIFY] = {"notify", 0, "@notify"},
     [A_INITIAL] = {"initial", 0, "@initial"},
@@ -37,9 +37,12 @@ static int lookup_attr(nsc_checker *c, const nsc_attr *a)
 {
     for (int i = 0; i < A_COUNT; i++) {
         if (strcmp(attrs[i].name, a->name.text) != 0) continue;
-        if (a->argc != attrs[i].args || (attrs[i].args == 0 && a->has_parens)) {
+        bool wrap_arg = i == A_SMOOTH && a->argc == 2; /* @smooth(interpolate, wrap) */
+        if ((a->argc != attrs[i].args && !wrap_arg) || (attrs[i].args == 0 && a->has_parens)) {
             if (attrs[i].args == 0)
                 nsc_error(c->d, "E-attr-args", a->loc, "@%s takes no arguments", attrs[i].name);
+            else if (i == A_SMOOTH)
+                nsc_error(c->d, "E-attr-args", a->loc, "@smooth takes 1 or 2 arguments: %s", attrs[i].usage);
             else
                 nsc_error(c->d, "E-attr-args", a->loc, "@%s takes %u argument%s: %s", attrs[i].name, attrs[i].args,
                           attrs[i].args == 1 ? "" : "s", attrs[i].usage);
@@ -176,6 +179,51 @@ static void wrong_type(nsc_checker *c, const nsc_attr *a, const char *applies, c
     nsc_type_spell(t, &sb);
     nsc_error(c->d, "E-attr-type", a->loc, "@%s applies to %s, not '%s'", a->name.text, applies, nsc_sb_str(&sb));
     nsc_sb_free(&sb);
+}
+
+/* The second argument of @smooth(mode, wrap): a scalar that turns, such as an angle. Whether
+ * the field has the @range that gives the turn is checked once all attributes are read. */
+static bool smooth_wrap(nsc_checker *c, const nsc_attr *a, nsc_field_sem *s, const nsc_type *t)
+{
+    const nsc_expr *e = a->args[1];
+    if (e->kind != NSC_EX_NAME || e->name.count != 1 || strcmp(e->name.text, "wrap") != 0) {
+        nsc_error(c->d, "E-attr-args", e->loc, "the second argument of @smooth can only be 'wrap'");
+        return false;
+    }
+    if (s->smooth == NSC_SMOOTH_CLAMP) {
+        nsc_error(c->d, "E-attr-args", e->loc, "@smooth(clamp, wrap): a clamped value jumps, so there is no way "
+                  "round to choose; use interpolate or extrapolate");
+        return false;
+    }
+    if (!nsc_type_is_integer(t) && !nsc_type_is_float(t)) {
+        wrong_type(c, a, "integer and float fields when it wraps", t);
+        return false;
+    }
+    s->wrap = true;
+    return true;
+}
+
+/* @smooth(..., wrap) turns within the field's @range: without one there is no turn. */
+static void check_wrap(nsc_checker *c, nsc_field *f)
+{
+    nsc_field_sem *s = &f->sem;
+    const nsc_attr *smooth = NULL;
+    for (size_t i = 0; i < f->nattrs; i++)
+        if (strcmp(f->attrs[i]->name.text, "smooth") == 0) smooth = f->attrs[i];
+    if (!s->has_range) {
+        nsc_error(c->d, "E-attr-needs", smooth->loc, "@smooth(..., wrap) needs @range(lo, hi): the range is one "
+                  "turn, lo and hi the same angle (for example @range(-3.14159265, 3.14159265))");
+        s->wrap = false;
+        return;
+    }
+    bool big = s->range_lo.is_float || s->range_hi.is_float
+             ? false
+             : (s->range_hi.is_unsigned_big || (double)s->range_hi.i - (double)s->range_lo.i > 4294967296.0);
+    if (big) {
+        nsc_error(c->d, "E-attr-args", smooth->loc, "@smooth(..., wrap) on an integer needs a turn of at most 2^32 "
+                  "(hi - lo)");
+        s->wrap = false;
+    }
 }
 
 /* An attribute that a collection type cannot take, with the reason; returns false. */
@@ -323,7 +371,7 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
         const char *w = word_arg(c, a, words, 3);
         if (!w) return false;
         s->smooth = w[0] == 'c' ? NSC_SMOOTH_CLAMP : w[0] == 'i' ? NSC_SMOOTH_INTERPOLATE : NSC_SMOOTH_EXTRAPOLATE;
-        return true;
+        return a->argc == 1 || smooth_wrap(c, a, s, t);
     }
     case A_SYNC: {
         component_only(c, a, owner, &ok);
@@ -411,6 +459,7 @@ void nsc_check_field_attrs(nsc_checker *c, nsc_decl *owner, nsc_field *f)
         s->has_range = false;
     }
     if (range_attr) check_quantized_range(c, f, range_attr);
+    if (s->wrap) check_wrap(c, f);
     const nsc_attr *nopredict_attr = NULL;
     for (size_t i = 0; i < f->nattrs; i++)
         if (strcmp(f->attrs[i]->name.text, "nopredict") == 0) nopredict_attr = f->attrs[i];

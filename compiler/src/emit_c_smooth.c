@@ -7,10 +7,10 @@
 
 static const char *const axis[] = {"x", "y", "z", "w"};
 
-/* 1/Q as a float literal (the same one _dequantize uses). */
-static const char *inv(nsc_cgen *g, double scale, bool f32)
+/* v as the shortest float (f32) or double literal that reads back as the same value. */
+static const char *literal(nsc_cgen *g, double v, bool f32)
 {
-    double v = f32 ? (double)(float)(1.0 / scale) : 1.0 / scale;
+    if (f32) v = (double)(float)v;
     for (int prec = 1; prec <= 17; prec++) {
         const char *s = NSC_FMT(g, "%.*g", prec, v);
         double back = strtod(s, NULL);
@@ -18,6 +18,17 @@ static const char *inv(nsc_cgen *g, double scale, bool f32)
             return NSC_FMT(g, "%s%s%s", s, strpbrk(s, ".eEn") ? "" : ".0", f32 ? "f" : "");
     }
     return NSC_FMT(g, "%.17g", v);
+}
+
+/* 1/Q as a float literal (the same one _dequantize uses). */
+static const char *inv(nsc_cgen *g, double scale, bool f32)
+{
+    return literal(g, 1.0 / scale, f32);
+}
+
+static double number(const nsc_number *n)
+{
+    return n->is_float ? n->f : n->is_unsigned_big ? (double)n->u : (double)n->i;
 }
 
 /* The float a snapshot component stands for: component k of slot s at `x`. */
@@ -78,6 +89,11 @@ static void interpolate_field(nsc_cgen *g, const nsc_decl *d, const nsc_field *f
     case NSC_ENC_INT:
     case NSC_ENC_INT64:
     case NSC_ENC_RAW:
+        if (f->sem.wrap) {
+            nsc_p_line(c, "out->%s = (%s)ns_lerp_wrap_int((int64_t)from->%s, (int64_t)to->%s, %s, %s, %s); /* the short way round */",
+                       m, s->snap_ctype, m, m, tt, nsc_cg_i64(g, s->lo), nsc_cg_i64(g, s->hi));
+            return;
+        }
         nsc_p_line(c, "out->%s = (%s)ns_lerp_int((int64_t)from->%s, (int64_t)to->%s, %s, %s, %s);", m,
                    s->snap_ctype, m, m,
                    tt, nsc_cg_i64(g, s->lo), nsc_cg_i64(g, s->hi));
@@ -86,6 +102,12 @@ static void interpolate_field(nsc_cgen *g, const nsc_decl *d, const nsc_field *f
     case NSC_ENC_FLOAT32:
     case NSC_ENC_FLOAT64: {
         bool f64 = t->kind == NSC_T_F64;
+        if (f->sem.wrap) {
+            nsc_p_line(c, "out->%s = ns_lerp_wrap_%s(%s, %s, %s, %s, %s); /* the short way round */", m, f64 ? "f64" : "f32",
+                       deq(g, s, NSC_FMT(g, "from->%s", m), 0), deq(g, s, NSC_FMT(g, "to->%s", m), 0), tt,
+                       literal(g, number(&f->sem.range_lo), !f64), literal(g, number(&f->sem.range_hi), !f64));
+            return;
+        }
         nsc_p_line(c, "out->%s = ns_lerp_%s(%s, %s, %s);", m, f64 ? "f64" : "f32", deq(g, s, NSC_FMT(g, "from->%s", m), 0),
                    deq(g, s, NSC_FMT(g, "to->%s", m), 0), tt);
         return;
@@ -212,14 +234,16 @@ void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d)
         const nsc_type *t = f->sem.type;
         const char *m = f->name.text;
         if (nsc_type_is_collection(t)) {
-            nsc_p_line(c, "if (hooks->%s && changed_%s) hooks->%s(ctx, live);", m, m, m);
+            nsc_p_line(c, "if (hooks->%s && changed_%s) (hooks->%s)(ctx, live);", m, m, m);
             continue;
         }
         const char *old = NSC_FMT(g, "old_%s", m), *now = NSC_FMT(g, "live->%s", m);
         bool by_pointer = t->kind == NSC_T_STRUCT || t->kind == NSC_T_BYTES || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT;
         const char *args = t->kind == NSC_T_STRING ? NSC_FMT(g, "%s, %s", old, now)
                          : by_pointer ? NSC_FMT(g, "&%s, &%s", old, now) : NSC_FMT(g, "%s, %s", old, now);
-        nsc_p_line(c, "if (hooks->%s && %s) hooks->%s(ctx, live, %s);", m, nsc_cg_value_differs(g, t, old, now), m, args);
+        /* (hooks->f)(...): a field may be named after a function-like macro (isnan, from
+         * <math.h>), which a name followed by '(' would invoke. */
+        nsc_p_line(c, "if (hooks->%s && %s) (hooks->%s)(ctx, live, %s);", m, nsc_cg_value_differs(g, t, old, now), m, args);
     }
     nsc_p_close(c, "}");
 }

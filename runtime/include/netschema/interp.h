@@ -6,7 +6,10 @@
  *                client keeps moving an entity along its last motion while the next snapshot
  *                is late. The limit is in units of the snapshot interval: the default 1.0
  *                allows one interval of extrapolation; define NS_EXTRAPOLATE_LIMIT when
- *                compiling the generated sources to change it (0 turns extrapolation off). */
+ *                compiling the generated sources to change it (0 turns extrapolation off).
+ * With `wrap` (`@smooth(interpolate, wrap)`), the field's @range [lo, hi] is one turn (lo and
+ * hi name the same angle: -pi and pi, -180 and 180, 0 and 360): the value goes the short way
+ * round and comes back wrapped into [lo, hi). */
 #ifndef NETSCHEMA_INTERP_H
 #define NETSCHEMA_INTERP_H
 
@@ -82,6 +85,14 @@ static inline int64_t ns_lerp_int(int64_t a, int64_t b, float t, int64_t lo, int
     }
     return v < lo ? lo : v > hi ? hi : v;
 }
+
+/* lerp of a value that wraps, [lo, hi) being one turn of period hi - lo: from a towards b the
+ * short way round (half a turn goes up), the result wrapped back into [lo, hi). NaN in gives NaN. */
+float ns_lerp_wrap_f32(float a, float b, float t, float lo, float hi);
+double ns_lerp_wrap_f64(double a, double b, float t, double lo, double hi);
+
+/* The same for integers (hi - lo at most 2^32): rounded as ns_lerp_int, then wrapped. */
+int64_t ns_lerp_wrap_int(int64_t a, int64_t b, float t, int64_t lo, int64_t hi);
 
 /* Spherical interpolation along the shortest arc (b is flipped when a·b < 0); the result is
  * normalized. Extrapolation (t > 1) continues along the same great circle. */

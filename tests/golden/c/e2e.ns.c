@@ -2763,12 +2763,12 @@ void e2e_Audience_apply(e2e_Audience *live, const e2e_Audience_snap *s, const e2
     e2e_Audience_dequantize(s, live);
     if (!hooks) return;
     /* After the whole component is updated, in field order. */
-    if (hooks->hp && old_hp != live->hp) hooks->hp(ctx, live, old_hp, live->hp);
-    if (hooks->ammo && old_ammo != live->ammo) hooks->ammo(ctx, live, old_ammo, live->ammo);
-    if (hooks->title && strncmp(old_title, live->title, sizeof old_title) != 0) hooks->title(ctx, live, old_title, live->title);
-    if (hooks->spot && memcmp(&old_spot, &live->spot, sizeof old_spot) != 0) hooks->spot(ctx, live, &old_spot, &live->spot);
-    if (hooks->pair && !e2e_Pair_equal(&old_pair, &live->pair)) hooks->pair(ctx, live, &old_pair, &live->pair);
-    if (hooks->mood && ns_f32_bits(old_mood) != ns_f32_bits(live->mood)) hooks->mood(ctx, live, old_mood, live->mood);
+    if (hooks->hp && old_hp != live->hp) (hooks->hp)(ctx, live, old_hp, live->hp);
+    if (hooks->ammo && old_ammo != live->ammo) (hooks->ammo)(ctx, live, old_ammo, live->ammo);
+    if (hooks->title && strncmp(old_title, live->title, sizeof old_title) != 0) (hooks->title)(ctx, live, old_title, live->title);
+    if (hooks->spot && memcmp(&old_spot, &live->spot, sizeof old_spot) != 0) (hooks->spot)(ctx, live, &old_spot, &live->spot);
+    if (hooks->pair && !e2e_Pair_equal(&old_pair, &live->pair)) (hooks->pair)(ctx, live, &old_pair, &live->pair);
+    if (hooks->mood && ns_f32_bits(old_mood) != ns_f32_bits(live->mood)) (hooks->mood)(ctx, live, old_mood, live->mood);
 }
 
 void e2e_Audience_set_hp(e2e_Audience *v, int32_t value)

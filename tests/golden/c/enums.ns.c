@@ -185,7 +185,7 @@ void enums_Facing_apply(enums_Facing *live, const enums_Facing_snap *s, const en
     enums_Facing_dequantize(s, live);
     if (!hooks) return;
     /* After the whole component is updated, in field order. */
-    if (hooks->weapon && old_weapon != live->weapon) hooks->weapon(ctx, live, old_weapon, live->weapon);
+    if (hooks->weapon && old_weapon != live->weapon) (hooks->weapon)(ctx, live, old_weapon, live->weapon);
 }
 
 void enums_Facing_set_dir(enums_Facing *v, enums_Direction value)
