@@ -42,6 +42,18 @@ static inline bool ns__carries(const ns__defaults *d, uint32_t comp, ns_audience
 ns_status ns__defaults_init(ns__defaults *d, const ns_schema *s);
 void ns__defaults_free(ns__defaults *d);
 
+/* Index of the lowest set bit of m (m != 0). */
+static inline unsigned ns__lowest_bit(uint64_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(m);
+#else
+    unsigned i = 0;
+    while (!(m & 1u)) m >>= 1, i++;
+    return i;
+#endif
+}
+
 /* The component baselines of slot i: the entity baselines with each pointer moved to it. */
 static inline ns_baselines ns__part(const ns_baselines *b, uint32_t off)
 {
@@ -145,7 +157,7 @@ struct ns_world {
     uint32_t        *interval;    /* per schema component: record every interval ticks */
     ns__entity      *ent;         /* max_entities */
     uint32_t         alive;
-    uint32_t         next_free;   /* where the search for a free id starts */
+    uint64_t        *free_ids;    /* bit i of word i / 64: id i is free (lowest first) */
     ns__conn        *conn;        /* max_connections */
     uint32_t         tick;
     bool             ticked;

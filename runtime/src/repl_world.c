@@ -52,6 +52,7 @@ ns_world *ns_world_create(const ns_world_config *config, ns_status *status)
     uint32_t n = cfg.max_entities, nc = w->schema->component_count;
     w->interval = calloc(nc ? nc : 1, sizeof *w->interval);
     w->ent = calloc(n, sizeof *w->ent);
+    w->free_ids = calloc((n + 63) / 64, sizeof *w->free_ids);
     w->conn = calloc(cfg.max_connections, sizeof *w->conn);
     w->pick = calloc(n, sizeof *w->pick);
     w->heap = calloc(n, sizeof *w->heap);
@@ -60,8 +61,9 @@ ns_world *ns_world_create(const ns_world_config *config, ns_status *status)
     w->groups = calloc(w->group_cap, sizeof *w->groups);
     w->scratch_cap = (size_t)cfg.budget * 2 + 64;
     w->scratch = calloc(w->scratch_cap, 1);
-    if (!w->interval || !w->ent || !w->conn || !w->pick || !w->heap || !w->chosen || !w->groups || !w->scratch)
+    if (!w->interval || !w->ent || !w->free_ids || !w->conn || !w->pick || !w->heap || !w->chosen || !w->groups || !w->scratch)
         return fail(w, status, NS_ERR_NOMEM);
+    for (uint32_t i = 0; i < n; i++) w->free_ids[i / 64] |= UINT64_C(1) << (i % 64);
     for (uint32_t c = 0; c < nc; c++) w->interval[c] = interval_for(w->schema->components[c].send_rate_hz, cfg.tick_rate);
     if (status) *status = NS_OK;
     return w;
@@ -73,6 +75,7 @@ void ns__entity_release(ns_world *w, ns_entity_id id)
     free(e->cur);
     free(e->store);
     memset(e, 0, sizeof *e);
+    w->free_ids[id / 64] |= UINT64_C(1) << (id % 64);
     for (uint32_t c = 0; c < w->cfg.max_connections; c++)
         if (w->conn[c].used) memset(&w->conn[c].links[id], 0, sizeof(ns__link));
 }
@@ -85,6 +88,7 @@ void ns_world_destroy(ns_world *w)
     ns__defaults_free(&w->defaults);
     free(w->interval);
     free(w->ent);
+    free(w->free_ids);
     free(w->conn);
     free(w->pick);
     free(w->heap);
@@ -114,27 +118,35 @@ static ns_status set_up_entity(ns_world *w, ns__entity *e, const uint32_t *types
     return ns_history_init(&e->hist, e->store, size, w->cfg.history_depth);
 }
 
+/* The lowest free id: small ids keep the id gaps of packets short (docs/replication.md §6). */
+static bool lowest_free(const ns_world *w, uint32_t *id)
+{
+    for (uint32_t k = 0; k < (w->cfg.max_entities + 63) / 64; k++) {
+        uint64_t m = w->free_ids[k];
+        if (!m) continue;
+        *id = k * 64 + ns__lowest_bit(m);
+        return true;
+    }
+    return false;
+}
+
 ns_status ns_world_spawn(ns_world *w, const uint32_t *types, uint32_t count, ns_entity_id *id)
 {
-    uint32_t n = w->cfg.max_entities;
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t i = (w->next_free + k) % n;
-        ns__entity *e = &w->ent[i];
-        if (e->state != NS__FREE) continue;
-        ns_status st = set_up_entity(w, e, types, count);
-        if (st != NS_OK) {
-            ns__entity_release(w, i);
-            return st;
-        }
-        e->state = NS__ALIVE;
-        e->owner = NS_NO_OWNER;
-        e->importance = 1.0f;
-        w->next_free = (i + 1) % n;
-        w->alive++;
-        if (id) *id = i;
-        return NS_OK;
+    uint32_t i;
+    if (!lowest_free(w, &i)) return NS_ERR_FULL;
+    ns__entity *e = &w->ent[i];
+    ns_status st = set_up_entity(w, e, types, count);
+    if (st != NS_OK) {
+        ns__entity_release(w, i);
+        return st;
     }
-    return NS_ERR_FULL;
+    w->free_ids[i / 64] &= ~(UINT64_C(1) << (i % 64));
+    e->state = NS__ALIVE;
+    e->owner = NS_NO_OWNER;
+    e->importance = 1.0f;
+    w->alive++;
+    if (id) *id = i;
+    return NS_OK;
 }
 
 ns_status ns_world_despawn(ns_world *w, ns_entity_id id)

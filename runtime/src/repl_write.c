@@ -81,18 +81,6 @@ static bool wanted(const ns__pass *p, ns_entity_id id, const ns__entity *e)
     return p->c->relevant(p->w, p->conn, id, p->c->ctx);
 }
 
-/* Index of the lowest set bit of m (m != 0). */
-static unsigned lowest_bit(uint64_t m)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)__builtin_ctzll(m);
-#else
-    unsigned i = 0;
-    while (!(m & 1u)) m >>= 1, i++;
-    return i;
-#endif
-}
-
 /* The ticks both acked and sent, as a mask aligned to acked->newest (bit i: tick newest − i). */
 static uint64_t acked_and_sent(const ns_tickset *acked, const ns_tickset *sent)
 {
@@ -112,7 +100,7 @@ static void choose_baselines(const ns__entity *e, const ns__conn *c, const ns__l
     b->tick_now = now;
     uint64_t m = acked_and_sent(&c->acked, &l->sent);
     while (m && b->count < 3) {
-        uint32_t t = c->acked.newest - lowest_bit(m);
+        uint32_t t = c->acked.newest - ns__lowest_bit(m);
         m &= m - 1;
         if (now - t > e->hist.depth) break; /* older ticks are out of history too */
         const void *snap = ns__newer(now, t) ? ns_history_get(&e->hist, t) : NULL;

@@ -480,6 +480,26 @@ START_TEST(ids_are_not_reused_while_a_client_holds_them)
 }
 END_TEST
 
+/* A spawn takes the lowest free id, so ids stay small and their gaps cheap: once id 1's despawn
+ * is acked everywhere and has cooled down, the next spawn is 1 again, not 3. */
+START_TEST(spawns_take_the_lowest_free_id)
+{
+    rh_game *g = start((ns_world_config){0}, 2, (rh_impair){0});
+    ck_assert_uint_eq(spawn(g, body_health, 2), 0);
+    ck_assert_uint_eq(spawn(g, body_health, 2), 1);
+    ck_assert_uint_eq(spawn(g, body_health, 2), 2);
+    steps(g, 3);
+    ck_assert_int_eq(ns_world_despawn(g->world, 1), NS_OK);
+    ck_assert_uint_eq(spawn(g, body_health, 2), 3); /* 1 is still held or cooling */
+    steps(g, (int)NS_REPL_DEFAULT_REORDER + 4);
+    ck_assert_uint_eq(spawn(g, body_health, 2), 1);
+    ck_assert_uint_eq(spawn(g, body_health, 2), 4);
+    steps(g, 3);
+    assert_consistent(g);
+    stop(g);
+}
+END_TEST
+
 /* ---- handshake ---- */
 
 START_TEST(handshake_refuses_another_schema_naming_both_hashes)
@@ -637,6 +657,7 @@ static Suite *suite(void)
     tcase_add_test(tc, budget_is_never_exceeded_and_nothing_starves);
     tcase_add_test(tc, send_rate_samples_a_component);
     tcase_add_test(tc, ids_are_not_reused_while_a_client_holds_them);
+    tcase_add_test(tc, spawns_take_the_lowest_free_id);
     tcase_add_test(tc, handshake_refuses_another_schema_naming_both_hashes);
     tcase_add_test(tc, unknown_component_type_is_skipped_by_size);
     tcase_add_loop_test(tc, hostile_packets_change_nothing, 0, 2);
