@@ -6,7 +6,8 @@
 #   make test    build and run every test, then the same tests under ASan + UBSan
 #   make asan    only the sanitizer build of the tests
 #   make bench   build and run the benchmarks
-#   make fuzz    run the libFuzzer targets for FUZZ_SECONDS each (default 60)
+#   make fuzz    run the libFuzzer targets for FUZZ_SECONDS each (default 60), then compile
+#                FUZZ_SCHEMAS random schemas (default 1000) from FUZZ_SCHEMA_SEED (default: the time)
 #   make golden  regenerate every golden file (diagnostics, JSON, generated C): review the diff!
 #   make install PREFIX=/opt/netschema   build, then install netschemac, the runtime, headers,
 #                the CMake package and netschema.pc under PREFIX (default /usr/local)
@@ -16,6 +17,8 @@ BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_SCHEMAS ?= 1000
+FUZZ_SCHEMA_SEED ?= $(shell date +%s)
 PREFIX     ?= /usr/local
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE      ?= cmake
@@ -80,6 +83,10 @@ fuzz:
 		$(FUZZ_BUILD)/corpus/unbatch
 	./$(FUZZ_BUILD)/tests/fuzz/fuzz_replica -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
 		$(FUZZ_BUILD)/corpus/replica
+	@$(call configure,$(BUILD),)
+	@$(CMAKE) --build $(BUILD) -j$(JOBS) --target netschemac gen_schema
+	NS_RANDOM_O2=4 NS_RANDOM_JOBS=$(JOBS) sh tests/compiler/run_random.sh $(BUILD)/compiler/netschemac \
+		$(BUILD)/tests/compiler/gen_schema runtime/include $(FUZZ_SCHEMAS) $(FUZZ_SCHEMA_SEED)
 
 golden: build
 	@sh tests/compiler/run_golden.sh errors $(BUILD)/compiler/netschemac tests/compiler/errors --regenerate

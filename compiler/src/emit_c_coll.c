@@ -842,7 +842,9 @@ static void fastarray_helpers(helper *x)
         begin(x, NSC_FMT(g, "ns_status %s(%s *v, uint32_t id, uint32_t to)", nsc_cg_coll(g, x->s, "move"), x->r));
         count_line(x);
         nsc_p_line(c, "const int32_t at = id ? %s : -1;", find);
-        nsc_p_line(c, "if (at < 0) return NS_ERR_UNKNOWN_ID;");
+        /* at < n always holds (the search looks at n items), but gcc -O2 cannot see it: with a
+         * capacity of 1 it takes the branch at > to >= 0 for items[1] (-Warray-bounds). */
+        nsc_p_line(c, "if (at < 0 || (uint32_t)at >= n) return NS_ERR_UNKNOWN_ID;");
         nsc_p_line(c, "if (to >= n) return NS_ERR_RANGE;");
         nsc_p_line(c, "if ((uint32_t)at == to) return NS_OK;");
         nsc_p_line(c, "const %s moving = %s.items[at];", item, x->c);

@@ -1309,7 +1309,7 @@ ns_status bag_Inventory_items_move(bag_Inventory *v, uint32_t id, uint32_t to)
 {
     const uint32_t n = v->items.count < 256u ? v->items.count : 256u;
     const int32_t at = id ? ns_fa_find(v->items.items, n, sizeof v->items.items[0], id) : -1;
-    if (at < 0) return NS_ERR_UNKNOWN_ID;
+    if (at < 0 || (uint32_t)at >= n) return NS_ERR_UNKNOWN_ID;
     if (to >= n) return NS_ERR_RANGE;
     if ((uint32_t)at == to) return NS_OK;
     const bag_Inventory_items_item moving = v->items.items[at];
