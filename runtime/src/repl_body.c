@@ -90,15 +90,18 @@ static const uint8_t *reference(const ns__defaults *d, const ns__layout *l, uint
 }
 
 ns_status ns__body_write(ns_writer *w, const ns_schema *s, const ns__defaults *d, const ns__layout *l,
-                         const uint8_t *cur, const ns_baselines *b, ns_audience to, size_t *payload_bits)
+                         const uint8_t *cur, const ns_baselines *b, ns_audience to, size_t *payload_bits,
+                         ns__presence *pres)
 {
-    uint32_t present = 0;
+    uint32_t present = 0, nbits = 0;
     for (uint32_t i = 0; i < l->ncomp; i++) {
         if (!ns__carries(d, l->comp[i], to, b->count != 0)) continue;
         bool differs = !s->components[l->comp[i]].snap_equal(cur + l->off[i], reference(d, l, i, b));
         ns_write_bits(w, differs, 1);
         present |= (uint32_t)differs << i;
+        nbits++;
     }
+    if (pres) pres->present = present, pres->bits = nbits;
     size_t at = ns_writer_bits(w);
     for (uint32_t i = 0; i < l->ncomp; i++) {
         if (!(present >> i & 1u)) continue;
@@ -111,11 +114,14 @@ ns_status ns__body_write(ns_writer *w, const ns_schema *s, const ns__defaults *d
 }
 
 ns_status ns__body_read(ns_reader *r, const ns_schema *s, const ns__defaults *d, const ns__layout *l, uint8_t *out,
-                        const ns_baselines *b, ns_audience to)
+                        const ns_baselines *b, ns_audience to, const uint64_t *types)
 {
     uint32_t present = 0;
-    for (uint32_t i = 0; i < l->ncomp; i++)
-        if (ns__carries(d, l->comp[i], to, b->count != 0)) present |= ns_read_bits(r, 1) << i;
+    for (uint32_t i = 0; i < l->ncomp; i++) {
+        if (!ns__carries(d, l->comp[i], to, b->count != 0)) continue;
+        uint32_t bit = types ? (uint32_t)(*types >> l->comp[i] & 1u) : ns_read_bits(r, 1);
+        present |= bit << i;
+    }
     for (uint32_t i = 0; i < l->ncomp; i++) {
         const ns_component_ops *ops = &s->components[l->comp[i]];
         memcpy(out + l->off[i], reference(d, l, i, b), ops->desc->snap_size);

@@ -62,15 +62,27 @@ static inline ns_baselines ns__part(const ns_baselines *b, uint32_t off)
     return p;
 }
 
-/* Writes an entity body: one presence bit per component (1: written, 0: equal to its reference,
- * baseline 0 or the defaults), then each present component against the baselines. Adds the
- * bits of the component writes to *payload_bits. */
-ns_status ns__body_write(ns_writer *w, const ns_schema *s, const ns__defaults *d, const ns__layout *l,
-                         const uint8_t *cur, const ns_baselines *b, ns_audience to, size_t *payload_bits);
+/* What ns__body_write reports about the presence bits it wrote first. */
+typedef struct ns__presence {
+    uint32_t present;  /* bit i: slot i was written */
+    uint32_t bits;     /* presence bits written: one per slot the record can carry */
+} ns__presence;
 
-/* Reads a body into out (l->size bytes); absent components are copied from their reference. */
+/* Writes an entity body: one presence bit per component the record can carry (1: written, 0:
+ * equal to its reference, baseline 0 or the defaults), then each present component against the
+ * baselines. Adds the bits of the component writes to *payload_bits; fills *pres if not NULL. */
+ns_status ns__body_write(ns_writer *w, const ns_schema *s, const ns__defaults *d, const ns__layout *l,
+                         const uint8_t *cur, const ns_baselines *b, ns_audience to, size_t *payload_bits,
+                         ns__presence *pres);
+
+/* Reads a body into out (l->size bytes); absent components are copied from their reference.
+ * With types (a group's presence mask, bit c: schema component c), the body has no presence
+ * bits: a slot the record can carry is present when its type's bit is set. */
 ns_status ns__body_read(ns_reader *r, const ns_schema *s, const ns__defaults *d, const ns__layout *l, uint8_t *out,
-                        const ns_baselines *b, ns_audience to);
+                        const ns_baselines *b, ns_audience to, const uint64_t *types);
+
+/* Presence masks by type fit schemas of up to this many components. */
+#define NS__MASK_TYPES 64u
 
 /* Copies nbits bits from a buffer written by an ns_writer, starting at bit `from`, into w. */
 void ns__copy_bits(ns_writer *w, const uint8_t *src, size_t from, size_t nbits);
@@ -141,6 +153,7 @@ typedef struct ns__pick {
     ns_baselines base;        /* updates: the group key is (base.count, base.tick[]) */
     size_t       at, bits;    /* the body in the scratch buffer */
     size_t       payload;     /* bits of component writes in the body */
+    ns__presence pres;        /* the body's leading presence bits */
 } ns__pick;
 
 /* A candidate in the write's priority heap. */

@@ -183,7 +183,7 @@ static ns_status read_spawn(ns_replica *r, ns_reader *in, bool sizes, uint32_t t
     if (rec->at == SIZE_MAX) return NS_ERR_NOMEM;
     ns_baselines none = {.tick_now = tick};
     size_t start = ns_reader_bits(in);
-    ns__body_read(in, r->schema, &r->defaults, &rec->layout, r->scratch + rec->at, &none, (ns_audience)rec->audience);
+    ns__body_read(in, r->schema, &r->defaults, &rec->layout, r->scratch + rec->at, &none, (ns_audience)rec->audience, NULL);
     return check_size(in, sizes, start, size);
 }
 
@@ -206,7 +206,7 @@ static uint8_t ring_audience(const ns__rent *e, uint32_t tick)
 }
 
 static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t tick, const uint32_t *ticks,
-                             uint32_t count, ns__rrec *rec)
+                             uint32_t count, const uint64_t *types, ns__rrec *rec)
 {
     rec->kind = NS__UPDATE;
     uint32_t size = sizes ? ns_read_packed_u32(in, NULL) : 0;
@@ -231,7 +231,7 @@ static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t 
     rec->at = scratch_take(r, e->layout.size);
     if (rec->at == SIZE_MAX) return NS_ERR_NOMEM;
     size_t start = ns_reader_bits(in);
-    ns__body_read(in, r->schema, &r->defaults, &e->layout, r->scratch + rec->at, &b, (ns_audience)rec->audience);
+    ns__body_read(in, r->schema, &r->defaults, &e->layout, r->scratch + rec->at, &b, (ns_audience)rec->audience, types);
     return check_size(in, sizes, start, size);
 }
 
@@ -255,13 +255,21 @@ static ns_status read_records(ns_replica *r, ns_reader *in, uint32_t tick, bool 
         uint32_t ticks[3], count, n;
         ns__read_group_ticks(in, tick, ticks, &count, &r->dense);
         n = ns_read_packed_u32(in, NULL);
+        uint64_t types = 0;
+        bool by_type = ns_read_bits(in, 1) != 0;
+        if (by_type) {
+            uint32_t nt = r->schema->component_count;
+            if (nt > NS__MASK_TYPES) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
+            if (nt > 32) types = ns_read_bits(in, 32), nt -= 32;
+            types |= (uint64_t)ns_read_bits(in, nt) << (r->schema->component_count > 32 ? 32 : 0);
+        }
         if (ns_reader_failed(in)) return ns_reader_status(in);
         if (n >= r->cfg.max_entities - r->nrec) return NS_ERR_CAPACITY;
         next = 0;
         for (uint32_t i = 0; i <= n; i++) {
             ns__rrec *rec = &r->rec[r->nrec++];
             ns_status st = read_id(r, in, &next, &rec->id);
-            if (st == NS_OK) st = read_update(r, in, sizes, tick, ticks, count, rec);
+            if (st == NS_OK) st = read_update(r, in, sizes, tick, ticks, count, by_type ? &types : NULL, rec);
             if (st != NS_OK) return st;
         }
     }

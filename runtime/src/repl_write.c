@@ -208,7 +208,7 @@ static size_t group_cost(ns__pass *p, const ns_baselines *b, bool add)
         if (p->w->groups[i] == s) return 0;
         if (p->w->groups[i] == 0) break;
     }
-    size_t bits = 2 + cost(p->w->cfg.max_entities);
+    size_t bits = 3 + cost(p->w->cfg.max_entities); /* count, record count, the by-type flag */
     uint32_t prev = p->now;
     for (uint32_t k = 0; k < b->count; k++) bits += ns_packed_u32_cost(prev - b->tick[k] - 1u, &p->w->dense), prev = b->tick[k];
     if (add && p->w->groups[i] == 0) p->w->groups[i] = s, p->ngroups++;
@@ -237,7 +237,7 @@ static bool encode(ns__pass *p, ns__pick *k, const ns__entity *e)
     k->at = ns_writer_bits(&p->scratch);
     k->payload = 0;
     ns_status st = ns__body_write(&p->scratch, w->schema, &w->defaults, &e->layout, cur, &k->base,
-                                  (ns_audience)k->audience, &k->payload);
+                                  (ns_audience)k->audience, &k->payload, &k->pres);
     if (st != NS_OK) {
         p->scratch = saved;
         return false;
@@ -312,10 +312,12 @@ static bool same_group(const ns__pick *a, const ns__pick *b)
     return true;
 }
 
-static void write_body(ns__pass *p, ns_writer *out, const ns__pick *k)
+/* The body from scratch; with by_type, without its presence bits (the group's mask has them). */
+static void write_body(ns__pass *p, ns_writer *out, const ns__pick *k, bool by_type)
 {
-    if (p->sizes) ns_write_packed_u32(out, (uint32_t)k->bits, NULL);
-    ns__copy_bits(out, p->scratch.buf, k->at, k->bits);
+    size_t skip = by_type ? k->pres.bits : 0;
+    if (p->sizes) ns_write_packed_u32(out, (uint32_t)(k->bits - skip), NULL);
+    ns__copy_bits(out, p->scratch.buf, k->at + skip, k->bits - skip);
 }
 
 static void write_spawn(ns__pass *p, ns_writer *out, const ns__pick *k)
@@ -329,11 +331,12 @@ static void write_spawn(ns__pass *p, ns_writer *out, const ns__pick *k)
         ns_write_packed_u32(out, i == 0 ? id : id - prev - 1, NULL);
         prev = id;
     }
-    write_body(p, out, k);
+    write_body(p, out, k, false);
 }
 
-/* Writes the records of one group (or section) chosen[from, to), id gaps in model m. */
-static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, const ns_model *m)
+/* Writes the records of one group (or section) chosen[from, to), id gaps in model m; by_type:
+ * the group's presence mask stands for the records' presence bits. */
+static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, const ns_model *m, bool by_type)
 {
     const ns__pick *ch = p->w->chosen;
     uint32_t next = 0; /* the lowest id the next record may have */
@@ -345,9 +348,44 @@ static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, c
             write_spawn(p, out, k);
         } else if (k->kind == NS__UPDATE) {
             if (k->base.count == 0) ns_write_bits(out, k->audience, 1);
-            write_body(p, out, k);
+            write_body(p, out, k, by_type);
         }
     }
+}
+
+/* Whether the records chosen[from, to) agree on presence by component type: every record has
+ * exactly the components present whose types are in *types (among those it can carry). Then
+ * the group writes that mask once instead of each record's presence bits, if that is shorter:
+ * in a moving scene every record has its Transform and nothing else present. */
+static bool presence_by_type(const ns__pass *p, uint32_t from, uint32_t to, uint64_t *types)
+{
+    const ns__pick *ch = p->w->chosen;
+    uint32_t ntypes = p->w->schema->component_count;
+    uint64_t mask = 0;
+    size_t bits = 0;
+    if (ntypes > NS__MASK_TYPES) return false;
+    for (uint32_t i = from; i < to; i++) {
+        const ns__layout *l = &p->w->ent[ch[i].id].layout;
+        for (uint32_t c = 0; c < l->ncomp; c++)
+            if (ch[i].pres.present >> c & 1u) mask |= UINT64_C(1) << l->comp[c];
+        bits += ch[i].pres.bits;
+    }
+    if (bits <= ntypes) return false;
+    for (uint32_t i = from; i < to; i++) {
+        const ns__layout *l = &p->w->ent[ch[i].id].layout;
+        for (uint32_t c = 0; c < l->ncomp; c++) {
+            bool carried = ns__carries(&p->w->defaults, l->comp[c], (ns_audience)ch[i].audience, ch[i].base.count != 0);
+            if (carried && (mask >> l->comp[c] & 1u) != (ch[i].pres.present >> c & 1u)) return false;
+        }
+    }
+    *types = mask;
+    return true;
+}
+
+static void write_types(ns_writer *out, uint64_t types, uint32_t n)
+{
+    if (n > 32) ns_write_bits(out, (uint32_t)types, 32), types >>= 32, n -= 32;
+    ns_write_bits(out, (uint32_t)types, n);
 }
 
 /* True when the chosen ids cost fewer bits in the dense gap model than in the default one. */
@@ -384,14 +422,18 @@ static void emit(ns__pass *p, ns_writer *out)
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen; i++) groups += i == p->ndespawn + p->nspawn || !same_group(&ch[i - 1], &ch[i]);
     ns_write_packed_u32(out, groups, NULL);
     p->stats.groups = groups;
-    write_run(p, out, 0, p->ndespawn, gaps);
-    write_run(p, out, p->ndespawn, p->ndespawn + p->nspawn, gaps);
+    write_run(p, out, 0, p->ndespawn, gaps, false);
+    write_run(p, out, p->ndespawn, p->ndespawn + p->nspawn, gaps, false);
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen;) {
         uint32_t j = i + 1;
         while (j < p->nchosen && same_group(&ch[i], &ch[j])) j++;
         ns__write_group_ticks(out, &ch[i].base, &p->w->dense);
         ns_write_packed_u32(out, j - i - 1, NULL);
-        write_run(p, out, i, j, gaps);
+        uint64_t types;
+        bool by_type = presence_by_type(p, i, j, &types);
+        ns_write_bits(out, by_type, 1);
+        if (by_type) write_types(out, types, p->w->schema->component_count);
+        write_run(p, out, i, j, gaps, by_type);
         i = j;
     }
 }

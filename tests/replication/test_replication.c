@@ -386,6 +386,35 @@ START_TEST(records_have_presence_bits_only_for_what_they_can_carry)
 }
 END_TEST
 
+/* When every record of a group has the same component types present (a moving crowd: Body
+ * changed, Health not), the group writes one mask over the schema's types instead of each
+ * record's presence bits. 20 records × 2 presence bits become 5 mask bits (rt has 5 component
+ * types); one Health change among them breaks the agreement and the bits come back. */
+static uint32_t crowd_framing(bool one_hurt)
+{
+    rh_game *g = start((ns_world_config){0}, 1, (rh_impair){0});
+    for (int i = 0; i < 20; i++) spawn(g, body_health, 2);
+    steps(g, 4);
+    for (int t = 1; t <= 3; t++) {
+        for (ns_entity_id e = 0; e < 20; e++) set_body(g, e, (float)(t * 3 + (int)e), 0, 0);
+        if (one_hurt && t == 3) set_health(g, 7, 50, 30, 1);
+        rh_step(g);
+        ck_assert_uint_eq(g->last[0].updates, 20);
+        ck_assert_uint_eq(g->last[0].groups, 1);
+    }
+    uint32_t framing = g->last[0].framing_bits;
+    assert_consistent(g);
+    ck_assert_int_eq(health(g, 0, 7)->hp, one_hurt ? 50 : 100);
+    stop(g);
+    return framing;
+}
+
+START_TEST(a_group_that_agrees_on_presence_writes_one_mask)
+{
+    ck_assert_uint_eq(crowd_framing(true), crowd_framing(false) + 20 * 2 - 5);
+}
+END_TEST
+
 /* ---- priority and budget ---- */
 
 START_TEST(budget_is_never_exceeded_and_nothing_starves)
@@ -654,6 +683,7 @@ static Suite *suite(void)
     tcase_add_test(tc, leaving_relevancy_despawns_and_reentry_is_a_fresh_spawn);
     tcase_add_test(tc, ownership_change_moves_owner_fields);
     tcase_add_test(tc, records_have_presence_bits_only_for_what_they_can_carry);
+    tcase_add_test(tc, a_group_that_agrees_on_presence_writes_one_mask);
     tcase_add_test(tc, budget_is_never_exceeded_and_nothing_starves);
     tcase_add_test(tc, send_rate_samples_a_component);
     tcase_add_test(tc, ids_are_not_reused_while_a_client_holds_them);
