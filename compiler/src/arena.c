@@ -56,10 +56,40 @@ static nsc_arena_block *new_block(size_t size)
     return b;
 }
 
-void *nsc_arena_alloc(nsc_arena *a, size_t n)
+nsc_arena_mark nsc_arena_get_mark(const nsc_arena *a)
 {
-    n = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-    if (n == 0) n = ALIGN;
+    nsc_arena_mark m = {a->head, a->head ? a->head->next : NULL, a->used};
+    return m;
+}
+
+void nsc_arena_release(nsc_arena *a, nsc_arena_mark m)
+{
+    /* Blocks added since the mark sit in front of the marked head; large blocks are linked right
+     * behind whichever block was the head, so those made since sit between the marked head and
+     * the block that followed it then. */
+    nsc_arena_block *b = a->head;
+    while (b && b != m.head) {
+        nsc_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    if (m.head) {
+        b = m.head->next;
+        while (b && b != m.next) {
+            nsc_arena_block *next = b->next;
+            free(b);
+            b = next;
+        }
+        m.head->next = m.next;
+    }
+    a->head = m.head;
+    a->used = m.used;
+}
+
+/* n bytes at the given alignment (ALIGN or 1); the block's rest stays available. */
+static void *bump(nsc_arena *a, size_t n, size_t align)
+{
+    size_t at = a->head ? (a->used + align - 1) & ~(align - 1) : 0;
     if (n > BLOCK_SIZE / 4) {
         /* Large: its own block, linked behind the current one so the head keeps its space. */
         nsc_arena_block *b = new_block(n);
@@ -70,24 +100,31 @@ void *nsc_arena_alloc(nsc_arena *a, size_t n)
             a->head = b;
             a->used = n;
         }
-        memset(b->data, 0, n);
         return b->data;
     }
-    if (!a->head || a->used + n > a->head->size) {
+    if (!a->head || at + n > a->head->size) {
         nsc_arena_block *b = new_block(BLOCK_SIZE);
         b->next = a->head;
         a->head = b;
-        a->used = 0;
+        at = 0;
     }
-    void *p = a->head->data + a->used;
-    a->used += n;
+    void *p = a->head->data + at;
+    a->used = at + n;
+    return p;
+}
+
+void *nsc_arena_alloc(nsc_arena *a, size_t n)
+{
+    n = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
+    if (n == 0) n = ALIGN;
+    void *p = bump(a, n, ALIGN);
     memset(p, 0, n);
     return p;
 }
 
 char *nsc_arena_strndup(nsc_arena *a, const char *s, size_t n)
 {
-    char *p = nsc_arena_alloc(a, n + 1);
+    char *p = bump(a, n + 1, 1);
     if (n) memcpy(p, s, n);
     p[n] = '\0';
     return p;
@@ -100,12 +137,19 @@ char *nsc_arena_strdup(nsc_arena *a, const char *s)
 
 char *nsc_arena_printf(nsc_arena *a, const char *fmt, ...)
 {
+    /* Usually the text fits in what is left of the head block: format once, straight there. */
+    size_t room = a->head && a->used < a->head->size ? a->head->size - a->used : 0;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(room ? (char *)a->head->data + a->used : NULL, room, fmt, ap);
     va_end(ap);
     if (n < 0) n = 0;
-    char *p = nsc_arena_alloc(a, (size_t)n + 1);
+    if ((size_t)n < room) {
+        char *p = (char *)a->head->data + a->used;
+        a->used += (size_t)n + 1;
+        return p;
+    }
+    char *p = bump(a, (size_t)n + 1, 1);
     va_start(ap, fmt);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);

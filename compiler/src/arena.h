@@ -15,10 +15,23 @@ typedef struct nsc_arena {
 void  nsc_arena_init(nsc_arena *a);
 void  nsc_arena_free(nsc_arena *a);
 
+/* A point in an arena's history: nsc_arena_release frees everything allocated after it. Passes
+ * that make many short-lived strings (the C-name check, the emitter) release them per
+ * declaration, so memory follows the largest declaration instead of the whole schema. */
+typedef struct nsc_arena_mark {
+    nsc_arena_block *head, *next;  /* the head block then, and the block after it */
+    size_t           used;
+} nsc_arena_mark;
+
+nsc_arena_mark nsc_arena_get_mark(const nsc_arena *a);
+/* Frees what was allocated since m. Nothing allocated since may still be referenced. */
+void nsc_arena_release(nsc_arena *a, nsc_arena_mark m);
+
 /* Zeroed memory for n bytes, aligned for any type. */
 void *nsc_arena_alloc(nsc_arena *a, size_t n);
 
-/* Copies n bytes of s into the arena and appends a NUL. */
+/* Copies n bytes of s into the arena and appends a NUL. Strings are not aligned: a short name
+ * takes its length plus one, not a 16-byte slot. */
 char *nsc_arena_strndup(nsc_arena *a, const char *s, size_t n);
 char *nsc_arena_strdup(nsc_arena *a, const char *s);
 

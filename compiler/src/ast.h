@@ -94,11 +94,11 @@ typedef enum nsc_sync {
 
 /* A number that is exact for integers and approximate for floats. */
 typedef struct nsc_number {
-    bool    is_float;
     int64_t i;        /* when !is_float (i64 range; u64 values above use u) */
     uint64_t u;
-    bool    is_unsigned_big; /* integer above INT64_MAX, value in u */
     double  f;
+    bool    is_float;
+    bool    is_unsigned_big; /* integer above INT64_MAX, value in u */
 } nsc_number;
 
 /* An evaluated default value, as the emitters print it. */
@@ -115,20 +115,21 @@ typedef struct nsc_literal {
     size_t      count;
 } nsc_literal;
 
+/* Members ordered by size: one of these sits in every field of every schema. */
 typedef struct nsc_field_sem {
     const struct nsc_type *type;
-    bool       has_quantize;
     double     quantize;
-    bool       has_range;
     nsc_number range_lo, range_hi;
+    const nsc_literal *init;     /* the checked default, or NULL for the type's zero value */
     unsigned   smallest_three;   /* bits per component, 0 = not used */
     nsc_smooth smooth;
     nsc_sync   sync;             /* effective audience */
+    int        depth;            /* struct nesting depth of the owner, for limits */
+    bool       has_quantize;
+    bool       has_range;
     bool       explicit_sync;
     bool       notify, initial, composite, nopredict, raw, ordered;
     bool       wrap;             /* @smooth(..., wrap): @range is one turn */
-    const nsc_literal *init;     /* the checked default, or NULL for the type's zero value */
-    int        depth;            /* struct nesting depth of the owner, for limits */
 } nsc_field_sem;
 
 typedef struct nsc_field {
@@ -158,10 +159,12 @@ typedef enum nsc_decl_kind {
 } nsc_decl_kind;
 
 typedef struct nsc_decl {
+    /* Members ordered by size (no padding between them): one per declaration adds up. */
     nsc_decl_kind kind;
-    nsc_name     name;         /* empty for package and import */
     nsc_loc      loc;          /* the whole declaration */
+    nsc_name     name;         /* empty for package and import */
     nsc_loc      kw_loc;       /* its keyword */
+    nsc_loc      path_loc;     /* import: the path's location */
     const char  *doc;
     nsc_attr   **attrs;
     size_t       nattrs;
@@ -170,9 +173,7 @@ typedef struct nsc_decl {
     /* import */
     const char  *path;
     size_t       path_len;
-    nsc_loc      path_loc;
     struct nsc_unit *target;
-    bool         import_used;
     /* const */
     nsc_expr    *value;
     /* enum */
@@ -185,20 +186,21 @@ typedef struct nsc_decl {
     size_t       nfields;
     /* filled by check */
     struct nsc_unit *unit;
-    int          state;        /* resolution state (cycle detection) */
     int64_t      const_value;
-    bool         const_ok;
     struct nsc_type *type;     /* enums and records */
-    nsc_sync     sync;         /* component-level @sync (default all) */
-    int          nesting;      /* structs: how deep structs nest inside it */
-    bool         cyclic;       /* structs: contains itself (reported) */
-    bool         has_id;
-    uint32_t     id;           /* wire type id: components, inputs, rpcs */
-    uint32_t     send_rate_hz; /* components: @send_rate(hz), 0 without */
-    bool         unreliable;   /* rpcs: @unreliable */
     const char  *c_name;       /* <prefix>_<Name> */
     struct nsc_layout *layout;
     uint64_t     hash;
+    int          state;        /* resolution state (cycle detection) */
+    nsc_sync     sync;         /* component-level @sync (default all) */
+    int          nesting;      /* structs: how deep structs nest inside it */
+    uint32_t     id;           /* wire type id: components, inputs, rpcs */
+    uint32_t     send_rate_hz; /* components: @send_rate(hz), 0 without */
+    bool         import_used;  /* import */
+    bool         const_ok;
+    bool         cyclic;       /* structs: contains itself (reported) */
+    bool         has_id;
+    bool         unreliable;   /* rpcs: @unreliable */
 } nsc_decl;
 
 /* Kind names as written in schemas ("component"). */

@@ -2,6 +2,9 @@
  * layout and hash passes when the schemas are clean. */
 #include "checker.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "cnames.h"
 #include "hash.h"
 #include "layout.h"
@@ -35,7 +38,11 @@ unsigned nsc_check(nsc_context *ctx)
 {
     if (ctx->checked) return ctx->check_errors;
     ctx->checked = true;
-    nsc_checker c = {ctx, &ctx->diags, &ctx->arena, {0}};
+    nsc_checker c;
+    memset(&c, 0, sizeof c);
+    c.ctx = ctx;
+    c.d = &ctx->diags;
+    c.a = &ctx->arena;
     unsigned before = ctx->diags.errors;
 
     for (size_t i = 0; i < ctx->nunits; i++) nsc_check_package(&c, ctx->units[i]);
@@ -50,6 +57,7 @@ unsigned nsc_check(nsc_context *ctx)
     each_decl(&c, NSC_D_STRUCT, nsc_check_containment);
     each_record(&c, nsc_check_record);
     each_record(&c, defaults);
+    for (size_t i = 0; i < ctx->nunits; i++) nsc_fingerprint_c_names(&c, ctx->units[i]);
     for (size_t i = 0; i < ctx->nunits; i++) {
         nsc_assign_type_ids(&c, ctx->units[i]);
         nsc_check_c_names(&c, ctx->units[i]);
@@ -62,6 +70,9 @@ unsigned nsc_check(nsc_context *ctx)
         for (size_t i = 0; i < ctx->nunits; i++) nsc_hash_unit(&c, ctx->units[i]);
     }
     nsc_map_free(&c.cnames);
+    free(c.cname_fps.items);
+    free(c.cname_fps.set);
+    free(c.cname_fps.used);
     nsc_diags_flush(&ctx->diags);
     ctx->check_errors = ctx->diags.errors;
     return ctx->check_errors;

@@ -93,7 +93,7 @@ const char *nsc_reserved_c_name(nsc_arena *a, const char *name)
         return "the C library's <stdint.h> defines it or C11 reserves it for that header (7.31.10), and generated "
                "code includes that header";
     for (size_t i = 0; i < sizeof libc_names / sizeof libc_names[0]; i++)
-        if (strcmp(libc_names[i].name, name) == 0)
+        if (libc_names[i].name[0] == name[0] && strcmp(libc_names[i].name, name) == 0) /* hot: every C name */
             return nsc_arena_printf(a, "the C library's <%s> defines it, and %s", libc_names[i].header,
                                     strcmp(libc_names[i].header, "limits.h") && strcmp(libc_names[i].header, "float.h")
                                         ? "generated code includes that header"

@@ -11,7 +11,16 @@ typedef struct nsc_checker {
     nsc_context *ctx;
     nsc_diags   *d;
     nsc_arena   *a;
-    nsc_map      cnames;   /* generated C identifier → nsc_cname_owner */
+    nsc_map      cnames;   /* generated C identifier → owner, for names whose fingerprint repeats */
+    struct {               /* fingerprints of every generated C name (cnames.c) */
+        uint32_t *items;
+        size_t    count, cap;
+        uint32_t *set;     /* then: the fingerprints that repeat (cnames.c, find_repeats) */
+        unsigned char *used;
+        size_t    set_mask;
+        bool      sorted;  /* the first pass is over: report */
+        bool      kept;    /* the map holds strings of the current declaration */
+    } cname_fps;
 } nsc_checker;
 
 /* ---- limits (SPEC.md, "Limits") ---- */
@@ -90,6 +99,9 @@ void nsc_check_field_attrs(nsc_checker *c, nsc_decl *owner, nsc_field *f);
 void nsc_check_default(nsc_checker *c, nsc_decl *owner, nsc_field *f);
 
 /* ---- generated C names: cnames.c ---- */
+/* First pass over every unit (reports nothing), then nsc_check_c_names on each unit reports
+ * collisions and reserved names. */
+void nsc_fingerprint_c_names(nsc_checker *c, nsc_unit *u);
 void nsc_check_c_names(nsc_checker *c, nsc_unit *u);
 
 #endif

@@ -2,6 +2,7 @@
  * (for example package a.b with type c against package a with type b_c, or a setter
  * arena_Health_set_hp against a struct named Health_set_hp). */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "checker.h"
@@ -106,9 +107,120 @@ static void reject_reserved(nsc_checker *c, const char *name, const char *what, 
     if (why) nsc_error(c->d, "E-name-reserved", loc, "%s would generate the C name '%s', which is reserved: %s", what, name, why);
 }
 
+/* Every generated name is made twice. The first pass only records a 32-bit fingerprint of each;
+ * sorted, they show which names may repeat (a few: equal names, and fingerprints equal by
+ * chance). The second pass reports: a name whose fingerprint is unique cannot collide, so only
+ * the few others go into the exact map with their owners. Storing every name with its owner
+ * cost about 5 KB per one-field struct (idl/SPEC.md section 8.1). */
+static uint32_t fingerprint(const char *name)
+{
+    uint64_t h = nsc_fnv1a(name, strlen(name), NSC_FNV_OFFSET);
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    return (uint32_t)(h >> 32);
+}
+
+static void record_fingerprint(nsc_checker *c, uint32_t fp)
+{
+    if (c->cname_fps.count == c->cname_fps.cap) {
+        c->cname_fps.cap = c->cname_fps.cap ? c->cname_fps.cap * 2 : 1024;
+        c->cname_fps.items = nsc_xrealloc(c->cname_fps.items, c->cname_fps.cap * sizeof *c->cname_fps.items);
+    }
+    c->cname_fps.items[c->cname_fps.count++] = fp;
+}
+
+static int compare_u32(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Sorts in place, without a second array: one American-flag pass on the high 16 bits puts
+ * every value in its bucket (linear), then each bucket, a few hundred values at most for tens
+ * of millions of names, is sorted on its own. */
+static void sort_fingerprints(uint32_t *a, size_t n)
+{
+    size_t *next = nsc_xrealloc(NULL, 65536 * sizeof *next), *end = nsc_xrealloc(NULL, 65536 * sizeof *end);
+    memset(end, 0, 65536 * sizeof *end);
+    for (size_t i = 0; i < n; i++) end[a[i] >> 16]++;
+    for (size_t b = 0, at = 0; b < 65536; b++) {
+        next[b] = at;
+        at += end[b];
+        end[b] = at;
+    }
+    for (size_t b = 0; b < 65536; b++) {
+        while (next[b] < end[b]) {
+            uint32_t v = a[next[b]];
+            size_t d = v >> 16;
+            while (d != b) { /* carry v to its bucket, picking up what was there */
+                uint32_t t = a[next[d]];
+                a[next[d]++] = v;
+                v = t;
+                d = v >> 16;
+            }
+            a[next[b]++] = v;
+        }
+    }
+    for (size_t b = 0, start = 0; b < 65536; start = end[b], b++)
+        if (end[b] - start > 1) qsort(a + start, end[b] - start, sizeof *a, compare_u32);
+    free(next);
+    free(end);
+}
+
+/* Keeps the fingerprints that occur more than once, in a small open-addressing set (a slot is
+ * empty when its "used" bit is clear), and frees the full list: the second pass then looks up
+ * a table that stays in cache instead of one entry per generated name. */
+static void find_repeats(nsc_checker *c)
+{
+    size_t n = c->cname_fps.count, repeats = 0;
+    /* Give back what doubling left unused before the sort: the list is the check's largest array. */
+    uint32_t *a = c->cname_fps.items = nsc_xrealloc(c->cname_fps.items, (n ? n : 1) * sizeof *a);
+    sort_fingerprints(a, n);
+    for (size_t i = 0; i + 1 < n; i++)
+        if (a[i] == a[i + 1] && (i == 0 || a[i - 1] != a[i])) repeats++;
+    size_t cap = 16;
+    while (cap < 2 * repeats) cap *= 2;
+    c->cname_fps.set = nsc_xrealloc(NULL, cap * sizeof *c->cname_fps.set);
+    c->cname_fps.used = nsc_xrealloc(NULL, (cap + 7) / 8);
+    memset(c->cname_fps.used, 0, (cap + 7) / 8);
+    c->cname_fps.set_mask = cap - 1;
+    for (size_t i = 0; i + 1 < n; i++) {
+        if (a[i] != a[i + 1] || (i > 0 && a[i - 1] == a[i])) continue;
+        size_t k = a[i] & c->cname_fps.set_mask;
+        while (c->cname_fps.used[k / 8] & (1u << (k % 8))) k = (k + 1) & c->cname_fps.set_mask;
+        c->cname_fps.set[k] = a[i];
+        c->cname_fps.used[k / 8] |= (unsigned char)(1u << (k % 8));
+    }
+    free(a);
+    c->cname_fps.items = NULL;
+    c->cname_fps.count = c->cname_fps.cap = 0;
+    c->cname_fps.sorted = true;
+}
+
+/* True if more than one generated name has this fingerprint. */
+static bool fingerprint_repeats(const nsc_checker *c, uint32_t fp)
+{
+    size_t k = fp & c->cname_fps.set_mask;
+    while (c->cname_fps.used[k / 8] & (1u << (k % 8))) {
+        if (c->cname_fps.set[k] == fp) return true;
+        k = (k + 1) & c->cname_fps.set_mask;
+    }
+    return false;
+}
+
 static void claim_as(nsc_checker *c, const char *name, const nsc_decl *d, const char *what, const char *place,
                      nsc_loc loc)
 {
+    if (!c->cname_fps.sorted) {
+        record_fingerprint(c, fingerprint(name));
+        return;
+    }
+    if (!fingerprint_repeats(c, fingerprint(name))) {
+        reject_reserved(c, name, what, loc);
+        return;
+    }
+    c->cname_fps.kept = true; /* the map now points into this declaration's strings */
     owner *o = NSC_NEW(c->a, owner);
     o->decl = d;
     o->what = what;
@@ -203,7 +315,7 @@ static void claim_record(nsc_checker *c, const nsc_decl *d)
         for (const char *const *sfx = nsc_collection_suffixes(f->sem.type); *sfx; sfx++)
             claim_as(c, nsc_coll_name(c->a, d, f, *sfx), d, fw, fp, f->name.loc);
     }
-    if (d->kind == NSC_D_COMPONENT) check_hooks(c, d);
+    if (d->kind == NSC_D_COMPONENT && c->cname_fps.sorted) check_hooks(c, d);
 }
 
 static void claim_enum(nsc_checker *c, const nsc_decl *d)
@@ -220,9 +332,10 @@ static void claim_enum(nsc_checker *c, const nsc_decl *d)
     }
 }
 
-void nsc_check_c_names(nsc_checker *c, nsc_unit *u)
+static void claim_unit(nsc_checker *c, nsc_unit *u)
 {
     if (!u->package_decl) return;
+    nsc_arena_mark mark = nsc_arena_get_mark(c->a);
     const char *what = nsc_arena_printf(c->a, "the schema-wide names of package '%s' (%s)", u->package, u->src->path);
     claim(c, nsc_unit_macro(c->a, u, "SCHEMA_HASH"), NULL, what, u->package_decl->loc);
     claim(c, nsc_unit_macro(c->a, u, "TYPE_COUNT"), NULL, what, u->package_decl->loc);
@@ -231,10 +344,28 @@ void nsc_check_c_names(nsc_checker *c, nsc_unit *u)
     for (size_t i = 0; i < sizeof dispatch_names / sizeof dispatch_names[0]; i++)
         claim(c, nsc_arena_printf(c->a, "%s_%s", u->prefix, dispatch_names[i]), NULL, what, u->package_decl->loc);
     for (size_t i = 0; i < u->ndecls; i++) {
+        /* The names and messages of one declaration are dropped once it is done, unless the map
+         * of repeated names kept some of them. */
+        if (!c->cname_fps.kept) nsc_arena_release(c->a, mark);
+        else c->cname_fps.kept = false;
+        mark = nsc_arena_get_mark(c->a);
         const nsc_decl *d = u->decls[i];
         if (d->kind == NSC_D_ENUM) claim_enum(c, d);
         else if (nsc_decl_is_record(d)) claim_record(c, d);
         else if (d->kind == NSC_D_CONST)
             claim(c, nsc_macro_name(c->a, d, NULL), d, nsc_arena_printf(c->a, "constant '%s'", d->name.text), d->name.loc);
     }
+    if (!c->cname_fps.kept) nsc_arena_release(c->a, mark);
+    c->cname_fps.kept = false;
+}
+
+void nsc_fingerprint_c_names(nsc_checker *c, nsc_unit *u)
+{
+    claim_unit(c, u);
+}
+
+void nsc_check_c_names(nsc_checker *c, nsc_unit *u)
+{
+    if (!c->cname_fps.sorted) find_repeats(c);
+    claim_unit(c, u);
 }

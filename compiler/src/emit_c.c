@@ -72,6 +72,9 @@ static void source(nsc_cgen *g)
     const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
     size_t n = nsc_cg_record_order(g, order);
     for (size_t i = 0; i < n; i++) {
+        /* What a record's functions format is dropped after it: memory follows the largest
+         * record, not the schema. */
+        nsc_arena_mark mark = nsc_arena_get_mark(g->a);
         const nsc_decl *d = order[i];
         nsc_p_blank(c);
         nsc_p_line(c, "/* ---- %s %s ---- */", nsc_decl_kind_name(d->kind), d->name.text);
@@ -85,29 +88,33 @@ static void source(nsc_cgen *g)
         nsc_cg_setters(g, d);
         nsc_cg_coll_helpers(g, d);
         nsc_cg_descriptor(g, d);
+        nsc_arena_release(g->a, mark);
     }
     nsc_cg_type_table(g);
     nsc_cg_dispatch_source(g);
 }
 
-/* Writes text to dir/name through a temporary file, so a failed run never leaves half a file. */
-static int write_file(nsc_context *ctx, const char *dir, const char *name, const nsc_strbuf *text)
+/* Prints one file into dir/<stem>.ns.<ext> through a temporary file, so a failed run never
+ * leaves half a file. The printer streams to it: the text is never in memory whole. */
+static int emit_file(nsc_cgen *g, const char *dir, const char *ext, nsc_printer *p, void (*print)(nsc_cgen *g))
 {
-    size_t n = strlen(dir) + strlen(name) + 16;
-    char *path = malloc(n), *tmp = malloc(n);
-    if (!path || !tmp) nsc_out_of_memory();
-    snprintf(path, n, "%s/%s", dir, name);
-    snprintf(tmp, n, "%s/%s.tmp", dir, name);
+    const char *path = NSC_FMT(g, "%s/%s.ns.%s", dir, g->u->stem, ext);
+    const char *tmp = NSC_FMT(g, "%s.tmp", path);
     FILE *f = fopen(tmp, "wb");
-    int rc = 0;
-    if (!f || fwrite(nsc_sb_str(text), 1, text->len, f) != text->len || fclose(f) != 0 || rename(tmp, path) != 0) {
+    if (f) {
+        nsc_p_stream(p, f);
+        print(g);
+    }
+    int rc = 0, err = 0;
+    if (!f) err = errno ? errno : EIO;
+    else if (nsc_p_finish(p) != 0) err = errno ? errno : EIO, fclose(f);
+    else if (fclose(f) != 0 || rename(tmp, path) != 0) err = errno ? errno : EIO;
+    if (err) {
         nsc_loc none = {0, 0, 0};
-        nsc_error(&ctx->diags, "E-io", none, "cannot write '%s': %s", path, strerror(errno));
+        nsc_error(&g->ctx->diags, "E-io", none, "cannot write '%s': %s", path, strerror(err));
         remove(tmp);
         rc = -1;
     }
-    free(path);
-    free(tmp);
     return rc;
 }
 
@@ -118,10 +125,8 @@ int nsc_emit_c(nsc_context *ctx, const nsc_unit *u, const char *out_dir)
     nsc_p_init(&h);
     nsc_p_init(&c);
     nsc_cgen g = {ctx, &ctx->arena, u, &h, &c};
-    header(&g);
-    source(&g);
-    int rc = write_file(ctx, out_dir, NSC_FMT(&g, "%s.ns.h", u->stem), &h.out);
-    if (rc == 0) rc = write_file(ctx, out_dir, NSC_FMT(&g, "%s.ns.c", u->stem), &c.out);
+    int rc = emit_file(&g, out_dir, "h", &h, header);
+    if (rc == 0) rc = emit_file(&g, out_dir, "c", &c, source);
     nsc_p_free(&h);
     nsc_p_free(&c);
     return rc;

@@ -239,9 +239,9 @@ static void check_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_comment(c, "A snapshot made by hand may hold what no reader accepts: refuse to write it.");
     nsc_p_line(c, "static ns_status %s(const %s_snap *s)", nsc_cg_fn(g, d, "check"), n);
     nsc_p_open(c, "{");
-    size_t before = c->out.len;
+    size_t before = nsc_p_size(c);
     check_slots(g, d->layout, "s->");
-    if (c->out.len == before) nsc_p_line(c, "(void)s;");
+    if (nsc_p_size(c) == before) nsc_p_line(c, "(void)s;");
     nsc_p_line(c, "return NS_OK;");
     nsc_p_close(c, "}");
 }

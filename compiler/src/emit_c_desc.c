@@ -83,7 +83,11 @@ void nsc_cg_type_table(nsc_cgen *g)
     size_t n = nsc_cg_record_order(g, order);
     nsc_p_empty(c);
     nsc_p_open(c, "const ns_type_desc *const %s_types[] = {", g->u->prefix);
-    for (size_t i = 0; i < n; i++) nsc_p_line(c, "&%s,", nsc_cg_fn(g, order[i], "desc"));
+    for (size_t i = 0; i < n; i++) {
+        nsc_arena_mark mark = nsc_arena_get_mark(g->a); /* see source() in emit_c.c */
+        nsc_p_line(c, "&%s,", nsc_cg_fn(g, order[i], "desc"));
+        nsc_arena_release(g->a, mark);
+    }
     if (n == 0) nsc_p_line(c, "NULL,");
     nsc_p_close(c, "};");
 }

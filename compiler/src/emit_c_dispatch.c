@@ -104,8 +104,11 @@ static void header(nsc_cgen *g, const seen_records *s)
     const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
     size_t n = nsc_cg_record_order(g, order);
     if (n) nsc_p_comment(h, "The snapshot of each record's schema defaults (what _read decodes when nothing changed).");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        nsc_arena_mark mark = nsc_arena_get_mark(g->a); /* see source() in emit_c.c */
         nsc_p_line(h, "extern const %s_snap %s;", nsc_cg_name(g, order[i]), nsc_cg_fn(g, order[i], "snap_default"));
+        nsc_arena_release(g->a, mark);
+    }
     nsc_p_blank(h);
     if (s->ncomponents) {
         nsc_p_comment(h, "Every component this schema sees (its own and its imports'), by type id: %zu.", s->ncomponents);

@@ -258,7 +258,11 @@ void nsc_cg_header_types(nsc_cgen *g)
         if (g->u->decls[i]->kind == NSC_D_ENUM) header_enum(g, g->u->decls[i]);
     const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
     size_t n = nsc_cg_record_order(g, order);
-    for (size_t i = 0; i < n; i++) header_record(g, order[i]);
+    for (size_t i = 0; i < n; i++) {
+        nsc_arena_mark mark = nsc_arena_get_mark(g->a); /* see source() in emit_c.c */
+        header_record(g, order[i]);
+        nsc_arena_release(g->a, mark);
+    }
 }
 
 /* ---- prototypes ------------------------------------------------------------------------- */
@@ -346,7 +350,11 @@ void nsc_cg_header_functions(nsc_cgen *g)
     size_t n = nsc_cg_record_order(g, order);
     nsc_p_blank(g->h);
     nsc_p_line(g->h, "/* ---- functions ---- */");
-    for (size_t i = 0; i < n; i++) prototypes(g, order[i]);
+    for (size_t i = 0; i < n; i++) {
+        nsc_arena_mark mark = nsc_arena_get_mark(g->a);
+        prototypes(g, order[i]);
+        nsc_arena_release(g->a, mark);
+    }
     nsc_p_blank(g->h);
     nsc_p_comment(g->h, "Every type of this schema, for generic tools.");
     nsc_p_line(g->h, "extern const ns_type_desc *const %s_types[];", g->u->prefix);

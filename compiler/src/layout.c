@@ -363,10 +363,24 @@ static uint32_t mask_bits(unsigned n)
     return n > 1 ? n + 1 : n;
 }
 
+/* Slots of field f: one, or those of its members for a non-composite struct. */
+static size_t count_slots(const nsc_field *f)
+{
+    const nsc_type *t = f->sem.type;
+    if (t->kind != NSC_T_STRUCT || f->sem.composite) return 1;
+    size_t n = 0;
+    for (size_t i = 0; i < t->decl->nfields; i++) n += count_slots(t->decl->fields[i]);
+    return n;
+}
+
 static nsc_layout *layout_of(nsc_checker *c, const nsc_decl *d)
 {
     if (d->layout) return d->layout;
+    /* Sized exactly up front: growing by doubling left the smaller arrays in the arena, and a
+     * one-field struct paid for eight slots. */
     builder b = {c, NULL, 0, 0};
+    for (size_t i = 0; i < d->nfields; i++) b.cap += count_slots(d->fields[i]);
+    if (b.cap) b.slots = NSC_NEW_ARRAY(c->a, nsc_slot, b.cap);
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
         add_field(&b, d, d, f, f, f->name.text, f->name.text);

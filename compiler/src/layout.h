@@ -32,31 +32,32 @@ typedef enum nsc_enc {
 struct nsc_layout;
 
 typedef struct nsc_slot {
+    /* Members ordered by size (no padding): every field of every record has one. */
     const nsc_field *field;      /* the (leaf) field this slot codes */
     const nsc_field *top;        /* the record's own field it belongs to (== field unless flattened) */
     const nsc_decl  *decl;       /* the record that declares `field` (a struct when flattened) */
     const char      *path;       /* C member path from the record: "pos", "stats.hp" */
     const char      *flat;       /* the path with '_' for '.': "stats_hp" */
     const nsc_type  *type;
-    nsc_enc          enc;
-    unsigned         arity;      /* components of vectors and quaternions, else 1 */
-    unsigned         raw_bits;   /* NSC_ENC_RAW width; NSC_ENC_QUAT_S3 bits per component */
-    bool             has_range;  /* a declared @range (or an enum's values, a quaternion's ±Q) */
-    bool             bounded;    /* lo/hi hold the effective bounds: declared, else the type's */
     int64_t          lo, hi;     /* valid when bounded (not for a u64 without @range) */
     uint64_t         span;       /* hi − lo when has_range */
     double           scale;      /* @quantize */
     const char      *snap_ctype; /* C type of one snapshot component */
+    const struct nsc_layout *composite; /* NSC_ENC_STRUCT: the struct's layout */
+    struct nsc_slot *elem;       /* collections: the element (list, set, fastarray) or value (map) */
+    struct nsc_slot *key;        /* map: the key */
+    nsc_enc          enc;
+    unsigned         arity;      /* components of vectors and quaternions, else 1 */
+    unsigned         raw_bits;   /* NSC_ENC_RAW width; NSC_ENC_QUAT_S3 bits per component */
     uint32_t         max_bits;   /* worst payload when its mask bit is set */
     uint32_t         full_bits;  /* worst bits when coded without a mask bit (inside a composite) */
     nsc_sync         sync;
+    unsigned         index;      /* wire order: position in the record's mask */
+    bool             has_range;  /* a declared @range (or an enum's values, a quaternion's ±Q) */
+    bool             bounded;    /* lo/hi hold the effective bounds: declared, else the type's */
     bool             initial;
     bool             predicted;  /* uses the three-baseline predictor */
-    unsigned         index;      /* wire order: position in the record's mask */
-    const struct nsc_layout *composite; /* NSC_ENC_STRUCT: the struct's layout */
     bool             record;     /* a struct coded by its own _write (collection elements) */
-    struct nsc_slot *elem;       /* collections: the element (list, set, fastarray) or value (map) */
-    struct nsc_slot *key;        /* map: the key */
 } nsc_slot;
 
 /* Audience × write kind, for masks and bounds. */

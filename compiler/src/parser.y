@@ -94,7 +94,8 @@ static nsc_qname *qname_finish(nsc_parser *ps, nsc_ptrvec *parts, nsc_loc loc, c
         if (i) nsc_sb_putc(&sb, '.');
         nsc_sb_puts(&sb, q->parts[i].text);
     }
-    q->text = nsc_arena_strdup(ps->arena, nsc_sb_str(&sb));
+    /* Most names have one part: their text is that part's, no copy needed. */
+    q->text = parts->count == 1 ? q->parts[0].text : nsc_arena_strdup(ps->arena, nsc_sb_str(&sb));
     q->loc = loc;
     q->doc = doc;
     nsc_sb_free(&sb);

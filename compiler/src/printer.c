@@ -1,7 +1,10 @@
 /* printer.c — indentation-aware output for the C emitter. */
 #include "printer.h"
 
+#include <errno.h>
 #include <string.h>
+
+#define FLUSH_AT (64u * 1024u)
 
 void nsc_p_init(nsc_printer *p)
 {
@@ -13,8 +16,37 @@ void nsc_p_free(nsc_printer *p)
     nsc_sb_free(&p->out);
 }
 
+void nsc_p_stream(nsc_printer *p, FILE *f)
+{
+    p->sink = f;
+}
+
+size_t nsc_p_size(const nsc_printer *p)
+{
+    return p->flushed + p->out.len;
+}
+
+/* Writes all but the last keep bytes. */
+static void flush(nsc_printer *p, size_t keep)
+{
+    if (!p->sink || p->out.len <= keep) return;
+    size_t n = p->out.len - keep;
+    if (!p->error && fwrite(p->out.data, 1, n, p->sink) != n) p->error = errno ? errno : EIO;
+    memmove(p->out.data, p->out.data + n, keep + 1); /* the kept bytes and the NUL */
+    p->out.len = keep;
+    p->flushed += n;
+}
+
+int nsc_p_finish(nsc_printer *p)
+{
+    flush(p, 0);
+    if (p->error) errno = p->error;
+    return p->error ? -1 : 0;
+}
+
 static void vline(nsc_printer *p, const char *fmt, va_list ap)
 {
+    if (p->out.len >= FLUSH_AT) flush(p, 2);
     if (fmt[0] != '\0')
         for (int i = 0; i < p->indent; i++) nsc_sb_puts(&p->out, "    ");
     nsc_sb_vprintf(&p->out, fmt, ap);
@@ -49,6 +81,7 @@ void nsc_p_close(nsc_printer *p, const char *fmt, ...)
 
 void nsc_p_empty(nsc_printer *p)
 {
+    if (p->out.len >= FLUSH_AT) flush(p, 2);
     nsc_sb_putc(&p->out, '\n');
 }
 

@@ -4,16 +4,26 @@
 #define NSC_PRINTER_H
 
 #include <stdarg.h>
+#include <stdio.h>
 
 #include "strbuf.h"
 
 typedef struct nsc_printer {
-    nsc_strbuf out;
+    nsc_strbuf out;      /* what is not written to sink yet (its last two bytes stay, for nsc_p_blank) */
     int        indent;   /* levels of 4 spaces */
+    FILE      *sink;     /* NULL: everything stays in out */
+    size_t     flushed;  /* bytes already written to sink */
+    int        error;    /* errno of the first failed write, 0 if none */
 } nsc_printer;
 
 void nsc_p_init(nsc_printer *p);
 void nsc_p_free(nsc_printer *p);
+/* Writes to f from now on, a buffer at a time, so a large output never sits in memory whole. */
+void nsc_p_stream(nsc_printer *p, FILE *f);
+/* Writes what is buffered; 0, or -1 with errno set if a write failed. */
+int nsc_p_finish(nsc_printer *p);
+/* Bytes printed so far, written or not. */
+size_t nsc_p_size(const nsc_printer *p);
 
 /* One line at the current indentation ("" prints an empty line). */
 void nsc_p_line(nsc_printer *p, const char *fmt, ...)
