@@ -141,6 +141,10 @@ static int compare_u32(const void *pa, const void *pb)
  * of millions of names, is sorted on its own. */
 static void sort_fingerprints(uint32_t *a, size_t n)
 {
+    if (n < 65536) { /* the buckets' two 512 KB tables would cost more than they save */
+        qsort(a, n, sizeof *a, compare_u32);
+        return;
+    }
     size_t *next = nsc_xrealloc(NULL, 65536 * sizeof *next), *end = nsc_xrealloc(NULL, 65536 * sizeof *end);
     memset(end, 0, 65536 * sizeof *end);
     for (size_t i = 0; i < n; i++) end[a[i] >> 16]++;
