@@ -19,14 +19,29 @@ typedef struct nsc_name {
     nsc_loc     loc;
 } nsc_name;
 
-/* A possibly qualified name: a, a.b, game.core.Team. */
+/* A possibly qualified name: a, a.b, game.core.Team. Most names have one part, which is then the
+ * whole name (text at loc): such names keep no parts array, saving an allocation per type
+ * reference. Read the parts through nsc_qname_part(). */
 typedef struct nsc_qname {
-    nsc_name   *parts;
-    size_t      count;
     const char *text;     /* the parts joined with '.' */
+    nsc_name   *parts;    /* count parts; NULL when count is 1 */
     nsc_loc     loc;
-    const char *doc;      /* doc comment before its first token (fields take theirs from here) */
+    uint32_t    count;
 } nsc_qname;
+
+/* Part i of q (i < q->count). */
+static inline nsc_name nsc_qname_part(const nsc_qname *q, size_t i)
+{
+    if (q->parts) return q->parts[i];
+    nsc_name n = {q->text, q->loc};
+    return n;
+}
+
+/* The last part's text: the declaration's own name in a.b.Name. */
+static inline const char *nsc_qname_last(const nsc_qname *q)
+{
+    return q->parts ? q->parts[q->count - 1].text : q->text;
+}
 
 typedef enum nsc_expr_kind {
     NSC_EX_INT,     /* integer literal: magnitude in ival */
@@ -72,12 +87,13 @@ typedef struct nsc_typearg {
     nsc_loc      loc;
 } nsc_typearg;
 
+/* Members ordered by size (no padding): every field has one. */
 struct nsc_typeref {
     nsc_qname    name;
     nsc_typearg *args;
-    size_t       argc;
-    bool         generic;     /* written with <...> */
     nsc_loc      loc;
+    uint32_t     argc;
+    bool         generic;     /* written with <...> */
 };
 
 /* What the check pass decided about a field's attributes. */
@@ -196,6 +212,7 @@ typedef struct nsc_decl {
     int          nesting;      /* structs: how deep structs nest inside it */
     uint32_t     id;           /* wire type id: components, inputs, rpcs */
     uint32_t     send_rate_hz; /* components: @send_rate(hz), 0 without */
+    uint32_t     index;        /* position in its unit's decls: lets passes flag decls in an array */
     bool         import_used;  /* import */
     bool         const_ok;
     bool         cyclic;       /* structs: contains itself (reported) */

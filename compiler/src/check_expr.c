@@ -44,7 +44,7 @@ static nsc_value eval_name(nsc_checker *c, nsc_unit *u, const nsc_expr *e)
     nsc_decl *d = nsc_lookup(c, u, &e->name, false);
     if (!d && owner) {
         nsc_error(c->d, "E-name-unknown", e->loc, "enum '%s' has no value '%s'; its values are %s", owner->name.text,
-                  e->name.parts[e->name.count - 1].text, nsc_enum_value_list(c, owner));
+                  nsc_qname_last(&e->name), nsc_enum_value_list(c, owner));
         return error_value(e);
     }
     if (!d) {

@@ -158,7 +158,8 @@ void nsc_check_package(nsc_checker *c, nsc_unit *u)
             nsc_error(c->d, "E-limit-name", d->package.loc, "package name '%.32s...' is %zu characters long; "
                       "names have at most %d", d->package.text, len, NSC_MAX_NAME_LENGTH);
         else
-            for (size_t p = 0; p < d->package.count; p++) nsc_check_identifier(c, d->package.parts[p], "package name");
+            for (size_t p = 0; p < d->package.count; p++)
+                nsc_check_identifier(c, nsc_qname_part(&d->package, p), "package name");
     }
     if (!first) {
         u->package = "";
@@ -246,7 +247,7 @@ static nsc_decl *lookup_imported(nsc_checker *c, nsc_unit *u, const char *packag
 
 nsc_decl *nsc_lookup(nsc_checker *c, nsc_unit *u, const nsc_qname *q, bool report)
 {
-    const char *name = q->parts[q->count - 1].text;
+    const char *name = nsc_qname_last(q);
     nsc_decl *d = NULL;
     if (q->count == 1) {
         d = nsc_map_get(&u->symbols, name);
@@ -267,12 +268,12 @@ const nsc_enum_value *nsc_lookup_enum_value(nsc_checker *c, nsc_unit *u, const n
     if (q->count < 2) return NULL;
     nsc_qname head = *q;
     head.count--;
-    size_t len = strlen(q->text) - strlen(q->parts[q->count - 1].text) - 1;
+    size_t len = strlen(q->text) - strlen(nsc_qname_last(q)) - 1;
     head.text = nsc_arena_strndup(c->a, q->text, len);
     nsc_decl *e = nsc_lookup(c, u, &head, false);
     if (!e || e->kind != NSC_D_ENUM) return NULL;
     *owner = e;
-    const char *vname = q->parts[q->count - 1].text;
+    const char *vname = nsc_qname_last(q);
     for (size_t i = 0; i < e->nvalues; i++)
         if (strcmp(e->values[i]->name.text, vname) == 0) return e->values[i];
     return NULL;

@@ -69,8 +69,8 @@ static void source(nsc_cgen *g)
     nsc_p_line(c, "#include <stddef.h>");
     nsc_p_line(c, "#include <string.h>");
     nsc_cg_enum_functions(g);
-    const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
-    size_t n = nsc_cg_record_order(g, order);
+    const nsc_decl **order = g->order;
+    size_t n = g->norder;
     for (size_t i = 0; i < n; i++) {
         /* What a record's functions format is dropped after it: memory follows the largest
          * record, not the schema. */
@@ -124,9 +124,11 @@ int nsc_emit_c(nsc_context *ctx, const nsc_unit *u, const char *out_dir)
     nsc_printer h, c;
     nsc_p_init(&h);
     nsc_p_init(&c);
-    nsc_cgen g = {ctx, &ctx->arena, u, &h, &c};
+    nsc_cgen g = {ctx, &ctx->arena, u, &h, &c, NULL, 0};
+    nsc_cg_record_order(&g);
     int rc = emit_file(&g, out_dir, "h", &h, header);
     if (rc == 0) rc = emit_file(&g, out_dir, "c", &c, source);
+    free(g.order);
     nsc_p_free(&h);
     nsc_p_free(&c);
     return rc;

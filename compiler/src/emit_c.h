@@ -18,6 +18,8 @@ typedef struct nsc_cgen {
     const nsc_unit *u;
     nsc_printer    *h;   /* the header */
     nsc_printer    *c;   /* the source */
+    const nsc_decl **order;  /* the records, each struct before its users (nsc_cg_record_order) */
+    size_t          norder;
 } nsc_cgen;
 
 /* ---- names and C types (emit_c_types.c) ---- */
@@ -30,8 +32,9 @@ const char *nsc_cg_value_type(nsc_cgen *g, const nsc_type *t);
 const nsc_slot *nsc_cg_field_slot(const nsc_layout *l, const nsc_field *f);
 /* True if records of this kind get setters and dirty bits (components and inputs). */
 bool nsc_cg_has_dirty(const nsc_decl *d);
-/* Record declarations in an order where every struct comes before its users. */
-size_t nsc_cg_record_order(nsc_cgen *g, const nsc_decl **out);
+/* Sets g->order to the record declarations in an order where every struct comes before its
+ * users (a heap array: free it). Computed once per emit, since several parts walk it. */
+void nsc_cg_record_order(nsc_cgen *g);
 
 void nsc_cg_header_types(nsc_cgen *g);      /* enums, structs, snapshots, hooks, macros */
 void nsc_cg_header_functions(nsc_cgen *g);  /* prototypes */

@@ -79,8 +79,8 @@ void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
 void nsc_cg_type_table(nsc_cgen *g)
 {
     nsc_printer *c = g->c;
-    const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
-    size_t n = nsc_cg_record_order(g, order);
+    const nsc_decl **order = g->order;
+    size_t n = g->norder;
     nsc_p_empty(c);
     nsc_p_open(c, "const ns_type_desc *const %s_types[] = {", g->u->prefix);
     for (size_t i = 0; i < n; i++) {

@@ -101,8 +101,8 @@ static void header(nsc_cgen *g, const seen_records *s)
     nsc_p_blank(h);
     nsc_p_line(h, "/* ---- dispatch tables ---- */");
     nsc_p_empty(h);
-    const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
-    size_t n = nsc_cg_record_order(g, order);
+    const nsc_decl **order = g->order;
+    size_t n = g->norder;
     if (n) nsc_p_comment(h, "The snapshot of each record's schema defaults (what _read decodes when nothing changed).");
     for (size_t i = 0; i < n; i++) {
         nsc_arena_mark mark = nsc_arena_get_mark(g->a); /* see source() in emit_c.c */

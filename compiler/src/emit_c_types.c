@@ -1,5 +1,6 @@
 /* emit_c_types.c — the header's types: enums, value structs, snapshot structs, hooks, macros
  * and the prototypes of every generated function. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit_c.h"
@@ -48,27 +49,30 @@ const nsc_slot *nsc_cg_field_slot(const nsc_layout *l, const nsc_field *f)
     return NULL;
 }
 
-/* Struct dependencies first (depth-first, post-order), then everything in declaration order. */
-static void visit(nsc_cgen *g, const nsc_decl *d, const nsc_decl **out, size_t *n, nsc_map *seen)
+/* Struct dependencies first (depth-first, post-order), then everything in declaration order.
+ * Visited flags are a byte per declaration, by index: a name map would cost far more. */
+static void visit(nsc_cgen *g, const nsc_decl *d, unsigned char *seen)
 {
-    if (d->unit != g->u || nsc_map_get(seen, d->name.text)) return;
-    nsc_map_put(seen, d->name.text, (void *)d);
+    if (d->unit != g->u || seen[d->index]) return;
+    seen[d->index] = 1;
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_type *t = d->fields[i]->sem.type;
         while (t && t->elem) t = t->elem;
-        if (t && t->kind == NSC_T_STRUCT) visit(g, t->decl, out, n, seen);
+        if (t && t->kind == NSC_T_STRUCT) visit(g, t->decl, seen);
     }
-    out[(*n)++] = d;
+    g->order[g->norder++] = d;
 }
 
-size_t nsc_cg_record_order(nsc_cgen *g, const nsc_decl **out)
+void nsc_cg_record_order(nsc_cgen *g)
 {
-    nsc_map seen = {0};
-    size_t n = 0;
-    for (size_t i = 0; i < g->u->ndecls; i++)
-        if (nsc_decl_is_record(g->u->decls[i])) visit(g, g->u->decls[i], out, &n, &seen);
-    nsc_map_free(&seen);
-    return n;
+    size_t n = g->u->ndecls;
+    unsigned char *seen = nsc_xrealloc(NULL, n);
+    memset(seen, 0, n);
+    g->order = nsc_xrealloc(NULL, (n ? n : 1) * sizeof *g->order);
+    g->norder = 0;
+    for (size_t i = 0; i < n; i++)
+        if (nsc_decl_is_record(g->u->decls[i])) visit(g, g->u->decls[i], seen);
+    free(seen);
 }
 
 /* ---- enums ------------------------------------------------------------------------------ */
@@ -256,8 +260,8 @@ void nsc_cg_header_types(nsc_cgen *g)
     }
     for (size_t i = 0; i < g->u->ndecls; i++)
         if (g->u->decls[i]->kind == NSC_D_ENUM) header_enum(g, g->u->decls[i]);
-    const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
-    size_t n = nsc_cg_record_order(g, order);
+    const nsc_decl **order = g->order;
+    size_t n = g->norder;
     for (size_t i = 0; i < n; i++) {
         nsc_arena_mark mark = nsc_arena_get_mark(g->a); /* see source() in emit_c.c */
         header_record(g, order[i]);
@@ -346,8 +350,8 @@ static void prototypes(nsc_cgen *g, const nsc_decl *d)
 
 void nsc_cg_header_functions(nsc_cgen *g)
 {
-    const nsc_decl **order = NSC_NEW_ARRAY(g->a, const nsc_decl *, g->u->ndecls + 1);
-    size_t n = nsc_cg_record_order(g, order);
+    const nsc_decl **order = g->order;
+    size_t n = g->norder;
     nsc_p_blank(g->h);
     nsc_p_line(g->h, "/* ---- functions ---- */");
     for (size_t i = 0; i < n; i++) {

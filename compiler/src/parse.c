@@ -46,5 +46,6 @@ void nsc_parse_unit(nsc_context *ctx, nsc_unit *u)
     nsc_sb_free(&lx.scratch);
 
     u->decls = (nsc_decl **)nsc_ptrvec_finish(ps.decls, &ctx->arena, &u->ndecls);
+    for (size_t i = 0; i < u->ndecls; i++) u->decls[i]->index = (uint32_t)i;
     u->parse_failed = rc != 0 || ctx->diags.errors > errors_before;
 }

@@ -30,6 +30,27 @@ typedef struct nsc_parser {
     nsc_ptrvec *decls;       /* every complete declaration, kept even if parsing aborts */
 } nsc_parser;
 
+/* A qualified name while it is read. A one-part name (nearly all of them) allocates nothing;
+ * longer ones gather their parts in a heap array (freed by %destructor if recovery discards
+ * them) that is copied into the arena once the name is complete. */
+typedef struct nsc_name_parts {
+    nsc_name   *items;    /* heap; NULL while there is one part */
+    size_t      count, cap;
+    nsc_name    first;
+    const char *doc;      /* the first token's doc comment */
+} nsc_name_parts;
+
+/* A name or type with the doc comment before its first token: a field's doc comment comes
+ * before its type, and only the field keeps it. */
+typedef struct nsc_doc_qname {
+    nsc_qname   name;
+    const char *doc;
+} nsc_doc_qname;
+typedef struct nsc_doc_type {
+    nsc_typeref *type;
+    const char  *doc;
+} nsc_doc_type;
+
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                        \
     do {                                                                   \
         if (N) {                                                           \
@@ -49,6 +70,7 @@ void nsc_yyerror(nsc_loc *loc, void *scanner, nsc_parser *ps, const char *msg);
 }
 
 %code {
+#include <stdlib.h>
 #include <string.h>
 
 static nsc_name name_of(const nsc_token *t, nsc_loc loc)
@@ -76,39 +98,48 @@ static nsc_expr *binary(nsc_parser *ps, char op, nsc_expr *l, nsc_expr *r, nsc_l
     return e;
 }
 
-/* A name part of a qualified name, with the doc comment of its token (a field's doc comment
- * comes before its type, so it arrives on the type's first name). */
-typedef struct doc_name {
-    nsc_name    name;
-    const char *doc;
-} doc_name;
-
-static nsc_qname *qname_finish(nsc_parser *ps, nsc_ptrvec *parts, nsc_loc loc, const char *doc)
+static nsc_doc_qname qname_finish(nsc_parser *ps, nsc_name_parts *parts, nsc_loc loc)
 {
-    nsc_qname *q = NSC_NEW(ps->arena, nsc_qname);
-    nsc_strbuf sb = NSC_STRBUF_INIT;
-    q->count = parts->count;
-    q->parts = NSC_NEW_ARRAY(ps->arena, nsc_name, parts->count);
-    for (size_t i = 0; i < parts->count; i++) {
-        q->parts[i] = ((doc_name *)parts->items[i])->name;
-        if (i) nsc_sb_putc(&sb, '.');
-        nsc_sb_puts(&sb, q->parts[i].text);
+    nsc_doc_qname r;
+    r.doc = parts->doc;
+    r.name.loc = loc;
+    r.name.count = (uint32_t)parts->count;
+    if (!parts->items) {
+        r.name.text = parts->first.text;
+        r.name.parts = NULL;
+        return r;
     }
-    /* Most names have one part: their text is that part's, no copy needed. */
-    q->text = parts->count == 1 ? q->parts[0].text : nsc_arena_strdup(ps->arena, nsc_sb_str(&sb));
-    q->loc = loc;
-    q->doc = doc;
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    for (size_t i = 0; i < parts->count; i++) {
+        if (i) nsc_sb_putc(&sb, '.');
+        nsc_sb_puts(&sb, parts->items[i].text);
+    }
+    r.name.text = nsc_arena_strdup(ps->arena, nsc_sb_str(&sb));
+    r.name.parts = nsc_arena_memdup(ps->arena, parts->items, parts->count, sizeof *parts->items);
     nsc_sb_free(&sb);
-    nsc_ptrvec_free(parts);
-    return q;
+    free(parts->items);
+    return r;
 }
 
-static void *boxed_name(nsc_parser *ps, const nsc_token *t, nsc_loc loc)
+static void add_part(nsc_name_parts *parts, nsc_name n)
 {
-    doc_name *n = NSC_NEW(ps->arena, doc_name);
-    n->name = name_of(t, loc);
-    n->doc = t->doc;
-    return n;
+    if (!parts->items) {
+        parts->cap = 4;
+        parts->items = nsc_xrealloc(NULL, parts->cap * sizeof *parts->items);
+        parts->items[0] = parts->first;
+    } else if (parts->count == parts->cap) {
+        parts->cap *= 2;
+        parts->items = nsc_xrealloc(parts->items, parts->cap * sizeof *parts->items);
+    }
+    parts->items[parts->count++] = n;
+}
+
+static nsc_typeref *new_typeref(nsc_parser *ps, const nsc_doc_qname *q, nsc_loc loc)
+{
+    nsc_typeref *t = NSC_NEW(ps->arena, nsc_typeref);
+    t->name = q->name;
+    t->loc = loc;
+    return t;
 }
 
 static nsc_decl *new_decl(nsc_parser *ps, nsc_decl_kind kind, const nsc_token *kw, nsc_loc kw_loc, nsc_loc loc)
@@ -166,11 +197,14 @@ static bool first_on_line(const nsc_parser *ps, void *scanner, nsc_loc at)
     nsc_field    *field;
     nsc_enum_value *enumval;
     nsc_decl     *decl;
-    nsc_qname    *qname;
+    nsc_doc_type  dtype;
+    nsc_doc_qname qname;
+    nsc_name_parts parts;
     nsc_ptrvec   *list;
 }
 
 %destructor { nsc_ptrvec_free($$); } <list>
+%destructor { free($$.items); } <parts>
 
 %token END 0                "end of file"
 %token <tok> PACKAGE        "'package'"
@@ -209,16 +243,18 @@ static bool first_on_line(const nsc_parser *ps, void *scanner, nsc_loc at)
 %left STAR SLASH PERCENT
 %precedence UNARY
 
-%type <list>    fields enum_values enum_value_list attrs args type_args init_list qname_parts
+%type <list>    fields enum_values enum_value_list attrs args type_args init_list
 %type <decl>    decl package_decl import_decl const_decl enum_decl record_decl
 %type <tok>     record_kw_tok
 %type <field>   field
 %type <enumval> enum_value
 %type <attr>    attr
-%type <type>    type enum_base
+%type <dtype>   type
+%type <type>    enum_base
 %type <typearg> type_arg
 %type <expr>    expr init
 %type <qname>   qname
+%type <parts>   qname_parts
 
 %%
 
@@ -243,7 +279,7 @@ decl
 package_decl
     : PACKAGE qname SEMI            {
                                       $$ = new_decl(ps, NSC_D_PACKAGE, &$1, @1, @$);
-                                      $$->package = *$2;
+                                      $$->package = $2.name;
                                     }
     ;
 
@@ -276,7 +312,7 @@ enum_decl
 
 enum_base
     : %empty                        { $$ = NULL; }
-    | COLON type                    { $$ = $2; }
+    | COLON type                    { $$ = $2.type; }
     ;
 
 enum_values
@@ -350,17 +386,17 @@ fields
 field
     : type IDENT attrs SEMI         {
                                       $$ = NSC_NEW(ps->arena, nsc_field);
-                                      $$->type = $1;
+                                      $$->type = $1.type;
                                       $$->name = name_of(&$2, @2);
-                                      $$->doc = $1->name.doc;
+                                      $$->doc = $1.doc;
                                       $$->loc = @$;
                                       FINISH($3, nsc_attr, $$->attrs, $$->nattrs);
                                     }
     | type IDENT EQ init attrs SEMI {
                                       $$ = NSC_NEW(ps->arena, nsc_field);
-                                      $$->type = $1;
+                                      $$->type = $1.type;
                                       $$->name = name_of(&$2, @2);
-                                      $$->doc = $1->name.doc;
+                                      $$->doc = $1.doc;
                                       $$->init = $4;
                                       $$->loc = @$;
                                       FINISH($5, nsc_attr, $$->attrs, $$->nattrs);
@@ -417,22 +453,17 @@ args
     ;
 
 type
-    : qname                         {
-                                      $$ = NSC_NEW(ps->arena, nsc_typeref);
-                                      $$->name = *$1;
-                                      $$->loc = @$;
-                                    }
+    : qname                         { $$.type = new_typeref(ps, &$1, @$); $$.doc = $1.doc; }
     | qname LANGLE type_args RANGLE {
-                                      $$ = NSC_NEW(ps->arena, nsc_typeref);
-                                      $$->name = *$1;
-                                      $$->generic = true;
-                                      $$->loc = @$;
+                                      $$.type = new_typeref(ps, &$1, @$);
+                                      $$.doc = $1.doc;
+                                      $$.type->generic = true;
                                       size_t n;
                                       nsc_typearg **a;
                                       FINISH($3, nsc_typearg, a, n);
-                                      $$->argc = n;
-                                      $$->args = NSC_NEW_ARRAY(ps->arena, nsc_typearg, n ? n : 1);
-                                      for (size_t i = 0; i < n; i++) $$->args[i] = *a[i];
+                                      $$.type->argc = (uint32_t)n;
+                                      $$.type->args = NSC_NEW_ARRAY(ps->arena, nsc_typearg, n ? n : 1);
+                                      for (size_t i = 0; i < n; i++) $$.type->args[i] = *a[i];
                                     }
     ;
 
@@ -442,7 +473,7 @@ type_args
     ;
 
 type_arg
-    : type                          { $$ = NSC_NEW(ps->arena, nsc_typearg); $$->type = $1; $$->loc = @$; }
+    : type                          { $$ = NSC_NEW(ps->arena, nsc_typearg); $$->type = $1.type; $$->loc = @$; }
     | INT                           {
                                       $$ = NSC_NEW(ps->arena, nsc_typearg);
                                       $$->expr = new_expr(ps, NSC_EX_INT, @1);
@@ -454,12 +485,18 @@ type_arg
     ;
 
 qname
-    : qname_parts                   { $$ = qname_finish(ps, $1, @$, ((doc_name *)$1->items[0])->doc); }
+    : qname_parts                   { $$ = qname_finish(ps, &$1, @$); }
     ;
 
 qname_parts
-    : IDENT                         { $$ = nsc_ptrvec_new(); nsc_ptrvec_push($$, boxed_name(ps, &$1, @1)); }
-    | qname_parts DOT IDENT         { $$ = $1; nsc_ptrvec_push($$, boxed_name(ps, &$3, @3)); }
+    : IDENT                         {
+                                      $$.items = NULL;
+                                      $$.count = 1;
+                                      $$.cap = 0;
+                                      $$.first = name_of(&$1, @1);
+                                      $$.doc = $1.doc;
+                                    }
+    | qname_parts DOT IDENT         { $$ = $1; add_part(&$$, name_of(&$3, @3)); }
     ;
 
 expr
@@ -473,7 +510,7 @@ expr
                                     }
     | TRUE                          { $$ = new_expr(ps, NSC_EX_BOOL, @$); $$->bval = true; }
     | FALSE                         { $$ = new_expr(ps, NSC_EX_BOOL, @$); $$->bval = false; }
-    | qname                         { $$ = new_expr(ps, NSC_EX_NAME, @$); $$->name = *$1; }
+    | qname                         { $$ = new_expr(ps, NSC_EX_NAME, @$); $$->name = $1.name; }
     | LPAREN expr RPAREN            { $$ = $2; $$->loc = @$; }
     | MINUS expr %prec UNARY        { $$ = new_expr(ps, NSC_EX_NEG, @$); $$->lhs = $2; }
     | PLUS expr %prec UNARY         { $$ = $2; $$->loc = @$; }
