@@ -357,6 +357,17 @@ static void put_capacity(gen *g, unsigned n)
     else fprintf(g->out, "%u", n);
 }
 
+/* The end of a list, set or map field: ", N> name", sometimes with an explicit empty default. */
+static void collection_tail(gen *g, unsigned n, unsigned index)
+{
+    fputs(", ", g->out);
+    put_capacity(g, n);
+    fputs("> ", g->out);
+    field_name(g, index);
+    fallback(g, "{}");
+    if (chance(g, 20)) fputs(" = {}", g->out);
+}
+
 /* A set key or map key: an integer (returned, for a set's @range), an enum or entity. */
 static const int_type *key_type(gen *g)
 {
@@ -577,12 +588,7 @@ static bool field(gen *g, const place *p, unsigned index, unsigned *depth)
         unsigned n = capacity(g, 1024);
         fputs("list<", g->out);
         elem el = elem_type(g, p, depth);
-        fputs(", ", g->out);
-        put_capacity(g, n);
-        fputs("> ", g->out);
-        field_name(g, index);
-        fallback(g, "{}");
-        if (chance(g, 20)) fputs(" = {}", g->out);
+        collection_tail(g, n, index);
         elem_attrs(g, el);
         collection = true;
         break;
@@ -591,12 +597,7 @@ static bool field(gen *g, const place *p, unsigned index, unsigned *depth)
         unsigned n = capacity(g, 1024);
         fputs("set<", g->out);
         const int_type *t = key_type(g);
-        fputs(", ", g->out);
-        put_capacity(g, n);
-        fputs("> ", g->out);
-        field_name(g, index);
-        fallback(g, "{}");
-        if (chance(g, 20)) fputs(" = {}", g->out);
+        collection_tail(g, n, index);
         bool d;
         if (t) int_attrs(g, t, false, false, &d); /* @range bounds the keys; @raw is refused */
         collection = true;
@@ -608,12 +609,7 @@ static bool field(gen *g, const place *p, unsigned index, unsigned *depth)
         key_type(g);
         fputs(", ", g->out);
         elem el = elem_type(g, p, depth);
-        fputs(", ", g->out);
-        put_capacity(g, n);
-        fputs("> ", g->out);
-        field_name(g, index);
-        fallback(g, "{}");
-        if (chance(g, 20)) fputs(" = {}", g->out);
+        collection_tail(g, n, index);
         elem_attrs(g, el);
         collection = true;
         break;
