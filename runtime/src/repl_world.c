@@ -356,6 +356,7 @@ size_t ns_world_memory(const ns_world *w)
 {
     size_t n = sizeof *w + (size_t)w->cfg.max_entities * (sizeof *w->ent + 2 * sizeof *w->pick + sizeof *w->heap);
     n += (size_t)w->cfg.max_connections * sizeof *w->conn + w->scratch_cap + w->group_cap * sizeof *w->groups;
+    n += (w->cfg.max_entities + 63u) / 64u * sizeof *w->free_ids;
     for (uint32_t i = 0; i < w->cfg.max_entities; i++)
         if (w->ent[i].state != NS__FREE) n += (size_t)w->ent[i].layout.size * (1 + w->cfg.history_depth);
     for (uint32_t c = 0; c < w->cfg.max_connections; c++)
