@@ -11,7 +11,8 @@
 #include "arena.ns.h"
 
 #define GAME_RATE 60              /* ticks per simulated second */
-#define GAME_NPCS 4               /* entities the server moves by itself */
+#define GAME_NPCS 4               /* entities the server moves by itself (--npcs) */
+#define GAME_MAX_NPCS 256
 #define GAME_MAX_CLIENTS 32
 #define GAME_MAX_ENTITIES 512     /* network ids: players, NPCs, projectiles, ids cooling down */
 #define GAME_QUIET_TICKS 60       /* the last ticks run on an honest link, to check settling */
@@ -28,7 +29,7 @@ typedef struct impairment {
 } impairment;
 
 typedef struct options {
-    unsigned   clients, ticks, budget;
+    unsigned   clients, npcs, ticks, budget;
     uint64_t   seed;
     impairment impair;
 } options;
@@ -169,7 +170,7 @@ typedef struct server_stats {
 
 typedef struct server server;
 
-/* The server: a world with a player per client and GAME_NPCS NPCs; `up` and `down` are the
+/* The server: a world with a player per client and o.npcs NPCs; `up` and `down` are the
  * links of each client (up[c]: client to server), `logs_up` / `logs_down` their rpc logs,
  * `inputs` their input logs. */
 server *server_create(const options *o, link *up, link *down, rpc_log *logs_up, rpc_log *logs_down, input_log *inputs);

@@ -27,6 +27,7 @@ typedef struct option_spec {
 
 static const option_spec SPECS[] = {
     {"--clients", 1, GAME_MAX_CLIENTS, offsetof(options, clients)},
+    {"--npcs", 0, GAME_MAX_NPCS, offsetof(options, npcs)},
     {"--ticks", 2 * GAME_QUIET_TICKS, 1000000, offsetof(options, ticks)},
     {"--budget", DATAGRAM_MIN, DATAGRAM_MAX, offsetof(options, budget)},
     {"--loss", 0, 99, offsetof(options, impair.loss)},
@@ -38,7 +39,7 @@ static const option_spec SPECS[] = {
 
 static bool parse(int argc, char **argv, options *o)
 {
-    *o = (options){.clients = 3, .ticks = 600, .budget = 1200, .seed = 1, .impair = {.loss = 10}};
+    *o = (options){.clients = 3, .npcs = GAME_NPCS, .ticks = 600, .budget = 1200, .seed = 1, .impair = {.loss = 10}};
     for (int i = 1; i < argc; i += 2) {
         if (i + 1 == argc) return false;
         char *end;
@@ -59,10 +60,10 @@ static bool parse(int argc, char **argv, options *o)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: arena [--clients 1..%d] [--ticks %d..] [--budget %d..%d] [--seed N]\n"
+    fprintf(stderr, "usage: arena [--clients 1..%d] [--npcs 0..%d] [--ticks %d..] [--budget %d..%d] [--seed N]\n"
                     "             [--loss 0..99] [--reorder 0..100] [--duplicate 0..100] [--latency 0..30]"
                     " [--jitter 0..8]\n",
-            GAME_MAX_CLIENTS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
+            GAME_MAX_CLIENTS, GAME_MAX_NPCS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
 }
 
 /* ---- the run ---------------------------------------------------------------------------- */
@@ -197,8 +198,8 @@ static totals gather(game *g)
 static void print_header(const game *g, double seconds)
 {
     const impairment *im = &g->o.impair;
-    printf("arena: %u clients, %d NPCs, %u ticks (%.1f s at %d Hz), budget %u bytes, seed %llu\n", g->o.clients,
-           GAME_NPCS, g->o.ticks, (double)g->o.ticks / GAME_RATE, GAME_RATE, g->o.budget,
+    printf("arena: %u clients, %u NPCs, %u ticks (%.1f s at %d Hz), budget %u bytes, seed %llu\n", g->o.clients,
+           g->o.npcs, g->o.ticks, (double)g->o.ticks / GAME_RATE, GAME_RATE, g->o.budget,
            (unsigned long long)g->o.seed);
     printf("links, each way: %u%% loss, %u%% reordered, %u%% duplicated, latency %u + jitter 0..%u ticks;"
            " honest for the last %d ticks\n",

@@ -121,8 +121,9 @@ static void spawn_npc(server *s, unsigned npc)
     if (!a) abort();
     arena_Transform_set_position(&a->transform, random_spot(s));
     a->heading = rng_range(&s->rng, -3.14159f, 3.14159f);
-    a->turn = npc < 2 ? 0.5f : 0.0f;        /* NPCs 0, 1 walk circles, 2 walks straight, */
-    a->speed = npc < 3 ? NPC_SPEED : 0.0f;  /* 3 stands guard */
+    unsigned role = npc % 4;                     /* of every 4 NPCs: */
+    a->turn = role < 2 ? 0.5f : 0.0f;            /* 2 walk circles, 1 walks straight, */
+    a->speed = role < 3 ? NPC_SPEED : 0.0f;      /* and 1 stands guard */
 }
 
 /* A player fires where it is heading: a projectile entity, owned by the shooter's client. */
@@ -506,7 +507,7 @@ server *server_create(const options *o, link *up, link *down, rpc_log *logs_up, 
     bool ok = s->world != NULL;
     for (unsigned c = 0; ok && c < o->clients; c++)
         ok = connect_client(s, c, &up[c], &down[c], &logs_up[c], &logs_down[c], &inputs[c]);
-    for (unsigned n = 0; ok && n < GAME_NPCS; n++) spawn_npc(s, n);
+    for (unsigned n = 0; ok && n < s->o.npcs; n++) spawn_npc(s, n);
     if (!ok) {
         server_destroy(s);
         return NULL;
