@@ -1,6 +1,8 @@
 /* bench_components — generated serializers on 10,000 entities with a Transform and a Health,
  * written and read against three acked baselines (the predictor on):
  *   - speed in entities per second, and as a ratio to memcpy of the raw value structs;
+ *   - speed as generated ÷ hand-written time: bench/hand_codec.c writes the same bytes the way a
+ *     programmer who knew only this schema would, timed interleaved with the generated code;
  *   - bits per entity when entities are idle, move at constant velocity, or move at random. */
 #include "bench_common.h"
 
@@ -8,9 +10,11 @@
 #include <stdlib.h>
 
 #include "bench.ns.h"
+#include "hand_codec.h"
 
 #define ENTITIES 10000
 #define REPS 15
+#define HAND_ROUNDS 21 /* odd: the median is one round's ratio */
 
 typedef struct entity {
     bench_Transform_snap t[4]; /* ticks 8, 9, 10 (the baselines) and 11 (now) */
@@ -26,6 +30,8 @@ typedef struct world {
     size_t           cap, used;
     bench_Transform_snap *t_out;
     bench_Health_snap    *h_out;
+    uint8_t         *hand_buf; /* the hand codec's output, compared with buf */
+    size_t           hand_used;
     int              failures;
 } world;
 
@@ -126,6 +132,62 @@ static void decode_all(void *p)
     w->failures += ns_reader_failed(&r);
 }
 
+static void hand_encode_all(void *p)
+{
+    world *w = p;
+    hand_writer wr;
+    hand_writer_init(&wr, w->hand_buf, w->cap);
+    for (int i = 0; i < ENTITIES; i++) {
+        entity *e = &w->e[i];
+        ns_baselines bt = base_of(e, e->t), bh = base_of(e, e->h);
+        hand_Transform_write(&wr, &e->t[3], &bt);
+        hand_Health_write(&wr, &e->h[3], &bh);
+    }
+    w->hand_used = hand_writer_flush(&wr);
+}
+
+static void hand_decode_all(void *p)
+{
+    world *w = p;
+    hand_reader r;
+    hand_reader_init(&r, w->buf, w->used);
+    for (int i = 0; i < ENTITIES; i++) {
+        entity *e = &w->e[i];
+        ns_baselines bt = base_of(e, e->t), bh = base_of(e, e->h);
+        hand_Transform_read(&r, &w->t_out[i], &bt);
+        hand_Health_read(&r, &w->h_out[i], &bh);
+    }
+    w->failures += r.status != NS_OK;
+}
+
+static double time_once(void (*fn)(void *), void *arg)
+{
+    double t0 = bench_now();
+    fn(arg);
+    return bench_now() - t0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median over HAND_ROUNDS rounds of generated ÷ hand time, each round timing the two back
+ * to back (alternating which goes first), so that both see the same machine state. */
+static double median_ratio(void (*gen)(void *), void (*hand)(void *), void *arg)
+{
+    double r[HAND_ROUNDS];
+    for (int i = 0; i < HAND_ROUNDS; i++) {
+        double tg, th;
+        if (i & 1) th = time_once(hand, arg), tg = time_once(gen, arg);
+        else tg = time_once(gen, arg), th = time_once(hand, arg);
+        r[i] = tg / th;
+    }
+    qsort(r, HAND_ROUNDS, sizeof r[0], by_value);
+    return r[HAND_ROUNDS / 2];
+}
+
 static void copy_values(void *p)
 {
     world *w = p;
@@ -146,6 +208,7 @@ int main(void)
     w.buf = malloc(w.cap);
     w.t_out = calloc(ENTITIES, sizeof *w.t_out);
     w.h_out = calloc(ENTITIES, sizeof *w.h_out);
+    w.hand_buf = malloc(w.cap);
 
     printf("bench_components: %d entities, Transform + Health, written against 3 baselines\n", ENTITIES);
     static const char *const names[] = {"idle", "constant velocity", "random motion"};
@@ -159,6 +222,15 @@ int main(void)
             mismatches += !bench_Transform_snap_equal(&w.t_out[i], &w.e[i].t[3]) || !bench_Health_snap_equal(&w.h_out[i], &w.e[i].h[3]);
         if (mismatches || w.failures) {
             fprintf(stderr, "decode mismatch (%d) or failure (%d)\n", mismatches, w.failures);
+            return 1;
+        }
+        /* The yardstick must write the same bytes and read the same snapshots. */
+        hand_encode_all(&w);
+        hand_decode_all(&w);
+        for (int i = 0; i < ENTITIES; i++)
+            mismatches += !bench_Transform_snap_equal(&w.t_out[i], &w.e[i].t[3]) || !bench_Health_snap_equal(&w.h_out[i], &w.e[i].h[3]);
+        if (w.hand_used != w.used || memcmp(w.hand_buf, w.buf, w.used) != 0 || mismatches || w.failures) {
+            fprintf(stderr, "hand codec: different bytes, decode mismatch (%d) or failure (%d)\n", mismatches, w.failures);
             return 1;
         }
         printf("  %-18s %7.2f bits/entity  (%.0f bytes for all)\n", names[m], bits, w.used * 1.0);
@@ -175,7 +247,17 @@ int main(void)
                t_copy / t_enc);
         printf("    %-26s %8.2f M entities/s  ratio to memcpy %.4f\n", "decode (read both)", ENTITIES / t_dec / 1e6,
                t_copy / t_dec);
+        double r_enc = median_ratio(encode_all, hand_encode_all, &w);
+        double r_dec = median_ratio(decode_all, hand_decode_all, &w);
+        printf("  generated / hand-written time (bench/hand_codec.c, same bytes; median of %d interleaved rounds):\n",
+               HAND_ROUNDS);
+        printf("    %-26s %8.2f\n", "encode (write both)", r_enc);
+        printf("    %-26s %8.2f\n", "decode (read both)", r_dec);
+        if (w.failures) {
+            fprintf(stderr, "decode failure while timing (%d)\n", w.failures);
+            return 1;
+        }
     }
-    free(w.e), free(w.tv), free(w.hv), free(w.copy), free(w.buf), free(w.t_out), free(w.h_out);
+    free(w.e), free(w.tv), free(w.hv), free(w.copy), free(w.buf), free(w.t_out), free(w.h_out), free(w.hand_buf);
     return 0;
 }
