@@ -2,6 +2,8 @@
 #include <netschema/history.h>
 #include <netschema/packed.h>
 
+#include "history_internal.h"
+
 void ns_tickset_clear(ns_tickset *s)
 {
     s->newest = 0;
@@ -84,22 +86,22 @@ uint32_t ns_history_baselines(const ns_history *h, const ns_tickset *acked, cons
     return b->count;
 }
 
-void ns_write_baseline_ticks(ns_writer *w, const ns_baselines *b)
+void ns__write_ticks(ns_writer *w, const ns_baselines *b, const ns_model *m)
 {
     uint32_t n = b ? b->count : 0, prev = b ? b->tick_now : 0;
     ns_write_bits(w, n, 2);
     for (uint32_t i = 0; i < n; i++) {
-        ns_write_packed_u32(w, prev - b->tick[i] - 1u, NULL);
+        ns_write_packed_u32(w, prev - b->tick[i] - 1u, m);
         prev = b->tick[i];
     }
 }
 
-void ns_read_baseline_ticks(ns_reader *r, uint32_t now, uint32_t ticks[3], uint32_t *count)
+void ns__read_ticks(ns_reader *r, uint32_t now, uint32_t ticks[3], uint32_t *count, const ns_model *m)
 {
     *count = ns_read_bits(r, 2); /* 0..3 */
     uint32_t prev = now;
     for (uint32_t i = 0; i < *count; i++) {
-        uint32_t gap = ns_read_packed_u32(r, NULL);
+        uint32_t gap = ns_read_packed_u32(r, m);
         if (gap >= 0x7fffffffu) {
             *count = 0;
             ns_reader_fail(r, NS_ERR_BASELINE);
@@ -109,4 +111,14 @@ void ns_read_baseline_ticks(ns_reader *r, uint32_t now, uint32_t ticks[3], uint3
         prev = ticks[i];
     }
     if (ns_reader_failed(r)) *count = 0;
+}
+
+void ns_write_baseline_ticks(ns_writer *w, const ns_baselines *b)
+{
+    ns__write_ticks(w, b, NULL);
+}
+
+void ns_read_baseline_ticks(ns_reader *r, uint32_t now, uint32_t ticks[3], uint32_t *count)
+{
+    ns__read_ticks(r, now, ticks, count, NULL);
 }

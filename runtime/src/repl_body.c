@@ -164,26 +164,3 @@ ns_status ns__dense_model_init(ns_model *m)
     static const uint8_t len[NS_MODEL_BUCKETS] = {1, 3, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6};
     return ns_model_init(m, raw, len);
 }
-
-void ns__write_group_ticks(ns_writer *w, const ns_baselines *b, const ns_model *m)
-{
-    uint32_t prev = b->tick_now;
-    ns_write_bits(w, b->count, 2);
-    for (uint32_t i = 0; i < b->count; i++) {
-        ns_write_packed_u32(w, prev - b->tick[i] - 1u, m);
-        prev = b->tick[i];
-    }
-}
-
-void ns__read_group_ticks(ns_reader *r, uint32_t now, uint32_t ticks[3], uint32_t *count, const ns_model *m)
-{
-    uint32_t prev = now;
-    *count = ns_read_bits(r, 2);
-    for (uint32_t i = 0; i < *count; i++) {
-        uint32_t gap = ns_read_packed_u32(r, m);
-        if (gap >= 0x7fffffffu) ns_reader_fail(r, NS_ERR_BASELINE);
-        ticks[i] = prev - gap - 1u;
-        prev = ticks[i];
-    }
-    if (ns_reader_failed(r)) *count = 0;
-}

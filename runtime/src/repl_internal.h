@@ -7,6 +7,8 @@
 #include <netschema/packed.h>
 #include <netschema/replication.h>
 
+#include "history_internal.h"
+
 /* How one entity's components sit in its state blob. */
 typedef struct ns__layout {
     uint32_t ncomp;
@@ -210,12 +212,6 @@ void ns__entity_release(ns_world *w, ns_entity_id id);
  * NS__SHORT_TICK_AGE ticks before it (the client then holds a newer tick, well within ±2^15 of
  * it, to extend them from), else all 32 bits. */
 #define NS__SHORT_TICK_AGE 1024u
-
-/* A group's baseline ticks: 2 bits for the count, then each tick as its gap − 1 from the one
- * before (from the packet's tick first) in the dense model m, where the common gap 0 costs 1
- * bit. The reader fails the reader (NS_ERR_BASELINE) on a gap that leaves 31-bit tick order. */
-void ns__write_group_ticks(ns_writer *w, const ns_baselines *b, const ns_model *m);
-void ns__read_group_ticks(ns_reader *r, uint32_t now, uint32_t ticks[3], uint32_t *count, const ns_model *m);
 
 /* The id-gap model for packets whose ids run mostly consecutively: 0 costs 1 bit, 1 costs 3,
  * 2-3 cost 5, 4-7 6, 8-15 7, then longer than the default model's (docs/replication.md §2). */

@@ -253,7 +253,7 @@ static ns_status read_records(ns_replica *r, ns_reader *in, uint32_t tick, bool 
     }
     for (uint32_t g = 0; g < counts[2]; g++) { /* groups of updates sharing baselines */
         uint32_t ticks[3], count, n;
-        ns__read_group_ticks(in, tick, ticks, &count, &r->dense);
+        ns__read_ticks(in, tick, ticks, &count, &r->dense);
         n = ns_read_packed_u32(in, NULL);
         uint64_t types = 0;
         bool by_type = ns_read_bits(in, 1) != 0;

@@ -427,7 +427,7 @@ static void emit(ns__pass *p, ns_writer *out)
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen;) {
         uint32_t j = i + 1;
         while (j < p->nchosen && same_group(&ch[i], &ch[j])) j++;
-        ns__write_group_ticks(out, &ch[i].base, &p->w->dense);
+        ns__write_ticks(out, &ch[i].base, &p->w->dense);
         ns_write_packed_u32(out, j - i - 1, NULL);
         uint64_t types;
         bool by_type = presence_by_type(p, i, j, &types);
