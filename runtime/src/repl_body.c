@@ -164,3 +164,17 @@ ns_status ns__dense_model_init(ns_model *m)
     static const uint8_t len[NS_MODEL_BUCKETS] = {1, 3, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6};
     return ns_model_init(m, raw, len);
 }
+
+void ns__write_types(ns_writer *w, uint64_t types, uint32_t n)
+{
+    if (n > 32) ns_write_bits(w, (uint32_t)types, 32), types >>= 32, n -= 32;
+    ns_write_bits(w, (uint32_t)types, n);
+}
+
+uint64_t ns__read_types(ns_reader *r, uint32_t n)
+{
+    uint64_t low = 0;
+    unsigned shift = 0;
+    if (n > 32) low = ns_read_bits(r, 32), n -= 32, shift = 32;
+    return low | (uint64_t)ns_read_bits(r, n) << shift;
+}

@@ -86,6 +86,10 @@ ns_status ns__body_read(ns_reader *r, const ns_schema *s, const ns__defaults *d,
 /* Presence masks by type fit schemas of up to this many components. */
 #define NS__MASK_TYPES 64u
 
+/* A group's presence mask: n bits (n <= NS__MASK_TYPES), bit c for schema component c. */
+void ns__write_types(ns_writer *w, uint64_t types, uint32_t n);
+uint64_t ns__read_types(ns_reader *r, uint32_t n);
+
 /* Copies nbits bits from a buffer written by an ns_writer, starting at bit `from`, into w. */
 void ns__copy_bits(ns_writer *w, const uint8_t *src, size_t from, size_t nbits);
 

@@ -258,10 +258,8 @@ static ns_status read_records(ns_replica *r, ns_reader *in, uint32_t tick, bool 
         uint64_t types = 0;
         bool by_type = ns_read_bits(in, 1) != 0;
         if (by_type) {
-            uint32_t nt = r->schema->component_count;
-            if (nt > NS__MASK_TYPES) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
-            if (nt > 32) types = ns_read_bits(in, 32), nt -= 32;
-            types |= (uint64_t)ns_read_bits(in, nt) << (r->schema->component_count > 32 ? 32 : 0);
+            if (r->schema->component_count > NS__MASK_TYPES) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
+            types = ns__read_types(in, r->schema->component_count);
         }
         if (ns_reader_failed(in)) return ns_reader_status(in);
         if (n >= r->cfg.max_entities - r->nrec) return NS_ERR_CAPACITY;

@@ -382,12 +382,6 @@ static bool presence_by_type(const ns__pass *p, uint32_t from, uint32_t to, uint
     return true;
 }
 
-static void write_types(ns_writer *out, uint64_t types, uint32_t n)
-{
-    if (n > 32) ns_write_bits(out, (uint32_t)types, 32), types >>= 32, n -= 32;
-    ns_write_bits(out, (uint32_t)types, n);
-}
-
 /* True when the chosen ids cost fewer bits in the dense gap model than in the default one. */
 static bool dense_is_cheaper(const ns__pass *p)
 {
@@ -432,7 +426,7 @@ static void emit(ns__pass *p, ns_writer *out)
         uint64_t types;
         bool by_type = presence_by_type(p, i, j, &types);
         ns_write_bits(out, by_type, 1);
-        if (by_type) write_types(out, types, p->w->schema->component_count);
+        if (by_type) ns__write_types(out, types, p->w->schema->component_count);
         write_run(p, out, i, j, gaps, by_type);
         i = j;
     }
