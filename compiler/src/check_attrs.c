@@ -216,10 +216,9 @@ static void check_wrap(nsc_checker *c, nsc_field *f)
         s->wrap = false;
         return;
     }
-    /* Only an integer turn is limited: a float range may be written with integers. */
-    bool big = nsc_type_is_float(s->type) || s->range_lo.is_float || s->range_hi.is_float
-             ? false
-             : (s->range_hi.is_unsigned_big || (double)s->range_hi.i - (double)s->range_lo.i > 4294967296.0);
+    /* Only an integer turn is limited (a float range may be written with integers). */
+    bool big = nsc_type_is_integer(s->type) &&
+               (s->range_hi.is_unsigned_big || (double)s->range_hi.i - (double)s->range_lo.i > 4294967296.0);
     if (big) {
         nsc_error(c->d, "E-attr-args", smooth->loc, "@smooth(..., wrap) on an integer needs a turn of at most 2^32 "
                   "(hi - lo)");
