@@ -73,6 +73,10 @@ void nsc_cg_equality(nsc_cgen *g, const nsc_decl *d);    /* _snap_equal, _equal 
 void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d);     /* _set_<field>, _is_dirty, _clear_dirty */
 /* An int64_t constant that compiles warning-free, INT64_MIN included ("INT64_C(-5)"). */
 const char *nsc_cg_i64(nsc_cgen *g, int64_t v);
+/* v as a float (f32) or double literal that reads back exactly and compiles warning-free. */
+const char *nsc_cg_float(nsc_cgen *g, double v, bool f32);
+/* 1/Q as the float or double literal _dequantize multiplies by. */
+const char *nsc_cg_inverse(nsc_cgen *g, double scale, bool f32);
 /* A C expression for a default literal of type t ("100", "1.5f", "arena_Team_blue"). */
 void nsc_cg_literal(nsc_cgen *g, const nsc_type *t, const nsc_literal *l, nsc_strbuf *sb);
 

@@ -1,30 +1,9 @@
 /* emit_c_smooth.c — what a client does with snapshots: _interpolate between two of them per
  * @smooth, and _apply with its @notify hooks. */
-#include <stdlib.h>
-#include <string.h>
 
 #include "emit_c.h"
 
 static const char *const axis[] = {"x", "y", "z", "w"};
-
-/* v as the shortest float (f32) or double literal that reads back as the same value. */
-static const char *literal(nsc_cgen *g, double v, bool f32)
-{
-    if (f32) v = (double)(float)v;
-    for (int prec = 1; prec <= 17; prec++) {
-        const char *s = NSC_FMT(g, "%.*g", prec, v);
-        double back = strtod(s, NULL);
-        if (f32 ? (float)back == (float)v : back == v)
-            return NSC_FMT(g, "%s%s%s", s, strpbrk(s, ".eEn") ? "" : ".0", f32 ? "f" : "");
-    }
-    return NSC_FMT(g, "%.17g", v);
-}
-
-/* 1/Q as a float literal (the same one _dequantize uses). */
-static const char *inv(nsc_cgen *g, double scale, bool f32)
-{
-    return literal(g, 1.0 / scale, f32);
-}
 
 static double number(const nsc_number *n)
 {
@@ -38,9 +17,9 @@ static const char *deq(nsc_cgen *g, const nsc_slot *s, const char *x, unsigned k
     const char *at = array ? NSC_FMT(g, "%s[%u]", x, k) : x;
     switch (s->enc) {
     case NSC_ENC_QUANT:
-        return s->type->kind == NSC_T_F64 ? NSC_FMT(g, "ns_dequantize_f64(%s, %s)", at, inv(g, s->scale, false))
-                                          : NSC_FMT(g, "ns_dequantize_f32(%s, %s)", at, inv(g, s->scale, true));
-    case NSC_ENC_VEC_Q: return NSC_FMT(g, "ns_dequantize_f32(%s, %s)", at, inv(g, s->scale, true));
+        return s->type->kind == NSC_T_F64 ? NSC_FMT(g, "ns_dequantize_f64(%s, %s)", at, nsc_cg_inverse(g, s->scale, false))
+                                          : NSC_FMT(g, "ns_dequantize_f32(%s, %s)", at, nsc_cg_inverse(g, s->scale, true));
+    case NSC_ENC_VEC_Q: return NSC_FMT(g, "ns_dequantize_f32(%s, %s)", at, nsc_cg_inverse(g, s->scale, true));
     case NSC_ENC_FLOAT64: return NSC_FMT(g, "ns_f64_from_bits(%s)", at);
     default: return NSC_FMT(g, "ns_f32_from_bits(%s)", at);
     }
@@ -56,7 +35,7 @@ static void quat_of(nsc_cgen *g, const nsc_slot *s, const char *q, const char *x
     }
     for (unsigned k = 0; k < 4; k++)
         nsc_p_line(c, "%s.%s = %s;", q, axis[k],
-                   s->enc == NSC_ENC_QUAT_Q ? NSC_FMT(g, "ns_dequantize_f32(%s[%u], %s)", x, k, inv(g, s->scale, true))
+                   s->enc == NSC_ENC_QUAT_Q ? NSC_FMT(g, "ns_dequantize_f32(%s[%u], %s)", x, k, nsc_cg_inverse(g, s->scale, true))
                                             : NSC_FMT(g, "ns_f32_from_bits(%s[%u])", x, k));
     if (s->enc == NSC_ENC_QUAT_Q) nsc_p_line(c, "%s = ns_quat_normalize(%s);", q, q);
 }
@@ -105,7 +84,7 @@ static void interpolate_field(nsc_cgen *g, const nsc_decl *d, const nsc_field *f
         if (f->sem.wrap) {
             nsc_p_line(c, "out->%s = ns_lerp_wrap_%s(%s, %s, %s, %s, %s); /* the short way round */", m, f64 ? "f64" : "f32",
                        deq(g, s, NSC_FMT(g, "from->%s", m), 0), deq(g, s, NSC_FMT(g, "to->%s", m), 0), tt,
-                       literal(g, number(&f->sem.range_lo), !f64), literal(g, number(&f->sem.range_hi), !f64));
+                       nsc_cg_float(g, number(&f->sem.range_lo), !f64), nsc_cg_float(g, number(&f->sem.range_hi), !f64));
             return;
         }
         nsc_p_line(c, "out->%s = ns_lerp_%s(%s, %s, %s);", m, f64 ? "f64" : "f32", deq(g, s, NSC_FMT(g, "from->%s", m), 0),

@@ -353,14 +353,18 @@ void nsc_cg_defaults(nsc_cgen *g, const nsc_decl *d)
 
 static const char *const axis[] = {"x", "y", "z", "w"};
 
-/* 1/Q as the literal _dequantize multiplies by. */
-static const char *inverse(nsc_cgen *g, double scale, bool f32)
+const char *nsc_cg_float(nsc_cgen *g, double v, bool f32)
 {
     nsc_strbuf sb = NSC_STRBUF_INIT;
-    float_literal(&sb, f32 ? (double)(float)(1.0 / scale) : 1.0 / scale, f32);
+    float_literal(&sb, f32 ? (double)(float)v : v, f32);
     const char *r = nsc_arena_strdup(g->a, nsc_sb_str(&sb));
     nsc_sb_free(&sb);
     return r;
+}
+
+const char *nsc_cg_inverse(nsc_cgen *g, double scale, bool f32)
+{
+    return nsc_cg_float(g, 1.0 / scale, f32);
 }
 
 static const char *quantize_expr(nsc_cgen *g, const nsc_slot *s, const char *value)
@@ -463,7 +467,7 @@ void nsc_cg_dequantize_value(nsc_cgen *g, const nsc_slot *s, const nsc_type *t, 
     bool f32 = t->kind != NSC_T_F64;
     switch (s->enc) {
     case NSC_ENC_QUANT:
-        nsc_p_line(c, "%s = ns_dequantize_%s(%s, %s);", to, f32 ? "f32" : "f64", from, inverse(g, s->scale, f32));
+        nsc_p_line(c, "%s = ns_dequantize_%s(%s, %s);", to, f32 ? "f32" : "f64", from, nsc_cg_inverse(g, s->scale, f32));
         return;
     case NSC_ENC_FLOAT32:
         nsc_p_line(c, "%s = ns_f32_from_bits(%s);", to, from);
@@ -473,7 +477,7 @@ void nsc_cg_dequantize_value(nsc_cgen *g, const nsc_slot *s, const nsc_type *t, 
         return;
     case NSC_ENC_VEC_Q:
         for (unsigned k = 0; k < s->arity; k++)
-            nsc_p_line(c, "%s.%s = ns_dequantize_f32(%s[%u], %s);", to, axis[k], from, k, inverse(g, s->scale, true));
+            nsc_p_line(c, "%s.%s = ns_dequantize_f32(%s[%u], %s);", to, axis[k], from, k, nsc_cg_inverse(g, s->scale, true));
         return;
     case NSC_ENC_VEC_F:
     case NSC_ENC_QUAT_F:
@@ -483,7 +487,7 @@ void nsc_cg_dequantize_value(nsc_cgen *g, const nsc_slot *s, const nsc_type *t, 
         nsc_p_open(c, "{");
         nsc_p_line(c, "ns_quat q;");
         for (unsigned k = 0; k < 4; k++)
-            nsc_p_line(c, "q.%s = ns_dequantize_f32(%s[%u], %s);", axis[k], from, k, inverse(g, s->scale, true));
+            nsc_p_line(c, "q.%s = ns_dequantize_f32(%s[%u], %s);", axis[k], from, k, nsc_cg_inverse(g, s->scale, true));
         nsc_p_line(c, "%s = ns_quat_normalize(q);", to);
         nsc_p_close(c, "}");
         return;
