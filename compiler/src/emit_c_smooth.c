@@ -1,6 +1,5 @@
 /* emit_c_smooth.c — what a client does with snapshots: _interpolate between two of them per
  * @smooth, and _apply with its @notify hooks. */
-
 #include "emit_c.h"
 
 static const char *const axis[] = {"x", "y", "z", "w"};
