@@ -2,6 +2,8 @@
 #include <netschema/history.h>
 #include <netschema/packed.h>
 
+#include <string.h>
+
 #include "history_internal.h"
 
 void ns_tickset_clear(ns_tickset *s)
@@ -40,30 +42,44 @@ ns_status ns_history_init(ns_history *h, void *storage, size_t size, uint32_t de
     h->slots = (uint8_t *)storage;
     h->size = size;
     h->depth = depth;
+    h->mask = (depth & (depth - 1)) == 0 ? depth - 1 : 0;
     h->held = 0;
-    for (uint32_t i = 0; i < NS_HISTORY_MAX_DEPTH; i++) h->tick[i] = 0;
     return NS_OK;
+}
+
+/* The slot of tick t: a mask for power-of-two depths, which is the common case. */
+static uint32_t slot_of(const ns_history *h, uint32_t t)
+{
+    return h->mask || h->depth == 1 ? t & h->mask : t % h->depth;
+}
+
+/* The tick slot i holds; the ticks follow the snapshots, unaligned in general, hence memcpy. */
+static uint32_t tick_at(const ns_history *h, uint32_t i)
+{
+    uint32_t t;
+    memcpy(&t, h->slots + (size_t)h->depth * h->size + (size_t)i * sizeof t, sizeof t);
+    return t;
 }
 
 void *ns_history_put(ns_history *h, uint32_t t)
 {
-    uint32_t i = t % h->depth;
-    h->tick[i] = t;
+    uint32_t i = slot_of(h, t);
+    memcpy(h->slots + (size_t)h->depth * h->size + (size_t)i * sizeof t, &t, sizeof t);
     h->held |= UINT64_C(1) << i;
     return h->slots + (size_t)i * h->size;
 }
 
 const void *ns_history_get(const ns_history *h, uint32_t t)
 {
-    uint32_t i = t % h->depth;
-    if (!((h->held >> i) & 1u) || h->tick[i] != t) return NULL;
+    uint32_t i = slot_of(h, t);
+    if (!((h->held >> i) & 1u) || tick_at(h, i) != t) return NULL;
     return h->slots + (size_t)i * h->size;
 }
 
 void ns_history_drop(ns_history *h, uint32_t t)
 {
-    uint32_t i = t % h->depth;
-    if (h->tick[i] == t) h->held &= ~(UINT64_C(1) << i);
+    uint32_t i = slot_of(h, t);
+    if (((h->held >> i) & 1u) && tick_at(h, i) == t) h->held &= ~(UINT64_C(1) << i);
 }
 
 uint32_t ns_history_baselines(const ns_history *h, const ns_tickset *acked, const ns_tickset *sent, uint32_t now,

@@ -21,9 +21,9 @@ typedef struct ns__rent {
     uint32_t   gone;                  /* tick of the despawn */
     ns__layout layout;
     ns_history ring;
-    uint8_t    ring_audience[NS_HISTORY_MAX_DEPTH];
+    uint8_t   *ring_audience;         /* the audience of each ring slot, inside mem */
     size_t     voff[NS_REPL_MAX_COMPONENTS];
-    uint8_t   *mem;                   /* ring storage, then the live values */
+    uint8_t   *mem;                   /* ring storage, ring audiences, then the live values */
 } ns__rent;
 
 /* One decoded record, waiting for the packet to prove whole. */
@@ -296,7 +296,8 @@ static void apply_live(ns_replica *r, ns__rent *e, const uint8_t *state, bool ho
 static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick)
 {
     const ns__layout *l = &rec->layout;
-    size_t ring = (size_t)ring_depth(r) * l->size, values = 0, voff[NS_REPL_MAX_COMPONENTS];
+    size_t hist = NS_HISTORY_BYTES(l->size, ring_depth(r));
+    size_t ring = (hist + ring_depth(r) + 15u) & ~(size_t)15u, values = 0, voff[NS_REPL_MAX_COMPONENTS];
     for (uint32_t i = 0; i < l->ncomp; i++) {
         voff[i] = ring + values;
         values += (r->schema->components[l->comp[i]].desc->value_size + 15u) & ~(size_t)15u;
@@ -309,6 +310,7 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
     e->layout = *l;
     memcpy(e->voff, voff, sizeof voff);
     ns_history_init(&e->ring, mem, l->size, ring_depth(r));
+    e->ring_audience = mem + hist;
     for (uint32_t i = 0; i < l->ncomp; i++) r->schema->components[l->comp[i]].init(mem + voff[i]);
     e->state = NS__R_ALIVE;
     e->since = e->newest = tick;
@@ -486,7 +488,7 @@ size_t ns_replica_memory(const ns_replica *r)
     for (uint32_t i = 0; i < r->cfg.max_entities; i++) {
         const ns__rent *e = &r->ent[i];
         if (!e->mem) continue;
-        n += (size_t)ring_depth(r) * e->layout.size;
+        n += (NS_HISTORY_BYTES(e->layout.size, ring_depth(r)) + ring_depth(r) + 15u) & ~(size_t)15u;
         for (uint32_t k = 0; k < e->layout.ncomp; k++)
             n += (r->schema->components[e->layout.comp[k]].desc->value_size + 15u) & ~(size_t)15u;
     }

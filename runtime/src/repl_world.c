@@ -109,7 +109,7 @@ static ns_status set_up_entity(ns_world *w, ns__entity *e, const uint32_t *types
     if (st != NS_OK) return st;
     size_t size = e->layout.size;
     e->cur = calloc(size, 1);
-    e->store = calloc((size_t)w->cfg.history_depth * size, 1);
+    e->store = calloc(NS_HISTORY_BYTES(size, w->cfg.history_depth), 1);
     if (!e->cur || !e->store) return NS_ERR_NOMEM;
     for (uint32_t i = 0; i < e->layout.ncomp; i++) {
         uint32_t c = e->layout.comp[i];
@@ -358,7 +358,8 @@ size_t ns_world_memory(const ns_world *w)
     n += (size_t)w->cfg.max_connections * sizeof *w->conn + w->scratch_cap + w->group_cap * sizeof *w->groups;
     n += (w->cfg.max_entities + 63u) / 64u * sizeof *w->free_ids;
     for (uint32_t i = 0; i < w->cfg.max_entities; i++)
-        if (w->ent[i].state != NS__FREE) n += (size_t)w->ent[i].layout.size * (1 + w->cfg.history_depth);
+        if (w->ent[i].state != NS__FREE)
+            n += w->ent[i].layout.size + NS_HISTORY_BYTES(w->ent[i].layout.size, w->cfg.history_depth);
     for (uint32_t c = 0; c < w->cfg.max_connections; c++)
         if (w->conn[c].used) n += (size_t)w->cfg.max_entities * sizeof(ns__link);
     return n;

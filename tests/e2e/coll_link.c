@@ -68,7 +68,7 @@ typedef struct side {
 
 static void side_init(side *s, size_t snap_size)
 {
-    s->store = calloc(DEPTH, snap_size);
+    s->store = calloc(1, NS_HISTORY_BYTES(snap_size, DEPTH));
     ns_status st = ns_history_init(&s->hist, s->store, snap_size, DEPTH);
     ck_assert_int_eq(st, NS_OK);
 }

@@ -2,6 +2,9 @@
  * header (netschema/history.h). */
 #include <netschema/netschema.h>
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "ns_test.h"
 
 START_TEST(tickset_keeps_64_ticks)
@@ -30,7 +33,7 @@ END_TEST
 
 START_TEST(history_evicts_the_oldest)
 {
-    uint32_t store[8];
+    uint32_t store[NS_HISTORY_LEN(sizeof(uint32_t), 8)];
     ns_history h;
     ck_assert_int_eq(ns_history_init(&h, store, sizeof store[0], 0), NS_ERR_ARGUMENT);
     ck_assert_int_eq(ns_history_init(&h, store, sizeof store[0], 65), NS_ERR_ARGUMENT);
@@ -45,9 +48,38 @@ START_TEST(history_evicts_the_oldest)
 }
 END_TEST
 
+/* Any depth works, odd snapshot sizes too: the ticks sit unaligned after the snapshots, inside
+ * exactly NS_HISTORY_BYTES (ASan checks the bound), and the history struct stays small. */
+START_TEST(history_storage_is_sized_by_depth)
+{
+    const size_t size = 3;
+    const uint32_t depth = 5;
+    uint8_t *store = malloc(NS_HISTORY_BYTES(size, depth));
+    ck_assert_ptr_nonnull(store);
+    ck_assert_uint_eq(NS_HISTORY_BYTES(size, depth), 35);
+    ns_history h;
+    ck_assert_int_eq(ns_history_init(&h, store, size, depth), NS_OK);
+    for (uint32_t t = 100; t < 112; t++) memset(ns_history_put(&h, t), (int)t, size);
+    for (uint32_t t = 100; t < 112; t++) {
+        const uint8_t *s = ns_history_get(&h, t);
+        if (t < 107) {
+            ck_assert_ptr_null(s);
+        } else {
+            ck_assert_ptr_nonnull(s);
+            ck_assert_uint_eq(s[0], t & 0xff);
+            ck_assert_uint_eq(s[2], t & 0xff);
+        }
+    }
+    ns_history_drop(&h, 106); /* no longer held: nothing changes */
+    ck_assert_ptr_nonnull(ns_history_get(&h, 111));
+    ck_assert_uint_le(sizeof h, 40);
+    free(store);
+}
+END_TEST
+
 START_TEST(baselines_are_the_newest_acked_and_held)
 {
-    uint32_t store[16];
+    uint32_t store[NS_HISTORY_LEN(sizeof(uint32_t), 16)];
     ns_history h;
     ns_history_init(&h, store, sizeof store[0], 16);
     for (uint32_t t = 1; t <= 30; t++) *(uint32_t *)ns_history_put(&h, t) = t;
@@ -109,6 +141,7 @@ static Suite *make_suite(void)
     TCase *tc = tcase_create("history");
     tcase_add_test(tc, tickset_keeps_64_ticks);
     tcase_add_test(tc, history_evicts_the_oldest);
+    tcase_add_test(tc, history_storage_is_sized_by_depth);
     tcase_add_test(tc, baselines_are_the_newest_acked_and_held);
     tcase_add_test(tc, baseline_ticks_round_trip);
     suite_add_tcase(s, tc);

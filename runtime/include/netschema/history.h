@@ -5,13 +5,15 @@
  *   ns_tickset  a set of recent ticks (the newest and the 63 before it): the ticks a receiver
  *               acked, or the ticks at which an entity was written to it;
  *   ns_history  a ring of the writer's snapshots of one entity (or of anything), by tick, over
- *               caller-owned storage: `depth` slots, tick t in slot t % depth;
+ *               caller-owned storage of NS_HISTORY_BYTES(size, depth): `depth` slots, tick t in
+ *               slot t % depth (a mask when depth is a power of two);
  *   ns_history_baselines  the up-to-three newest ticks held by the history, acked by the
  *               receiver and (optionally) sent to it, as ns_baselines.
  * This is also the per-connection base state of fast arrays: a fastarray snapshot holds every
  * item's ID, key and value, so the acked snapshots are the acked base states.
  *
- * Memory is bounded by depth × snapshot size per history. Eviction: writing tick t overwrites
+ * Memory per history: sizeof(ns_history) (32 bytes on 64-bit machines) plus
+ * NS_HISTORY_BYTES(size, depth) = depth × (size + 4) bytes of storage. Eviction: writing tick t overwrites
  * tick t − depth. A receiver that has acked nothing still held (it fell more than `depth` ticks
  * behind) gets a full state, coded against the defaults, which needs no baseline at all.
  *
@@ -52,15 +54,25 @@ void ns_tickset_add(ns_tickset *s, uint32_t t);
 /* True if tick t is in s. */
 bool ns_tickset_has(const ns_tickset *s, uint32_t t);
 
+/* Bytes of storage for a history of `depth` snapshots of `size` bytes: the snapshots, then the
+ * tick each slot holds. Storage must be aligned for the snapshot type (malloc's is). */
+#define NS_HISTORY_BYTES(size, depth) ((size_t)(depth) * ((size_t)(size) + sizeof(uint32_t)))
+
+/* The same storage as a count of snapshots, for a static array of the snapshot type:
+ *   static Pkg_T_snap store[NS_HISTORY_LEN(sizeof(Pkg_T_snap), 16)]; */
+#define NS_HISTORY_LEN(size, depth) ((NS_HISTORY_BYTES(size, depth) + (size) - 1u) / (size))
+
 typedef struct ns_history {
-    uint8_t  *slots;                        /* depth × size bytes, owned by the caller */
-    size_t    size;                         /* bytes per snapshot */
-    uint32_t  depth;                        /* 1..NS_HISTORY_MAX_DEPTH */
-    uint32_t  tick[NS_HISTORY_MAX_DEPTH];   /* the tick each slot holds */
-    uint64_t  held;                         /* bit per slot: holds a snapshot */
+    uint8_t  *slots;   /* NS_HISTORY_BYTES(size, depth) bytes owned by the caller: the snapshots,
+                          then the tick each slot holds */
+    size_t    size;    /* bytes per snapshot */
+    uint32_t  depth;   /* 1..NS_HISTORY_MAX_DEPTH */
+    uint32_t  mask;    /* depth − 1 when depth is a power of two (slot = t & mask), else 0 */
+    uint64_t  held;    /* bit per slot: holds a snapshot */
 } ns_history;
 
-/* Sets h up over storage of depth × size bytes; NS_ERR_ARGUMENT if depth is 0 or too large. */
+/* Sets h up over NS_HISTORY_BYTES(size, depth) bytes of storage; NS_ERR_ARGUMENT if depth is 0
+ * or above NS_HISTORY_MAX_DEPTH. */
 ns_status ns_history_init(ns_history *h, void *storage, size_t size, uint32_t depth);
 
 /* The slot to fill with the snapshot of tick t (evicting whatever it held). */

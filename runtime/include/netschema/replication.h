@@ -19,8 +19,8 @@
  *     of it; re-entry is a fresh spawn, @initial fields included;
  *   - a packet that fails to read changes nothing in the replica and is not acked.
  *
- * Memory: the server holds about 620 bytes per id, (history_depth + 1) states per spawned
- * entity, and NS_REPL_LINK_BYTES per id per connection. The replica holds about 730 bytes per id
+ * Memory: the server holds about 390 bytes per id, (history_depth + 1) states per spawned
+ * entity, and NS_REPL_LINK_BYTES per id per connection. The replica holds about 420 bytes per id
  * and, per spawned entity, (history_depth + reorder_window) states and its live values. See
  * docs/replication.md "Memory". Neither side allocates while reading or writing a packet,
  * except the replica when an entity spawns. Not thread-safe: one thread per world or replica. */
