@@ -1,9 +1,17 @@
 /* bench_components — generated serializers on 10,000 entities with a Transform and a Health,
  * written and read against three acked baselines (the predictor on):
+ *   - bits per entity when entities are idle, move at constant velocity, or move at random;
  *   - speed in entities per second, and as a ratio to memcpy of the raw value structs;
- *   - speed as generated ÷ hand-written time: bench/hand_codec.c writes the same bytes the way a
- *     programmer who knew only this schema would, timed interleaved with the generated code;
- *   - bits per entity when entities are idle, move at constant velocity, or move at random. */
+ *   - speed as generated ÷ hand-written time for encode, decode and quantize, for each motion:
+ *     bench/hand_codec.c writes the same bytes (and makes the same snapshots) the way a
+ *     programmer who knew only this schema would, timed interleaved with the generated code.
+ * Every entity has its own random state, so the ~300,000 data-dependent branch outcomes of one
+ * pass are far more than a branch predictor can learn; a small repeated data set would hide
+ * mispredictions that real traffic has.
+ *
+ * The same source is also built with -O3 -march=native (bench_components_native, when the
+ * compiler takes the flag); this program runs it and prints its rows under its own, so one run
+ * reports both builds. With --rows it prints only its ratio rows (how it is run for that). */
 #include "bench_common.h"
 
 #include <math.h>
@@ -16,6 +24,10 @@
 #define REPS 15
 #define HAND_ROUNDS 21 /* odd: the median is one round's ratio */
 
+#ifndef BENCH_FLAGS
+#define BENCH_FLAGS "build flags"
+#endif
+
 typedef struct entity {
     bench_Transform_snap t[4]; /* ticks 8, 9, 10 (the baselines) and 11 (now) */
     bench_Health_snap    h[4];
@@ -23,13 +35,15 @@ typedef struct entity {
 
 typedef struct world {
     entity          *e;
-    bench_Transform *tv;  /* value structs, for the memcpy baseline */
+    bench_Transform *tv;  /* value structs, for the memcpy baseline and quantize */
     bench_Health    *hv;
     void            *copy;
     uint8_t         *buf;
     size_t           cap, used;
     bench_Transform_snap *t_out;
     bench_Health_snap    *h_out;
+    bench_Transform_snap *tq, *tq_hand; /* quantized by the generated and the hand code */
+    bench_Health_snap    *hq, *hq_hand;
     uint8_t         *hand_buf; /* the hand codec's output, compared with buf */
     size_t           hand_used;
     int              failures;
@@ -73,6 +87,8 @@ static void simulate(entity *e, bench_Transform *tv, bench_Health *hv, motion m)
             if (unit() < 0.1) h.hp -= (int32_t)(unit() * 10);
         }
     }
+    /* What _quantize is timed on: the value as a game holds it, a rotation not quite unit. */
+    t.rotation.x *= 1.0001f;
     *tv = t;
     *hv = h;
 }
@@ -132,6 +148,15 @@ static void decode_all(void *p)
     w->failures += ns_reader_failed(&r);
 }
 
+static void quantize_all(void *p)
+{
+    world *w = p;
+    for (int i = 0; i < ENTITIES; i++) {
+        bench_Transform_quantize(&w->tv[i], &w->tq[i]);
+        bench_Health_quantize(&w->hv[i], &w->hq[i]);
+    }
+}
+
 static void hand_encode_all(void *p)
 {
     world *w = p;
@@ -160,6 +185,15 @@ static void hand_decode_all(void *p)
     w->failures += r.status != NS_OK;
 }
 
+static void hand_quantize_all(void *p)
+{
+    world *w = p;
+    for (int i = 0; i < ENTITIES; i++) {
+        hand_Transform_quantize(&w->tv[i], &w->tq_hand[i]);
+        hand_Health_quantize(&w->hv[i], &w->hq_hand[i]);
+    }
+}
+
 static double time_once(void (*fn)(void *), void *arg)
 {
     double t0 = bench_now();
@@ -173,19 +207,25 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The median over HAND_ROUNDS rounds of generated ÷ hand time, each round timing the two back
- * to back (alternating which goes first), so that both see the same machine state. */
-static double median_ratio(void (*gen)(void *), void (*hand)(void *), void *arg)
+/* Generated ÷ hand time over HAND_ROUNDS rounds, each round timing the two back to back
+ * (alternating which goes first) so that both see the same machine state: the median ratio,
+ * and the median generated time per entity in ns. */
+typedef struct ratio {
+    double ratio, gen_ns;
+} ratio;
+
+static ratio median_ratio(void (*gen)(void *), void (*hand)(void *), void *arg)
 {
-    double r[HAND_ROUNDS];
+    double r[HAND_ROUNDS], tg[HAND_ROUNDS];
     for (int i = 0; i < HAND_ROUNDS; i++) {
-        double tg, th;
-        if (i & 1) th = time_once(hand, arg), tg = time_once(gen, arg);
-        else tg = time_once(gen, arg), th = time_once(hand, arg);
-        r[i] = tg / th;
+        double th;
+        if (i & 1) th = time_once(hand, arg), tg[i] = time_once(gen, arg);
+        else tg[i] = time_once(gen, arg), th = time_once(hand, arg);
+        r[i] = tg[i] / th;
     }
     qsort(r, HAND_ROUNDS, sizeof r[0], by_value);
-    return r[HAND_ROUNDS / 2];
+    qsort(tg, HAND_ROUNDS, sizeof tg[0], by_value);
+    return (ratio){r[HAND_ROUNDS / 2], tg[HAND_ROUNDS / 2] / ENTITIES * 1e9};
 }
 
 static void copy_values(void *p)
@@ -196,8 +236,32 @@ static void copy_values(void *p)
     bench_sink += ((unsigned char *)w->copy)[ENTITIES];
 }
 
-int main(void)
+/* Both codecs must write the same bytes, read the same snapshots and quantize the same values. */
+static bool same_results(world *w)
 {
+    int mismatches = 0;
+    encode_all(w);
+    decode_all(w);
+    for (int i = 0; i < ENTITIES; i++)
+        mismatches += !bench_Transform_snap_equal(&w->t_out[i], &w->e[i].t[3]) || !bench_Health_snap_equal(&w->h_out[i], &w->e[i].h[3]);
+    hand_encode_all(w);
+    hand_decode_all(w);
+    for (int i = 0; i < ENTITIES; i++)
+        mismatches += !bench_Transform_snap_equal(&w->t_out[i], &w->e[i].t[3]) || !bench_Health_snap_equal(&w->h_out[i], &w->e[i].h[3]);
+    quantize_all(w);
+    hand_quantize_all(w);
+    for (int i = 0; i < ENTITIES; i++)
+        mismatches += !bench_Transform_snap_equal(&w->tq[i], &w->tq_hand[i]) || !bench_Health_snap_equal(&w->hq[i], &w->hq_hand[i]);
+    if (w->hand_used != w->used || memcmp(w->hand_buf, w->buf, w->used) != 0 || mismatches || w->failures) {
+        fprintf(stderr, "bench_components: the codecs differ (bytes, %d snapshots) or failed (%d)\n", mismatches, w->failures);
+        return false;
+    }
+    return true;
+}
+
+int main(int argc, char **argv)
+{
+    bool rows_only = argc > 1 && strcmp(argv[1], "--rows") == 0;
     world w;
     memset(&w, 0, sizeof w);
     w.e = calloc(ENTITIES, sizeof *w.e);
@@ -208,56 +272,59 @@ int main(void)
     w.buf = malloc(w.cap);
     w.t_out = calloc(ENTITIES, sizeof *w.t_out);
     w.h_out = calloc(ENTITIES, sizeof *w.h_out);
+    w.tq = calloc(ENTITIES, sizeof *w.tq);
+    w.tq_hand = calloc(ENTITIES, sizeof *w.tq_hand);
+    w.hq = calloc(ENTITIES, sizeof *w.hq);
+    w.hq_hand = calloc(ENTITIES, sizeof *w.hq_hand);
     w.hand_buf = malloc(w.cap);
 
-    printf("bench_components: %d entities, Transform + Health, written against 3 baselines\n", ENTITIES);
     static const char *const names[] = {"idle", "constant velocity", "random motion"};
-    for (int m = IDLE; m <= RANDOM; m++) {
-        make_world(&w, (motion)m);
-        encode_all(&w);
-        double bits = w.used * 8.0 / ENTITIES;
-        decode_all(&w);
-        int mismatches = 0;
-        for (int i = 0; i < ENTITIES; i++)
-            mismatches += !bench_Transform_snap_equal(&w.t_out[i], &w.e[i].t[3]) || !bench_Health_snap_equal(&w.h_out[i], &w.e[i].h[3]);
-        if (mismatches || w.failures) {
-            fprintf(stderr, "decode mismatch (%d) or failure (%d)\n", mismatches, w.failures);
-            return 1;
+    if (!rows_only) {
+        printf("bench_components: %d entities, Transform + Health, written against 3 baselines\n", ENTITIES);
+        for (int m = IDLE; m <= RANDOM; m++) {
+            make_world(&w, (motion)m);
+            if (!same_results(&w)) return 1;
+            printf("  %-18s %7.2f bits/entity  (%.0f bytes for all)\n", names[m], w.used * 8.0 / ENTITIES, w.used * 1.0);
         }
-        /* The yardstick must write the same bytes and read the same snapshots. */
-        hand_encode_all(&w);
-        hand_decode_all(&w);
-        for (int i = 0; i < ENTITIES; i++)
-            mismatches += !bench_Transform_snap_equal(&w.t_out[i], &w.e[i].t[3]) || !bench_Health_snap_equal(&w.h_out[i], &w.e[i].h[3]);
-        if (w.hand_used != w.used || memcmp(w.hand_buf, w.buf, w.used) != 0 || mismatches || w.failures) {
-            fprintf(stderr, "hand codec: different bytes, decode mismatch (%d) or failure (%d)\n", mismatches, w.failures);
-            return 1;
-        }
-        printf("  %-18s %7.2f bits/entity  (%.0f bytes for all)\n", names[m], bits, w.used * 1.0);
-        if (m != RANDOM) continue;
         double t_copy = bench_best(copy_values, &w, REPS);
         double t_enc = bench_best(encode_all, &w, REPS);
         double t_dec = bench_best(decode_all, &w, REPS);
         double value_bytes = (double)(sizeof(bench_Transform) + sizeof(bench_Health)) * ENTITIES;
-        printf("  speed (random motion; raw value structs are %.0f bytes per entity):\n",
-               value_bytes / ENTITIES);
+        printf("  speed (random motion; raw value structs are %.0f bytes per entity):\n", value_bytes / ENTITIES);
         printf("    %-26s %8.2f M entities/s  %8.1f MB/s of value structs\n", "memcpy of the value structs",
                ENTITIES / t_copy / 1e6, value_bytes / t_copy / 1e6);
         printf("    %-26s %8.2f M entities/s  ratio to memcpy %.4f\n", "encode (write both)", ENTITIES / t_enc / 1e6,
                t_copy / t_enc);
         printf("    %-26s %8.2f M entities/s  ratio to memcpy %.4f\n", "decode (read both)", ENTITIES / t_dec / 1e6,
                t_copy / t_dec);
-        double r_enc = median_ratio(encode_all, hand_encode_all, &w);
-        double r_dec = median_ratio(decode_all, hand_decode_all, &w);
-        printf("  generated / hand-written time (bench/hand_codec.c, same bytes; median of %d interleaved rounds):\n",
-               HAND_ROUNDS);
-        printf("    %-26s %8.2f\n", "encode (write both)", r_enc);
-        printf("    %-26s %8.2f\n", "decode (read both)", r_dec);
+        printf("  generated / hand-written time (bench/hand_codec.c: same bytes, same snapshots; median of %d\n"
+               "  interleaved rounds; in brackets the generated code's ns per entity):\n", HAND_ROUNDS);
+        printf("    %-24s %-18s %-16s %-16s %-16s\n", "build", "motion", "encode", "decode", "quantize");
+    }
+    for (int m = IDLE; m <= RANDOM; m++) {
+        make_world(&w, (motion)m);
+        if (!same_results(&w)) return 1;
+        ratio e = median_ratio(encode_all, hand_encode_all, &w);
+        ratio d = median_ratio(decode_all, hand_decode_all, &w);
+        ratio q = median_ratio(quantize_all, hand_quantize_all, &w);
         if (w.failures) {
             fprintf(stderr, "decode failure while timing (%d)\n", w.failures);
             return 1;
         }
+        printf("    %-24s %-18s %5.2f (%5.1f ns)   %5.2f (%5.1f ns)   %5.2f (%5.1f ns)\n", BENCH_FLAGS, names[m], e.ratio,
+               e.gen_ns, d.ratio, d.gen_ns, q.ratio, q.gen_ns);
     }
+    fflush(stdout);
+#ifdef BENCH_NATIVE
+    /* The same benchmark built with -O3 -march=native: its rows under these. */
+    if (!rows_only && system("\"" BENCH_NATIVE "\" --rows") != 0) {
+        fprintf(stderr, "bench_components: the -O3 -march=native build failed\n");
+        return 1;
+    }
+#else
+    if (!rows_only) printf("    (no -O3 -march=native build: the compiler does not take -march=native)\n");
+#endif
     free(w.e), free(w.tv), free(w.hv), free(w.copy), free(w.buf), free(w.t_out), free(w.h_out), free(w.hand_buf);
+    free(w.tq), free(w.tq_hand), free(w.hq), free(w.hq_hand);
     return 0;
 }

@@ -16,9 +16,14 @@
  *     compares over all slots at once, with no division or multiply; otherwise the fractions use
  *     32-bit divisions when the gaps allow, 64-bit arithmetic, and ns_predict_i64's overflow
  *     checks once a fraction exceeds 2^30.
- * The packed codes come from ns_default_model, the tables of the wire format itself. */
+ * The packed codes come from ns_default_model, the tables of the wire format itself.
+ *
+ * Quantizing: round(v · Q) in double, half away from zero, clamped to the field's range, written
+ * out per field with no call and no branch; the quaternion normalized inline in double (the
+ * rounding rule of docs/wire.md section 5 that every build must reproduce). */
 #include "hand_codec.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <netschema/codec.h>
@@ -461,4 +466,43 @@ ns_status hand_Health_read(hand_reader *r, bench_Health_snap *out, const ns_base
     r->bit += bit - s.bit;
     *out = v;
     return NS_OK;
+}
+
+/* ---- quantizing --------------------------------------------------------------------------- */
+
+/* round(x) half away from zero, clamped to lo..hi, NaN as 0: min/max selects and one truncation. */
+static inline int32_t round_clamp(double x, double lo, double hi)
+{
+    x = x == x ? x : 0.0;
+    x = x < lo ? lo : x;
+    x = x > hi ? hi : x;
+    int64_t t = (int64_t)x;
+    double f = x - (double)t;
+    return (int32_t)(t + (f >= 0.5) - (f <= -0.5));
+}
+
+void hand_Transform_quantize(const bench_Transform *v, bench_Transform_snap *s)
+{
+    s->position[0] = round_clamp((double)v->position.x * 1000.0, -4000000.0, 4000000.0);
+    s->position[1] = round_clamp((double)v->position.y * 1000.0, -4000000.0, 4000000.0);
+    s->position[2] = round_clamp((double)v->position.z * 1000.0, -4000000.0, 4000000.0);
+    double x = v->rotation.x, y = v->rotation.y, z = v->rotation.z, w = v->rotation.w;
+    double len2 = x * x + y * y + z * z + w * w;
+    float q[4] = {0.0f, 0.0f, 0.0f, 1.0f}; /* a zero, tiny or non-finite quaternion: identity */
+    if (NS__LIKELY(len2 > 1e-20 && isfinite(len2))) {
+        double inv = 1.0 / sqrt(len2);
+        q[0] = (float)(x * inv), q[1] = (float)(y * inv), q[2] = (float)(z * inv), q[3] = (float)(w * inv);
+    }
+    for (unsigned k = 0; k < 4; k++) s->rotation[k] = round_clamp((double)q[k] * 1000.0, -1000.0, 1000.0);
+    s->velocity[0] = round_clamp((double)v->velocity.x * 100.0, -10000.0, 10000.0);
+    s->velocity[1] = round_clamp((double)v->velocity.y * 100.0, -10000.0, 10000.0);
+    s->velocity[2] = round_clamp((double)v->velocity.z * 100.0, -10000.0, 10000.0);
+}
+
+void hand_Health_quantize(const bench_Health *v, bench_Health_snap *s)
+{
+    s->hp = v->hp < 0 ? 0 : v->hp > 1000 ? 1000 : v->hp;
+    s->alive = v->alive;
+    s->armor = round_clamp((double)v->armor * 10.0, 0.0, 5000.0);
+    s->team = v->team;
 }

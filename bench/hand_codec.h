@@ -48,4 +48,9 @@ ns_status hand_Health_write(hand_writer *w, const bench_Health_snap *cur, const 
 ns_status hand_Transform_read(hand_reader *r, bench_Transform_snap *out, const ns_baselines *base);
 ns_status hand_Health_read(hand_reader *r, bench_Health_snap *out, const ns_baselines *base);
 
+/* As bench_Transform_quantize / bench_Health_quantize: the same snapshot for every input, NaN
+ * and infinities included. */
+void hand_Transform_quantize(const bench_Transform *v, bench_Transform_snap *s);
+void hand_Health_quantize(const bench_Health *v, bench_Health_snap *s);
+
 #endif

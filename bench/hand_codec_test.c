@@ -3,7 +3,9 @@
  * baselines; regular, irregular, wrapped and invalid tick gaps) the hand writer must produce the
  * same bytes and statuses as bench_Transform_write / bench_Health_write, and the hand reader the
  * same snapshots and statuses as the generated readers, on whole, truncated and corrupted input
- * and into buffers too small for the records. Exits 1 on the first difference. */
+ * and into buffers too small for the records; and the hand quantizers must make the generated
+ * snapshots of any float, NaN and infinities included. Exits 1 on the first difference. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,8 +153,44 @@ static void read_both(const rec *recs, int n, const uint8_t *buf, size_t len, co
     }
 }
 
+/* A float to quantize: ordinary values mostly, then range edges, halfway cases, NaN, infinities
+ * and values beyond int32. */
+static float any_float(float scale)
+{
+    static const float odd[] = {0.0f, -0.0f, 0.5f, -0.5f, 0.0005f, -0.0005f, 0.0015f, 2.5f, 4000.0f, -4000.0f,
+                                4000.0005f, 100.0f, 100.005f, -100.005f, 500.0f, 500.05f, 1e10f, -1e10f,
+                                (float)NAN, INFINITY, -INFINITY, 1e-30f};
+    if (next() % 4 == 0) return odd[next() % (sizeof odd / sizeof odd[0])];
+    return (float)((double)next() / 4294967296.0 * 2.0 - 1.0) * scale;
+}
+
+/* The hand quantizers must make the generated snapshots of any value, odd ones included. */
+static void check_quantize(void)
+{
+    for (int i = 0; i < 200000; i++) {
+        bench_Transform v;
+        bench_Health h;
+        bench_Transform_init(&v);
+        bench_Health_init(&h);
+        v.position = (ns_vec3){any_float(4500.0f), any_float(4500.0f), any_float(4500.0f)};
+        v.rotation = (ns_quat){any_float(1.0f), any_float(1.0f), any_float(1.0f), any_float(1.0f)};
+        if (i % 8 == 0) v.rotation = (ns_quat){0.0f, 0.0f, 0.0f, 0.0f};
+        v.velocity = (ns_vec3){any_float(120.0f), any_float(120.0f), any_float(120.0f)};
+        h.hp = (int32_t)next(), h.alive = next() & 1, h.armor = any_float(600.0f), h.team = (uint8_t)next();
+        bench_Transform_snap a, b;
+        bench_Health_snap ha, hb;
+        bench_Transform_quantize(&v, &a);
+        hand_Transform_quantize(&v, &b);
+        bench_Health_quantize(&h, &ha);
+        hand_Health_quantize(&h, &hb);
+        CHECK(bench_Transform_snap_equal(&a, &b), "value %d: Transform quantizes differently", i);
+        CHECK(bench_Health_snap_equal(&ha, &hb), "value %d: Health quantizes differently", i);
+    }
+}
+
 int main(void)
 {
+    check_quantize();
     rec *recs = calloc(RECORDS, sizeof *recs);
     size_t cap = (size_t)(BENCH_TRANSFORM_MAX_BYTES + BENCH_HEALTH_MAX_BYTES) * RECORDS + 16;
     uint8_t *gen = malloc(cap), *hand = malloc(cap), *bad = malloc(cap);

@@ -99,23 +99,152 @@ bool nsc_cg_snap_is_array(const nsc_slot *s)
            s->enc == NSC_ENC_STRING || s->enc == NSC_ENC_BYTES;
 }
 
+static const char *bound(nsc_cgen *g, const char *fn, int64_t v);
+
+/* The int32 elements of a slot in the snapshot: 3 or 4 for a quantized vector or quaternion, else 1. */
+static unsigned elements(const nsc_slot *s)
+{
+    return s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_QUAT_Q ? s->arity : 1;
+}
+
+/* True if a slot takes the evenly-spaced-ticks path of the reference: int32 predictions. */
+static bool unit_slot(const nsc_slot *s)
+{
+    return s->predicted && !strcmp(int_fn(s), "i32");
+}
+
+/* What a unit slot's prediction is clamped to: its range when narrower than int32, else int32. */
+static void unit_range(nsc_cgen *g, const nsc_slot *s, const char **lo, const char **hi)
+{
+    bool clamp = narrower(s, "i32");
+    *lo = clamp ? bound(g, "i32", s->lo) : "INT32_MIN";
+    *hi = clamp ? bound(g, "i32", s->hi) : "INT32_MAX";
+}
+
+/* The general prediction of each element of slot s, in 64-bit arithmetic. */
 static void predict_slot(nsc_cgen *g, const nsc_slot *s)
 {
     nsc_printer *c = g->c;
-    unsigned n = s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_QUAT_Q ? s->arity : 1;
     const char *fn = int_fn(s);
     bool u64 = !strcmp(fn, "u64");
     bool clamp = narrower(s, fn);
-    for (unsigned k = 0; k < n; k++) {
+    for (unsigned k = 0; k < elements(s); k++) {
         const char *p = at(g, "", s->path, s, k);
         const char *pred = NSC_FMT(g, "ns_predict_%s(&p, b0->%s, b1->%s, b2->%s)", fn, p, p, p);
-        if (clamp && u64)
+        /* 32-bit slots clamp inside the runtime's predictor, where the selects stay branch-free. */
+        if (clamp && !strcmp(fn, "i32"))
+            pred = NSC_FMT(g, "ns_predict_i32_in(&p, b0->%s, b1->%s, b2->%s, %s, %s)", p, p, p, bound(g, fn, s->lo),
+                           bound(g, fn, s->hi));
+        else if (clamp && !strcmp(fn, "u32"))
+            pred = NSC_FMT(g, "ns_predict_u32_in(&p, b0->%s, b1->%s, b2->%s, %s, %s)", p, p, p, bound(g, fn, s->lo),
+                           bound(g, fn, s->hi));
+        else if (clamp && u64)
             pred = NSC_FMT(g, "ns_clamp_u64(%s, UINT64_C(%llu), UINT64_C(%llu))", pred, (unsigned long long)s->lo,
                            (unsigned long long)s->hi);
         else if (clamp)
             pred = NSC_FMT(g, "ns_clamp_i64(%s, %s, %s)", pred, i64(g, s->lo), i64(g, s->hi));
         nsc_p_line(c, "%s = (%s)%s;", at(g, "pred->", pred_member(g, s), s, k), s->snap_ctype, pred);
     }
+}
+
+/* predict_all's evenly-spaced path for fewer than 4 int32 elements, too few to gain from arrays
+ * and vectors: each slot on its own, tested for large values only where its C type allows them. */
+static void predict_few_unit(nsc_cgen *g, const nsc_layout *l)
+{
+    nsc_printer *c = g->c;
+    nsc_strbuf cond = NSC_STRBUF_INIT;
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        if (!unit_slot(s) || strcmp(s->snap_ctype, "int32_t") != 0) continue;
+        for (unsigned k = 0; k < elements(s); k++) {
+            const char *p = at(g, "", s->path, s, k);
+            nsc_sb_printf(&cond, "%sns_predict_wide(b0->%s) | ns_predict_wide(b1->%s) | ns_predict_wide(b2->%s)",
+                          cond.len ? " | " : "", p, p, p);
+        }
+    }
+    if (cond.len) nsc_p_open(c, "if (NS__LIKELY(ns_predictor_unit(&p) && !(%s))) {", nsc_sb_str(&cond));
+    else nsc_p_open(c, "if (NS__LIKELY(ns_predictor_unit(&p))) {");
+    nsc_sb_free(&cond);
+    nsc_p_comment(c, "Evenly spaced ticks, values under 2^29 in size: int32 arithmetic.");
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        if (!unit_slot(s)) continue;
+        const char *lo, *hi;
+        unit_range(g, s, &lo, &hi);
+        for (unsigned k = 0; k < elements(s); k++) {
+            const char *p = at(g, "", s->path, s, k);
+            nsc_p_line(c, "%s = (%s)ns_predict_unit_i32_in(b0->%s, b1->%s, b2->%s, %s, %s);", at(g, "pred->", pred_member(g, s), s, k),
+                       s->snap_ctype, p, p, p, lo, hi);
+        }
+    }
+    nsc_p_line(c, "return b0;");
+    nsc_p_close(c, "}");
+    nsc_p_comment(c, "Any ticks, any values.");
+    for (size_t i = 0; i < l->nslots; i++)
+        if (unit_slot(&l->slots[i])) predict_slot(g, &l->slots[i]);
+}
+
+/* The predictions from three baselines. The int32 slots first try the path for evenly spaced
+ * ticks (the usual case): all of them at once as arrays, in int32 arithmetic that compilers
+ * vectorize, unless a baseline value is too large for it; then the general path. */
+static void predict_all(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const nsc_layout *l = d->layout;
+    unsigned n = 0;
+    for (size_t i = 0; i < l->nslots; i++) {
+        if (l->slots[i].predicted && !unit_slot(&l->slots[i])) predict_slot(g, &l->slots[i]);
+        if (unit_slot(&l->slots[i])) n += elements(&l->slots[i]);
+    }
+    if (n == 0) return;
+    if (n < 4) {
+        predict_few_unit(g, l);
+        return;
+    }
+    nsc_strbuf lo = NSC_STRBUF_INIT, hi = NSC_STRBUF_INIT;
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        if (!unit_slot(s)) continue;
+        const char *slo, *shi;
+        unit_range(g, s, &slo, &shi);
+        for (unsigned k = 0; k < elements(s); k++) {
+            nsc_sb_printf(&lo, "%s%s", lo.len ? ", " : "", slo);
+            nsc_sb_printf(&hi, "%s%s", hi.len ? ", " : "", shi);
+        }
+    }
+    nsc_p_open(c, "if (NS__LIKELY(ns_predictor_unit(&p))) {");
+    nsc_p_comment(c, "Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges.");
+    nsc_p_line(c, "const %s_snap *const b[3] = {b0, b1, b2};", nsc_cg_name(g, d));
+    nsc_p_line(c, "int32_t v[3][%u], out[%u];", n, n);
+    nsc_p_line(c, "static const int32_t lo[%u] = {%s};", n, nsc_sb_str(&lo));
+    nsc_p_line(c, "static const int32_t hi[%u] = {%s};", n, nsc_sb_str(&hi));
+    nsc_sb_free(&lo);
+    nsc_sb_free(&hi);
+    nsc_p_open(c, "for (unsigned j = 0; j < 3; j++) {");
+    unsigned e = 0;
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        if (!unit_slot(s)) continue;
+        for (unsigned k = 0; k < elements(s); k++) nsc_p_line(c, "v[j][%u] = b[j]->%s;", e++, at(g, "", s->path, s, k));
+    }
+    nsc_p_close(c, "}");
+    nsc_p_line(c, "uint32_t wide = 0;");
+    nsc_p_line(c, "for (unsigned i = 0; i < %uu; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);", n);
+    nsc_p_open(c, "if (NS__LIKELY(!wide)) {");
+    nsc_p_line(c, "for (unsigned i = 0; i < %uu; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);", n);
+    e = 0;
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        if (!unit_slot(s)) continue;
+        for (unsigned k = 0; k < elements(s); k++)
+            nsc_p_line(c, "%s = (%s)out[%u];", at(g, "pred->", pred_member(g, s), s, k), s->snap_ctype, e++);
+    }
+    nsc_p_line(c, "return b0;");
+    nsc_p_close(c, "}");
+    nsc_p_close(c, "}");
+    nsc_p_comment(c, "Any ticks, any values.");
+    for (size_t i = 0; i < l->nslots; i++)
+        if (unit_slot(&l->slots[i])) predict_slot(g, &l->slots[i]);
 }
 
 static void reference_fn(nsc_cgen *g, const nsc_decl *d)
@@ -137,7 +266,7 @@ static void reference_fn(nsc_cgen *g, const nsc_decl *d)
     }
     nsc_p_comment(c, "What the fields are coded against: the defaults with no baseline, baseline 0 with one or two,");
     nsc_p_comment(c, "and for predicted fields the linear prediction from three (docs/wire.md section 3).");
-    nsc_p_line(c, "static const %s_snap *%s(const ns_baselines *base%s)", n, nsc_cg_fn(g, d, "reference"),
+    nsc_p_line(c, "NS__HOT const %s_snap *%s(const ns_baselines *base%s)", n, nsc_cg_fn(g, d, "reference"),
                predicted ? NSC_FMT(g, ", %s *pred", pn) : "");
     nsc_p_open(c, "{");
     nsc_p_line(c, "const uint32_t n = ns_baselines_count(base);");
@@ -160,8 +289,7 @@ static void reference_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_line(c, "const %s_snap *b2 = (const %s_snap *)base->snap[2];", n, n);
     nsc_p_line(c, "ns_predictor p;");
     nsc_p_line(c, "ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);");
-    for (size_t i = 0; i < l->nslots; i++)
-        if (l->slots[i].predicted) predict_slot(g, &l->slots[i]);
+    predict_all(g, d);
     nsc_p_line(c, "return b0;");
     nsc_p_close(c, "}");
 }
@@ -169,6 +297,38 @@ static void reference_fn(nsc_cgen *g, const nsc_decl *d)
 /* ---- validation of a snapshot before it is written ---------------------------------------- */
 
 static void check_slots(nsc_cgen *g, const nsc_layout *l, const char *base);
+
+/* True if a slot's only check is its range (an integer or quantized slot, not an enum). */
+static bool range_only(const nsc_slot *s)
+{
+    switch (s->enc) {
+    case NSC_ENC_INT:
+    case NSC_ENC_INT64:
+    case NSC_ENC_RAW:
+    case NSC_ENC_QUANT:
+    case NSC_ENC_VEC_Q:
+    case NSC_ENC_QUAT_Q:
+        return s->type->kind != NSC_T_ENUM;
+    default:
+        return false;
+    }
+}
+
+/* The condition under which element k of a range-only slot is out of its range, or NULL when
+ * its C type cannot hold such a value. Only the comparisons that can fail: others would be
+ * warnings in the user's build. */
+static const char *range_term(nsc_cgen *g, const nsc_slot *s, const char *base, unsigned k)
+{
+    if (!s->bounded) return NULL;
+    int64_t nlo, nhi;
+    bool u64;
+    natural_range(s, &nlo, &nhi, &u64);
+    const char *x = at(g, base, s->path, s, k);
+    if (s->lo > nlo && s->hi < nhi) return NSC_FMT(g, "(%s < %s) | (%s > %s)", x, i64(g, s->lo), x, i64(g, s->hi));
+    if (s->lo > nlo) return NSC_FMT(g, "%s < %s", x, i64(g, s->lo));
+    if (s->hi < nhi) return NSC_FMT(g, "%s > %s", x, u64 ? NSC_FMT(g, "UINT64_C(%llu)", (unsigned long long)s->hi) : i64(g, s->hi));
+    return NULL;
+}
 
 void nsc_cg_check_slot(nsc_cgen *g, const nsc_slot *s, const char *base)
 {
@@ -209,20 +369,9 @@ void nsc_cg_check_slot(nsc_cgen *g, const nsc_slot *s, const char *base)
         nsc_p_line(c, "if (!%s(%s)) return NS_ERR_RANGE;", nsc_cg_fn(g, s->type->decl, "is_valid"), p);
         return;
     }
-    if (!s->bounded) return;
-    int64_t nlo, nhi;
-    bool u64;
-    natural_range(s, &nlo, &nhi, &u64);
-    unsigned n = s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_QUAT_Q ? s->arity : 1;
-    for (unsigned k = 0; k < n; k++) {
-        const char *x = at(g, base, s->path, s, k);
-        /* Only the comparisons that can fail: others would be warnings in the user's build. */
-        if (s->lo > nlo && s->hi < nhi)
-            nsc_p_line(c, "if (%s < %s || %s > %s) return NS_ERR_RANGE;", x, i64(g, s->lo), x, i64(g, s->hi));
-        else if (s->lo > nlo)
-            nsc_p_line(c, "if (%s < %s) return NS_ERR_RANGE;", x, i64(g, s->lo));
-        else if (s->hi < nhi)
-            nsc_p_line(c, "if (%s > %s) return NS_ERR_RANGE;", x, u64 ? NSC_FMT(g, "UINT64_C(%llu)", (unsigned long long)s->hi) : i64(g, s->hi));
+    for (unsigned k = 0; k < elements(s); k++) {
+        const char *term = range_term(g, s, base, k);
+        if (term) nsc_p_line(c, "if (%s) return NS_ERR_RANGE;", term);
     }
 }
 
@@ -240,9 +389,31 @@ static void check_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_line(c, "static ns_status %s(const %s_snap *s)", nsc_cg_fn(g, d, "check"), n);
     nsc_p_open(c, "{");
     size_t before = nsc_p_size(c);
-    check_slots(g, d->layout, "s->");
+    /* Range checks OR-ed into one flag, tested once (before any check with another status, so
+     * that the first error in field order is still the one reported): a branch per field would
+     * cost more than the compares. */
+    bool declared = false, pending = false;
+    for (size_t i = 0; i < d->layout->nslots; i++) {
+        const nsc_slot *s = &d->layout->slots[i];
+        if (!range_only(s)) {
+            bool unchecked = s->enc == NSC_ENC_BOOL || s->enc == NSC_ENC_FLOAT32 || s->enc == NSC_ENC_FLOAT64 ||
+                             s->enc == NSC_ENC_VEC_F || s->enc == NSC_ENC_QUAT_F; /* any value is valid */
+            if (unchecked) continue;
+            if (pending) nsc_p_line(c, "if (bad) return NS_ERR_RANGE;");
+            pending = false;
+            nsc_cg_check_slot(g, s, "s->");
+            continue;
+        }
+        for (unsigned k = 0; k < elements(s); k++) {
+            const char *term = range_term(g, s, "s->", k);
+            if (!term) continue;
+            if (!declared) nsc_p_line(c, "bool bad = false;");
+            declared = pending = true;
+            nsc_p_line(c, "bad |= %s;", term);
+        }
+    }
     if (nsc_p_size(c) == before) nsc_p_line(c, "(void)s;");
-    nsc_p_line(c, "return NS_OK;");
+    nsc_p_line(c, pending ? "return bad ? NS_ERR_RANGE : NS_OK;" : "return NS_OK;");
     nsc_p_close(c, "}");
 }
 
@@ -257,8 +428,15 @@ const char *nsc_cg_differs(nsc_cgen *g, const nsc_slot *s, const char *cur, cons
     case NSC_ENC_FASTARRAY:
         return NSC_FMT(g, "ns_coll_changed(&%s, &%s, &%s)", nsc_cg_coll(g, s, "ops"), cur, ref);
     case NSC_ENC_VEC_Q:
+    case NSC_ENC_QUAT_Q: {
+        /* Element by element, OR-ed without branches: a memcmp call costs more than the compares. */
+        nsc_strbuf sb = NSC_STRBUF_INIT;
+        for (unsigned k = 0; k < s->arity; k++) nsc_sb_printf(&sb, "%s(%s[%u] != %s[%u])", k ? " | " : "", cur, k, ref, k);
+        const char *out = NSC_FMT(g, "(%s)", nsc_sb_str(&sb));
+        nsc_sb_free(&sb);
+        return out;
+    }
     case NSC_ENC_VEC_F:
-    case NSC_ENC_QUAT_Q:
     case NSC_ENC_QUAT_F:
         return NSC_FMT(g, "memcmp(%s, %s, sizeof %s) != 0", cur, ref, cur);
     case NSC_ENC_STRING:
@@ -285,7 +463,7 @@ void nsc_cg_write_payload(nsc_cgen *g, const nsc_slot *s, const char *cur, const
         return;
     case NSC_ENC_INT:
     case NSC_ENC_QUANT:
-        nsc_p_line(c, "ns_write_delta_%s(&w, %s, %s, NULL);", is_u32(s) ? "u32" : "i32", cur, ref);
+        nsc_p_line(c, "ns_write_delta_%s_default(&w, %s, %s);", is_u32(s) ? "u32" : "i32", cur, ref);
         return;
     case NSC_ENC_INT64:
         nsc_p_line(c, "ns_write_delta_%s(&w, %s, %s, NULL);", is_u64(s) ? "u64" : "i64", cur, ref);
@@ -301,7 +479,7 @@ void nsc_cg_write_payload(nsc_cgen *g, const nsc_slot *s, const char *cur, const
     }
     case NSC_ENC_VEC_Q:
     case NSC_ENC_QUAT_Q:
-        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(c, "ns_write_delta_i32(&w, %s[%u], %s[%u], NULL);", cur, k, ref, k);
+        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(c, "ns_write_delta_i32_default(&w, %s[%u], %s[%u]);", cur, k, ref, k);
         return;
     case NSC_ENC_VEC_F:
     case NSC_ENC_QUAT_F:
@@ -544,6 +722,31 @@ static const char *signature(nsc_cgen *g, const nsc_decl *d, bool writing)
     }
 }
 
+/* True if a slot's payload is 32-bit deltas in the default packed model (one per element). */
+static bool delta32(const nsc_slot *s)
+{
+    if (s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_QUAT_Q) return true;
+    if (s->enc != NSC_ENC_INT && s->enc != NSC_ENC_QUANT) return false;
+    const char *fn = int_fn(s);
+    return !strcmp(fn, "i32") || !strcmp(fn, "u32");
+}
+
+/* The longest record d's _write can make when every slot is a bool or 32-bit deltas, in bytes
+ * (every change bit set, every code its longest: 6 bits of prefix and 32 raw, whatever the
+ * baselines hold); 0 when some slot is of another kind. */
+static unsigned record_worst_bytes(const nsc_decl *d)
+{
+    unsigned bits = 1; /* any */
+    for (size_t i = 0; i < d->layout->nslots; i++) {
+        const nsc_slot *s = &d->layout->slots[i];
+        if (!sent_condition(d, s)) continue;
+        if (s->enc == NSC_ENC_BOOL) bits += 1;
+        else if (delta32(s)) bits += 1 + elements(s) * 38u;
+        else return 0;
+    }
+    return (bits + 7) / 8;
+}
+
 static void write_fn(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *c = g->c;
@@ -565,14 +768,22 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
         const char *diff = nsc_cg_differs(g, s, NSC_FMT(g, "cur->%s", s->path), refx(g, s));
         if (strcmp(cond, "true") == 0) nsc_p_line(c, "const bool c%zu = %s; /* %s */", i, diff, s->path);
         else nsc_p_line(c, "const bool c%zu = %s && %s; /* %s */", i, cond, diff, s->path);
-        nsc_sb_printf(&any, "%sc%zu", any.len ? " || " : "", i);
+        nsc_sb_printf(&any, "%sc%zu", any.len ? " | " : "", i);
     }
+    /* A record of bools and 32-bit deltas has a known worst size: one test for room for all of
+     * it (ns_record, netschema/bits.h) instead of one per put. */
+    const unsigned worst = any.len ? record_worst_bytes(d) : 0;
+    const char *wr = worst ? "&rec" : "&w", *put = worst ? "ns_record" : "ns_write";
     if (any.len == 0) {
         nsc_p_line(c, "(void)cur;");
         nsc_p_line(c, "(void)sent;");
     } else {
         nsc_p_line(c, "const bool any = %s;", nsc_sb_str(&any));
-        nsc_p_line(c, "if (sent > 1) ns_write_bool(&w, any);");
+        if (worst) {
+            nsc_p_line(c, "uint8_t spill[%uu + 8u]; /* the record when the buffer may not hold its worst case */", worst);
+            nsc_p_line(c, "ns_record rec = ns_record_begin(&w, spill, %uu);", worst);
+        }
+        nsc_p_line(c, "if (sent > 1) %s_bool(%s, any);", put, wr);
         nsc_p_open(c, "if (any || sent == 1) {");
         for (size_t i = 0; i < l->nslots; i++) {
             const nsc_slot *s = &l->slots[i];
@@ -580,7 +791,22 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
             if (!cond) continue;
             bool always = strcmp(cond, "true") == 0;
             if (!always) nsc_p_open(c, "if (%s) {", cond);
-            nsc_p_line(c, "ns_write_bool(&w, c%zu);", i);
+            if (delta32(s)) {
+                /* The change bit and the first delta in one put; the other elements after it. */
+                const char *fn = is_u32(s) ? "u32" : "i32", *cur = NSC_FMT(g, "cur->%s", s->path), *ref = refx(g, s);
+                unsigned n = elements(s);
+                nsc_p_line(c, "%s_changed_delta_%s(%s, c%zu, %s%s, %s%s);", put, fn, wr, i, cur, n > 1 ? "[0]" : "", ref,
+                           n > 1 ? "[0]" : "");
+                if (n > 1) {
+                    nsc_p_open(c, "if (c%zu) {", i);
+                    for (unsigned k = 1; k < n; k++)
+                        nsc_p_line(c, "%s_delta_%s%s(%s, %s[%u], %s[%u]);", put, fn, worst ? "" : "_default", wr, cur, k, ref, k);
+                    nsc_p_close(c, "}");
+                }
+                if (!always) nsc_p_close(c, "}");
+                continue;
+            }
+            nsc_p_line(c, "%s_bool(%s, c%zu);", put, wr, i);
             if (s->enc != NSC_ENC_BOOL) { /* a changed bool is known from its change bit */
                 nsc_p_open(c, "if (c%zu) {", i);
                 nsc_cg_write_payload(g, s, NSC_FMT(g, "cur->%s", s->path), refx(g, s), false);
@@ -589,8 +815,12 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
             if (!always) nsc_p_close(c, "}");
         }
         nsc_p_close(c, "}");
+        if (worst) nsc_p_line(c, "ns_record_end(&w, &rec, spill);");
     }
     nsc_sb_free(&any);
+    if (d->kind != NSC_D_STRUCT) /* the bandwidth profile (netschema/profile.h): nothing without NS_PROFILE */
+        nsc_p_line(c, "NS_PROFILE_WRITE(&%s, wp, &w, %s);", nsc_cg_fn(g, d, "desc"),
+                   d->kind == NSC_D_COMPONENT ? "base, to, NULL" : d->kind == NSC_D_INPUT ? "NULL, NS_TO_OWNER, prev" : "NULL, NS_TO_OWNER, NULL");
     nsc_p_line(c, "*wp = w;");
     nsc_p_line(c, "return ns_writer_status(&w);");
     nsc_p_close(c, "}");
@@ -606,7 +836,29 @@ static bool holds_collection(const nsc_layout *l)
     return false;
 }
 
-/* Reads of records without collections: decode into a local copy, store it on success. */
+/* Statements that copy slot s from src to dst (C lvalues): vectors element by element, so that
+ * every load reads exactly what one store wrote (a wide copy of values just stored narrow stalls
+ * on store forwarding) and the compiler can keep the elements in registers. */
+static void copy_slot(nsc_cgen *g, const nsc_slot *s, const char *dst, const char *src)
+{
+    switch (s->enc) {
+    case NSC_ENC_VEC_Q:
+    case NSC_ENC_VEC_F:
+    case NSC_ENC_QUAT_Q:
+    case NSC_ENC_QUAT_F:
+        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(g->c, "%s[%u] = %s[%u];", dst, k, src, k);
+        return;
+    case NSC_ENC_STRING:
+    case NSC_ENC_BYTES:
+        nsc_p_line(g->c, "memcpy(&%s, &%s, sizeof %s);", dst, src, dst);
+        return;
+    default:
+        nsc_p_line(g->c, "%s = %s;", dst, src);
+    }
+}
+
+/* Reads of records without collections: decode into a local copy, store it field by field on
+ * success. */
 static void read_fn(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *c = g->c;
@@ -616,12 +868,18 @@ static void read_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_line(c, "%s", signature(g, d, false));
     nsc_p_open(c, "{");
     prologue(g, d, false);
-    nsc_p_line(c, "%s_snap v = *ref;", n);
-    for (size_t i = 0; i < l->nslots; i++) {
-        const nsc_slot *s = &l->slots[i];
-        if (!s->predicted) continue;
-        if (nsc_cg_snap_is_array(s)) nsc_p_line(c, "memcpy(v.%s, pred.%s, sizeof v.%s);", s->path, pred_member(g, s), s->path);
-        else nsc_p_line(c, "v.%s = pred.%s;", s->path, pred_member(g, s));
+    bool uses_ref = false;
+    for (size_t i = 0; i < l->nslots; i++) uses_ref |= !l->slots[i].predicted;
+    if (l->nslots == 0) {
+        nsc_p_line(c, "%s_snap v = *ref;", n);
+    } else {
+        if (!uses_ref) nsc_p_line(c, "(void)ref; /* every field is predicted */");
+        nsc_p_line(c, "%s_snap v;", n);
+        for (size_t i = 0; i < l->nslots; i++) {
+            const nsc_slot *s = &l->slots[i];
+            copy_slot(g, s, NSC_FMT(g, "v.%s", s->path),
+                      s->predicted ? NSC_FMT(g, "pred.%s", pred_member(g, s)) : NSC_FMT(g, "ref->%s", s->path));
+        }
     }
     nsc_p_line(c, "ns_reader r = *rp;");
     bool any_slot = false;
@@ -647,7 +905,11 @@ static void read_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_line(c, "*rp = r;");
     nsc_p_comment(c, "On error the destination keeps what it held.");
     nsc_p_line(c, "if (ns_reader_failed(&r)) return ns_reader_status(&r);");
-    nsc_p_line(c, "*out = v;");
+    if (l->nslots == 0) nsc_p_line(c, "*out = v;");
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        copy_slot(g, s, NSC_FMT(g, "out->%s", s->path), NSC_FMT(g, "v.%s", s->path));
+    }
     nsc_p_line(c, "return NS_OK;");
     nsc_p_close(c, "}");
 }

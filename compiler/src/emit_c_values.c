@@ -519,6 +519,48 @@ void nsc_cg_dequantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *
                             NSC_FMT(g, "%s%s", src, f->name.text), NSC_FMT(g, "%s%s", dst, f->name.text));
 }
 
+/* Bytes of a scalar snapshot C type; 0 for anything else. */
+static size_t scalar_size(const char *ctype)
+{
+    if (!strcmp(ctype, "int8_t") || !strcmp(ctype, "uint8_t")) return 1;
+    if (!strcmp(ctype, "int16_t") || !strcmp(ctype, "uint16_t")) return 2;
+    if (!strcmp(ctype, "int32_t") || !strcmp(ctype, "uint32_t")) return 4;
+    if (!strcmp(ctype, "int64_t") || !strcmp(ctype, "uint64_t")) return 8;
+    return 0;
+}
+
+/* True if _quantize assigns every byte of the snapshot, so that zeroing it first (for padding,
+ * and for what strings, bytes and collections leave unset) would only cost time: numeric fields
+ * only, all of one size, so there is no padding between or after them. */
+static bool quantize_fills(const nsc_decl *d)
+{
+    size_t size = 0;
+    for (size_t i = 0; i < d->nfields; i++) {
+        if (d->fields[i]->sem.type->kind == NSC_T_STRUCT) return false;
+        const nsc_slot *s = nsc_cg_field_slot(d->layout, d->fields[i]);
+        switch (s->enc) {
+        case NSC_ENC_INT:
+        case NSC_ENC_INT64:
+        case NSC_ENC_RAW:
+        case NSC_ENC_QUANT:
+        case NSC_ENC_FLOAT32:
+        case NSC_ENC_FLOAT64:
+        case NSC_ENC_VEC_Q:
+        case NSC_ENC_VEC_F:
+        case NSC_ENC_QUAT_Q:
+        case NSC_ENC_QUAT_F:
+        case NSC_ENC_QUAT_S3:
+            break;
+        default:
+            return false;
+        }
+        size_t z = scalar_size(s->snap_ctype);
+        if (z == 0 || (size != 0 && z != size)) return false;
+        size = z;
+    }
+    return size != 0;
+}
+
 void nsc_cg_quantize(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *c = g->c;
@@ -526,7 +568,7 @@ void nsc_cg_quantize(nsc_cgen *g, const nsc_decl *d)
     nsc_p_empty(c);
     nsc_p_line(c, "void %s(const %s *v, %s_snap *s)", nsc_cg_fn(g, d, "quantize"), n, n);
     nsc_p_open(c, "{");
-    nsc_p_line(c, "memset(s, 0, sizeof *s);");
+    if (!quantize_fills(d)) nsc_p_line(c, "memset(s, 0, sizeof *s);");
     if (d->nfields == 0) nsc_p_line(c, "(void)v;");
     for (size_t i = 0; i < d->nfields; i++) quantize_field(g, d->layout, d->fields[i]);
     nsc_p_close(c, "}");

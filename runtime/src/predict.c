@@ -1,14 +1,15 @@
 /* predict.c — Unity's GhostDeltaPredictor in overflow-checked 64-bit arithmetic. */
 #include "netschema/predict.h"
 
-void ns_predictor_init(ns_predictor *p, uint32_t t0, uint32_t t1, uint32_t t2, uint32_t tick_now)
+void ns__predictor_init_slow(ns_predictor *p, uint32_t t0, uint32_t t1, uint32_t t2, uint32_t tick_now)
 {
     uint32_t d01 = t0 - t1, d12 = t1 - t2, dnow = tick_now - t0;
     p->valid = d01 != 0 && d12 != 0 && d01 < 0x80000000u && d12 < 0x80000000u &&
                dnow < 0x80000000u;
     p->predict_frac = p->valid ? (int64_t)(16u * (uint64_t)d01 / d12) : 0;
     p->apply_frac = p->valid ? (int64_t)(16u * (uint64_t)dnow / d01) : 0;
-    p->small = p->valid && p->predict_frac <= (INT64_C(1) << 30) && p->apply_frac <= (INT64_C(1) << 30);
+    /* Invalid ticks count as small: fractions 0 and 0 make ns__predict_small give v0. */
+    p->small = p->predict_frac <= (INT64_C(1) << 30) && p->apply_frac <= (INT64_C(1) << 30);
 }
 
 /* a − b, or false if it overflows. */

@@ -1,22 +1,10 @@
-/* quat.c — quaternion normalization and smallest-three packing. */
+/* quat.c — smallest-three packing and slerp of quaternions (normalization is inline, in quant.h). */
 #include "netschema/interp.h"
 #include "netschema/quant.h"
 
 #include <math.h>
 
 #define NS_INV_SQRT2 0.70710678118654752440
-
-ns_quat ns_quat_normalize(ns_quat q)
-{
-    double len2 = (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
-    if (!(len2 > 1e-20) || !isfinite(len2)) {
-        ns_quat id = {0.0f, 0.0f, 0.0f, 1.0f};
-        return id;
-    }
-    double inv = 1.0 / sqrt(len2);
-    ns_quat r = {(float)(q.x * inv), (float)(q.y * inv), (float)(q.z * inv), (float)(q.w * inv)};
-    return r;
-}
 
 static unsigned clamp_bits(unsigned bits)
 {

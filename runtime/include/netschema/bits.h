@@ -35,6 +35,9 @@ typedef struct ns_writer {
     uint64_t  acc;      /* pending bits, least significant first */
     unsigned  nacc;     /* number of pending bits: 0..7 between calls */
     ns_status status;   /* NS_OK or the first error (NS_ERR_OVERFLOW) */
+#ifdef NS_PROFILE
+    struct ns_profile *profile; /* what generated writes count into (netschema/profile.h) */
+#endif
 } ns_writer;
 
 /* A bit reader over a caller-owned buffer. Treat the members as private. */
@@ -63,6 +66,9 @@ static inline void ns_writer_init(ns_writer *w, void *buf, size_t capacity)
     w->acc = 0;
     w->nacc = 0;
     w->status = NS_OK;
+#ifdef NS_PROFILE
+    w->profile = NULL;
+#endif
 }
 
 /* Slow path near the end of the buffer: moves whole pending bytes into it one by one. Bytes that
@@ -157,6 +163,63 @@ static inline bool ns_writer_overflowed(const ns_writer *w)
 static inline ns_status ns_writer_status(const ns_writer *w)
 {
     return w->status;
+}
+
+/* ---- records: one room check per record ----------------------------------------------- */
+
+/* A generated _write whose record has a known worst size writes it through an ns_record: one
+ * test for room at the start (ns_record_begin) instead of one per put. When the buffer has room
+ * for the worst case plus the 8 bytes a 64-bit store touches, the record is written in place;
+ * otherwise into the caller's scratch array (max_bytes + 8 bytes), which ns_record_end copies
+ * out as ns_writer would have written it: bytes past the capacity counted, not stored, and the
+ * writer overflowed. Either way the bytes and the writer's state are those of ns__writer_put. */
+typedef struct ns_record {
+    uint8_t *p;      /* where the next whole byte goes */
+    uint64_t acc;    /* pending bits, least significant first */
+    unsigned nacc;   /* 0..7 between puts */
+    bool     spill;  /* writing into the scratch array */
+} ns_record;
+
+static inline ns_record ns_record_begin(const ns_writer *w, uint8_t *scratch, size_t max_bytes)
+{
+    ns_record r;
+    r.spill = !(w->pos <= w->cap && w->cap - w->pos >= max_bytes + 8);
+    r.p = r.spill ? scratch : w->buf + w->pos;
+    r.acc = w->acc;
+    r.nacc = w->nacc;
+    return r;
+}
+
+/* Appends the low n bits of v (no bits above n; n <= 56): no test for room, the record has it. */
+NS__HOT void ns_record_put(ns_record *r, uint64_t v, unsigned n)
+{
+    r->acc |= v << r->nacc;
+    r->nacc += n;
+    ns__store_le64(r->p, r->acc);
+    r->p += r->nacc >> 3;
+    r->acc >>= r->nacc & ~7u;
+    r->nacc &= 7u;
+}
+
+NS__HOT void ns_record_bool(ns_record *r, bool value)
+{
+    ns_record_put(r, value ? 1u : 0u, 1);
+}
+
+/* Moves what the record wrote into the writer. */
+static inline void ns_record_end(ns_writer *w, const ns_record *r, const uint8_t *scratch)
+{
+    if (!r->spill) {
+        w->pos = (size_t)(r->p - w->buf);
+    } else {
+        for (const uint8_t *b = scratch; b < r->p; b++) {
+            if (w->pos < w->cap) w->buf[w->pos] = *b;
+            else w->status = NS_ERR_OVERFLOW;
+            w->pos++;
+        }
+    }
+    w->acc = r->acc;
+    w->nacc = r->nacc;
 }
 
 /* ---- reader ---------------------------------------------------------------------------- */

@@ -26,6 +26,90 @@ static inline uint64_t ns_clamp_u64(uint64_t v, uint64_t lo, uint64_t hi)
     return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* The code of u in the default packed model (ns_default_model) and, in *len, its length, without
+ * a branch on u: the bucket follows from u's bit length, and in the default model one bit length
+ * spans at most two buckets (runtime/src/default_model.c), so one compare picks between them.
+ * The general writer's `v < 256` shortcut is a coin toss for the branch predictor on moving
+ * entities; this is not. */
+NS__HOT uint64_t ns__default_code(uint32_t u, unsigned *len)
+{
+    const ns_model *m = &ns_default_model;
+#if defined(__GNUC__) || defined(__clang__)
+    /* 63 − clz as clz ^ 63 (equal for 0..63), which compilers fold into one bsr. 0 for 0. */
+    const unsigned bits = (unsigned)__builtin_clzll((uint64_t)u << 1 | 1u) ^ 63u;
+#else
+    const unsigned bits = ns__bit_length32(u);
+#endif
+    unsigned b = m->first_bucket[bits];
+    b += u >= m->limit[b];
+    *len = (unsigned)m->code_len[b] + m->raw_bits[b];
+    return m->code[b] | (uint64_t)(u - m->offset[b]) << m->code_len[b];
+}
+
+/* ns_write_delta_i32 / ns_write_delta_u32 in the default model, the same bits, branch-free. */
+NS__HOT void ns_write_delta_i32_default(ns_writer *w, int32_t value, int32_t ref)
+{
+    unsigned len;
+    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32((uint32_t)value - (uint32_t)ref)), &len);
+    ns__writer_put(w, code, len);
+}
+
+NS__HOT void ns_write_delta_u32_default(ns_writer *w, uint32_t value, uint32_t ref)
+{
+    unsigned len;
+    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32(value - ref)), &len);
+    ns__writer_put(w, code, len);
+}
+
+/* A slot's change bit and, when it is set, the slot's (first) delta after it: one put with no
+ * branch, either a single 0 bit or 1 followed by the code of ns_write_delta_i32_default. */
+NS__HOT void ns_write_changed_delta_i32(ns_writer *w, bool changed, int32_t value, int32_t ref)
+{
+    unsigned len;
+    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32((uint32_t)value - (uint32_t)ref)), &len);
+    const uint64_t keep = 0u - (uint64_t)changed;
+    ns__writer_put(w, (code << 1 | 1u) & keep, 1u + (len & (unsigned)keep));
+}
+
+NS__HOT void ns_write_changed_delta_u32(ns_writer *w, bool changed, uint32_t value, uint32_t ref)
+{
+    unsigned len;
+    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32(value - ref)), &len);
+    const uint64_t keep = 0u - (uint64_t)changed;
+    ns__writer_put(w, (code << 1 | 1u) & keep, 1u + (len & (unsigned)keep));
+}
+
+/* The same codes into an ns_record (bits.h): no test for room per value. */
+NS__HOT void ns_record_delta_i32(ns_record *r, int32_t value, int32_t ref)
+{
+    unsigned len;
+    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32((uint32_t)value - (uint32_t)ref)), &len);
+    ns_record_put(r, code, len);
+}
+
+NS__HOT void ns_record_delta_u32(ns_record *r, uint32_t value, uint32_t ref)
+{
+    unsigned len;
+    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32(value - ref)), &len);
+    ns_record_put(r, code, len);
+}
+
+NS__HOT void ns_record_changed_delta_i32(ns_record *r, bool changed, int32_t value, int32_t ref)
+{
+    unsigned len;
+    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32((uint32_t)value - (uint32_t)ref)), &len);
+    const uint64_t keep = 0u - (uint64_t)changed;
+    ns_record_put(r, (code << 1 | 1u) & keep, 1u + (len & (unsigned)keep));
+}
+
+NS__HOT void ns_record_changed_delta_u32(ns_record *r, bool changed, uint32_t value, uint32_t ref)
+{
+    unsigned len;
+    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32(value - ref)), &len);
+    const uint64_t keep = 0u - (uint64_t)changed;
+    ns_record_put(r, (code << 1 | 1u) & keep, 1u + (len & (unsigned)keep));
+}
+
 /* Reads a delta written by ns_write_delta_i32; a result outside [lo, hi] fails the reader with
  * NS_ERR_RANGE and gives ref. */
 NS__HOT int32_t ns_read_delta_i32_in(ns_reader *r, int32_t ref, int32_t lo, int32_t hi)

@@ -18,18 +18,18 @@
 extern "C" {
 #endif
 
-/* Rounds x half away from zero and saturates it to [lo, hi]; NaN gives 0 clamped to the range. */
+/* Rounds x half away from zero and saturates it to [lo, hi]; NaN gives 0 clamped to the range.
+ * Branch-free (selects the compiler makes min/max instructions): quantized input is data the
+ * branch predictor cannot learn. Clamping first is exact: x < hi with hi an integer rounds to
+ * at most hi, and |x| < 2^31 makes the truncating conversion exact and defined. */
 static inline int32_t ns_round_clamp(double x, int32_t lo, int32_t hi)
 {
-    if (isnan(x)) x = 0.0;
-    if (x <= (double)lo) return lo;
-    if (x >= (double)hi) return hi;
-    /* |x| < 2^31 here, so the truncating conversion is exact and defined. */
-    int64_t t = (int64_t)x;
-    double frac = x - (double)t;
-    if (frac >= 0.5) t++;
-    else if (frac <= -0.5) t--;
-    return (int32_t)(t < lo ? lo : t > hi ? hi : t);
+    x = x == x ? x : 0.0; /* NaN */
+    x = x < (double)lo ? (double)lo : x;
+    x = x > (double)hi ? (double)hi : x;
+    const int64_t t = (int64_t)x;
+    const double frac = x - (double)t;
+    return (int32_t)(t + (int64_t)(frac >= 0.5) - (int64_t)(frac <= -0.5));
 }
 
 /* q = round(v · scale), saturated to int32. */
@@ -64,8 +64,20 @@ static inline double ns_dequantize_f64(int32_t q, double inv_scale)
 
 /* ---- quaternions ------------------------------------------------------------------------ */
 
-/* q scaled to unit length; a zero, tiny or non-finite q becomes the identity. */
-ns_quat ns_quat_normalize(ns_quat q);
+/* q scaled to unit length; a zero, tiny or non-finite q becomes the identity. Inline, because
+ * every quantized quaternion goes through it; computed in double, so that the result (and so the
+ * quantized value) is the same on every platform and for every caller. */
+static inline ns_quat ns_quat_normalize(ns_quat q)
+{
+    const double len2 = (double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w;
+    if (NS__UNLIKELY(!(len2 > 1e-20) || !isfinite(len2))) {
+        const ns_quat id = {0.0f, 0.0f, 0.0f, 1.0f};
+        return id;
+    }
+    const double inv = 1.0 / sqrt(len2);
+    const ns_quat r = {(float)(q.x * inv), (float)(q.y * inv), (float)(q.z * inv), (float)(q.w * inv)};
+    return r;
+}
 
 /* Bits of a smallest-three encoding: 2 for the largest component's index + 3 · bits. */
 #define NS_SMALLEST3_BITS(bits) (2u + 3u * (unsigned)(bits))
