@@ -1,6 +1,8 @@
 /* emit_c_desc.c — descriptors for generic tools (dumps, inspectors, bandwidth profiles): one
  * ns_type_desc per type with a field descriptor per change-mask slot, and the schema's table of
- * types. Never on the hot path. */
+ * types. A descriptor holds what a walker needs to decode a record as the generated _read does
+ * (netschema/dump.h): widths and signedness, effective bounds, enum values, the collections'
+ * ops and the default snapshot. Never on the hot path. */
 #include "emit_c.h"
 
 static const char *kind_name(nsc_decl_kind k)
@@ -36,7 +38,9 @@ static const char *flags(nsc_cgen *g, const nsc_slot *s)
     if (s->initial) nsc_sb_puts(&sb, " | NS_FIELD_INITIAL");
     if (s->predicted) nsc_sb_puts(&sb, " | NS_FIELD_PREDICTED");
     if (s->has_range) nsc_sb_puts(&sb, " | NS_FIELD_RANGED");
-    if (s->top == s->field && s->field->sem.notify) nsc_sb_puts(&sb, " | NS_FIELD_NOTIFY");
+    if (s->field && s->top == s->field && s->field->sem.notify) nsc_sb_puts(&sb, " | NS_FIELD_NOTIFY");
+    if (s->snap_ctype && s->snap_ctype[0] == 'u') nsc_sb_puts(&sb, " | NS_FIELD_UNSIGNED");
+    if (s->bounded) nsc_sb_puts(&sb, " | NS_FIELD_BOUNDED");
     const char *r = sb.len ? nsc_arena_strdup(g->a, nsc_sb_str(&sb) + 3) : "0";
     nsc_sb_free(&sb);
     return r;
@@ -50,6 +54,72 @@ static const char *elem_desc(nsc_cgen *g, const nsc_slot *s)
     return "NULL";
 }
 
+/* A list's scalar element or a map's scalar value, described as a slot of its own. */
+static const nsc_slot *scalar_elem(const nsc_slot *s)
+{
+    if (s->enc != NSC_ENC_LIST && s->enc != NSC_ENC_MAP) return NULL;
+    return s->elem && s->elem->enc != NSC_ENC_STRUCT ? s->elem : NULL;
+}
+
+/* The name of the record's copy of an enum's value table. */
+static const char *enum_desc_name(nsc_cgen *g, const nsc_decl *d, const nsc_decl *e)
+{
+    return NSC_FMT(g, "%s_%s", nsc_cg_fn(g, d, "desc_enum"), e->name.text);
+}
+
+/* The values of every enum the record's slots use, once per record (static: an enum of an
+ * imported schema needs no symbol of its own). */
+static void enum_tables(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const nsc_layout *l = d->layout;
+    for (size_t i = 0; i < 2 * l->nslots; i++) { /* the slots, then the collections' elements */
+        const nsc_slot *si = i < l->nslots ? &l->slots[i] : scalar_elem(&l->slots[i - l->nslots]);
+        const nsc_type *t = si ? si->type : NULL;
+        if (!t || t->kind != NSC_T_ENUM) continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++) {
+            const nsc_slot *sj = j < l->nslots ? &l->slots[j] : scalar_elem(&l->slots[j - l->nslots]);
+            seen = sj && sj->type->kind == NSC_T_ENUM && sj->type->decl == t->decl;
+        }
+        if (seen) continue;
+        const nsc_decl *e = t->decl;
+        const char *name = enum_desc_name(g, d, e);
+        unsigned count = 0;
+        nsc_p_open(c, "static const ns_enum_value %s_values[] = {", name);
+        for (size_t k = 0; k < e->nvalues; k++) {
+            bool alias = false;
+            for (size_t m = 0; m < k && !alias; m++) alias = e->values[m]->resolved == e->values[k]->resolved;
+            if (alias) continue;
+            nsc_p_line(c, "{%s, \"%s\"},", i64(g, e->values[k]->resolved), e->values[k]->name.text);
+            count++;
+        }
+        nsc_p_close(c, "};");
+        nsc_p_line(c, "static const ns_enum_desc %s = {\"%s\", %s_values, %uu};", name, e->name.text, name, count);
+    }
+}
+
+static const char *elem_desc_name(nsc_cgen *g, const nsc_decl *d, const nsc_slot *s)
+{
+    return NSC_FMT(g, "%s_%s", nsc_cg_fn(g, d, "desc_elem"), s->flat);
+}
+
+/* The element descriptors of the record's lists and maps of scalars (what a dump prints). */
+static void elem_descs(nsc_cgen *g, const nsc_decl *d)
+{
+    const nsc_layout *l = d->layout;
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i], *e = scalar_elem(s);
+        if (!e) continue;
+        nsc_p_line(g->c, "static const ns_field_desc %s = {\"\", %s, %u, %u, %s, 0, 0, sizeof(((%s_snap *)0)->%s.%s[0]), "
+                         "%s, %s, %.17g, %uu, %uu, NULL, %s, NULL, NULL};",
+                   elem_desc_name(g, d, s), enc_name(e->enc), e->arity, e->raw_bits, flags(g, e), nsc_cg_name(g, d), s->path,
+                   s->enc == NSC_ENC_MAP ? "values" : "items", i64(g, e->bounded ? e->lo : 0), i64(g, e->bounded ? e->hi : 0),
+                   e->scale, e->max_bits, e->type->capacity,
+                   e->type->kind == NSC_T_ENUM ? NSC_FMT(g, "&%s", enum_desc_name(g, d, e->type->decl)) : "NULL");
+    }
+}
+
 void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *c = g->c;
@@ -57,22 +127,28 @@ void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
     const char *n = nsc_cg_name(g, d);
     const char *fields = nsc_cg_fn(g, d, "desc_fields");
     nsc_p_empty(c);
+    enum_tables(g, d);
+    elem_descs(g, d);
     if (l->nslots) {
         nsc_p_open(c, "static const ns_field_desc %s[] = {", fields);
         for (size_t i = 0; i < l->nslots; i++) {
             const nsc_slot *s = &l->slots[i];
             nsc_p_line(c, "{\"%s\", %s, %u, %u, %s, offsetof(%s, %s), offsetof(%s_snap, %s), sizeof(((%s_snap *)0)->%s), "
-                          "%s, %s, %.17g, %uu, %uu, %s},",
+                          "%s, %s, %.17g, %uu, %uu, %s, %s, %s, %s},",
                        s->path, enc_name(s->enc), s->arity, s->raw_bits, flags(g, s), n, s->path, n, s->path, n, s->path,
                        i64(g, s->bounded ? s->lo : 0), i64(g, s->bounded ? s->hi : 0), s->scale, s->max_bits,
-                       s->type->capacity, elem_desc(g, s));
+                       s->type->capacity, elem_desc(g, s),
+                       s->type->kind == NSC_T_ENUM ? NSC_FMT(g, "&%s", enum_desc_name(g, d, s->type->decl)) : "NULL",
+                       nsc_type_is_collection(s->type) ? NSC_FMT(g, "&%s", nsc_cg_coll(g, s, "ops")) : "NULL",
+                       scalar_elem(s) ? NSC_FMT(g, "&%s", elem_desc_name(g, d, s)) : "NULL");
         }
         nsc_p_close(c, "};");
     }
     nsc_p_open(c, "const ns_type_desc %s = {", nsc_cg_fn(g, d, "desc"));
     nsc_p_line(c, "\"%s\", \"%s\", \"%s\", %s, %uu, UINT64_C(0x%016llx),", d->name.text, n, d->unit->package,
                kind_name(d->kind), d->kind == NSC_D_STRUCT ? 0u : d->id, (unsigned long long)d->hash);
-    nsc_p_line(c, "sizeof(%s), sizeof(%s_snap), %uu, %s, %zuu,", n, n, l->max_bits_all, l->nslots ? fields : "NULL", l->nslots);
+    nsc_p_line(c, "sizeof(%s), sizeof(%s_snap), %uu, %s, %zuu, &%s,", n, n, l->max_bits_all, l->nslots ? fields : "NULL",
+               l->nslots, nsc_cg_fn(g, d, "snap_default"));
     nsc_p_close(c, "};");
 }
 

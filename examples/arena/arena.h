@@ -32,6 +32,8 @@ typedef struct options {
     unsigned   clients, npcs, ticks, budget;
     uint64_t   seed;
     impairment impair;
+    unsigned   dump;        /* --dump N: client 0 prints its first N snapshot packets */
+    ns_profile *profile;    /* --profile: the server's snapshot writes count into it (NULL: off) */
 } options;
 
 /* The PlayerInput's entry in the generated message table, for ns_input_sender / _receiver. */

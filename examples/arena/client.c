@@ -38,6 +38,7 @@ struct client {
     unsigned long     chat_serial;
     rng               rng;
     client_stats      stats;
+    unsigned          dumped;         /* snapshot packets printed for --dump */
 };
 
 /* ---- hooks: the replica's callbacks and the generated _apply's ---------------------------- */
@@ -179,6 +180,11 @@ static void read_datagram(client *c, const uint8_t *bytes, size_t len)
     ns_reader r;
     ns_reader_init(&r, d.body, d.body_len);
     uint32_t newest = ns_replica_newest(c->replica);
+    if (c->id == 0 && c->dumped < c->o.dump) { /* --dump: before the replica reads it, against its states */
+        ns_reader copy = r;
+        printf("-- client 0, snapshot packet %u (%zu bytes)\n", ++c->dumped, d.body_len);
+        ns_dump_repl_packet(stdout, &arena_schema, c->replica, &copy);
+    }
     ns_status st = ns_replica_read(c->replica, &r);
     if (st == NS_ERR_STALE) {
         c->stats.stale++;

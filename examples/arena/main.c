@@ -8,7 +8,13 @@
  * acked and every rpc delivered.
  *
  *   arena [--clients N] [--ticks N] [--budget BYTES] [--seed N]
- *         [--loss P] [--reorder P] [--duplicate P] [--latency TICKS] [--jitter TICKS] */
+ *         [--loss P] [--reorder P] [--duplicate P] [--latency TICKS] [--jitter TICKS]
+ *         [--dump N] [--profile]
+ *
+ * --dump N prints client 0's first N snapshot packets field by field with their bits
+ * (ns_dump_repl_packet); --profile prints the server's per-field bandwidth profile at exit
+ * (ns_profile_report), in a build with NS_PROFILE: the arena_profile target, or any target of
+ * a build configured with -DNETSCHEMA_PROFILE=ON. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,12 +41,21 @@ static const option_spec SPECS[] = {
     {"--duplicate", 0, 100, offsetof(options, impair.duplicate)},
     {"--latency", 0, 30, offsetof(options, impair.latency)},
     {"--jitter", 0, 8, offsetof(options, impair.jitter)},
+    {"--dump", 0, 1000000, offsetof(options, dump)},
 };
+
+/* The --profile counters: main owns them, the server's writers count into them. */
+static ns_profile profile_store;
 
 static bool parse(int argc, char **argv, options *o)
 {
     *o = (options){.clients = 3, .npcs = GAME_NPCS, .ticks = 600, .budget = 1200, .seed = 1, .impair = {.loss = 10}};
     for (int i = 1; i < argc; i += 2) {
+        if (!strcmp(argv[i], "--profile")) { /* the one option without a value */
+            o->profile = &profile_store;
+            i--;
+            continue;
+        }
         if (i + 1 == argc) return false;
         char *end;
         unsigned long v = strtoul(argv[i + 1], &end, 10);
@@ -62,7 +77,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: arena [--clients 1..%d] [--npcs 0..%d] [--ticks %d..] [--budget %d..%d] [--seed N]\n"
                     "             [--loss 0..99] [--reorder 0..100] [--duplicate 0..100] [--latency 0..30]"
-                    " [--jitter 0..8]\n",
+                    " [--jitter 0..8]\n"
+                    "             [--dump N] [--profile]\n",
             GAME_MAX_CLIENTS, GAME_MAX_NPCS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
 }
 
@@ -325,6 +341,16 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
+    if (g.o.profile) {
+        ns_writer probe;
+        ns_writer_init(&probe, NULL, 0);
+        if (!ns_writer_set_profile(&probe, g.o.profile)) {
+            fprintf(stderr, "arena: --profile needs a build with NS_PROFILE: run arena_profile, or configure with "
+                            "-DNETSCHEMA_PROFILE=ON\n");
+            return 2;
+        }
+        ns_profile_init(g.o.profile);
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (!start(&g)) {
@@ -338,6 +364,11 @@ int main(int argc, char **argv)
     totals t = gather(&g);
     print_numbers(&g, &t);
     int failed = print_checks(&g, &t);
+    if (g.o.profile) {
+        printf("\nper-field bandwidth of the records the server wrote into its datagrams (ns_profile_report):\n");
+        ns_profile_report(g.o.profile, stdout);
+        ns_profile_free(g.o.profile);
+    }
     stop(&g);
     return failed ? 1 : 0;
 }

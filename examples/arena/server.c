@@ -432,6 +432,7 @@ static size_t write_body(server *s, peer *p, uint8_t *body, size_t cap, size_t r
     size_t ack_bits = ns_writer_bits(&w);
 
     ns_writer_init(&w, body, cap);
+    if (s->o.profile) ns_writer_set_profile(&w, s->o.profile); /* --profile */
     const ns_vec3 *at = &s->act[p->player].transform.position; /* the client sees around its player */
     ns_world_set_viewpoint(s->world, p->conn, at->x, 0, at->z);
     ns_repl_stats rs;

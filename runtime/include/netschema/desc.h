@@ -1,6 +1,9 @@
 /* netschema/desc.h — type descriptors: what a generated type looks like, for generic tools
  * (dumps, inspectors, bandwidth profiles). Never on the hot path. Every generated type has a
- * `<pkg>_<Type>_desc`; each slot (one change-mask bit) has a field descriptor. */
+ * `<pkg>_<Type>_desc`; each slot (one change-mask bit) has a field descriptor. A descriptor
+ * says enough to decode a record slot by slot exactly as the generated _read does (netschema/
+ * dump.h): encodings, C widths and signedness, ranges, quantization, enum values, composite
+ * members, collection codecs and the default snapshot. */
 #ifndef NETSCHEMA_DESC_H
 #define NETSCHEMA_DESC_H
 
@@ -29,8 +32,24 @@ typedef enum ns_encoding {
 #define NS_FIELD_PREDICTED 0x08u  /* coded against the three-baseline prediction */
 #define NS_FIELD_RANGED    0x10u  /* lo..hi bound the (quantized) value */
 #define NS_FIELD_NOTIFY    0x20u
+#define NS_FIELD_UNSIGNED  0x40u  /* the snapshot holds an unsigned integer (u8..u64, entity, unsigned enums) */
+#define NS_FIELD_BOUNDED   0x80u  /* lo..hi hold the effective bounds: the @range, else the C type's */
 
 struct ns_type_desc;
+struct ns_coll_ops;
+
+/* One declared value of an enum. */
+typedef struct ns_enum_value {
+    int64_t     value;
+    const char *name;        /* "north" */
+} ns_enum_value;
+
+/* An enum's declared values, in declaration order (aliases after the first name left out). */
+typedef struct ns_enum_desc {
+    const char          *name;   /* "Direction" */
+    const ns_enum_value *values;
+    uint32_t             count;
+} ns_enum_desc;
 
 typedef struct ns_field_desc {
     const char *path;         /* "hp", "stats.hp" */
@@ -46,6 +65,10 @@ typedef struct ns_field_desc {
     uint32_t    max_bits;     /* worst payload when changed */
     uint32_t    capacity;     /* string, bytes and collections: N */
     const struct ns_type_desc *type; /* composite struct members, else NULL */
+    const ns_enum_desc *enum_type;   /* enum fields: the declared values, else NULL */
+    const struct ns_coll_ops *coll;  /* collections: the generated <pkg>_<T>_<field>_ops, else NULL */
+    const struct ns_field_desc *elem; /* lists and maps of non-struct elements: one element (list)
+                                         or value (map) as a slot at offset 0, else NULL */
 } ns_field_desc;
 
 typedef struct ns_type_desc {
@@ -59,6 +82,7 @@ typedef struct ns_type_desc {
     uint32_t      max_bits;    /* worst-case size of one write */
     const ns_field_desc *fields;
     uint32_t      field_count;
+    const void   *snap_default; /* the snapshot of the schema defaults (<pkg>_<T>_snap_default) */
 } ns_type_desc;
 
 #ifdef __cplusplus

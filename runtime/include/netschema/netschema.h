@@ -12,6 +12,8 @@
  *   collections.h  list, set, map and fastarray fields
  *   interp.h   interpolation and extrapolation helpers
  *   desc.h     type descriptors for generic tools
+ *   dump.h     snapshots and packets as text, with the bits of every field
+ *   profile.h  the per-field bandwidth profile (counting with -DNS_PROFILE)
  *   codec.h    checked building blocks of generated serializers
  *   schema.h   the dispatch tables generated per schema (ns_schema)
  *   replication.h  entities, spawn/despawn, relevancy, priority: ns_world and ns_replica
@@ -40,11 +42,14 @@
 #include "collections.h"
 #include "interp.h"
 #include "desc.h"
+#include "dump.h"
+#include "profile.h"
 #include "codec.h"
 #include "batch.h"
 #include "reliable.h"
 #include "inputs.h"
 #include "timeline.h"
+#include "prediction.h"
 #include "schema.h"
 #include "replication.h"
 

@@ -1,0 +1,242 @@
+/* repl_dump.c — ns_dump_repl_packet: a read-only walk over one replication snapshot packet
+ * (docs/replication.md section 2) that prints its header, despawns, spawns and update groups,
+ * each component field by field with its bits (dump.c). It reads the packet the way
+ * repl_replica.c does, with the same checks, but changes nothing: the baselines of updates are
+ * looked up through the replica's public accessors. */
+#include <inttypes.h>
+#include <string.h>
+
+#include <netschema/dump.h>
+#include <netschema/replication.h>
+
+#include "dump_internal.h"
+#include "repl_internal.h"
+
+typedef struct walk {
+    FILE                *out;
+    const ns_schema     *schema;
+    const ns_replica    *replica;
+    ns_reader           *in;
+    const ns__defaults  *defaults;
+    const ns_model      *gaps;      /* the packet's id-gap model */
+    bool                 sizes;
+    uint32_t             tick;
+} walk;
+
+static ns_status failed(walk *k, ns_status st)
+{
+    if (!ns_reader_failed(k->in)) ns_reader_fail(k->in, st);
+    fprintf(k->out, "  error: %s\n", ns_status_str(st));
+    return st;
+}
+
+/* The next id of a run (ids ascend: the first as it is, each next as its gap − 1). */
+static ns_status read_id(walk *k, uint32_t *next, uint32_t *id, size_t *bits)
+{
+    size_t at = ns_reader_bits(k->in);
+    uint32_t gap = ns_read_packed_u32(k->in, k->gaps);
+    if (ns_reader_failed(k->in)) return ns_reader_status(k->in);
+    if (gap > UINT32_MAX - *next || *next + gap > (1u << 24)) return NS_ERR_RANGE;
+    *id = *next + gap;
+    *next = *id + 1;
+    *bits = ns_reader_bits(k->in) - at;
+    return NS_OK;
+}
+
+/* Prints a body: presence bits (or the group's mask), then each present component. */
+static ns_status body(walk *k, const ns__layout *l, const ns_baselines *b, ns_audience to, const uint64_t *types,
+                      ns_entity_id id)
+{
+    uint32_t present = 0;
+    size_t at = ns_reader_bits(k->in);
+    for (uint32_t i = 0; i < l->ncomp; i++) {
+        if (!ns__carries(k->defaults, l->comp[i], to, b->count != 0)) continue;
+        uint32_t bit = types ? (uint32_t)(*types >> l->comp[i] & 1u) : ns_read_bits(k->in, 1);
+        present |= bit << i;
+    }
+    if (ns_reader_failed(k->in)) return ns_reader_status(k->in);
+    fprintf(k->out, "    presence (%zu bits):", ns_reader_bits(k->in) - at);
+    for (uint32_t i = 0; i < l->ncomp; i++)
+        fprintf(k->out, " %s%s", k->schema->components[l->comp[i]].desc->name, present >> i & 1u ? "" : " (same)");
+    fputc('\n', k->out);
+    for (uint32_t i = 0; i < l->ncomp; i++) {
+        if (!(present >> i & 1u)) continue;
+        const ns_component_ops *ops = &k->schema->components[l->comp[i]];
+        ns_baselines part = *b;
+        for (uint32_t j = 0; j < b->count; j++) {
+            part.snap[j] = k->replica ? ns_replica_snap_at(k->replica, id, ops->desc->id, b->tick[j]) : NULL;
+            if (!part.snap[j]) return NS_ERR_BASELINE;
+        }
+        ns_status st = ns__dump_record(k->out, 4, ops->desc, k->in, &part, to);
+        if (st != NS_OK) return st;
+    }
+    return NS_OK;
+}
+
+/* Skips a record the dump cannot decode, by its size; without sizes the walk cannot go on. */
+static ns_status skip(walk *k, uint32_t size, const char *why)
+{
+    if (!k->sizes) {
+        fprintf(k->out, "    cannot decode: %s\n", why);
+        return NS_ERR_BASELINE;
+    }
+    if (ns_reader_remaining_bits(k->in) < size) return NS_ERR_TRUNCATED;
+    ns__skip_bits(k->in, size);
+    fprintf(k->out, "    skipped (%" PRIu32 " bits): %s\n", size, why);
+    return NS_OK;
+}
+
+/* Checks that a body read exactly `size` bits when sizes are on. */
+static ns_status check_size(walk *k, size_t start, uint32_t size)
+{
+    if (ns_reader_failed(k->in)) return ns_reader_status(k->in);
+    return !k->sizes || ns_reader_bits(k->in) - start == size ? NS_OK : NS_ERR_MALFORMED;
+}
+
+static ns_status spawn(walk *k, uint32_t id, size_t id_bits)
+{
+    ns_reader *in = k->in;
+    size_t at = ns_reader_bits(in);
+    ns_audience to = ns_read_bits(in, 1) ? NS_TO_OWNER : NS_TO_OBSERVER;
+    uint32_t n = ns_read_packed_u32(in, NULL) + 1u, types[NS_REPL_MAX_COMPONENTS], prev = 0;
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    if (n > NS_REPL_MAX_COMPONENTS) return NS_ERR_CAPACITY;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = ns_read_packed_u32(in, NULL);
+        if (i && v > UINT32_MAX - prev - 1u) return NS_ERR_RANGE;
+        types[i] = i == 0 ? v : prev + v + 1u;
+        prev = types[i];
+    }
+    uint32_t size = k->sizes ? ns_read_packed_u32(in, NULL) : 0;
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    fprintf(k->out, "  spawn #%" PRIu32 " for %s (id %zu bits, header %zu bits", id,
+            to == NS_TO_OWNER ? "the owner" : "an observer", id_bits, ns_reader_bits(in) - at);
+    if (k->sizes) fprintf(k->out, ", body %" PRIu32 " bits", size);
+    fputs(")\n", k->out);
+    ns__layout l;
+    ns_status st = ns__layout_init(&l, k->schema, types, n);
+    if (st == NS_ERR_UNKNOWN_ID) return skip(k, size, "a component type this schema does not have");
+    if (st != NS_OK) return NS_ERR_MALFORMED;
+    ns_baselines none = {{NULL, NULL, NULL}, {0, 0, 0}, 0, k->tick};
+    size_t start = ns_reader_bits(in);
+    st = body(k, &l, &none, to, NULL, id);
+    return st != NS_OK ? st : check_size(k, start, size);
+}
+
+/* The layout of an entity the replica holds: every schema component it has a state of. */
+static bool held_layout(const walk *k, ns_entity_id id, ns__layout *l)
+{
+    if (!k->replica || !ns_replica_has(k->replica, id)) return false;
+    uint32_t types[NS_REPL_MAX_COMPONENTS], n = 0;
+    for (uint32_t c = 0; c < k->schema->component_count && n < NS_REPL_MAX_COMPONENTS; c++) {
+        uint32_t type = k->schema->components[c].desc->id;
+        if (ns_replica_snap(k->replica, id, type, NULL)) types[n++] = type;
+    }
+    return n && ns__layout_init(l, k->schema, types, n) == NS_OK;
+}
+
+static ns_status update(walk *k, uint32_t id, size_t id_bits, const ns_baselines *b, const uint64_t *types)
+{
+    ns_reader *in = k->in;
+    uint32_t size = k->sizes ? ns_read_packed_u32(in, NULL) : 0;
+    ns_audience to = NS_TO_OBSERVER;
+    if (b->count == 0) to = ns_read_bits(in, 1) ? NS_TO_OWNER : NS_TO_OBSERVER;
+    else if (k->replica && ns_replica_is_owner(k->replica, id)) to = NS_TO_OWNER; /* the audience it holds */
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    fprintf(k->out, "  update #%" PRIu32 " for %s (id %zu bits", id, to == NS_TO_OWNER ? "the owner" : "an observer",
+            id_bits);
+    if (k->sizes) fprintf(k->out, ", body %" PRIu32 " bits", size);
+    fputs(")\n", k->out);
+    ns__layout l;
+    if (!held_layout(k, id, &l)) return skip(k, size, "the entity is not held");
+    for (uint32_t i = 0; i < l.ncomp; i++)
+        for (uint32_t j = 0; j < b->count; j++)
+            if (!ns_replica_snap_at(k->replica, id, k->schema->components[l.comp[i]].desc->id, b->tick[j]))
+                return skip(k, size, "a baseline is not held");
+    size_t start = ns_reader_bits(in);
+    ns_status st = body(k, &l, b, to, types, id);
+    return st != NS_OK ? st : check_size(k, start, size);
+}
+
+static ns_status records(walk *k, const uint32_t counts[3])
+{
+    ns_reader *in = k->in;
+    uint32_t next = 0, id;
+    size_t id_bits;
+    for (uint32_t i = 0; i < counts[0]; i++) {
+        ns_status st = read_id(k, &next, &id, &id_bits);
+        if (st != NS_OK) return st;
+        bool destroyed = ns_read_bits(in, 1) != 0; /* 0: it only left this client's relevancy */
+        if (ns_reader_failed(in)) return ns_reader_status(in);
+        fprintf(k->out, "  despawn #%" PRIu32 " %s (%zu bits)\n", id, destroyed ? "destroyed" : "left",
+                id_bits + 1);
+    }
+    next = 0;
+    for (uint32_t i = 0; i < counts[1]; i++) {
+        ns_status st = read_id(k, &next, &id, &id_bits);
+        if (st == NS_OK) st = spawn(k, id, id_bits);
+        if (st != NS_OK) return st;
+    }
+    ns_model dense;
+    if (ns__dense_model_init(&dense) != NS_OK) return NS_ERR_ARGUMENT;
+    for (uint32_t g = 0; g < counts[2]; g++) {
+        size_t at = ns_reader_bits(in);
+        ns_baselines b = {{NULL, NULL, NULL}, {0, 0, 0}, 0, k->tick};
+        ns__read_ticks(in, k->tick, b.tick, &b.count, &dense);
+        uint32_t n = ns_read_packed_u32(in, NULL);
+        uint64_t types = 0;
+        bool by_type = ns_read_bits(in, 1) != 0;
+        if (by_type) {
+            if (k->schema->component_count > NS__MASK_TYPES) return NS_ERR_MALFORMED;
+            types = ns__read_types(in, k->schema->component_count);
+        }
+        if (ns_reader_failed(in)) return ns_reader_status(in);
+        if (n >= (1u << 24)) return NS_ERR_CAPACITY;
+        fprintf(k->out, "group %" PRIu32 ": %" PRIu32 " record%s against ", g + 1, n + 1, n ? "s" : "");
+        if (b.count == 0) fputs("no baselines", k->out);
+        for (uint32_t i = 0; i < b.count; i++) fprintf(k->out, "%s%" PRIu32, i ? ", " : "ticks ", b.tick[i]);
+        if (by_type) {
+            fputs(", present by type:", k->out);
+            for (uint32_t c = 0; c < k->schema->component_count; c++)
+                if (types >> c & 1u) fprintf(k->out, " %s", k->schema->components[c].desc->name);
+        }
+        fprintf(k->out, " (%zu bits)\n", ns_reader_bits(in) - at);
+        next = 0;
+        for (uint32_t i = 0; i <= n; i++) {
+            ns_status st = read_id(k, &next, &id, &id_bits);
+            if (st == NS_OK) st = update(k, id, id_bits, &b, by_type ? &types : NULL);
+            if (st != NS_OK) return st;
+        }
+    }
+    return ns_reader_status(in);
+}
+
+ns_status ns_dump_repl_packet(FILE *out, const ns_schema *schema, const ns_replica *replica, ns_reader *in)
+{
+    if (!out || !schema || !in) return NS_ERR_ARGUMENT;
+    ns__defaults defaults;
+    if (ns__defaults_init(&defaults, schema) != NS_OK) return NS_ERR_NOMEM;
+    ns_model dense;
+    ns__dense_model_init(&dense);
+    size_t start = ns_reader_bits(in);
+    uint32_t short_tick = ns_read_bits(in, 1), tick = ns_read_bits(in, short_tick ? 16 : 32);
+    uint32_t flags = ns_read_bits(in, NS__HDR_BITS), counts[3] = {0, 0, 0};
+    for (int i = flags & NS__HDR_EVENTS ? 0 : 2; i < 3; i++) counts[i] = ns_read_packed_u32(in, NULL);
+    walk k = {out, schema, replica, in, &defaults, flags & NS__HDR_DENSE ? &dense : NULL, (flags & NS__HDR_SIZES) != 0, tick};
+    ns_status st = ns_reader_status(in);
+    if (st == NS_OK && short_tick) { /* extended from the newest tick the replica applied, as it does */
+        uint32_t newest = replica ? ns_replica_newest(replica) : 0, up = (tick - newest) & 0xffffu;
+        k.tick = up < 0x8000u ? newest + up : newest - (0x10000u - up);
+    }
+    if (st == NS_OK) {
+        fprintf(out, "packet tick %" PRIu32 "%s: %" PRIu32 " despawns, %" PRIu32 " spawns, %" PRIu32
+                     " groups%s%s (header %zu bits)\n",
+                k.tick, short_tick ? " (16 bits)" : "", counts[0], counts[1], counts[2], k.sizes ? ", sizes" : "",
+                k.gaps ? ", dense ids" : "", ns_reader_bits(in) - start);
+        st = records(&k, counts);
+    }
+    if (st != NS_OK) st = failed(&k, st);
+    else fprintf(out, "end: %zu bits\n", ns_reader_bits(in) - start);
+    ns__defaults_free(&defaults);
+    return st;
+}
