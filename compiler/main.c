@@ -1,8 +1,11 @@
 /* main.c — netschemac, the command-line front of the compiler library (netschemac.h).
  *
  *   netschemac [options] FILE.netschema...
+ *   netschemac --format [--write | --check] FILE.netschema...
+ *   netschemac --compat OLD.netschema NEW.netschema
  *
- * Exit status: 0 ok, 1 schema errors, 2 usage or I/O error. */
+ * Exit status: 0 ok, 1 schema errors (--format --check: unformatted files; --compat: a type
+ * breaks), 2 usage or I/O error (--compat: also schema errors). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
@@ -26,6 +29,7 @@ typedef struct cli {
     const char  *out_dir;
     const char  *depfile;
     bool         check_only, hash, with_imports;
+    bool         format, write, compat;
     emit_kind    emit;
     nsc_diag_format diag_format;
     unsigned     max_errors;
@@ -47,6 +51,11 @@ static void usage(FILE *f)
           "  --check                parse and check only; write nothing\n"
           "  --emit c|json          emit generated C (default) or a JSON descriptor (FILE.json)\n"
           "  --hash                 print the schema hash and one hash per type\n"
+          "  --format               print each file in the canonical style (idl/SPEC.md section 14);\n"
+          "                         with --write rewrite the files, with --check list those that\n"
+          "                         are not formatted (exit status 1 if any)\n"
+          "  --compat OLD NEW       report, per type, what changed between two versions of a\n"
+          "                         schema and whether it breaks the wire (exit status 1 if so)\n"
           "  --diagnostics text|json\n"
           "                         how errors are printed on stderr (json: one object per line)\n"
           "  --max-errors N         stop showing errors after N (default 50)\n"
@@ -95,6 +104,12 @@ static int parse_args(int argc, char **argv, cli *c)
             c->check_only = true;
         } else if (strcmp(a, "--hash") == 0) {
             c->hash = true;
+        } else if (strcmp(a, "--format") == 0) {
+            c->format = true;
+        } else if (strcmp(a, "--write") == 0) {
+            c->write = true;
+        } else if (strcmp(a, "--compat") == 0) {
+            c->compat = true;
         } else if (strcmp(a, "--with-imports") == 0) {
             c->with_imports = true;
         } else if ((v = option_value(argc, argv, &i, "-I"))) {
@@ -126,6 +141,11 @@ static int parse_args(int argc, char **argv, cli *c)
         }
     }
     if (c->nfiles == 0) return bad_usage("no input schema%s", "");
+    if (c->format && c->compat) return bad_usage("--format and --compat do not go together%s", "");
+    if (c->write && !c->format) return bad_usage("--write goes with --format%s", "");
+    if (c->write && c->check_only) return bad_usage("--format takes --write or --check, not both%s", "");
+    if (c->compat && c->nfiles != 2) return bad_usage("--compat takes two schemas, OLD and NEW%s", "");
+    if (c->format || c->compat) return 0;
     if (strcmp(c->out_dir, "-") == 0 && c->emit != EMIT_JSON && !c->check_only && !c->hash)
         return bad_usage("-o - (standard output) works with --emit json only%s", "");
     return 0;
@@ -268,6 +288,117 @@ static void note_imports(const cli *c, const import_use *imps, size_t n)
     }
 }
 
+/* The whole file, NUL-terminated, or NULL (errno set). */
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1) break;
+        char *bigger = realloc(buf, cap *= 2);
+        if (!bigger) free(buf);
+        buf = bigger;
+    }
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    if (!buf || failed) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Replaces path's contents through a temporary file renamed into place, with path's mode. */
+static int write_all(const char *path, const char *text, size_t len)
+{
+    size_t n = strlen(path) + 8;
+    char *tmp = malloc(n);
+    if (!tmp) return EXIT_USAGE;
+    snprintf(tmp, n, "%s.fmttmp", path);
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f && fwrite(text, 1, len, f) == len;
+    if (f && fclose(f) != 0) ok = false;
+    struct stat st;
+    if (ok && stat(path, &st) == 0 && chmod(tmp, st.st_mode & 07777) != 0) ok = false;
+    if (ok && rename(tmp, path) != 0) ok = false;
+    if (!ok) {
+        fprintf(stderr, "netschemac: cannot write '%s': %s\n", path, strerror(errno));
+        remove(tmp);
+    }
+    free(tmp);
+    return ok ? 0 : EXIT_USAGE;
+}
+
+/* --format on one file, in a context of its own so that one file's errors leave the others
+ * formatted. Prints, rewrites or (--check) lists the file. */
+static int format_one(const cli *c, const nsc_options *opt, const char *path)
+{
+    nsc_context *ctx = nsc_create(opt);
+    if (!ctx) return EXIT_USAGE;
+    nsc_unit *u = nsc_load_file(ctx, path);
+    int rc = !u ? EXIT_USAGE : nsc_check(ctx) ? EXIT_SCHEMA : 0;
+    size_t len = 0, old_len = 0;
+    char *text = rc ? NULL : nsc_format(ctx, u, &len);
+    nsc_finish_diagnostics(ctx);
+    nsc_destroy(ctx);
+    if (rc) return rc;
+    if (!text) return EXIT_SCHEMA;
+    char *old = c->write || c->check_only ? read_all(path, &old_len) : NULL;
+    if ((c->write || c->check_only) && !old) {
+        fprintf(stderr, "netschemac: cannot read '%s': %s\n", path, strerror(errno));
+        rc = EXIT_USAGE;
+    } else if (!c->write && !c->check_only) {
+        fwrite(text, 1, len, stdout);
+    } else if (old_len != len || memcmp(old, text, len) != 0) {
+        if (c->check_only) {
+            printf("%s\n", path);
+            rc = EXIT_SCHEMA;
+        } else {
+            rc = write_all(path, text, len);
+        }
+    }
+    free(old);
+    free(text);
+    return rc;
+}
+
+static int run_format(const cli *c, const nsc_options *opt)
+{
+    int rc = 0;
+    for (size_t i = 0; i < c->nfiles; i++) {
+        int r = format_one(c, opt, c->files[i]);
+        if (r > rc) rc = r;
+    }
+    return rc;
+}
+
+/* --compat OLD NEW: each version in its own context (both may well declare the same package).
+ * Schema errors in either are exit status 2: 1 means "a type breaks". */
+static int run_compat(const cli *c, const nsc_options *opt)
+{
+    nsc_context *ctx[2] = {nsc_create(opt), nsc_create(opt)};
+    nsc_unit *u[2] = {NULL, NULL};
+    int rc = ctx[0] && ctx[1] ? 0 : EXIT_USAGE;
+    for (int i = 0; i < 2 && !rc; i++) {
+        u[i] = nsc_load_file(ctx[i], c->files[i]);
+        if (!u[i] || nsc_check(ctx[i])) rc = EXIT_USAGE;
+    }
+    if (!rc) {
+        int verdict = nsc_compat(ctx[0], u[0], ctx[1], u[1], c->diag_format, stdout);
+        rc = verdict < 0 ? EXIT_USAGE : verdict ? EXIT_SCHEMA : 0;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (ctx[i]) nsc_finish_diagnostics(ctx[i]);
+        nsc_destroy(ctx[i]);
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     cli c;
@@ -286,6 +417,12 @@ int main(int argc, char **argv)
     const char *term = getenv("TERM");
     opt.color = c.diag_format == NSC_DIAG_TEXT && isatty(STDERR_FILENO) && !getenv("NO_COLOR") &&
                 !(term && strcmp(term, "dumb") == 0);
+    if (c.format || c.compat) {
+        rc = c.format ? run_format(&c, &opt) : run_compat(&c, &opt);
+        free(c.imports);
+        free(c.files);
+        return rc;
+    }
     nsc_context *ctx = nsc_create(&opt);
     if (!ctx) return EXIT_USAGE;
 

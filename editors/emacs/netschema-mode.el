@@ -16,6 +16,9 @@
 ;; - Comments: `//' and `/* */' for the comment commands.
 ;; - Compiling: `netschema-compile' (C-c C-c) and `compile-command' run
 ;;   `netschemac --check', and `next-error' visits what it reports.
+;; - Formatting: `netschema-format-buffer' (C-c C-f) lays the buffer out with
+;;   `netschemac --format'; with `netschema-format-on-save' it runs before
+;;   each save.  A schema with errors is left as it is.
 ;;
 ;; Install: put this file on `load-path' and (require 'netschema-mode).
 
@@ -40,6 +43,11 @@
 (defcustom netschema-import-dirs nil
   "Import search directories, passed to netschemac as -I DIR in order."
   :type '(repeat directory))
+
+(defcustom netschema-format-on-save nil
+  "Format the buffer with `netschema-format-buffer' before saving it."
+  :type 'boolean
+  :safe #'booleanp)
 
 (defface netschema-attribute-face '((t :inherit font-lock-preprocessor-face))
   "Face for attributes such as @quantize.")
@@ -294,11 +302,59 @@ counted in characters from 1, a tab being one.")
 (add-to-list 'compilation-error-regexp-alist-alist netschema-compilation-regexp)
 (add-to-list 'compilation-error-regexp-alist 'netschema)
 
+;;; Formatting
+
+(defun netschema-format-buffer ()
+  "Lay the buffer out in the canonical style with `netschemac --format'.
+The buffer is formatted through a temporary file; its own directory is
+searched for imports first, as netschemac would.  When netschemac
+reports errors, the buffer is left unchanged and the errors are shown."
+  (interactive)
+  (let* ((tmp (make-temp-file "netschema" nil ".netschema"))
+         (dir (if buffer-file-name
+                  (file-name-directory buffer-file-name)
+                default-directory))
+         (errors (get-buffer-create "*netschemac format*"))
+         (coding-system-for-write 'utf-8-unix)
+         (coding-system-for-read 'utf-8-unix))
+    (unwind-protect
+        (progn
+          (write-region nil nil tmp nil 'silent)
+          (with-current-buffer errors (let ((inhibit-read-only t)) (erase-buffer)))
+          (let ((status (apply #'call-process netschema-compiler nil errors nil
+                               (append (list "--format" "--write"
+                                             "-I" (expand-file-name dir))
+                                       (mapcan (lambda (d)
+                                                 (list "-I" (expand-file-name d)))
+                                               (copy-sequence netschema-import-dirs))
+                                       (list tmp)))))
+            (if (not (eql status 0))
+                (progn
+                  (message "netschemac --format failed (exit status %s): see %s"
+                           status (buffer-name errors))
+                  nil)
+              (let ((formatted (generate-new-buffer " *netschema formatted*")))
+                (unwind-protect
+                    (progn
+                      (with-current-buffer formatted (insert-file-contents tmp))
+                      (unless (zerop (compare-buffer-substrings
+                                      nil nil nil formatted nil nil))
+                        (replace-buffer-contents formatted)))
+                  (kill-buffer formatted)))
+              t)))
+      (delete-file tmp))))
+
+(defun netschema--format-before-save ()
+  "Run `netschema-format-buffer' when `netschema-format-on-save' is set."
+  (when netschema-format-on-save
+    (netschema-format-buffer)))
+
 ;;; The mode
 
 (defvar netschema-mode-map
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "C-c C-c") #'netschema-compile)
+    (define-key map (kbd "C-c C-f") #'netschema-format-buffer)
     map)
   "Keymap for `netschema-mode'.")
 
@@ -323,6 +379,7 @@ counted in characters from 1, a tab being one.")
               (append '(?{ ?} ?\( ?\)) electric-indent-chars))
   ;; netschemac counts columns in characters, a tab as one.
   (setq-local compilation-error-screen-columns nil)
+  (add-hook 'before-save-hook #'netschema--format-before-save nil t)
   (when buffer-file-name
     (setq-local compile-command
                 (netschema-compile-command

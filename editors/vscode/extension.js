@@ -1,5 +1,6 @@
 // VS Code extension for netschema: runs `netschemac --check --diagnostics json` on open and on save
-// and shows what it reports in the Problems panel. Plain JavaScript, no dependencies.
+// and shows what it reports in the Problems panel, and formats schemas with `netschemac --format`
+// (Format Document, and on save with "editor.formatOnSave"). Plain JavaScript, no dependencies.
 'use strict';
 const vscode = require('vscode');
 const childProcess = require('child_process');
@@ -7,6 +8,7 @@ const fs = require('fs');
 const path = require('path');
 const { parseDiagnostics, diskLines } = require('./diagnostics');
 const { foldingRanges } = require('./folding');
+const { formatSchema } = require('./format');
 
 const SEVERITY = {
   error: vscode.DiagnosticSeverity.Error,
@@ -67,6 +69,21 @@ function activate(context) {
     });
   }
 
+  // The whole document, formatted; no edit when netschemac fails (a schema with errors stays as it is).
+  async function format(doc) {
+    const cfg = vscode.workspace.getConfiguration('netschema', doc.uri);
+    const compiler = cfg.get('compilerPath') || 'netschemac';
+    const dirs = doc.uri.scheme === 'file' ? [path.dirname(doc.uri.fsPath)] : [];
+    const text = doc.getText();
+    const r = await formatSchema(compiler, text, dirs.concat(importDirs(doc)));
+    if (r.text === null) {
+      output.appendLine(`${compiler} --format: ${r.error}; the schema is left as it is`);
+      return [];
+    }
+    if (r.text === text) return [];
+    return [vscode.TextEdit.replace(doc.validateRange(new vscode.Range(0, 0, doc.lineCount, 0)), r.text)];
+  }
+
   context.subscriptions.push(
     collection,
     output,
@@ -79,6 +96,7 @@ function activate(context) {
       provideFoldingRanges: (doc) => foldingRanges(doc.getText()).map((r) => new vscode.FoldingRange(
         r.start, r.end, r.kind === 'comment' ? vscode.FoldingRangeKind.Comment : undefined)),
     }),
+    vscode.languages.registerDocumentFormattingEditProvider('netschema', { provideDocumentFormattingEdits: format }),
     vscode.commands.registerCommand('netschema.check', () => {
       const editor = vscode.window.activeTextEditor;
       if (editor) check(editor.document);

@@ -100,6 +100,16 @@ int nsc_emit_json(nsc_context *ctx, const nsc_unit *u, FILE *out);
 /* Prints the schema hash and one hash per type, one per line. */
 int nsc_emit_hash(nsc_context *ctx, const nsc_unit *u, FILE *out);
 
+/* The unit's source in the canonical style (idl/SPEC.md section 14): a malloc'ed string of *len
+ * bytes plus a NUL, or NULL when the loaded schemas have errors (nothing is formatted then). */
+char *nsc_format(nsc_context *ctx, const nsc_unit *u, size_t *len);
+
+/* Compares the types of two checked units, each in its own context (idl/SPEC.md section 15),
+ * and prints the report to out as text or JSON lines. Returns 0 when no type breaks, 1 when one
+ * does, -1 when either context has errors. */
+int nsc_compat(nsc_context *old_ctx, const nsc_unit *old_unit, nsc_context *new_ctx, const nsc_unit *new_unit,
+               nsc_diag_format format, FILE *out);
+
 /* Writes <stem>.ns.h and <stem>.ns.c for the unit into out_dir. Returns 0 on success. */
 int nsc_emit_c(nsc_context *ctx, const nsc_unit *u, const char *out_dir);
 

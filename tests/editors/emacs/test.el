@@ -154,6 +154,34 @@
         (nst-check (equal got nst-want-messages) "netschema-compile messages:\n  got  %S\n  want %S"
                    got nst-want-messages)))))
 
+;; 6. Formatting: netschema-format-buffer lays a buffer out as netschemac --format does, leaves a
+;; schema with errors alone, and runs before saving only with netschema-format-on-save.
+(let ((netschema-compiler nst-netschemac)
+      (messy "package p;\ncomponent C {   u8 a @smooth(interpolate)@range(0,9);\n  u16 bb; }\n")
+      (tidy "package p;\n\ncomponent C {\n    u8  a @range(0, 9) @smooth(interpolate);\n    u16 bb;\n}\n")
+      (bad "package p;\ncomponent C { u8 a @quantize(1); }\n"))
+  (with-temp-buffer
+    (insert messy)
+    (netschema-mode)
+    (nst-check (eq (netschema-format-buffer) t) "netschema-format-buffer failed on a valid schema")
+    (nst-check (equal (buffer-string) tidy) "formatted buffer:\n%s" (buffer-string)))
+  (with-temp-buffer
+    (insert bad)
+    (netschema-mode)
+    (nst-check (null (netschema-format-buffer)) "netschema-format-buffer succeeded on a schema with errors")
+    (nst-check (equal (buffer-string) bad) "a schema with errors was changed:\n%s" (buffer-string)))
+  (let ((file (expand-file-name "save.netschema" nst-scratch)))
+    (dolist (on '(nil t))
+      (with-current-buffer (find-file-noselect file)
+        (erase-buffer)
+        (insert messy)
+        (setq-local netschema-format-on-save on)
+        (save-buffer)
+        (nst-check (equal (with-temp-buffer (insert-file-contents file) (buffer-string)) (if on tidy messy))
+                   "saved with netschema-format-on-save %s:\n%s" on (buffer-string))
+        (set-buffer-modified-p nil)
+        (kill-buffer)))))
+
 (dolist (f (reverse nst-failures))
   (princ (format "FAIL emacs: %s\n" f)))
 (princ (format "emacs: %d passed, %d failed\n" nst-passed (length nst-failures)))

@@ -60,9 +60,9 @@ function checkCoverage(g) {
   const keywords = specWords(spec, 'These ten words are keywords');
   const types = specWords(spec, 'The built-in type names are **not** keywords');
   const attrs = [...new Set([...spec.matchAll(/^\| `@([a-z_]+)/gm)].map((m) => m[1]))];
-  check(keywords.length === 10 && types.length === 22 && attrs.length === 14,
+  check(keywords.length === 10 && types.length === 22 && attrs.length === 15,
     `SPEC.md lists ${keywords.length} keywords, ${types.length} types, ${attrs.length} attributes ` +
-    '(expected 10, 22, 14): update the corpus and the editors');
+    '(expected 10, 22, 15): update the corpus and the editors');
   const tokens = [];
   for (const f of fs.readdirSync(corpus).filter((x) => x.endsWith('.netschema'))) {
     for (const line of tokenize(g, fs.readFileSync(path.join(corpus, f), 'utf8'))) tokens.push(...line);
@@ -88,7 +88,7 @@ function checkManifest() {
   const props = c.configuration.properties;
   check(props['netschema.compilerPath'] && props['netschema.importDirs'], 'package.json: settings compilerPath and importDirs');
   check(!pkg.dependencies && fs.existsSync(path.join(ext, pkg.main)), 'package.json: main exists, no dependencies');
-  for (const js of ['extension.js', 'diagnostics.js', 'folding.js']) {
+  for (const js of ['extension.js', 'diagnostics.js', 'folding.js', 'format.js']) {
     const r = childProcess.spawnSync(process.execPath, ['--check', path.join(ext, js)], { encoding: 'utf8' });
     check(r.status === 0, `node --check ${js}: ${r.stderr}`);
   }
@@ -156,7 +156,9 @@ async function checkExtension() {
     languages: {
       createDiagnosticCollection: () => ({ set: (u, l) => sets.set(u.fsPath, l), delete: (u) => sets.delete(u.fsPath), dispose() {} }),
       registerFoldingRangeProvider: () => disposable,
+      registerDocumentFormattingEditProvider: (_sel, p) => ((on.format = p), disposable),
     },
+    TextEdit: { replace: (range, newText) => ({ range, newText }) },
     window: { createOutputChannel: () => ({ appendLine() {}, dispose() {} }), showWarningMessage: (m) => warnings.push(m) },
     workspace: {
       getConfiguration: () => ({ get: (k) => config[k] }),
@@ -186,6 +188,15 @@ async function checkExtension() {
   on.save({ languageId: 'netschema', uri: Uri.file(path.join(corpus, 'types.netschema')) });
   await wait(() => sets.has(path.join(corpus, 'types.netschema')));
   check((sets.get(path.join(corpus, 'types.netschema')) || [null]).length === 0, 'extension.js: a valid schema has no diagnostics');
+  // Format Document: the text netschemac --format gives, and no edit for a schema with errors.
+  const doc = (lines) => ({ languageId: 'netschema', uri: Uri.file(path.join(corpus, 'unsaved.netschema')),
+    getText: () => lines.join('\n'), lineCount: lines.length, validateRange: (r) => r });
+  const messy = ['package p;', 'component C {   u8 a @smooth(interpolate)@range(0,9);', '  u16 bb; }', ''];
+  const tidy = 'package p;\n\ncomponent C {\n    u8  a @range(0, 9) @smooth(interpolate);\n    u16 bb;\n}\n';
+  const edits = await on.format.provideDocumentFormattingEdits(doc(messy));
+  check(edits.length === 1 && edits[0].newText === tidy, `extension.js: Format Document: ${JSON.stringify(edits)}`);
+  const none = await on.format.provideDocumentFormattingEdits(doc(['package p;', 'component C { u8 a @quantize(1); }']));
+  check(none.length === 0, `extension.js: Format Document changed a schema with errors: ${JSON.stringify(none)}`);
   config = { compilerPath: path.join(corpus, 'no-such-netschemac'), importDirs: [] };
   on.save({ languageId: 'netschema', uri: Uri.file(file) });
   on.save({ languageId: 'netschema', uri: Uri.file(file) });

@@ -104,6 +104,33 @@ compiler netschemac
 silent make!
 call s:CheckQuickfix(':make')
 
+" :NetschemaFormat: the buffer laid out as netschemac --format does; a schema with errors is left
+" alone; format on save only when asked for.
+let s:messy = ['package p;', 'component C {   u8 a @smooth(interpolate)@range(0,9);', '  u16 bb; }']
+let s:tidy = ['package p;', '', 'component C {', '    u8  a @range(0, 9) @smooth(interpolate);', '    u16 bb;', '}']
+let s:file = tempname() . '.netschema'
+for s:on in [0, 1]
+  call writefile(s:messy, s:file)
+  execute 'silent edit ' . fnameescape(s:file)
+  let b:netschema_format_on_save = s:on
+  silent write
+  call s:Check(readfile(s:file) ==# (s:on ? s:tidy : s:messy), 'written with format on save ' . s:on . ': '
+        \ . string(readfile(s:file)))
+  silent bwipeout!
+endfor
+call writefile(s:messy, s:file)
+execute 'silent edit ' . fnameescape(s:file)
+silent NetschemaFormat
+call s:Check(getline(1, '$') ==# s:tidy, ':NetschemaFormat gave ' . string(getline(1, '$')))
+silent bwipeout!
+let s:bad = ['package p;', 'component C { u8 a @quantize(1); }']
+call writefile(s:bad, s:file)
+execute 'silent edit ' . fnameescape(s:file)
+silent NetschemaFormat
+call s:Check(getline(1, '$') ==# s:bad, ':NetschemaFormat changed a schema with errors: ' . string(getline(1, '$')))
+silent bwipeout!
+call delete(s:file)
+
 call s:Check(empty(v:errmsg), 'a Vim error occurred: ' . v:errmsg)
 call add(s:log, printf('vim: %d passed, %d failed', s:passed, len(filter(copy(s:log), 'v:val =~# "^FAIL"'))))
 call writefile(s:log, $VIM_TEST_LOG)
