@@ -124,7 +124,9 @@ static void canon_type(const nsc_type *t, nsc_strbuf *sb, int depth)
 
 void nsc_canonical_decl(const nsc_decl *d, nsc_strbuf *sb)
 {
-    nsc_sb_printf(sb, "netschema-wire-%d model=default ", NSC_WIRE_VERSION);
+    /* `model=entropy` for a component with @model(entropy); every other type keeps `default`,
+     * so their hashes are unchanged. */
+    nsc_sb_printf(sb, "netschema-wire-%d model=%s ", NSC_WIRE_VERSION, d->entropy ? "entropy" : "default");
     if (d->kind == NSC_D_ENUM) canon_enum(d, sb);
     else canon_record(d, sb, 0);
 }

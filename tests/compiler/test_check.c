@@ -248,6 +248,11 @@ START_TEST(hashes_follow_the_wire)
     ck_assert(r != type_hash("package p;\nrpc R @unreliable { u8 y; }\n", "R"));
     /* FNV-1a of "netschema-wire-1 model=default rpc R id=0{y:u8 sync=3;}", as before. */
     ck_assert(r == UINT64_C(0x2d9a427d27ad8bc9));
+    /* @model(entropy) puts its model word in the canonical text; @model(packed) is the default. */
+    uint64_t m = type_hash("package p;\ncomponent C { u8 y; }\n", "C");
+    ck_assert(m == type_hash("package p;\ncomponent C @model(packed) { u8 y; }\n", "C"));
+    /* FNV-1a of "netschema-wire-1 model=entropy component C id=0 sync=3{y:u8 sync=3;}". */
+    ck_assert(type_hash("package p;\ncomponent C @model(entropy) { u8 y; }\n", "C") == UINT64_C(0xbbf5315f8fab6d63));
 }
 END_TEST
 
