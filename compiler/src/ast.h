@@ -57,6 +57,7 @@ typedef enum nsc_expr_kind {
 typedef struct nsc_expr {
     nsc_expr_kind kind;
     nsc_loc       loc;
+    nsc_name      key;        /* an attribute's named argument `key = value`; text NULL otherwise */
     uint64_t      ival;
     bool          bad;        /* a literal the scanner reported (too large, bad UTF-8): no more errors */
     double        fval;
@@ -135,6 +136,7 @@ typedef struct nsc_literal {
 typedef struct nsc_field_sem {
     const struct nsc_type *type;
     double     quantize;
+    double     max_distance;     /* @smooth(..., max_distance = D): a longer jump snaps; 0 = none */
     nsc_number range_lo, range_hi;
     const nsc_literal *init;     /* the checked default, or NULL for the type's zero value */
     unsigned   smallest_three;   /* bits per component, 0 = not used */
@@ -218,6 +220,7 @@ typedef struct nsc_decl {
     bool         cyclic;       /* structs: contains itself (reported) */
     bool         has_id;
     bool         unreliable;   /* rpcs: @unreliable */
+    bool         entropy;      /* components: @model(entropy), the entropy coding mode */
 } nsc_decl;
 
 /* Kind names as written in schemas ("component"). */

@@ -8,7 +8,7 @@
 
 typedef enum attr_id {
     A_QUANTIZE, A_RANGE, A_SMALLEST_THREE, A_SMOOTH, A_SYNC, A_NOTIFY, A_INITIAL, A_COMPOSITE,
-    A_NOPREDICT, A_RAW, A_ID, A_ORDERED, A_SEND_RATE, A_UNRELIABLE, A_COUNT
+    A_NOPREDICT, A_RAW, A_ID, A_ORDERED, A_SEND_RATE, A_UNRELIABLE, A_MODEL, A_COUNT
 } attr_id;
 
 static const struct {
@@ -19,7 +19,7 @@ static const struct {
     [A_QUANTIZE] = {"quantize", 1, "@quantize(Q), Q > 0"},
     [A_RANGE] = {"range", 2, "@range(lo, hi)"},
     [A_SMALLEST_THREE] = {"smallest_three", 1, "@smallest_three(bits), bits 2 to 18"},
-    [A_SMOOTH] = {"smooth", 1, "@smooth(clamp | interpolate | extrapolate [, wrap])"},
+    [A_SMOOTH] = {"smooth", 1, "@smooth(clamp | interpolate | extrapolate [, wrap] [, max_distance = D])"},
     [A_SYNC] = {"sync", 1, "@sync(all | owner | others | none)"},
     [A_NOTIFY] = {"notify", 0, "@notify"},
     [A_INITIAL] = {"initial", 0, "@initial"},
@@ -30,19 +30,54 @@ static const struct {
     [A_ORDERED] = {"ordered", 0, "@ordered"},
     [A_SEND_RATE] = {"send_rate", 1, "@send_rate(hz), hz 1 to 1000"},
     [A_UNRELIABLE] = {"unreliable", 0, "@unreliable"},
+    [A_MODEL] = {"model", 1, "@model(packed | entropy)"},
 };
+
+/* Named arguments (`key = value`) exist only for @smooth, and come after the others. */
+static bool named_args_ok(nsc_checker *c, const nsc_attr *a, bool smooth)
+{
+    bool named = false;
+    for (size_t i = 0; i < a->argc; i++) {
+        const nsc_expr *e = a->args[i];
+        if (!e->key.text) {
+            if (!named) continue;
+            nsc_error(c->d, "E-attr-args", e->loc, "a positional argument cannot follow a named one");
+            return false;
+        }
+        named = true;
+        if (!smooth) {
+            nsc_error(c->d, "E-attr-args", e->key.loc, "@%s takes no named arguments", a->name.text);
+            return false;
+        }
+        if (strcmp(e->key.text, "max_distance") != 0) {
+            nsc_error(c->d, "E-attr-args", e->key.loc, "@smooth has one named argument, max_distance, not '%s'",
+                      e->key.text);
+            return false;
+        }
+        for (size_t j = 0; j < i; j++)
+            if (a->args[j]->key.text) {
+                nsc_error(c->d, "E-attr-args", e->key.loc, "max_distance is given twice");
+                return false;
+            }
+    }
+    return true;
+}
 
 /* Finds the attribute, reporting unknown ones (with a suggestion) and wrong argument counts. */
 static int lookup_attr(nsc_checker *c, const nsc_attr *a)
 {
     for (int i = 0; i < A_COUNT; i++) {
         if (strcmp(attrs[i].name, a->name.text) != 0) continue;
-        bool wrap_arg = i == A_SMOOTH && a->argc == 2; /* @smooth(interpolate, wrap) */
-        if ((a->argc != attrs[i].args && !wrap_arg) || (attrs[i].args == 0 && a->has_parens)) {
+        if (!named_args_ok(c, a, i == A_SMOOTH)) return -1;
+        size_t argc = a->argc;
+        while (argc > 0 && a->args[argc - 1]->key.text) argc--;
+        bool wrap_arg = i == A_SMOOTH && argc == 2; /* @smooth(interpolate, wrap) */
+        if ((argc != attrs[i].args && !wrap_arg) || (attrs[i].args == 0 && a->has_parens)) {
             if (attrs[i].args == 0)
                 nsc_error(c->d, "E-attr-args", a->loc, "@%s takes no arguments", attrs[i].name);
             else if (i == A_SMOOTH)
-                nsc_error(c->d, "E-attr-args", a->loc, "@smooth takes 1 or 2 arguments: %s", attrs[i].usage);
+                nsc_error(c->d, "E-attr-args", a->loc, "@smooth takes a mode, then wrap or max_distance = D: %s",
+                          attrs[i].usage);
             else
                 nsc_error(c->d, "E-attr-args", a->loc, "@%s takes %u argument%s: %s", attrs[i].name, attrs[i].args,
                           attrs[i].args == 1 ? "" : "s", attrs[i].usage);
@@ -67,7 +102,9 @@ static const char *word_arg(nsc_checker *c, const nsc_attr *a, const char *const
             if (strcmp(words[i], e->name.text) == 0) return words[i];
     }
     nsc_error(c->d, "E-attr-args", e->loc, "@%s takes one of: %s", a->name.text,
-              strcmp(a->name.text, "smooth") == 0 ? "clamp, interpolate, extrapolate" : "all, owner, others, none");
+              strcmp(a->name.text, "smooth") == 0  ? "clamp, interpolate, extrapolate"
+              : strcmp(a->name.text, "model") == 0 ? "packed, entropy"
+                                                   : "all, owner, others, none");
     return NULL;
 }
 
@@ -150,6 +187,16 @@ void nsc_check_decl_attrs(nsc_checker *c, nsc_decl *d)
             d->id = (uint32_t)v.mag;
         } else if (id == A_SEND_RATE || id == A_UNRELIABLE) {
             dispatch_attr(c, d, a, id);
+        } else if (id == A_MODEL) {
+            /* @model(entropy): the component may also be coded by the entropy mode
+             * (netschema/entropy.h); in the type hash, so both ends agree on it. */
+            if (d->kind != NSC_D_COMPONENT) {
+                nsc_error(c->d, "E-attr-place", a->loc, "@model applies to components, not to %ss", kind);
+                continue;
+            }
+            static const char *const words[] = {"packed", "entropy"};
+            const char *w = word_arg(c, a, words, 2);
+            if (w) d->entropy = strcmp(w, "entropy") == 0;
         } else {
             nsc_error(c->d, "E-attr-place", a->loc, "@%s applies to fields, not to %ss", attrs[id].name, kind);
         }
@@ -200,6 +247,26 @@ static bool smooth_wrap(nsc_checker *c, const nsc_attr *a, nsc_field_sem *s, con
         return false;
     }
     s->wrap = true;
+    return true;
+}
+
+/* max_distance = D of @smooth: a jump longer than D between two snapshots (a teleport) snaps
+ * instead of sliding. D is in the field's units; radians for quaternions. */
+static bool smooth_max_distance(nsc_checker *c, nsc_decl *owner, const nsc_expr *e, nsc_field_sem *s)
+{
+    if (s->smooth == NSC_SMOOTH_CLAMP) {
+        nsc_error(c->d, "E-attr-args", e->key.loc, "@smooth(clamp, max_distance = D): a clamped value always jumps; "
+                  "use interpolate or extrapolate");
+        return false;
+    }
+    nsc_number d;
+    if (!nsc_eval_number(c, owner->unit, e, "max_distance", &d)) return false;
+    double v = d.is_float ? d.f : d.is_unsigned_big ? (double)d.u : (double)d.i;
+    if (!(v > 0) || !isfinite(v) || v > 1e30) {
+        nsc_error(c->d, "E-attr-args", e->loc, "max_distance needs 0 < D <= 1e30");
+        return false;
+    }
+    s->max_distance = v;
     return true;
 }
 
@@ -371,7 +438,9 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
         const char *w = word_arg(c, a, words, 3);
         if (!w) return false;
         s->smooth = w[0] == 'c' ? NSC_SMOOTH_CLAMP : w[0] == 'i' ? NSC_SMOOTH_INTERPOLATE : NSC_SMOOTH_EXTRAPOLATE;
-        return a->argc == 1 || smooth_wrap(c, a, s, t);
+        if (a->argc > 1 && !a->args[1]->key.text && !smooth_wrap(c, a, s, t)) return false;
+        const nsc_expr *md = a->args[a->argc - 1];
+        return !md->key.text || smooth_max_distance(c, owner, md, s);
     }
     case A_SYNC: {
         component_only(c, a, owner, &ok);
@@ -431,6 +500,9 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
         return false;
     case A_UNRELIABLE:
         nsc_error(c->d, "E-attr-place", a->loc, "@unreliable applies to rpcs, not to fields");
+        return false;
+    case A_MODEL:
+        nsc_error(c->d, "E-attr-place", a->loc, "@model applies to components, not to fields");
         return false;
     case A_COUNT:
         break;

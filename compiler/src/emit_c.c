@@ -53,6 +53,8 @@ static void header(nsc_cgen *g)
     nsc_cg_header_types(g);
     nsc_cg_header_functions(g);
     nsc_cg_dispatch_header(g);
+    nsc_cg_prediction_header(g);
+    nsc_cg_entropy_header(g);
     nsc_p_empty(h);
     nsc_p_line(h, "#ifdef __cplusplus");
     nsc_p_line(h, "}");
@@ -85,9 +87,11 @@ static void source(nsc_cgen *g)
         nsc_cg_codec(g, d);
         nsc_cg_interpolate(g, d);
         nsc_cg_apply(g, d);
+        nsc_cg_prediction(g, d);
         nsc_cg_setters(g, d);
         nsc_cg_coll_helpers(g, d);
         nsc_cg_descriptor(g, d);
+        nsc_cg_entropy(g, d);
         nsc_arena_release(g->a, mark);
     }
     nsc_cg_type_table(g);

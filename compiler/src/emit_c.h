@@ -2,7 +2,9 @@
  * emit_c_types.c prints types and declarations; emit_c_values.c defaults, quantize/dequantize,
  * equality, setters and dirty bits; emit_c_codec.c the serializers; emit_c_smooth.c
  * interpolation and hooks; emit_c_coll.c collection fields; emit_c_desc.c descriptors;
- * emit_c_dispatch.c the dispatch tables, handlers and _send. Everything printed follows the layout
+ * emit_c_dispatch.c the dispatch tables, handlers and _send; emit_c_predict.c prediction errors;
+ * emit_c_entropy.c the entropy mode's
+ * entry points (@model(entropy)). Everything printed follows the layout
  * (layout.h): the emitter makes no wire decision of its own. */
 #ifndef NSC_EMIT_C_H
 #define NSC_EMIT_C_H
@@ -97,6 +99,14 @@ void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d);
 
 /* ---- descriptors (emit_c_desc.c) ---- */
 void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d);
+
+/* ---- prediction errors of components (emit_c_predict.c) ---- */
+void nsc_cg_prediction_header(nsc_cgen *g);                 /* counts, name tables, prototypes */
+void nsc_cg_prediction(nsc_cgen *g, const nsc_decl *d);    /* _prediction_error and its names */
+
+/* ---- the entropy mode's entry points, @model(entropy) only (emit_c_entropy.c) ---- */
+void nsc_cg_entropy_header(nsc_cgen *g);                  /* the include and prototypes */
+void nsc_cg_entropy(nsc_cgen *g, const nsc_decl *d);      /* _entropy_write, _entropy_read */
 void nsc_cg_type_table(nsc_cgen *g);
 
 /* ---- dispatch tables, handlers and _send (emit_c_dispatch.c) ---- */

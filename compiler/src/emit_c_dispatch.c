@@ -174,6 +174,36 @@ static void common_wrappers(nsc_cgen *g, const nsc_decl *d)
             NSC_FMT(g, "%s((const %s_snap *)snap, (%s *)value);", nsc_cg_fn(g, d, "dequantize"), n, n));
 }
 
+/* The entity fields of record d, its structs' members included: one {snap, value} offset pair
+ * each, the offsets relative to `snap` and `value` (C expressions). */
+static size_t entity_fields(nsc_cgen *g, const nsc_decl *d, const char *snap, const char *value, bool print)
+{
+    size_t n = 0;
+    const char *name = nsc_cg_name(g, d);
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        const nsc_type *t = f->sem.type;
+        const char *so = NSC_FMT(g, "%soffsetof(%s_snap, %s)", snap, name, f->name.text);
+        const char *vo = NSC_FMT(g, "%soffsetof(%s, %s)", value, name, f->name.text);
+        if (t->kind == NSC_T_STRUCT) {
+            n += entity_fields(g, t->decl, NSC_FMT(g, "%s + ", so), NSC_FMT(g, "%s + ", vo), print);
+        } else if (t->kind == NSC_T_ENTITY) {
+            if (print) nsc_p_line(g->c, "{(uint32_t)(%s), (uint32_t)(%s)},", so, vo);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* A component's table of entity fields, when it has any. */
+static void entity_table(nsc_cgen *g, const nsc_decl *d)
+{
+    if (entity_fields(g, d, "", "", false) == 0) return;
+    nsc_p_open(g->c, "static const ns_entity_field %s[] = {", erased(g, d, "entities"));
+    entity_fields(g, d, "", "", true);
+    nsc_p_close(g->c, "};");
+}
+
 static void component_wrappers(nsc_cgen *g, const nsc_decl *d)
 {
     const char *n = nsc_cg_name(g, d);
@@ -193,6 +223,7 @@ static void component_wrappers(nsc_cgen *g, const nsc_decl *d)
     wrapper(g, "void", erased(g, d, "interpolate"), "const void *from, const void *to, float t, void *out",
             NSC_FMT(g, "%s((const %s_snap *)from, (const %s_snap *)to, t, (%s *)out);", nsc_cg_fn(g, d, "interpolate"),
                     n, n, n));
+    entity_table(g, d);
 }
 
 static void message_wrappers(nsc_cgen *g, const nsc_decl *d)
@@ -229,10 +260,12 @@ static void tables(nsc_cgen *g, const seen_records *s)
         nsc_p_open(c, "const ns_component_ops %s_components[] = {", p);
         for (size_t i = 0; i < s->ncomponents; i++) {
             const nsc_decl *d = s->components[i];
-            nsc_p_line(c, "{&%s, %uu, %s, %s, %s, %s, %s, %s, %s, %s, %s},", nsc_cg_fn(g, d, "desc"), d->send_rate_hz,
-                       erased(g, d, "snap_default"), erased(g, d, "init"), erased(g, d, "quantize"),
+            size_t refs = entity_fields(g, d, "", "", false);
+            nsc_p_line(c, "{&%s, %uu, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %zuu},", nsc_cg_fn(g, d, "desc"),
+                       d->send_rate_hz, erased(g, d, "snap_default"), erased(g, d, "init"), erased(g, d, "quantize"),
                        erased(g, d, "dequantize"), erased(g, d, "snap_equal"), erased(g, d, "write"),
-                       erased(g, d, "read"), erased(g, d, "apply"), erased(g, d, "interpolate"));
+                       erased(g, d, "read"), erased(g, d, "apply"), erased(g, d, "interpolate"),
+                       refs ? erased(g, d, "entities") : "NULL", refs);
         }
         nsc_p_close(c, "};");
     }

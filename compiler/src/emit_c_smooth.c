@@ -48,20 +48,12 @@ static bool smooth(const nsc_field *f, const nsc_slot *s)
     return true;
 }
 
-static void interpolate_field(nsc_cgen *g, const nsc_decl *d, const nsc_field *f)
+/* The statements that blend field f from `from` to `to` at the field's t (ti or te). */
+static void lerp_field(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, const nsc_slot *s)
 {
     nsc_printer *c = g->c;
     const nsc_type *t = f->sem.type;
     const char *m = f->name.text;
-    if (t->kind == NSC_T_STRUCT) {
-        nsc_p_line(c, "%s(&from->%s, &to->%s, t, &out->%s);", nsc_cg_fn(g, t->decl, "interpolate"), m, m, m);
-        return;
-    }
-    const nsc_slot *s = nsc_cg_field_slot(d->layout, f);
-    if (!smooth(f, s)) {
-        nsc_cg_dequantize_field(g, d->layout, f, "jump->", "out->");
-        return;
-    }
     const char *tt = f->sem.smooth == NSC_SMOOTH_EXTRAPOLATE ? "te" : "ti";
     switch (s->enc) {
     case NSC_ENC_INT:
@@ -111,6 +103,102 @@ static void interpolate_field(nsc_cgen *g, const nsc_decl *d, const nsc_field *f
     }
 }
 
+/* How far field f moved from `from` to `to`, as a double expression; vectors and quaternions
+ * need the temporaries `a` and `b` that teleport_temps declares. */
+static const char *distance(nsc_cgen *g, const nsc_field *f, const nsc_slot *s)
+{
+    const char *m = f->name.text;
+    switch (s->enc) {
+    case NSC_ENC_INT:
+    case NSC_ENC_INT64:
+    case NSC_ENC_RAW:
+        if (f->sem.wrap)
+            return NSC_FMT(g, "ns_distance_wrap((double)from->%s, (double)to->%s, %s.0, %s.0)", m, m,
+                           nsc_cg_i64(g, s->lo), nsc_cg_i64(g, s->hi));
+        return NSC_FMT(g, "ns_distance((double)from->%s, (double)to->%s)", m, m);
+    case NSC_ENC_QUANT:
+    case NSC_ENC_FLOAT32:
+    case NSC_ENC_FLOAT64: {
+        const char *a = deq(g, s, NSC_FMT(g, "from->%s", m), 0), *b = deq(g, s, NSC_FMT(g, "to->%s", m), 0);
+        if (f->sem.wrap)
+            return NSC_FMT(g, "ns_distance_wrap(%s, %s, %s, %s)", a, b, nsc_cg_float(g, number(&f->sem.range_lo), false),
+                           nsc_cg_float(g, number(&f->sem.range_hi), false));
+        return NSC_FMT(g, "ns_distance(%s, %s)", a, b);
+    }
+    case NSC_ENC_VEC_Q:
+    case NSC_ENC_VEC_F:
+        return NSC_FMT(g, "(double)ns_distance_vec(a, b, %u)", s->arity);
+    default: /* quaternions */
+        return "(double)ns_quat_angle(a, b)";
+    }
+}
+
+/* Declares `a` and `b`, the two values of a vector or quaternion field, for distance(). */
+static void teleport_temps(nsc_cgen *g, const nsc_field *f, const nsc_slot *s)
+{
+    nsc_printer *c = g->c;
+    const char *m = f->name.text;
+    if (s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_VEC_F) {
+        nsc_strbuf a = NSC_STRBUF_INIT, b = NSC_STRBUF_INIT;
+        for (unsigned k = 0; k < s->arity; k++) {
+            nsc_sb_printf(&a, "%s%s", k ? ", " : "", deq(g, s, NSC_FMT(g, "from->%s", m), k));
+            nsc_sb_printf(&b, "%s%s", k ? ", " : "", deq(g, s, NSC_FMT(g, "to->%s", m), k));
+        }
+        nsc_p_line(c, "const float a[%u] = {%s};", s->arity, nsc_sb_str(&a));
+        nsc_p_line(c, "const float b[%u] = {%s};", s->arity, nsc_sb_str(&b));
+        nsc_sb_free(&a);
+        nsc_sb_free(&b);
+    } else if (s->enc == NSC_ENC_QUAT_Q || s->enc == NSC_ENC_QUAT_S3 || s->enc == NSC_ENC_QUAT_F) {
+        nsc_p_line(c, "ns_quat a, b;");
+        quat_of(g, s, "a", NSC_FMT(g, "from->%s", m));
+        quat_of(g, s, "b", NSC_FMT(g, "to->%s", m));
+    }
+}
+
+/* @smooth(..., max_distance = D): a move longer than D is a teleport, so the field jumps as a
+ * clamped one does (from until t reaches 1, then to) instead of sliding across the map. */
+static void teleport_field(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, const nsc_slot *s)
+{
+    nsc_printer *c = g->c;
+    const char *m = f->name.text, *tt = f->sem.smooth == NSC_SMOOTH_EXTRAPOLATE ? "te" : "ti";
+    bool vec = s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_VEC_F;
+    bool quat = s->enc == NSC_ENC_QUAT_Q || s->enc == NSC_ENC_QUAT_S3 || s->enc == NSC_ENC_QUAT_F;
+    if (vec || quat) nsc_p_open(c, "{");
+    nsc_p_comment(c, "%s: a move longer than %s is a teleport: it jumps instead of sliding.", m,
+                  nsc_cg_float(g, f->sem.max_distance, false));
+    teleport_temps(g, f, s);
+    nsc_p_open(c, "if (%s > %s) {", distance(g, f, s), nsc_cg_float(g, f->sem.max_distance, false));
+    nsc_cg_dequantize_field(g, d->layout, f, "jump->", "out->");
+    nsc_p_else(c);
+    if (vec) {
+        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(c, "out->%s.%s = ns_lerp_f32(a[%u], b[%u], %s);", m, axis[k], k, k, tt);
+    } else if (quat) {
+        nsc_p_line(c, "out->%s = ns_quat_slerp(a, b, %s);", m, tt);
+    } else {
+        lerp_field(g, d, f, s);
+    }
+    nsc_p_close(c, "}");
+    if (vec || quat) nsc_p_close(c, "}");
+}
+
+static void interpolate_field(nsc_cgen *g, const nsc_decl *d, const nsc_field *f)
+{
+    const nsc_type *t = f->sem.type;
+    const char *m = f->name.text;
+    if (t->kind == NSC_T_STRUCT) {
+        nsc_p_line(g->c, "%s(&from->%s, &to->%s, t, &out->%s);", nsc_cg_fn(g, t->decl, "interpolate"), m, m, m);
+        return;
+    }
+    const nsc_slot *s = nsc_cg_field_slot(d->layout, f);
+    if (!smooth(f, s)) {
+        nsc_cg_dequantize_field(g, d->layout, f, "jump->", "out->");
+    } else if (f->sem.max_distance > 0) {
+        teleport_field(g, d, f, s);
+    } else {
+        lerp_field(g, d, f, s);
+    }
+}
+
 void nsc_cg_interpolate(nsc_cgen *g, const nsc_decl *d)
 {
     if (d->kind != NSC_D_COMPONENT && d->kind != NSC_D_STRUCT) return;
@@ -121,8 +209,9 @@ void nsc_cg_interpolate(nsc_cgen *g, const nsc_decl *d)
         const nsc_field *f = d->fields[i];
         if (f->sem.type->kind == NSC_T_STRUCT) continue;
         const nsc_slot *s = nsc_cg_field_slot(d->layout, f);
-        if (!smooth(f, s)) jump = true;
-        else if (f->sem.smooth == NSC_SMOOTH_EXTRAPOLATE) te = true;
+        if (!smooth(f, s) || f->sem.max_distance > 0) jump = true;
+        if (!smooth(f, s)) continue;
+        if (f->sem.smooth == NSC_SMOOTH_EXTRAPOLATE) te = true;
         else ti = true;
     }
     bool structs = false;
@@ -131,7 +220,7 @@ void nsc_cg_interpolate(nsc_cgen *g, const nsc_decl *d)
     nsc_p_line(c, "void %s(const %s_snap *from, const %s_snap *to, float t, %s *out)", nsc_cg_fn(g, d, "interpolate"), n, n, n);
     nsc_p_open(c, "{");
     if (jump) {
-        nsc_p_comment(c, "@smooth(clamp) and values that cannot be blended: from until t reaches 1, then to.");
+        nsc_p_comment(c, "@smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to.");
         nsc_p_line(c, "const %s_snap *jump = t >= 1.0f ? to : from;", n);
     }
     if (ti) nsc_p_line(c, "const float ti = ns_t_interpolate(t);");

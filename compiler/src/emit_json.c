@@ -91,6 +91,7 @@ static void field(nsc_json *j, const nsc_field *f)
     if (s->smallest_three) nsc_json_key(j, "smallest_three"), nsc_json_uint(j, s->smallest_three);
     nsc_json_key(j, "smooth"), nsc_json_string(j, smooth_word(s->smooth));
     if (s->wrap) nsc_json_key(j, "wrap"), nsc_json_bool(j, true);
+    if (s->max_distance > 0) nsc_json_key(j, "max_distance"), nsc_json_double(j, s->max_distance);
     nsc_json_key(j, "sync"), nsc_json_string(j, sync_word(s->sync));
     if (s->notify) nsc_json_key(j, "notify"), nsc_json_bool(j, true);
     if (s->initial) nsc_json_key(j, "initial"), nsc_json_bool(j, true);

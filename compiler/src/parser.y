@@ -252,7 +252,7 @@ static bool first_on_line(const nsc_parser *ps, void *scanner, nsc_loc at)
 %type <dtype>   type
 %type <type>    enum_base
 %type <typearg> type_arg
-%type <expr>    expr init
+%type <expr>    expr init arg
 %type <qname>   qname
 %type <parts>   qname_parts
 
@@ -448,8 +448,14 @@ attr
     ;
 
 args
-    : expr                          { $$ = nsc_ptrvec_new(); nsc_ptrvec_push($$, $1); }
-    | args COMMA expr               { $$ = $1; nsc_ptrvec_push($$, $3); }
+    : arg                           { $$ = nsc_ptrvec_new(); nsc_ptrvec_push($$, $1); }
+    | args COMMA arg                { $$ = $1; nsc_ptrvec_push($$, $3); }
+    ;
+
+/* An attribute argument: a value, or a named one such as max_distance = 5. */
+arg
+    : expr                          { $$ = $1; }
+    | IDENT EQ expr                 { $$ = $3; $$->key = name_of(&$1, @1); }
     ;
 
 type

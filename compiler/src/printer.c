@@ -79,6 +79,12 @@ void nsc_p_close(nsc_printer *p, const char *fmt, ...)
     va_end(ap);
 }
 
+void nsc_p_else(nsc_printer *p)
+{
+    nsc_p_close(p, "} else {");
+    p->indent++;
+}
+
 void nsc_p_empty(nsc_printer *p)
 {
     if (p->out.len >= FLUSH_AT) flush(p, 2);

@@ -43,6 +43,8 @@ void nsc_p_close(nsc_printer *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* "} else {" between the two blocks of an if. */
+void nsc_p_else(nsc_printer *p);
 /* An empty line. */
 void nsc_p_empty(nsc_printer *p);
 /* An empty line, unless the previous line is already empty or opens a block. */

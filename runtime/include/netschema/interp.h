@@ -9,7 +9,10 @@
  *                compiling the generated sources to change it (0 turns extrapolation off).
  * With `wrap` (`@smooth(interpolate, wrap)`), the field's @range [lo, hi] is one turn (lo and
  * hi name the same angle: -pi and pi, -180 and 180, 0 and 360): the value goes the short way
- * round and comes back wrapped into [lo, hi). */
+ * round and comes back wrapped into [lo, hi).
+ * With `max_distance = D` (`@smooth(interpolate, max_distance = 5)`), a field that moved more
+ * than D between the two snapshots is a teleport and jumps as a clamped one does. Distances are
+ * those of the ns_distance functions below: also what a prediction error measures. */
 #ifndef NETSCHEMA_INTERP_H
 #define NETSCHEMA_INTERP_H
 
@@ -93,6 +96,34 @@ double ns_lerp_wrap_f64(double a, double b, float t, double lo, double hi);
 
 /* The same for integers (hi - lo at most 2^32): rounded as ns_lerp_int, then wrapped. */
 int64_t ns_lerp_wrap_int(int64_t a, int64_t b, float t, int64_t lo, int64_t hi);
+
+/* Distances: |b − a|; the same the short way round a turn [lo, hi) (|b − a| if hi <= lo); the
+ * Euclidean distance of two n-vectors; the angle of the rotation from a to b, in radians
+ * (0 to pi; q and −q are the same rotation). */
+static inline double ns_distance(double a, double b)
+{
+    return a < b ? b - a : a - b;
+}
+double ns_distance_wrap(double a, double b, double lo, double hi);
+float ns_distance_vec(const float *a, const float *b, unsigned n);
+float ns_quat_angle(ns_quat a, ns_quat b);
+
+/* ns_distance_vec of the vector types. */
+static inline float ns_vec2_distance(ns_vec2 a, ns_vec2 b)
+{
+    const float x[2] = {a.x, a.y}, y[2] = {b.x, b.y};
+    return ns_distance_vec(x, y, 2);
+}
+static inline float ns_vec3_distance(ns_vec3 a, ns_vec3 b)
+{
+    const float x[3] = {a.x, a.y, a.z}, y[3] = {b.x, b.y, b.z};
+    return ns_distance_vec(x, y, 3);
+}
+static inline float ns_vec4_distance(ns_vec4 a, ns_vec4 b)
+{
+    const float x[4] = {a.x, a.y, a.z, a.w}, y[4] = {b.x, b.y, b.z, b.w};
+    return ns_distance_vec(x, y, 4);
+}
 
 /* Spherical interpolation along the shortest arc (b is flipped when a·b < 0); the result is
  * normalized. Extrapolation (t > 1) continues along the same great circle. */

@@ -23,6 +23,14 @@
 extern "C" {
 #endif
 
+/* Where one `entity` field of a component sits, in its snapshot and in its value (a struct's
+ * members included; collections of entities are not listed). The replica resolves these
+ * references through its entity map (netschema/replication.h, ns_replica_bind). */
+typedef struct ns_entity_field {
+    uint32_t snap_offset;
+    uint32_t value_offset;
+} ns_entity_field;
+
 /* One component type, as the replication layer sees it. Snapshots are plain data of
  * desc->snap_size bytes (memcpy-able, no pointers); values are desc->value_size bytes. */
 typedef struct ns_component_ops {
@@ -43,6 +51,8 @@ typedef struct ns_component_ops {
     void      (*apply)(void *live, const void *snap, const void *hooks, void *ctx);
     /* <pkg>_<T>_interpolate: fills *out between two snapshots (t = 0 at from, 1 at to). */
     void      (*interpolate)(const void *from, const void *to, float t, void *out);
+    const ns_entity_field *entity_fields;   /* its entity references, or NULL */
+    uint32_t               entity_field_count;
 } ns_component_ops;
 
 /* Whether a message type is an input or an rpc, and how an rpc travels. */

@@ -60,9 +60,10 @@ bool bag_Item_equal(const bag_Item *a, const bag_Item *b)
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status bag_Item_check(const bag_Item_snap *s)
 {
-    if (s->count > INT64_C(99)) return NS_ERR_RANGE;
-    if (s->durability < INT64_C(0) || s->durability > INT64_C(100)) return NS_ERR_RANGE;
-    return NS_OK;
+    bool bad = false;
+    bad |= s->count > INT64_C(99);
+    bad |= (s->durability < INT64_C(0)) | (s->durability > INT64_C(100));
+    return bad ? NS_ERR_RANGE : NS_OK;
 }
 
 ns_status bag_Item_write(ns_writer *wp, const bag_Item_snap *cur, const bag_Item_snap *ref_in)
@@ -76,22 +77,16 @@ ns_status bag_Item_write(ns_writer *wp, const bag_Item_snap *cur, const bag_Item
     const bool c0 = cur->kind != ref->kind; /* kind */
     const bool c1 = cur->count != ref->count; /* count */
     const bool c2 = cur->durability != ref->durability; /* durability */
-    const bool any = c0 || c1 || c2;
-    if (sent > 1) ns_write_bool(&w, any);
+    const bool any = c0 | c1 | c2;
+    uint8_t spill[15u + 8u]; /* the record when the buffer may not hold its worst case */
+    ns_record rec = ns_record_begin(&w, spill, 15u);
+    if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
-        if (c0) {
-            ns_write_delta_i32(&w, cur->kind, ref->kind, NULL);
-        }
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->count, ref->count, NULL);
-        }
-        ns_write_bool(&w, c2);
-        if (c2) {
-            ns_write_delta_i32(&w, cur->durability, ref->durability, NULL);
-        }
+        ns_record_changed_delta_i32(&rec, c0, cur->kind, ref->kind);
+        ns_record_changed_delta_i32(&rec, c1, cur->count, ref->count);
+        ns_record_changed_delta_i32(&rec, c2, cur->durability, ref->durability);
     }
+    ns_record_end(&w, &rec, spill);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -100,7 +95,10 @@ ns_status bag_Item_read(ns_reader *rp, bag_Item_snap *out, const bag_Item_snap *
 {
     const bag_Item_snap *ref = ref_in ? ref_in : &bag_Item_snap_default;
     const unsigned sent = 3u;
-    bag_Item_snap v = *ref;
+    bag_Item_snap v;
+    v.kind = ref->kind;
+    v.count = ref->count;
+    v.durability = ref->durability;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -120,13 +118,15 @@ ns_status bag_Item_read(ns_reader *rp, bag_Item_snap *out, const bag_Item_snap *
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->kind = v.kind;
+    out->count = v.count;
+    out->durability = v.durability;
     return NS_OK;
 }
 
 void bag_Item_interpolate(const bag_Item_snap *from, const bag_Item_snap *to, float t, bag_Item *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const bag_Item_snap *jump = t >= 1.0f ? to : from;
     out->kind = jump->kind;
     out->count = jump->count;
@@ -134,13 +134,13 @@ void bag_Item_interpolate(const bag_Item_snap *from, const bag_Item_snap *to, fl
 }
 
 static const ns_field_desc bag_Item_desc_fields[] = {
-    {"kind", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(bag_Item, kind), offsetof(bag_Item_snap, kind), sizeof(((bag_Item_snap *)0)->kind), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL},
-    {"count", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(bag_Item, count), offsetof(bag_Item_snap, count), sizeof(((bag_Item_snap *)0)->count), INT64_C(0), INT64_C(99), 0, 13u, 0u, NULL},
-    {"durability", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(bag_Item, durability), offsetof(bag_Item_snap, durability), sizeof(((bag_Item_snap *)0)->durability), INT64_C(0), INT64_C(100), 100, 13u, 0u, NULL},
+    {"kind", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(bag_Item, kind), offsetof(bag_Item_snap, kind), sizeof(((bag_Item_snap *)0)->kind), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"count", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(bag_Item, count), offsetof(bag_Item_snap, count), sizeof(((bag_Item_snap *)0)->count), INT64_C(0), INT64_C(99), 0, 13u, 0u, NULL, NULL, NULL, NULL},
+    {"durability", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(bag_Item, durability), offsetof(bag_Item_snap, durability), sizeof(((bag_Item_snap *)0)->durability), INT64_C(0), INT64_C(100), 100, 13u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc bag_Item_desc = {
     "Item", "bag_Item", "bag", NS_KIND_STRUCT, 0u, UINT64_C(0x53db69825f64fc61),
-    sizeof(bag_Item), sizeof(bag_Item_snap), 54u, bag_Item_desc_fields, 3u,
+    sizeof(bag_Item), sizeof(bag_Item_snap), 54u, bag_Item_desc_fields, 3u, &bag_Item_snap_default,
 };
 
 /* ---- component Inventory ---- */
@@ -320,7 +320,7 @@ static ns_status bag_Inventory_hotbar_elem_write(ns_writer *wp, const void *c, c
     const bool changed = (*cur) != (*ref);
     ns_write_bool(&w, changed);
     if (changed) {
-        ns_write_delta_u32(&w, (*cur), (*ref), NULL);
+        ns_write_delta_u32_default(&w, (*cur), (*ref));
     }
     *wp = w;
     return NS_OK;
@@ -375,12 +375,12 @@ static ns_status bag_Inventory_waypoints_elem_write(ns_writer *wp, const void *c
     const int32_t (*cur)[3] = (const int32_t (*)[3])c;
     const int32_t (*ref)[3] = (const int32_t (*)[3])(f ? f : &zero);
     ns_writer w = *wp;
-    const bool changed = memcmp((*cur), (*ref), sizeof (*cur)) != 0;
+    const bool changed = (((*cur)[0] != (*ref)[0]) | ((*cur)[1] != (*ref)[1]) | ((*cur)[2] != (*ref)[2]));
     ns_write_bool(&w, changed);
     if (changed) {
-        ns_write_delta_i32(&w, (*cur)[0], (*ref)[0], NULL);
-        ns_write_delta_i32(&w, (*cur)[1], (*ref)[1], NULL);
-        ns_write_delta_i32(&w, (*cur)[2], (*ref)[2], NULL);
+        ns_write_delta_i32_default(&w, (*cur)[0], (*ref)[0]);
+        ns_write_delta_i32_default(&w, (*cur)[1], (*ref)[1]);
+        ns_write_delta_i32_default(&w, (*cur)[2], (*ref)[2]);
     }
     *wp = w;
     return NS_OK;
@@ -407,7 +407,7 @@ static bool bag_Inventory_waypoints_elem_equal(const void *a, const void *b)
 {
     const int32_t (*x)[3] = (const int32_t (*)[3])a;
     const int32_t (*y)[3] = (const int32_t (*)[3])b;
-    return !(memcmp((*x), (*y), sizeof (*x)) != 0);
+    return !((((*x)[0] != (*y)[0]) | ((*x)[1] != (*y)[1]) | ((*x)[2] != (*y)[2])));
 }
 
 const ns_coll_ops bag_Inventory_waypoints_ops = {
@@ -536,7 +536,7 @@ static ns_status bag_Inventory_ammo_elem_write(ns_writer *wp, const void *c, con
     const bool changed = (*cur) != (*ref);
     ns_write_bool(&w, changed);
     if (changed) {
-        ns_write_delta_u32(&w, (*cur), (*ref), NULL);
+        ns_write_delta_u32_default(&w, (*cur), (*ref));
     }
     *wp = w;
     return NS_OK;
@@ -876,7 +876,7 @@ bool bag_Inventory_equal(const bag_Inventory *a, const bag_Inventory *b)
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const bag_Inventory_snap *bag_Inventory_reference(const ns_baselines *base)
+NS__HOT const bag_Inventory_snap *bag_Inventory_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
     const bag_Inventory_snap *b0 = n ? (const bag_Inventory_snap *)base->snap[0] : &bag_Inventory_snap_default;
@@ -949,7 +949,7 @@ ns_status bag_Inventory_write(ns_writer *wp, const bag_Inventory_snap *cur, cons
     const bool c7 = owner && ns_coll_changed(&bag_Inventory_equipped_ops, &cur->equipped, &ref->equipped); /* equipped */
     const bool c8 = owner && ns_coll_changed(&bag_Inventory_unlocked_ops, &cur->unlocked, &ref->unlocked); /* unlocked */
     const bool c9 = owner && ns_coll_changed(&bag_Inventory_friends_ops, &cur->friends, &ref->friends); /* friends */
-    const bool any = c0 || c1 || c2 || c3 || c4 || c5 || c6 || c7 || c8 || c9;
+    const bool any = c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         if (owner) {
@@ -1023,6 +1023,7 @@ ns_status bag_Inventory_write(ns_writer *wp, const bag_Inventory_snap *cur, cons
             }
         }
     }
+    NS_PROFILE_WRITE(&bag_Inventory_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -1087,7 +1088,7 @@ ns_status bag_Inventory_read(ns_reader *rp, bag_Inventory_snap *out, const ns_ba
 
 void bag_Inventory_interpolate(const bag_Inventory_snap *from, const bag_Inventory_snap *to, float t, bag_Inventory *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const bag_Inventory_snap *jump = t >= 1.0f ? to : from;
     {
         const uint32_t n = jump->items.count < 256u ? jump->items.count : 256u;
@@ -1901,21 +1902,25 @@ const ns_entity *bag_Inventory_friends_at(const bag_Inventory *v, uint32_t index
     return index < bag_Inventory_friends_count(v) ? &v->friends.items[index] : NULL;
 }
 
+static const ns_field_desc bag_Inventory_desc_elem_hotbar = {"", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, 0, 0, sizeof(((bag_Inventory_snap *)0)->hotbar.items[0]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc bag_Inventory_desc_elem_waypoints = {"", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, 0, 0, sizeof(((bag_Inventory_snap *)0)->waypoints.items[0]), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc bag_Inventory_desc_elem_tags = {"", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, 0, 0, sizeof(((bag_Inventory_snap *)0)->tags.items[0]), INT64_C(0), INT64_C(0), 0, 144u, 16u, NULL, NULL, NULL, NULL};
+static const ns_field_desc bag_Inventory_desc_elem_ammo = {"", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, 0, 0, sizeof(((bag_Inventory_snap *)0)->ammo.values[0]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
 static const ns_field_desc bag_Inventory_desc_fields[] = {
-    {"items", NS_ENC_FASTARRAY, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, items), offsetof(bag_Inventory_snap, items), sizeof(((bag_Inventory_snap *)0)->items), INT64_C(0), INT64_C(0), 0, 38163u, 256u, &bag_Item_desc},
-    {"stash", NS_ENC_FASTARRAY, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, stash), offsetof(bag_Inventory_snap, stash), sizeof(((bag_Inventory_snap *)0)->stash), INT64_C(0), INT64_C(0), 0, 548888u, 4096u, &bag_Item_desc},
-    {"hotbar", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, hotbar), offsetof(bag_Inventory_snap, hotbar), sizeof(((bag_Inventory_snap *)0)->hotbar), INT64_C(0), INT64_C(0), 0, 656u, 16u, NULL},
-    {"waypoints", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, waypoints), offsetof(bag_Inventory_snap, waypoints), sizeof(((bag_Inventory_snap *)0)->waypoints), INT64_C(0), INT64_C(0), 100, 948u, 8u, NULL},
-    {"tags", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, tags), offsetof(bag_Inventory_snap, tags), sizeof(((bag_Inventory_snap *)0)->tags), INT64_C(0), INT64_C(0), 0, 600u, 4u, NULL},
-    {"quickbar", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, quickbar), offsetof(bag_Inventory_snap, quickbar), sizeof(((bag_Inventory_snap *)0)->quickbar), INT64_C(0), INT64_C(0), 0, 460u, 8u, &bag_Item_desc},
-    {"ammo", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, ammo), offsetof(bag_Inventory_snap, ammo), sizeof(((bag_Inventory_snap *)0)->ammo), INT64_C(0), INT64_C(0), 0, 5839u, 64u, NULL},
-    {"equipped", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, equipped), offsetof(bag_Inventory_snap, equipped), sizeof(((bag_Inventory_snap *)0)->equipped), INT64_C(0), INT64_C(0), 0, 206u, 3u, &bag_Item_desc},
-    {"unlocked", NS_ENC_SET, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, unlocked), offsetof(bag_Inventory_snap, unlocked), sizeof(((bag_Inventory_snap *)0)->unlocked), INT64_C(0), INT64_C(0), 0, 1612u, 32u, NULL},
-    {"friends", NS_ENC_SET, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, friends), offsetof(bag_Inventory_snap, friends), sizeof(((bag_Inventory_snap *)0)->friends), INT64_C(0), INT64_C(0), 0, 1296u, 16u, NULL},
+    {"items", NS_ENC_FASTARRAY, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, items), offsetof(bag_Inventory_snap, items), sizeof(((bag_Inventory_snap *)0)->items), INT64_C(0), INT64_C(0), 0, 38163u, 256u, &bag_Item_desc, NULL, &bag_Inventory_items_ops, NULL},
+    {"stash", NS_ENC_FASTARRAY, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, stash), offsetof(bag_Inventory_snap, stash), sizeof(((bag_Inventory_snap *)0)->stash), INT64_C(0), INT64_C(0), 0, 548888u, 4096u, &bag_Item_desc, NULL, &bag_Inventory_stash_ops, NULL},
+    {"hotbar", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, hotbar), offsetof(bag_Inventory_snap, hotbar), sizeof(((bag_Inventory_snap *)0)->hotbar), INT64_C(0), INT64_C(0), 0, 656u, 16u, NULL, NULL, &bag_Inventory_hotbar_ops, &bag_Inventory_desc_elem_hotbar},
+    {"waypoints", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, waypoints), offsetof(bag_Inventory_snap, waypoints), sizeof(((bag_Inventory_snap *)0)->waypoints), INT64_C(0), INT64_C(0), 100, 948u, 8u, NULL, NULL, &bag_Inventory_waypoints_ops, &bag_Inventory_desc_elem_waypoints},
+    {"tags", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, tags), offsetof(bag_Inventory_snap, tags), sizeof(((bag_Inventory_snap *)0)->tags), INT64_C(0), INT64_C(0), 0, 600u, 4u, NULL, NULL, &bag_Inventory_tags_ops, &bag_Inventory_desc_elem_tags},
+    {"quickbar", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, quickbar), offsetof(bag_Inventory_snap, quickbar), sizeof(((bag_Inventory_snap *)0)->quickbar), INT64_C(0), INT64_C(0), 0, 460u, 8u, &bag_Item_desc, NULL, &bag_Inventory_quickbar_ops, NULL},
+    {"ammo", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, ammo), offsetof(bag_Inventory_snap, ammo), sizeof(((bag_Inventory_snap *)0)->ammo), INT64_C(0), INT64_C(0), 0, 5839u, 64u, NULL, NULL, &bag_Inventory_ammo_ops, &bag_Inventory_desc_elem_ammo},
+    {"equipped", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, equipped), offsetof(bag_Inventory_snap, equipped), sizeof(((bag_Inventory_snap *)0)->equipped), INT64_C(0), INT64_C(0), 0, 206u, 3u, &bag_Item_desc, NULL, &bag_Inventory_equipped_ops, NULL},
+    {"unlocked", NS_ENC_SET, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, unlocked), offsetof(bag_Inventory_snap, unlocked), sizeof(((bag_Inventory_snap *)0)->unlocked), INT64_C(0), INT64_C(0), 0, 1612u, 32u, NULL, NULL, &bag_Inventory_unlocked_ops, NULL},
+    {"friends", NS_ENC_SET, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, friends), offsetof(bag_Inventory_snap, friends), sizeof(((bag_Inventory_snap *)0)->friends), INT64_C(0), INT64_C(0), 0, 1296u, 16u, NULL, NULL, &bag_Inventory_friends_ops, NULL},
 };
 const ns_type_desc bag_Inventory_desc = {
     "Inventory", "bag_Inventory", "bag", NS_KIND_COMPONENT, 0u, UINT64_C(0x7ac8a8e1343cc664),
-    sizeof(bag_Inventory), sizeof(bag_Inventory_snap), 598679u, bag_Inventory_desc_fields, 10u,
+    sizeof(bag_Inventory), sizeof(bag_Inventory_snap), 598679u, bag_Inventory_desc_fields, 10u, &bag_Inventory_snap_default,
 };
 
 const ns_type_desc *const bag_types[] = {
@@ -1973,7 +1978,7 @@ static void bag_Inventory_erased_interpolate(const void *from, const void *to, f
 }
 
 const ns_component_ops bag_components[] = {
-    {&bag_Inventory_desc, 0u, bag_Inventory_erased_snap_default, bag_Inventory_erased_init, bag_Inventory_erased_quantize, bag_Inventory_erased_dequantize, bag_Inventory_erased_snap_equal, bag_Inventory_erased_write, bag_Inventory_erased_read, bag_Inventory_erased_apply, bag_Inventory_erased_interpolate},
+    {&bag_Inventory_desc, 0u, bag_Inventory_erased_snap_default, bag_Inventory_erased_init, bag_Inventory_erased_quantize, bag_Inventory_erased_dequantize, bag_Inventory_erased_snap_equal, bag_Inventory_erased_write, bag_Inventory_erased_read, bag_Inventory_erased_apply, bag_Inventory_erased_interpolate, NULL, 0u},
 };
 
 const ns_schema bag_schema = {

@@ -56,8 +56,9 @@ bool game_common_ItemStack_equal(const game_common_ItemStack *a, const game_comm
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status game_common_ItemStack_check(const game_common_ItemStack_snap *s)
 {
-    if (s->count < INT64_C(1) || s->count > INT64_C(99)) return NS_ERR_RANGE;
-    return NS_OK;
+    bool bad = false;
+    bad |= (s->count < INT64_C(1)) | (s->count > INT64_C(99));
+    return bad ? NS_ERR_RANGE : NS_OK;
 }
 
 ns_status game_common_ItemStack_write(ns_writer *wp, const game_common_ItemStack_snap *cur, const game_common_ItemStack_snap *ref_in)
@@ -70,18 +71,15 @@ ns_status game_common_ItemStack_write(ns_writer *wp, const game_common_ItemStack
     ns_writer w = *wp;
     const bool c0 = cur->kind != ref->kind; /* kind */
     const bool c1 = cur->count != ref->count; /* count */
-    const bool any = c0 || c1;
-    if (sent > 1) ns_write_bool(&w, any);
+    const bool any = c0 | c1;
+    uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
+    ns_record rec = ns_record_begin(&w, spill, 10u);
+    if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
-        if (c0) {
-            ns_write_delta_i32(&w, cur->kind, ref->kind, NULL);
-        }
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->count, ref->count, NULL);
-        }
+        ns_record_changed_delta_i32(&rec, c0, cur->kind, ref->kind);
+        ns_record_changed_delta_i32(&rec, c1, cur->count, ref->count);
     }
+    ns_record_end(&w, &rec, spill);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -90,7 +88,9 @@ ns_status game_common_ItemStack_read(ns_reader *rp, game_common_ItemStack_snap *
 {
     const game_common_ItemStack_snap *ref = ref_in ? ref_in : &game_common_ItemStack_snap_default;
     const unsigned sent = 2u;
-    game_common_ItemStack_snap v = *ref;
+    game_common_ItemStack_snap v;
+    v.kind = ref->kind;
+    v.count = ref->count;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -106,25 +106,26 @@ ns_status game_common_ItemStack_read(ns_reader *rp, game_common_ItemStack_snap *
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->kind = v.kind;
+    out->count = v.count;
     return NS_OK;
 }
 
 void game_common_ItemStack_interpolate(const game_common_ItemStack_snap *from, const game_common_ItemStack_snap *to, float t, game_common_ItemStack *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const game_common_ItemStack_snap *jump = t >= 1.0f ? to : from;
     out->kind = jump->kind;
     out->count = jump->count;
 }
 
 static const ns_field_desc game_common_ItemStack_desc_fields[] = {
-    {"kind", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_common_ItemStack, kind), offsetof(game_common_ItemStack_snap, kind), sizeof(((game_common_ItemStack_snap *)0)->kind), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL},
-    {"count", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(game_common_ItemStack, count), offsetof(game_common_ItemStack_snap, count), sizeof(((game_common_ItemStack_snap *)0)->count), INT64_C(1), INT64_C(99), 0, 13u, 0u, NULL},
+    {"kind", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(game_common_ItemStack, kind), offsetof(game_common_ItemStack_snap, kind), sizeof(((game_common_ItemStack_snap *)0)->kind), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"count", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(game_common_ItemStack, count), offsetof(game_common_ItemStack_snap, count), sizeof(((game_common_ItemStack_snap *)0)->count), INT64_C(1), INT64_C(99), 0, 13u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc game_common_ItemStack_desc = {
     "ItemStack", "game_common_ItemStack", "game.common", NS_KIND_STRUCT, 0u, UINT64_C(0x8a579c725dfb3d1e),
-    sizeof(game_common_ItemStack), sizeof(game_common_ItemStack_snap), 40u, game_common_ItemStack_desc_fields, 2u,
+    sizeof(game_common_ItemStack), sizeof(game_common_ItemStack_snap), 40u, game_common_ItemStack_desc_fields, 2u, &game_common_ItemStack_snap_default,
 };
 
 const ns_type_desc *const game_common_types[] = {

@@ -49,7 +49,6 @@ void e2e_Pair_init(e2e_Pair *v)
 
 void e2e_Pair_quantize(const e2e_Pair *v, e2e_Pair_snap *s)
 {
-    memset(s, 0, sizeof *s);
     s->a = v->a;
     s->b = (uint16_t)ns_clamp_i64(v->b, 0, 9000);
 }
@@ -77,8 +76,9 @@ bool e2e_Pair_equal(const e2e_Pair *a, const e2e_Pair *b)
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status e2e_Pair_check(const e2e_Pair_snap *s)
 {
-    if (s->b > INT64_C(9000)) return NS_ERR_RANGE;
-    return NS_OK;
+    bool bad = false;
+    bad |= s->b > INT64_C(9000);
+    return bad ? NS_ERR_RANGE : NS_OK;
 }
 
 ns_status e2e_Pair_write(ns_writer *wp, const e2e_Pair_snap *cur, const e2e_Pair_snap *ref_in)
@@ -91,18 +91,15 @@ ns_status e2e_Pair_write(ns_writer *wp, const e2e_Pair_snap *cur, const e2e_Pair
     ns_writer w = *wp;
     const bool c0 = cur->a != ref->a; /* a */
     const bool c1 = cur->b != ref->b; /* b */
-    const bool any = c0 || c1;
-    if (sent > 1) ns_write_bool(&w, any);
+    const bool any = c0 | c1;
+    uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
+    ns_record rec = ns_record_begin(&w, spill, 10u);
+    if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
-        if (c0) {
-            ns_write_delta_i32(&w, cur->a, ref->a, NULL);
-        }
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->b, ref->b, NULL);
-        }
+        ns_record_changed_delta_i32(&rec, c0, cur->a, ref->a);
+        ns_record_changed_delta_i32(&rec, c1, cur->b, ref->b);
     }
+    ns_record_end(&w, &rec, spill);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -111,7 +108,9 @@ ns_status e2e_Pair_read(ns_reader *rp, e2e_Pair_snap *out, const e2e_Pair_snap *
 {
     const e2e_Pair_snap *ref = ref_in ? ref_in : &e2e_Pair_snap_default;
     const unsigned sent = 2u;
-    e2e_Pair_snap v = *ref;
+    e2e_Pair_snap v;
+    v.a = ref->a;
+    v.b = ref->b;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -127,25 +126,26 @@ ns_status e2e_Pair_read(ns_reader *rp, e2e_Pair_snap *out, const e2e_Pair_snap *
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->a = v.a;
+    out->b = v.b;
     return NS_OK;
 }
 
 void e2e_Pair_interpolate(const e2e_Pair_snap *from, const e2e_Pair_snap *to, float t, e2e_Pair *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const e2e_Pair_snap *jump = t >= 1.0f ? to : from;
     out->a = jump->a;
     out->b = jump->b;
 }
 
 static const ns_field_desc e2e_Pair_desc_fields[] = {
-    {"a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Pair, a), offsetof(e2e_Pair_snap, a), sizeof(((e2e_Pair_snap *)0)->a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL},
-    {"b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Pair, b), offsetof(e2e_Pair_snap, b), sizeof(((e2e_Pair_snap *)0)->b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL},
+    {"a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(e2e_Pair, a), offsetof(e2e_Pair_snap, a), sizeof(((e2e_Pair_snap *)0)->a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Pair, b), offsetof(e2e_Pair_snap, b), sizeof(((e2e_Pair_snap *)0)->b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Pair_desc = {
     "Pair", "e2e_Pair", "e2e", NS_KIND_STRUCT, 0u, UINT64_C(0x188cb270361bf61c),
-    sizeof(e2e_Pair), sizeof(e2e_Pair_snap), 48u, e2e_Pair_desc_fields, 2u,
+    sizeof(e2e_Pair), sizeof(e2e_Pair_snap), 48u, e2e_Pair_desc_fields, 2u, &e2e_Pair_snap_default,
 };
 
 /* ---- struct Tag ---- */
@@ -198,8 +198,10 @@ bool e2e_Tag_equal(const e2e_Tag *a, const e2e_Tag *b)
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status e2e_Tag_check(const e2e_Tag_snap *s)
 {
-    if (s->code > INT64_C(15)) return NS_ERR_RANGE;
-    if (s->weight < INT64_C(0) || s->weight > INT64_C(1000)) return NS_ERR_RANGE;
+    bool bad = false;
+    bad |= s->code > INT64_C(15);
+    bad |= (s->weight < INT64_C(0)) | (s->weight > INT64_C(1000));
+    if (bad) return NS_ERR_RANGE;
     if (!memchr(s->label, 0, sizeof s->label) || !ns_utf8_valid(s->label, strlen(s->label))) return NS_ERR_MALFORMED;
     return NS_OK;
 }
@@ -216,7 +218,7 @@ ns_status e2e_Tag_write(ns_writer *wp, const e2e_Tag_snap *cur, const e2e_Tag_sn
     const bool c1 = cur->on != ref->on; /* on */
     const bool c2 = cur->weight != ref->weight; /* weight */
     const bool c3 = strcmp(cur->label, ref->label) != 0; /* label */
-    const bool any = c0 || c1 || c2 || c3;
+    const bool any = c0 | c1 | c2 | c3;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
@@ -224,10 +226,7 @@ ns_status e2e_Tag_write(ns_writer *wp, const e2e_Tag_snap *cur, const e2e_Tag_sn
             ns_write_raw(&w, (uint64_t)cur->code - (uint64_t)INT64_C(0), 4);
         }
         ns_write_bool(&w, c1);
-        ns_write_bool(&w, c2);
-        if (c2) {
-            ns_write_delta_i32(&w, cur->weight, ref->weight, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c2, cur->weight, ref->weight);
         ns_write_bool(&w, c3);
         if (c3) {
             ns_write_string(&w, cur->label, ref->label, 8);
@@ -241,7 +240,11 @@ ns_status e2e_Tag_read(ns_reader *rp, e2e_Tag_snap *out, const e2e_Tag_snap *ref
 {
     const e2e_Tag_snap *ref = ref_in ? ref_in : &e2e_Tag_snap_default;
     const unsigned sent = 4u;
-    e2e_Tag_snap v = *ref;
+    e2e_Tag_snap v;
+    v.code = ref->code;
+    v.on = ref->on;
+    v.weight = ref->weight;
+    memcpy(&v.label, &ref->label, sizeof v.label);
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -265,13 +268,16 @@ ns_status e2e_Tag_read(ns_reader *rp, e2e_Tag_snap *out, const e2e_Tag_snap *ref
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->code = v.code;
+    out->on = v.on;
+    out->weight = v.weight;
+    memcpy(&out->label, &v.label, sizeof out->label);
     return NS_OK;
 }
 
 void e2e_Tag_interpolate(const e2e_Tag_snap *from, const e2e_Tag_snap *to, float t, e2e_Tag *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const e2e_Tag_snap *jump = t >= 1.0f ? to : from;
     out->code = jump->code;
     out->on = jump->on;
@@ -280,14 +286,14 @@ void e2e_Tag_interpolate(const e2e_Tag_snap *from, const e2e_Tag_snap *to, float
 }
 
 static const ns_field_desc e2e_Tag_desc_fields[] = {
-    {"code", NS_ENC_RAW, 1, 4, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Tag, code), offsetof(e2e_Tag_snap, code), sizeof(((e2e_Tag_snap *)0)->code), INT64_C(0), INT64_C(15), 0, 4u, 0u, NULL},
-    {"on", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Tag, on), offsetof(e2e_Tag_snap, on), sizeof(((e2e_Tag_snap *)0)->on), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL},
-    {"weight", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Tag, weight), offsetof(e2e_Tag_snap, weight), sizeof(((e2e_Tag_snap *)0)->weight), INT64_C(0), INT64_C(1000), 100, 17u, 0u, NULL},
-    {"label", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Tag, label), offsetof(e2e_Tag_snap, label), sizeof(((e2e_Tag_snap *)0)->label), INT64_C(0), INT64_C(0), 0, 78u, 8u, NULL},
+    {"code", NS_ENC_RAW, 1, 4, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Tag, code), offsetof(e2e_Tag_snap, code), sizeof(((e2e_Tag_snap *)0)->code), INT64_C(0), INT64_C(15), 0, 4u, 0u, NULL, NULL, NULL, NULL},
+    {"on", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Tag, on), offsetof(e2e_Tag_snap, on), sizeof(((e2e_Tag_snap *)0)->on), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"weight", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Tag, weight), offsetof(e2e_Tag_snap, weight), sizeof(((e2e_Tag_snap *)0)->weight), INT64_C(0), INT64_C(1000), 100, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"label", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Tag, label), offsetof(e2e_Tag_snap, label), sizeof(((e2e_Tag_snap *)0)->label), INT64_C(0), INT64_C(0), 0, 78u, 8u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Tag_desc = {
     "Tag", "e2e_Tag", "e2e", NS_KIND_STRUCT, 0u, UINT64_C(0xbf8e901014390d5d),
-    sizeof(e2e_Tag), sizeof(e2e_Tag_snap), 104u, e2e_Tag_desc_fields, 4u,
+    sizeof(e2e_Tag), sizeof(e2e_Tag_snap), 104u, e2e_Tag_desc_fields, 4u, &e2e_Tag_snap_default,
 };
 
 /* ---- struct Nest ---- */
@@ -337,9 +343,11 @@ bool e2e_Nest_equal(const e2e_Nest *a, const e2e_Nest *b)
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status e2e_Nest_check(const e2e_Nest_snap *s)
 {
-    if (s->inner.b > INT64_C(9000)) return NS_ERR_RANGE;
+    bool bad = false;
+    bad |= s->inner.b > INT64_C(9000);
+    if (bad) return NS_ERR_RANGE;
     if (s->tag.code > INT64_C(15)) return NS_ERR_RANGE;
-    if (s->tag.weight < INT64_C(0) || s->tag.weight > INT64_C(1000)) return NS_ERR_RANGE;
+    if ((s->tag.weight < INT64_C(0)) | (s->tag.weight > INT64_C(1000))) return NS_ERR_RANGE;
     if (!memchr(s->tag.label, 0, sizeof s->tag.label) || !ns_utf8_valid(s->tag.label, strlen(s->tag.label))) return NS_ERR_MALFORMED;
     if (!ns_smallest3_valid(s->q, 9)) return NS_ERR_MALFORMED;
     return NS_OK;
@@ -357,22 +365,16 @@ ns_status e2e_Nest_write(ns_writer *wp, const e2e_Nest_snap *cur, const e2e_Nest
     const bool c1 = cur->inner.b != ref->inner.b; /* inner.b */
     const bool c2 = !e2e_Tag_snap_equal(&cur->tag, &ref->tag); /* tag */
     const bool c3 = cur->q != ref->q; /* q */
-    const bool any = c0 || c1 || c2 || c3;
+    const bool any = c0 | c1 | c2 | c3;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
-        if (c0) {
-            ns_write_delta_i32(&w, cur->inner.a, ref->inner.a, NULL);
-        }
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->inner.b, ref->inner.b, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c0, cur->inner.a, ref->inner.a);
+        ns_write_changed_delta_i32(&w, c1, cur->inner.b, ref->inner.b);
         ns_write_bool(&w, c2);
         if (c2) {
             ns_write_raw(&w, (uint64_t)cur->tag.code - (uint64_t)INT64_C(0), 4);
             ns_write_bool(&w, cur->tag.on);
-            ns_write_delta_i32(&w, cur->tag.weight, ref->tag.weight, NULL);
+            ns_write_delta_i32_default(&w, cur->tag.weight, ref->tag.weight);
             {
                 const bool changed = strcmp(cur->tag.label, ref->tag.label) != 0;
                 ns_write_bool(&w, changed);
@@ -392,7 +394,11 @@ ns_status e2e_Nest_read(ns_reader *rp, e2e_Nest_snap *out, const e2e_Nest_snap *
 {
     const e2e_Nest_snap *ref = ref_in ? ref_in : &e2e_Nest_snap_default;
     const unsigned sent = 4u;
-    e2e_Nest_snap v = *ref;
+    e2e_Nest_snap v;
+    v.inner.a = ref->inner.a;
+    v.inner.b = ref->inner.b;
+    v.tag = ref->tag;
+    v.q = ref->q;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -419,13 +425,16 @@ ns_status e2e_Nest_read(ns_reader *rp, e2e_Nest_snap *out, const e2e_Nest_snap *
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->inner.a = v.inner.a;
+    out->inner.b = v.inner.b;
+    out->tag = v.tag;
+    out->q = v.q;
     return NS_OK;
 }
 
 void e2e_Nest_interpolate(const e2e_Nest_snap *from, const e2e_Nest_snap *to, float t, e2e_Nest *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const e2e_Nest_snap *jump = t >= 1.0f ? to : from;
     e2e_Pair_interpolate(&from->inner, &to->inner, t, &out->inner);
     e2e_Tag_interpolate(&from->tag, &to->tag, t, &out->tag);
@@ -433,14 +442,14 @@ void e2e_Nest_interpolate(const e2e_Nest_snap *from, const e2e_Nest_snap *to, fl
 }
 
 static const ns_field_desc e2e_Nest_desc_fields[] = {
-    {"inner.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Nest, inner.a), offsetof(e2e_Nest_snap, inner.a), sizeof(((e2e_Nest_snap *)0)->inner.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL},
-    {"inner.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Nest, inner.b), offsetof(e2e_Nest_snap, inner.b), sizeof(((e2e_Nest_snap *)0)->inner.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL},
-    {"tag", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Nest, tag), offsetof(e2e_Nest_snap, tag), sizeof(((e2e_Nest_snap *)0)->tag), INT64_C(0), INT64_C(0), 0, 101u, 0u, &e2e_Tag_desc},
-    {"q", NS_ENC_QUAT_S3, 1, 9, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Nest, q), offsetof(e2e_Nest_snap, q), sizeof(((e2e_Nest_snap *)0)->q), INT64_C(0), INT64_C(0), 0, 29u, 0u, NULL},
+    {"inner.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(e2e_Nest, inner.a), offsetof(e2e_Nest_snap, inner.a), sizeof(((e2e_Nest_snap *)0)->inner.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"inner.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Nest, inner.b), offsetof(e2e_Nest_snap, inner.b), sizeof(((e2e_Nest_snap *)0)->inner.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"tag", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Nest, tag), offsetof(e2e_Nest_snap, tag), sizeof(((e2e_Nest_snap *)0)->tag), INT64_C(0), INT64_C(0), 0, 101u, 0u, &e2e_Tag_desc, NULL, NULL, NULL},
+    {"q", NS_ENC_QUAT_S3, 1, 9, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Nest, q), offsetof(e2e_Nest_snap, q), sizeof(((e2e_Nest_snap *)0)->q), INT64_C(0), INT64_C(0), 0, 29u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Nest_desc = {
     "Nest", "e2e_Nest", "e2e", NS_KIND_STRUCT, 0u, UINT64_C(0xd9d95841de055041),
-    sizeof(e2e_Nest), sizeof(e2e_Nest_snap), 180u, e2e_Nest_desc_fields, 4u,
+    sizeof(e2e_Nest), sizeof(e2e_Nest_snap), 180u, e2e_Nest_desc_fields, 4u, &e2e_Nest_snap_default,
 };
 
 /* ---- component Scalars ---- */
@@ -563,7 +572,7 @@ typedef struct e2e_Scalars_pred {
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const e2e_Scalars_snap *e2e_Scalars_reference(const ns_baselines *base, e2e_Scalars_pred *pred)
+NS__HOT const e2e_Scalars_snap *e2e_Scalars_reference(const ns_baselines *base, e2e_Scalars_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
     const e2e_Scalars_snap *b0 = n ? (const e2e_Scalars_snap *)base->snap[0] : &e2e_Scalars_snap_default;
@@ -582,14 +591,40 @@ static const e2e_Scalars_snap *e2e_Scalars_reference(const ns_baselines *base, e
     const e2e_Scalars_snap *b2 = (const e2e_Scalars_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    pred->s1 = (int8_t)ns_clamp_i64(ns_predict_i32(&p, b0->i8v, b1->i8v, b2->i8v), INT64_C(-128), INT64_C(127));
-    pred->s2 = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->u8v, b1->u8v, b2->u8v), INT64_C(0), INT64_C(255));
-    pred->s3 = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->i16v, b1->i16v, b2->i16v), INT64_C(-32768), INT64_C(32767));
-    pred->s4 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->u16v, b1->u16v, b2->u16v), INT64_C(0), INT64_C(65535));
-    pred->s5 = (int32_t)ns_predict_i32(&p, b0->i32v, b1->i32v, b2->i32v);
     pred->s6 = (uint32_t)ns_predict_u32(&p, b0->u32v, b1->u32v, b2->u32v);
     pred->s7 = (int64_t)ns_predict_i64(&p, b0->i64v, b1->i64v, b2->i64v);
     pred->s8 = (uint64_t)ns_predict_u64(&p, b0->u64v, b1->u64v, b2->u64v);
+    if (NS__LIKELY(ns_predictor_unit(&p))) {
+        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        const e2e_Scalars_snap *const b[3] = {b0, b1, b2};
+        int32_t v[3][5], out[5];
+        static const int32_t lo[5] = {-128, 0, -32768, 0, INT32_MIN};
+        static const int32_t hi[5] = {127, 255, 32767, 65535, INT32_MAX};
+        for (unsigned j = 0; j < 3; j++) {
+            v[j][0] = b[j]->i8v;
+            v[j][1] = b[j]->u8v;
+            v[j][2] = b[j]->i16v;
+            v[j][3] = b[j]->u16v;
+            v[j][4] = b[j]->i32v;
+        }
+        uint32_t wide = 0;
+        for (unsigned i = 0; i < 5u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
+        if (NS__LIKELY(!wide)) {
+            for (unsigned i = 0; i < 5u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
+            pred->s1 = (int8_t)out[0];
+            pred->s2 = (uint8_t)out[1];
+            pred->s3 = (int16_t)out[2];
+            pred->s4 = (uint16_t)out[3];
+            pred->s5 = (int32_t)out[4];
+            return b0;
+        }
+    }
+    /* Any ticks, any values. */
+    pred->s1 = (int8_t)ns_predict_i32_in(&p, b0->i8v, b1->i8v, b2->i8v, -128, 127);
+    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->u8v, b1->u8v, b2->u8v, 0, 255);
+    pred->s3 = (int16_t)ns_predict_i32_in(&p, b0->i16v, b1->i16v, b2->i16v, -32768, 32767);
+    pred->s4 = (uint16_t)ns_predict_i32_in(&p, b0->u16v, b1->u16v, b2->u16v, 0, 65535);
+    pred->s5 = (int32_t)ns_predict_i32(&p, b0->i32v, b1->i32v, b2->i32v);
     return b0;
 }
 
@@ -628,34 +663,16 @@ ns_status e2e_Scalars_write(ns_writer *wp, const e2e_Scalars_snap *cur, const ns
     const bool c12 = cur->mode != ref->mode; /* mode */
     const bool c13 = cur->wide != ref->wide; /* wide */
     const bool c14 = cur->sgn != ref->sgn; /* sgn */
-    const bool any = c0 || c1 || c2 || c3 || c4 || c5 || c6 || c7 || c8 || c9 || c10 || c11 || c12 || c13 || c14;
+    const bool any = c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13 | c14;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->i8v, pred.s1, NULL);
-        }
-        ns_write_bool(&w, c2);
-        if (c2) {
-            ns_write_delta_i32(&w, cur->u8v, pred.s2, NULL);
-        }
-        ns_write_bool(&w, c3);
-        if (c3) {
-            ns_write_delta_i32(&w, cur->i16v, pred.s3, NULL);
-        }
-        ns_write_bool(&w, c4);
-        if (c4) {
-            ns_write_delta_i32(&w, cur->u16v, pred.s4, NULL);
-        }
-        ns_write_bool(&w, c5);
-        if (c5) {
-            ns_write_delta_i32(&w, cur->i32v, pred.s5, NULL);
-        }
-        ns_write_bool(&w, c6);
-        if (c6) {
-            ns_write_delta_u32(&w, cur->u32v, pred.s6, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c1, cur->i8v, pred.s1);
+        ns_write_changed_delta_i32(&w, c2, cur->u8v, pred.s2);
+        ns_write_changed_delta_i32(&w, c3, cur->i16v, pred.s3);
+        ns_write_changed_delta_i32(&w, c4, cur->u16v, pred.s4);
+        ns_write_changed_delta_i32(&w, c5, cur->i32v, pred.s5);
+        ns_write_changed_delta_u32(&w, c6, cur->u32v, pred.s6);
         ns_write_bool(&w, c7);
         if (c7) {
             ns_write_delta_i64(&w, cur->i64v, pred.s7, NULL);
@@ -672,23 +689,12 @@ ns_status e2e_Scalars_write(ns_writer *wp, const e2e_Scalars_snap *cur, const ns
         if (c10) {
             ns_write_f64_xor(&w, cur->f64v, ref->f64v);
         }
-        ns_write_bool(&w, c11);
-        if (c11) {
-            ns_write_delta_u32(&w, cur->e, ref->e, NULL);
-        }
-        ns_write_bool(&w, c12);
-        if (c12) {
-            ns_write_delta_i32(&w, cur->mode, ref->mode, NULL);
-        }
-        ns_write_bool(&w, c13);
-        if (c13) {
-            ns_write_delta_u32(&w, cur->wide, ref->wide, NULL);
-        }
-        ns_write_bool(&w, c14);
-        if (c14) {
-            ns_write_delta_i32(&w, cur->sgn, ref->sgn, NULL);
-        }
+        ns_write_changed_delta_u32(&w, c11, cur->e, ref->e);
+        ns_write_changed_delta_i32(&w, c12, cur->mode, ref->mode);
+        ns_write_changed_delta_u32(&w, c13, cur->wide, ref->wide);
+        ns_write_changed_delta_i32(&w, c14, cur->sgn, ref->sgn);
     }
+    NS_PROFILE_WRITE(&e2e_Scalars_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -701,7 +707,8 @@ ns_status e2e_Scalars_read(ns_reader *rp, e2e_Scalars_snap *out, const ns_baseli
     const e2e_Scalars_snap *ref = e2e_Scalars_reference(base, &pred);
     (void)to;
     const unsigned sent = 15u;
-    e2e_Scalars_snap v = *ref;
+    e2e_Scalars_snap v;
+    v.b = ref->b;
     v.i8v = pred.s1;
     v.u8v = pred.s2;
     v.i16v = pred.s3;
@@ -710,6 +717,12 @@ ns_status e2e_Scalars_read(ns_reader *rp, e2e_Scalars_snap *out, const ns_baseli
     v.u32v = pred.s6;
     v.i64v = pred.s7;
     v.u64v = pred.s8;
+    v.f32v = ref->f32v;
+    v.f64v = ref->f64v;
+    v.e = ref->e;
+    v.mode = ref->mode;
+    v.wide = ref->wide;
+    v.sgn = ref->sgn;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -780,13 +793,27 @@ ns_status e2e_Scalars_read(ns_reader *rp, e2e_Scalars_snap *out, const ns_baseli
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->b = v.b;
+    out->i8v = v.i8v;
+    out->u8v = v.u8v;
+    out->i16v = v.i16v;
+    out->u16v = v.u16v;
+    out->i32v = v.i32v;
+    out->u32v = v.u32v;
+    out->i64v = v.i64v;
+    out->u64v = v.u64v;
+    out->f32v = v.f32v;
+    out->f64v = v.f64v;
+    out->e = v.e;
+    out->mode = v.mode;
+    out->wide = v.wide;
+    out->sgn = v.sgn;
     return NS_OK;
 }
 
 void e2e_Scalars_interpolate(const e2e_Scalars_snap *from, const e2e_Scalars_snap *to, float t, e2e_Scalars *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const e2e_Scalars_snap *jump = t >= 1.0f ? to : from;
     out->b = jump->b;
     out->i8v = jump->i8v;
@@ -810,6 +837,41 @@ void e2e_Scalars_apply(e2e_Scalars *live, const e2e_Scalars_snap *s, const e2e_S
     (void)hooks;
     (void)ctx;
     e2e_Scalars_dequantize(s, live);
+}
+
+const char *const e2e_Scalars_prediction_error_names[E2E_SCALARS_PREDICTION_ERRORS] = {
+    "b",
+    "i8v",
+    "u8v",
+    "i16v",
+    "u16v",
+    "i32v",
+    "u32v",
+    "i64v",
+    "u64v",
+    "f32v",
+    "f64v",
+    "mode",
+    "wide",
+    "sgn",
+};
+
+void e2e_Scalars_prediction_error(const e2e_Scalars *predicted, const e2e_Scalars *authoritative, float out[E2E_SCALARS_PREDICTION_ERRORS])
+{
+    out[0] = predicted->b != authoritative->b ? 1.0f : 0.0f;
+    out[1] = (float)ns_distance((double)predicted->i8v, (double)authoritative->i8v);
+    out[2] = (float)ns_distance((double)predicted->u8v, (double)authoritative->u8v);
+    out[3] = (float)ns_distance((double)predicted->i16v, (double)authoritative->i16v);
+    out[4] = (float)ns_distance((double)predicted->u16v, (double)authoritative->u16v);
+    out[5] = (float)ns_distance((double)predicted->i32v, (double)authoritative->i32v);
+    out[6] = (float)ns_distance((double)predicted->u32v, (double)authoritative->u32v);
+    out[7] = (float)ns_distance((double)predicted->i64v, (double)authoritative->i64v);
+    out[8] = (float)ns_distance((double)predicted->u64v, (double)authoritative->u64v);
+    out[9] = (float)ns_distance((double)predicted->f32v, (double)authoritative->f32v);
+    out[10] = (float)ns_distance((double)predicted->f64v, (double)authoritative->f64v);
+    out[11] = predicted->mode != authoritative->mode ? 1.0f : 0.0f;
+    out[12] = predicted->wide != authoritative->wide ? 1.0f : 0.0f;
+    out[13] = predicted->sgn != authoritative->sgn ? 1.0f : 0.0f;
 }
 
 void e2e_Scalars_set_b(e2e_Scalars *v, bool value)
@@ -929,26 +991,44 @@ void e2e_Scalars_clear_dirty(e2e_Scalars *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
+static const ns_enum_value e2e_Scalars_desc_enum_Mode_values[] = {
+    {INT64_C(0), "idle"},
+    {INT64_C(1), "walk"},
+    {INT64_C(5), "run"},
+    {INT64_C(200), "fly"},
+};
+static const ns_enum_desc e2e_Scalars_desc_enum_Mode = {"Mode", e2e_Scalars_desc_enum_Mode_values, 4u};
+static const ns_enum_value e2e_Scalars_desc_enum_Wide_values[] = {
+    {INT64_C(1), "small"},
+    {INT64_C(4000000000), "huge"},
+};
+static const ns_enum_desc e2e_Scalars_desc_enum_Wide = {"Wide", e2e_Scalars_desc_enum_Wide_values, 2u};
+static const ns_enum_value e2e_Scalars_desc_enum_Signed_values[] = {
+    {INT64_C(-300), "down"},
+    {INT64_C(0), "level"},
+    {INT64_C(300), "up"},
+};
+static const ns_enum_desc e2e_Scalars_desc_enum_Signed = {"Signed", e2e_Scalars_desc_enum_Signed_values, 3u};
 static const ns_field_desc e2e_Scalars_desc_fields[] = {
-    {"b", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Scalars, b), offsetof(e2e_Scalars_snap, b), sizeof(((e2e_Scalars_snap *)0)->b), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL},
-    {"i8v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Scalars, i8v), offsetof(e2e_Scalars_snap, i8v), sizeof(((e2e_Scalars_snap *)0)->i8v), INT64_C(-128), INT64_C(127), 0, 15u, 0u, NULL},
-    {"u8v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Scalars, u8v), offsetof(e2e_Scalars_snap, u8v), sizeof(((e2e_Scalars_snap *)0)->u8v), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL},
-    {"i16v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Scalars, i16v), offsetof(e2e_Scalars_snap, i16v), sizeof(((e2e_Scalars_snap *)0)->i16v), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL},
-    {"u16v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Scalars, u16v), offsetof(e2e_Scalars_snap, u16v), sizeof(((e2e_Scalars_snap *)0)->u16v), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL},
-    {"i32v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Scalars, i32v), offsetof(e2e_Scalars_snap, i32v), sizeof(((e2e_Scalars_snap *)0)->i32v), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
-    {"u32v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Scalars, u32v), offsetof(e2e_Scalars_snap, u32v), sizeof(((e2e_Scalars_snap *)0)->u32v), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL},
-    {"i64v", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Scalars, i64v), offsetof(e2e_Scalars_snap, i64v), sizeof(((e2e_Scalars_snap *)0)->i64v), (-INT64_C(9223372036854775807) - 1), INT64_C(9223372036854775807), 0, 76u, 0u, NULL},
-    {"u64v", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Scalars, u64v), offsetof(e2e_Scalars_snap, u64v), sizeof(((e2e_Scalars_snap *)0)->u64v), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL},
-    {"f32v", NS_ENC_FLOAT32, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Scalars, f32v), offsetof(e2e_Scalars_snap, f32v), sizeof(((e2e_Scalars_snap *)0)->f32v), INT64_C(0), INT64_C(0), 0, 42u, 0u, NULL},
-    {"f64v", NS_ENC_FLOAT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Scalars, f64v), offsetof(e2e_Scalars_snap, f64v), sizeof(((e2e_Scalars_snap *)0)->f64v), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL},
-    {"e", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Scalars, e), offsetof(e2e_Scalars_snap, e), sizeof(((e2e_Scalars_snap *)0)->e), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL},
-    {"mode", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Scalars, mode), offsetof(e2e_Scalars_snap, mode), sizeof(((e2e_Scalars_snap *)0)->mode), INT64_C(0), INT64_C(200), 0, 15u, 0u, NULL},
-    {"wide", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Scalars, wide), offsetof(e2e_Scalars_snap, wide), sizeof(((e2e_Scalars_snap *)0)->wide), INT64_C(1), INT64_C(4000000000), 0, 38u, 0u, NULL},
-    {"sgn", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Scalars, sgn), offsetof(e2e_Scalars_snap, sgn), sizeof(((e2e_Scalars_snap *)0)->sgn), INT64_C(-300), INT64_C(300), 0, 15u, 0u, NULL},
+    {"b", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Scalars, b), offsetof(e2e_Scalars_snap, b), sizeof(((e2e_Scalars_snap *)0)->b), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"i8v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, i8v), offsetof(e2e_Scalars_snap, i8v), sizeof(((e2e_Scalars_snap *)0)->i8v), INT64_C(-128), INT64_C(127), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"u8v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, u8v), offsetof(e2e_Scalars_snap, u8v), sizeof(((e2e_Scalars_snap *)0)->u8v), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"i16v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, i16v), offsetof(e2e_Scalars_snap, i16v), sizeof(((e2e_Scalars_snap *)0)->i16v), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"u16v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, u16v), offsetof(e2e_Scalars_snap, u16v), sizeof(((e2e_Scalars_snap *)0)->u16v), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"i32v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, i32v), offsetof(e2e_Scalars_snap, i32v), sizeof(((e2e_Scalars_snap *)0)->i32v), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"u32v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, u32v), offsetof(e2e_Scalars_snap, u32v), sizeof(((e2e_Scalars_snap *)0)->u32v), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"i64v", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, i64v), offsetof(e2e_Scalars_snap, i64v), sizeof(((e2e_Scalars_snap *)0)->i64v), (-INT64_C(9223372036854775807) - 1), INT64_C(9223372036854775807), 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"u64v", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED, offsetof(e2e_Scalars, u64v), offsetof(e2e_Scalars_snap, u64v), sizeof(((e2e_Scalars_snap *)0)->u64v), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"f32v", NS_ENC_FLOAT32, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Scalars, f32v), offsetof(e2e_Scalars_snap, f32v), sizeof(((e2e_Scalars_snap *)0)->f32v), INT64_C(0), INT64_C(0), 0, 42u, 0u, NULL, NULL, NULL, NULL},
+    {"f64v", NS_ENC_FLOAT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Scalars, f64v), offsetof(e2e_Scalars_snap, f64v), sizeof(((e2e_Scalars_snap *)0)->f64v), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"e", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, e), offsetof(e2e_Scalars_snap, e), sizeof(((e2e_Scalars_snap *)0)->e), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"mode", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, mode), offsetof(e2e_Scalars_snap, mode), sizeof(((e2e_Scalars_snap *)0)->mode), INT64_C(0), INT64_C(200), 0, 15u, 0u, NULL, &e2e_Scalars_desc_enum_Mode, NULL, NULL},
+    {"wide", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, wide), offsetof(e2e_Scalars_snap, wide), sizeof(((e2e_Scalars_snap *)0)->wide), INT64_C(1), INT64_C(4000000000), 0, 38u, 0u, NULL, &e2e_Scalars_desc_enum_Wide, NULL, NULL},
+    {"sgn", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, sgn), offsetof(e2e_Scalars_snap, sgn), sizeof(((e2e_Scalars_snap *)0)->sgn), INT64_C(-300), INT64_C(300), 0, 15u, 0u, NULL, &e2e_Scalars_desc_enum_Signed, NULL, NULL},
 };
 const ns_type_desc e2e_Scalars_desc = {
     "Scalars", "e2e_Scalars", "e2e", NS_KIND_COMPONENT, 0u, UINT64_C(0xad3cb7f5a3fb807c),
-    sizeof(e2e_Scalars), sizeof(e2e_Scalars_snap), 546u, e2e_Scalars_desc_fields, 15u,
+    sizeof(e2e_Scalars), sizeof(e2e_Scalars_snap), 546u, e2e_Scalars_desc_fields, 15u, &e2e_Scalars_snap_default,
 };
 
 /* ---- component Motion ---- */
@@ -1047,13 +1127,13 @@ void e2e_Motion_dequantize(const e2e_Motion_snap *s, e2e_Motion *v)
 
 bool e2e_Motion_snap_equal(const e2e_Motion_snap *a, const e2e_Motion_snap *b)
 {
-    if (memcmp(a->v2, b->v2, sizeof a->v2) != 0) return false;
-    if (memcmp(a->pos, b->pos, sizeof a->pos) != 0) return false;
-    if (memcmp(a->color, b->color, sizeof a->color) != 0) return false;
-    if (memcmp(a->rot, b->rot, sizeof a->rot) != 0) return false;
+    if (((a->v2[0] != b->v2[0]) | (a->v2[1] != b->v2[1]))) return false;
+    if (((a->pos[0] != b->pos[0]) | (a->pos[1] != b->pos[1]) | (a->pos[2] != b->pos[2]))) return false;
+    if (((a->color[0] != b->color[0]) | (a->color[1] != b->color[1]) | (a->color[2] != b->color[2]) | (a->color[3] != b->color[3]))) return false;
+    if (((a->rot[0] != b->rot[0]) | (a->rot[1] != b->rot[1]) | (a->rot[2] != b->rot[2]) | (a->rot[3] != b->rot[3]))) return false;
     if (a->rot3 != b->rot3) return false;
     if (memcmp(a->rawrot, b->rawrot, sizeof a->rawrot) != 0) return false;
-    if (memcmp(a->vel, b->vel, sizeof a->vel) != 0) return false;
+    if (((a->vel[0] != b->vel[0]) | (a->vel[1] != b->vel[1]) | (a->vel[2] != b->vel[2]))) return false;
     if (a->heat != b->heat) return false;
     if (a->precise != b->precise) return false;
     if (a->plain != b->plain) return false;
@@ -1099,7 +1179,7 @@ typedef struct e2e_Motion_pred {
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2e_Motion_pred *pred)
+NS__HOT const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2e_Motion_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
     const e2e_Motion_snap *b0 = n ? (const e2e_Motion_snap *)base->snap[0] : &e2e_Motion_snap_default;
@@ -1120,47 +1200,107 @@ static const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2e
     const e2e_Motion_snap *b2 = (const e2e_Motion_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    pred->s0[0] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->v2[0], b1->v2[0], b2->v2[0]), INT64_C(-1000), INT64_C(1000));
-    pred->s0[1] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->v2[1], b1->v2[1], b2->v2[1]), INT64_C(-1000), INT64_C(1000));
+    if (NS__LIKELY(ns_predictor_unit(&p))) {
+        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        const e2e_Motion_snap *const b[3] = {b0, b1, b2};
+        int32_t v[3][21], out[21];
+        static const int32_t lo[21] = {-1000, -1000, INT32_MIN, INT32_MIN, INT32_MIN, 0, 0, 0, 0, -10000, -10000, -10000, -10000, INT32_MIN, INT32_MIN, INT32_MIN, -500, INT32_MIN, -100, 0, -32768};
+        static const int32_t hi[21] = {1000, 1000, INT32_MAX, INT32_MAX, INT32_MAX, 255, 255, 255, 255, 10000, 10000, 10000, 10000, INT32_MAX, INT32_MAX, INT32_MAX, 1500, INT32_MAX, 100, 65535, 32767};
+        for (unsigned j = 0; j < 3; j++) {
+            v[j][0] = b[j]->v2[0];
+            v[j][1] = b[j]->v2[1];
+            v[j][2] = b[j]->pos[0];
+            v[j][3] = b[j]->pos[1];
+            v[j][4] = b[j]->pos[2];
+            v[j][5] = b[j]->color[0];
+            v[j][6] = b[j]->color[1];
+            v[j][7] = b[j]->color[2];
+            v[j][8] = b[j]->color[3];
+            v[j][9] = b[j]->rot[0];
+            v[j][10] = b[j]->rot[1];
+            v[j][11] = b[j]->rot[2];
+            v[j][12] = b[j]->rot[3];
+            v[j][13] = b[j]->vel[0];
+            v[j][14] = b[j]->vel[1];
+            v[j][15] = b[j]->vel[2];
+            v[j][16] = b[j]->heat;
+            v[j][17] = b[j]->precise;
+            v[j][18] = b[j]->level;
+            v[j][19] = b[j]->steps;
+            v[j][20] = b[j]->jumpy;
+        }
+        uint32_t wide = 0;
+        for (unsigned i = 0; i < 21u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
+        if (NS__LIKELY(!wide)) {
+            for (unsigned i = 0; i < 21u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
+            pred->s0[0] = (int32_t)out[0];
+            pred->s0[1] = (int32_t)out[1];
+            pred->s1[0] = (int32_t)out[2];
+            pred->s1[1] = (int32_t)out[3];
+            pred->s1[2] = (int32_t)out[4];
+            pred->s2[0] = (int32_t)out[5];
+            pred->s2[1] = (int32_t)out[6];
+            pred->s2[2] = (int32_t)out[7];
+            pred->s2[3] = (int32_t)out[8];
+            pred->s3[0] = (int32_t)out[9];
+            pred->s3[1] = (int32_t)out[10];
+            pred->s3[2] = (int32_t)out[11];
+            pred->s3[3] = (int32_t)out[12];
+            pred->s6[0] = (int32_t)out[13];
+            pred->s6[1] = (int32_t)out[14];
+            pred->s6[2] = (int32_t)out[15];
+            pred->s7 = (int32_t)out[16];
+            pred->s8 = (int32_t)out[17];
+            pred->s11 = (int32_t)out[18];
+            pred->s12 = (uint16_t)out[19];
+            pred->s13 = (int16_t)out[20];
+            return b0;
+        }
+    }
+    /* Any ticks, any values. */
+    pred->s0[0] = (int32_t)ns_predict_i32_in(&p, b0->v2[0], b1->v2[0], b2->v2[0], -1000, 1000);
+    pred->s0[1] = (int32_t)ns_predict_i32_in(&p, b0->v2[1], b1->v2[1], b2->v2[1], -1000, 1000);
     pred->s1[0] = (int32_t)ns_predict_i32(&p, b0->pos[0], b1->pos[0], b2->pos[0]);
     pred->s1[1] = (int32_t)ns_predict_i32(&p, b0->pos[1], b1->pos[1], b2->pos[1]);
     pred->s1[2] = (int32_t)ns_predict_i32(&p, b0->pos[2], b1->pos[2], b2->pos[2]);
-    pred->s2[0] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->color[0], b1->color[0], b2->color[0]), INT64_C(0), INT64_C(255));
-    pred->s2[1] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->color[1], b1->color[1], b2->color[1]), INT64_C(0), INT64_C(255));
-    pred->s2[2] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->color[2], b1->color[2], b2->color[2]), INT64_C(0), INT64_C(255));
-    pred->s2[3] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->color[3], b1->color[3], b2->color[3]), INT64_C(0), INT64_C(255));
-    pred->s3[0] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->rot[0], b1->rot[0], b2->rot[0]), INT64_C(-10000), INT64_C(10000));
-    pred->s3[1] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->rot[1], b1->rot[1], b2->rot[1]), INT64_C(-10000), INT64_C(10000));
-    pred->s3[2] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->rot[2], b1->rot[2], b2->rot[2]), INT64_C(-10000), INT64_C(10000));
-    pred->s3[3] = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->rot[3], b1->rot[3], b2->rot[3]), INT64_C(-10000), INT64_C(10000));
+    pred->s2[0] = (int32_t)ns_predict_i32_in(&p, b0->color[0], b1->color[0], b2->color[0], 0, 255);
+    pred->s2[1] = (int32_t)ns_predict_i32_in(&p, b0->color[1], b1->color[1], b2->color[1], 0, 255);
+    pred->s2[2] = (int32_t)ns_predict_i32_in(&p, b0->color[2], b1->color[2], b2->color[2], 0, 255);
+    pred->s2[3] = (int32_t)ns_predict_i32_in(&p, b0->color[3], b1->color[3], b2->color[3], 0, 255);
+    pred->s3[0] = (int32_t)ns_predict_i32_in(&p, b0->rot[0], b1->rot[0], b2->rot[0], -10000, 10000);
+    pred->s3[1] = (int32_t)ns_predict_i32_in(&p, b0->rot[1], b1->rot[1], b2->rot[1], -10000, 10000);
+    pred->s3[2] = (int32_t)ns_predict_i32_in(&p, b0->rot[2], b1->rot[2], b2->rot[2], -10000, 10000);
+    pred->s3[3] = (int32_t)ns_predict_i32_in(&p, b0->rot[3], b1->rot[3], b2->rot[3], -10000, 10000);
     pred->s6[0] = (int32_t)ns_predict_i32(&p, b0->vel[0], b1->vel[0], b2->vel[0]);
     pred->s6[1] = (int32_t)ns_predict_i32(&p, b0->vel[1], b1->vel[1], b2->vel[1]);
     pred->s6[2] = (int32_t)ns_predict_i32(&p, b0->vel[2], b1->vel[2], b2->vel[2]);
-    pred->s7 = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->heat, b1->heat, b2->heat), INT64_C(-500), INT64_C(1500));
+    pred->s7 = (int32_t)ns_predict_i32_in(&p, b0->heat, b1->heat, b2->heat, -500, 1500);
     pred->s8 = (int32_t)ns_predict_i32(&p, b0->precise, b1->precise, b2->precise);
-    pred->s11 = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->level, b1->level, b2->level), INT64_C(-100), INT64_C(100));
-    pred->s12 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->steps, b1->steps, b2->steps), INT64_C(0), INT64_C(65535));
-    pred->s13 = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->jumpy, b1->jumpy, b2->jumpy), INT64_C(-32768), INT64_C(32767));
+    pred->s11 = (int32_t)ns_predict_i32_in(&p, b0->level, b1->level, b2->level, -100, 100);
+    pred->s12 = (uint16_t)ns_predict_i32_in(&p, b0->steps, b1->steps, b2->steps, 0, 65535);
+    pred->s13 = (int16_t)ns_predict_i32_in(&p, b0->jumpy, b1->jumpy, b2->jumpy, -32768, 32767);
     return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status e2e_Motion_check(const e2e_Motion_snap *s)
 {
-    if (s->v2[0] < INT64_C(-1000) || s->v2[0] > INT64_C(1000)) return NS_ERR_RANGE;
-    if (s->v2[1] < INT64_C(-1000) || s->v2[1] > INT64_C(1000)) return NS_ERR_RANGE;
-    if (s->color[0] < INT64_C(0) || s->color[0] > INT64_C(255)) return NS_ERR_RANGE;
-    if (s->color[1] < INT64_C(0) || s->color[1] > INT64_C(255)) return NS_ERR_RANGE;
-    if (s->color[2] < INT64_C(0) || s->color[2] > INT64_C(255)) return NS_ERR_RANGE;
-    if (s->color[3] < INT64_C(0) || s->color[3] > INT64_C(255)) return NS_ERR_RANGE;
-    if (s->rot[0] < INT64_C(-10000) || s->rot[0] > INT64_C(10000)) return NS_ERR_RANGE;
-    if (s->rot[1] < INT64_C(-10000) || s->rot[1] > INT64_C(10000)) return NS_ERR_RANGE;
-    if (s->rot[2] < INT64_C(-10000) || s->rot[2] > INT64_C(10000)) return NS_ERR_RANGE;
-    if (s->rot[3] < INT64_C(-10000) || s->rot[3] > INT64_C(10000)) return NS_ERR_RANGE;
+    bool bad = false;
+    bad |= (s->v2[0] < INT64_C(-1000)) | (s->v2[0] > INT64_C(1000));
+    bad |= (s->v2[1] < INT64_C(-1000)) | (s->v2[1] > INT64_C(1000));
+    bad |= (s->color[0] < INT64_C(0)) | (s->color[0] > INT64_C(255));
+    bad |= (s->color[1] < INT64_C(0)) | (s->color[1] > INT64_C(255));
+    bad |= (s->color[2] < INT64_C(0)) | (s->color[2] > INT64_C(255));
+    bad |= (s->color[3] < INT64_C(0)) | (s->color[3] > INT64_C(255));
+    bad |= (s->rot[0] < INT64_C(-10000)) | (s->rot[0] > INT64_C(10000));
+    bad |= (s->rot[1] < INT64_C(-10000)) | (s->rot[1] > INT64_C(10000));
+    bad |= (s->rot[2] < INT64_C(-10000)) | (s->rot[2] > INT64_C(10000));
+    bad |= (s->rot[3] < INT64_C(-10000)) | (s->rot[3] > INT64_C(10000));
+    if (bad) return NS_ERR_RANGE;
     if (!ns_smallest3_valid(s->rot3, 11)) return NS_ERR_MALFORMED;
-    if (s->heat < INT64_C(-500) || s->heat > INT64_C(1500)) return NS_ERR_RANGE;
-    if (s->level < INT64_C(-100) || s->level > INT64_C(100)) return NS_ERR_RANGE;
-    return NS_OK;
+    bad |= (s->heat < INT64_C(-500)) | (s->heat > INT64_C(1500));
+    bad |= (s->level < INT64_C(-100)) | (s->level > INT64_C(100));
+    return bad ? NS_ERR_RANGE : NS_OK;
 }
 
 ns_status e2e_Motion_write(ns_writer *wp, const e2e_Motion_snap *cur, const ns_baselines *base, ns_audience to)
@@ -1174,13 +1314,13 @@ ns_status e2e_Motion_write(ns_writer *wp, const e2e_Motion_snap *cur, const ns_b
     const unsigned sent = 14u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = memcmp(cur->v2, pred.s0, sizeof cur->v2) != 0; /* v2 */
-    const bool c1 = memcmp(cur->pos, pred.s1, sizeof cur->pos) != 0; /* pos */
-    const bool c2 = memcmp(cur->color, pred.s2, sizeof cur->color) != 0; /* color */
-    const bool c3 = memcmp(cur->rot, pred.s3, sizeof cur->rot) != 0; /* rot */
+    const bool c0 = ((cur->v2[0] != pred.s0[0]) | (cur->v2[1] != pred.s0[1])); /* v2 */
+    const bool c1 = ((cur->pos[0] != pred.s1[0]) | (cur->pos[1] != pred.s1[1]) | (cur->pos[2] != pred.s1[2])); /* pos */
+    const bool c2 = ((cur->color[0] != pred.s2[0]) | (cur->color[1] != pred.s2[1]) | (cur->color[2] != pred.s2[2]) | (cur->color[3] != pred.s2[3])); /* color */
+    const bool c3 = ((cur->rot[0] != pred.s3[0]) | (cur->rot[1] != pred.s3[1]) | (cur->rot[2] != pred.s3[2]) | (cur->rot[3] != pred.s3[3])); /* rot */
     const bool c4 = cur->rot3 != ref->rot3; /* rot3 */
     const bool c5 = memcmp(cur->rawrot, ref->rawrot, sizeof cur->rawrot) != 0; /* rawrot */
-    const bool c6 = memcmp(cur->vel, pred.s6, sizeof cur->vel) != 0; /* vel */
+    const bool c6 = ((cur->vel[0] != pred.s6[0]) | (cur->vel[1] != pred.s6[1]) | (cur->vel[2] != pred.s6[2])); /* vel */
     const bool c7 = cur->heat != pred.s7; /* heat */
     const bool c8 = cur->precise != pred.s8; /* precise */
     const bool c9 = cur->plain != ref->plain; /* plain */
@@ -1188,33 +1328,29 @@ ns_status e2e_Motion_write(ns_writer *wp, const e2e_Motion_snap *cur, const ns_b
     const bool c11 = cur->level != pred.s11; /* level */
     const bool c12 = cur->steps != pred.s12; /* steps */
     const bool c13 = cur->jumpy != pred.s13; /* jumpy */
-    const bool any = c0 || c1 || c2 || c3 || c4 || c5 || c6 || c7 || c8 || c9 || c10 || c11 || c12 || c13;
+    const bool any = c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9 | c10 | c11 | c12 | c13;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
+        ns_write_changed_delta_i32(&w, c0, cur->v2[0], pred.s0[0]);
         if (c0) {
-            ns_write_delta_i32(&w, cur->v2[0], pred.s0[0], NULL);
-            ns_write_delta_i32(&w, cur->v2[1], pred.s0[1], NULL);
+            ns_write_delta_i32_default(&w, cur->v2[1], pred.s0[1]);
         }
-        ns_write_bool(&w, c1);
+        ns_write_changed_delta_i32(&w, c1, cur->pos[0], pred.s1[0]);
         if (c1) {
-            ns_write_delta_i32(&w, cur->pos[0], pred.s1[0], NULL);
-            ns_write_delta_i32(&w, cur->pos[1], pred.s1[1], NULL);
-            ns_write_delta_i32(&w, cur->pos[2], pred.s1[2], NULL);
+            ns_write_delta_i32_default(&w, cur->pos[1], pred.s1[1]);
+            ns_write_delta_i32_default(&w, cur->pos[2], pred.s1[2]);
         }
-        ns_write_bool(&w, c2);
+        ns_write_changed_delta_i32(&w, c2, cur->color[0], pred.s2[0]);
         if (c2) {
-            ns_write_delta_i32(&w, cur->color[0], pred.s2[0], NULL);
-            ns_write_delta_i32(&w, cur->color[1], pred.s2[1], NULL);
-            ns_write_delta_i32(&w, cur->color[2], pred.s2[2], NULL);
-            ns_write_delta_i32(&w, cur->color[3], pred.s2[3], NULL);
+            ns_write_delta_i32_default(&w, cur->color[1], pred.s2[1]);
+            ns_write_delta_i32_default(&w, cur->color[2], pred.s2[2]);
+            ns_write_delta_i32_default(&w, cur->color[3], pred.s2[3]);
         }
-        ns_write_bool(&w, c3);
+        ns_write_changed_delta_i32(&w, c3, cur->rot[0], pred.s3[0]);
         if (c3) {
-            ns_write_delta_i32(&w, cur->rot[0], pred.s3[0], NULL);
-            ns_write_delta_i32(&w, cur->rot[1], pred.s3[1], NULL);
-            ns_write_delta_i32(&w, cur->rot[2], pred.s3[2], NULL);
-            ns_write_delta_i32(&w, cur->rot[3], pred.s3[3], NULL);
+            ns_write_delta_i32_default(&w, cur->rot[1], pred.s3[1]);
+            ns_write_delta_i32_default(&w, cur->rot[2], pred.s3[2]);
+            ns_write_delta_i32_default(&w, cur->rot[3], pred.s3[3]);
         }
         ns_write_bool(&w, c4);
         if (c4) {
@@ -1227,20 +1363,13 @@ ns_status e2e_Motion_write(ns_writer *wp, const e2e_Motion_snap *cur, const ns_b
             ns_write_f32_delta(&w, cur->rawrot[2], ref->rawrot[2]);
             ns_write_f32_delta(&w, cur->rawrot[3], ref->rawrot[3]);
         }
-        ns_write_bool(&w, c6);
+        ns_write_changed_delta_i32(&w, c6, cur->vel[0], pred.s6[0]);
         if (c6) {
-            ns_write_delta_i32(&w, cur->vel[0], pred.s6[0], NULL);
-            ns_write_delta_i32(&w, cur->vel[1], pred.s6[1], NULL);
-            ns_write_delta_i32(&w, cur->vel[2], pred.s6[2], NULL);
+            ns_write_delta_i32_default(&w, cur->vel[1], pred.s6[1]);
+            ns_write_delta_i32_default(&w, cur->vel[2], pred.s6[2]);
         }
-        ns_write_bool(&w, c7);
-        if (c7) {
-            ns_write_delta_i32(&w, cur->heat, pred.s7, NULL);
-        }
-        ns_write_bool(&w, c8);
-        if (c8) {
-            ns_write_delta_i32(&w, cur->precise, pred.s8, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c7, cur->heat, pred.s7);
+        ns_write_changed_delta_i32(&w, c8, cur->precise, pred.s8);
         ns_write_bool(&w, c9);
         if (c9) {
             ns_write_f32_xor(&w, cur->plain, ref->plain);
@@ -1251,19 +1380,11 @@ ns_status e2e_Motion_write(ns_writer *wp, const e2e_Motion_snap *cur, const ns_b
             ns_write_f32_delta(&w, cur->dir[1], ref->dir[1]);
             ns_write_f32_delta(&w, cur->dir[2], ref->dir[2]);
         }
-        ns_write_bool(&w, c11);
-        if (c11) {
-            ns_write_delta_i32(&w, cur->level, pred.s11, NULL);
-        }
-        ns_write_bool(&w, c12);
-        if (c12) {
-            ns_write_delta_i32(&w, cur->steps, pred.s12, NULL);
-        }
-        ns_write_bool(&w, c13);
-        if (c13) {
-            ns_write_delta_i32(&w, cur->jumpy, pred.s13, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c11, cur->level, pred.s11);
+        ns_write_changed_delta_i32(&w, c12, cur->steps, pred.s12);
+        ns_write_changed_delta_i32(&w, c13, cur->jumpy, pred.s13);
     }
+    NS_PROFILE_WRITE(&e2e_Motion_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -1276,14 +1397,34 @@ ns_status e2e_Motion_read(ns_reader *rp, e2e_Motion_snap *out, const ns_baseline
     const e2e_Motion_snap *ref = e2e_Motion_reference(base, &pred);
     (void)to;
     const unsigned sent = 14u;
-    e2e_Motion_snap v = *ref;
-    memcpy(v.v2, pred.s0, sizeof v.v2);
-    memcpy(v.pos, pred.s1, sizeof v.pos);
-    memcpy(v.color, pred.s2, sizeof v.color);
-    memcpy(v.rot, pred.s3, sizeof v.rot);
-    memcpy(v.vel, pred.s6, sizeof v.vel);
+    e2e_Motion_snap v;
+    v.v2[0] = pred.s0[0];
+    v.v2[1] = pred.s0[1];
+    v.pos[0] = pred.s1[0];
+    v.pos[1] = pred.s1[1];
+    v.pos[2] = pred.s1[2];
+    v.color[0] = pred.s2[0];
+    v.color[1] = pred.s2[1];
+    v.color[2] = pred.s2[2];
+    v.color[3] = pred.s2[3];
+    v.rot[0] = pred.s3[0];
+    v.rot[1] = pred.s3[1];
+    v.rot[2] = pred.s3[2];
+    v.rot[3] = pred.s3[3];
+    v.rot3 = ref->rot3;
+    v.rawrot[0] = ref->rawrot[0];
+    v.rawrot[1] = ref->rawrot[1];
+    v.rawrot[2] = ref->rawrot[2];
+    v.rawrot[3] = ref->rawrot[3];
+    v.vel[0] = pred.s6[0];
+    v.vel[1] = pred.s6[1];
+    v.vel[2] = pred.s6[2];
     v.heat = pred.s7;
     v.precise = pred.s8;
+    v.plain = ref->plain;
+    v.dir[0] = ref->dir[0];
+    v.dir[1] = ref->dir[1];
+    v.dir[2] = ref->dir[2];
     v.level = pred.s11;
     v.steps = pred.s12;
     v.jumpy = pred.s13;
@@ -1366,13 +1507,42 @@ ns_status e2e_Motion_read(ns_reader *rp, e2e_Motion_snap *out, const ns_baseline
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->v2[0] = v.v2[0];
+    out->v2[1] = v.v2[1];
+    out->pos[0] = v.pos[0];
+    out->pos[1] = v.pos[1];
+    out->pos[2] = v.pos[2];
+    out->color[0] = v.color[0];
+    out->color[1] = v.color[1];
+    out->color[2] = v.color[2];
+    out->color[3] = v.color[3];
+    out->rot[0] = v.rot[0];
+    out->rot[1] = v.rot[1];
+    out->rot[2] = v.rot[2];
+    out->rot[3] = v.rot[3];
+    out->rot3 = v.rot3;
+    out->rawrot[0] = v.rawrot[0];
+    out->rawrot[1] = v.rawrot[1];
+    out->rawrot[2] = v.rawrot[2];
+    out->rawrot[3] = v.rawrot[3];
+    out->vel[0] = v.vel[0];
+    out->vel[1] = v.vel[1];
+    out->vel[2] = v.vel[2];
+    out->heat = v.heat;
+    out->precise = v.precise;
+    out->plain = v.plain;
+    out->dir[0] = v.dir[0];
+    out->dir[1] = v.dir[1];
+    out->dir[2] = v.dir[2];
+    out->level = v.level;
+    out->steps = v.steps;
+    out->jumpy = v.jumpy;
     return NS_OK;
 }
 
 void e2e_Motion_interpolate(const e2e_Motion_snap *from, const e2e_Motion_snap *to, float t, e2e_Motion *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const e2e_Motion_snap *jump = t >= 1.0f ? to : from;
     const float ti = ns_t_interpolate(t);
     const float te = ns_t_extrapolate(t); /* up to 1 + NS_EXTRAPOLATE_LIMIT */
@@ -1436,6 +1606,41 @@ void e2e_Motion_apply(e2e_Motion *live, const e2e_Motion_snap *s, const e2e_Moti
     (void)hooks;
     (void)ctx;
     e2e_Motion_dequantize(s, live);
+}
+
+const char *const e2e_Motion_prediction_error_names[E2E_MOTION_PREDICTION_ERRORS] = {
+    "v2",
+    "pos",
+    "color",
+    "rot",
+    "rot3",
+    "rawrot",
+    "vel",
+    "heat",
+    "precise",
+    "plain",
+    "dir",
+    "level",
+    "steps",
+    "jumpy",
+};
+
+void e2e_Motion_prediction_error(const e2e_Motion *predicted, const e2e_Motion *authoritative, float out[E2E_MOTION_PREDICTION_ERRORS])
+{
+    out[0] = ns_vec2_distance(predicted->v2, authoritative->v2);
+    out[1] = ns_vec3_distance(predicted->pos, authoritative->pos);
+    out[2] = ns_vec4_distance(predicted->color, authoritative->color);
+    out[3] = ns_quat_angle(predicted->rot, authoritative->rot);
+    out[4] = ns_quat_angle(predicted->rot3, authoritative->rot3);
+    out[5] = ns_quat_angle(predicted->rawrot, authoritative->rawrot);
+    out[6] = ns_vec3_distance(predicted->vel, authoritative->vel);
+    out[7] = (float)ns_distance((double)predicted->heat, (double)authoritative->heat);
+    out[8] = (float)ns_distance((double)predicted->precise, (double)authoritative->precise);
+    out[9] = (float)ns_distance((double)predicted->plain, (double)authoritative->plain);
+    out[10] = ns_vec3_distance(predicted->dir, authoritative->dir);
+    out[11] = (float)ns_distance((double)predicted->level, (double)authoritative->level);
+    out[12] = (float)ns_distance((double)predicted->steps, (double)authoritative->steps);
+    out[13] = (float)ns_distance((double)predicted->jumpy, (double)authoritative->jumpy);
 }
 
 void e2e_Motion_set_v2(e2e_Motion *v, ns_vec2 value)
@@ -1549,24 +1754,24 @@ void e2e_Motion_clear_dirty(e2e_Motion *v)
 }
 
 static const ns_field_desc e2e_Motion_desc_fields[] = {
-    {"v2", NS_ENC_VEC_Q, 2, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED, offsetof(e2e_Motion, v2), offsetof(e2e_Motion_snap, v2), sizeof(((e2e_Motion_snap *)0)->v2), INT64_C(-1000), INT64_C(1000), 100, 34u, 0u, NULL},
-    {"pos", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Motion, pos), offsetof(e2e_Motion_snap, pos), sizeof(((e2e_Motion_snap *)0)->pos), INT64_C(-2147483648), INT64_C(2147483647), 1000, 114u, 0u, NULL},
-    {"color", NS_ENC_VEC_Q, 4, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED, offsetof(e2e_Motion, color), offsetof(e2e_Motion_snap, color), sizeof(((e2e_Motion_snap *)0)->color), INT64_C(0), INT64_C(255), 255, 60u, 0u, NULL},
-    {"rot", NS_ENC_QUAT_Q, 4, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED, offsetof(e2e_Motion, rot), offsetof(e2e_Motion_snap, rot), sizeof(((e2e_Motion_snap *)0)->rot), INT64_C(-10000), INT64_C(10000), 10000, 96u, 0u, NULL},
-    {"rot3", NS_ENC_QUAT_S3, 1, 11, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Motion, rot3), offsetof(e2e_Motion_snap, rot3), sizeof(((e2e_Motion_snap *)0)->rot3), INT64_C(0), INT64_C(0), 0, 35u, 0u, NULL},
-    {"rawrot", NS_ENC_QUAT_F, 4, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Motion, rawrot), offsetof(e2e_Motion_snap, rawrot), sizeof(((e2e_Motion_snap *)0)->rawrot), INT64_C(0), INT64_C(0), 0, 172u, 0u, NULL},
-    {"vel", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Motion, vel), offsetof(e2e_Motion_snap, vel), sizeof(((e2e_Motion_snap *)0)->vel), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL},
-    {"heat", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED, offsetof(e2e_Motion, heat), offsetof(e2e_Motion_snap, heat), sizeof(((e2e_Motion_snap *)0)->heat), INT64_C(-500), INT64_C(1500), 10, 17u, 0u, NULL},
-    {"precise", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Motion, precise), offsetof(e2e_Motion_snap, precise), sizeof(((e2e_Motion_snap *)0)->precise), INT64_C(-2147483648), INT64_C(2147483647), 1000000, 38u, 0u, NULL},
-    {"plain", NS_ENC_FLOAT32, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Motion, plain), offsetof(e2e_Motion_snap, plain), sizeof(((e2e_Motion_snap *)0)->plain), INT64_C(0), INT64_C(0), 0, 42u, 0u, NULL},
-    {"dir", NS_ENC_VEC_F, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Motion, dir), offsetof(e2e_Motion_snap, dir), sizeof(((e2e_Motion_snap *)0)->dir), INT64_C(0), INT64_C(0), 0, 129u, 0u, NULL},
-    {"level", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED, offsetof(e2e_Motion, level), offsetof(e2e_Motion_snap, level), sizeof(((e2e_Motion_snap *)0)->level), INT64_C(-100), INT64_C(100), 0, 15u, 0u, NULL},
-    {"steps", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Motion, steps), offsetof(e2e_Motion_snap, steps), sizeof(((e2e_Motion_snap *)0)->steps), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL},
-    {"jumpy", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Motion, jumpy), offsetof(e2e_Motion_snap, jumpy), sizeof(((e2e_Motion_snap *)0)->jumpy), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL},
+    {"v2", NS_ENC_VEC_Q, 2, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, v2), offsetof(e2e_Motion_snap, v2), sizeof(((e2e_Motion_snap *)0)->v2), INT64_C(-1000), INT64_C(1000), 100, 34u, 0u, NULL, NULL, NULL, NULL},
+    {"pos", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, pos), offsetof(e2e_Motion_snap, pos), sizeof(((e2e_Motion_snap *)0)->pos), INT64_C(-2147483648), INT64_C(2147483647), 1000, 114u, 0u, NULL, NULL, NULL, NULL},
+    {"color", NS_ENC_VEC_Q, 4, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, color), offsetof(e2e_Motion_snap, color), sizeof(((e2e_Motion_snap *)0)->color), INT64_C(0), INT64_C(255), 255, 60u, 0u, NULL, NULL, NULL, NULL},
+    {"rot", NS_ENC_QUAT_Q, 4, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, rot), offsetof(e2e_Motion_snap, rot), sizeof(((e2e_Motion_snap *)0)->rot), INT64_C(-10000), INT64_C(10000), 10000, 96u, 0u, NULL, NULL, NULL, NULL},
+    {"rot3", NS_ENC_QUAT_S3, 1, 11, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Motion, rot3), offsetof(e2e_Motion_snap, rot3), sizeof(((e2e_Motion_snap *)0)->rot3), INT64_C(0), INT64_C(0), 0, 35u, 0u, NULL, NULL, NULL, NULL},
+    {"rawrot", NS_ENC_QUAT_F, 4, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Motion, rawrot), offsetof(e2e_Motion_snap, rawrot), sizeof(((e2e_Motion_snap *)0)->rawrot), INT64_C(0), INT64_C(0), 0, 172u, 0u, NULL, NULL, NULL, NULL},
+    {"vel", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, vel), offsetof(e2e_Motion_snap, vel), sizeof(((e2e_Motion_snap *)0)->vel), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
+    {"heat", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, heat), offsetof(e2e_Motion_snap, heat), sizeof(((e2e_Motion_snap *)0)->heat), INT64_C(-500), INT64_C(1500), 10, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"precise", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, precise), offsetof(e2e_Motion_snap, precise), sizeof(((e2e_Motion_snap *)0)->precise), INT64_C(-2147483648), INT64_C(2147483647), 1000000, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"plain", NS_ENC_FLOAT32, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Motion, plain), offsetof(e2e_Motion_snap, plain), sizeof(((e2e_Motion_snap *)0)->plain), INT64_C(0), INT64_C(0), 0, 42u, 0u, NULL, NULL, NULL, NULL},
+    {"dir", NS_ENC_VEC_F, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Motion, dir), offsetof(e2e_Motion_snap, dir), sizeof(((e2e_Motion_snap *)0)->dir), INT64_C(0), INT64_C(0), 0, 129u, 0u, NULL, NULL, NULL, NULL},
+    {"level", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, level), offsetof(e2e_Motion_snap, level), sizeof(((e2e_Motion_snap *)0)->level), INT64_C(-100), INT64_C(100), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"steps", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, steps), offsetof(e2e_Motion_snap, steps), sizeof(((e2e_Motion_snap *)0)->steps), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"jumpy", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, jumpy), offsetof(e2e_Motion_snap, jumpy), sizeof(((e2e_Motion_snap *)0)->jumpy), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Motion_desc = {
     "Motion", "e2e_Motion", "e2e", NS_KIND_COMPONENT, 1u, UINT64_C(0x2bfc3622fde4608b),
-    sizeof(e2e_Motion), sizeof(e2e_Motion_snap), 929u, e2e_Motion_desc_fields, 14u,
+    sizeof(e2e_Motion), sizeof(e2e_Motion_snap), 929u, e2e_Motion_desc_fields, 14u, &e2e_Motion_snap_default,
 };
 
 /* ---- component Coded ---- */
@@ -1654,7 +1859,7 @@ typedef struct e2e_Coded_pred {
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const e2e_Coded_snap *e2e_Coded_reference(const ns_baselines *base, e2e_Coded_pred *pred)
+NS__HOT const e2e_Coded_snap *e2e_Coded_reference(const ns_baselines *base, e2e_Coded_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
     const e2e_Coded_snap *b0 = n ? (const e2e_Coded_snap *)base->snap[0] : &e2e_Coded_snap_default;
@@ -1672,24 +1877,34 @@ static const e2e_Coded_snap *e2e_Coded_reference(const ns_baselines *base, e2e_C
     const e2e_Coded_snap *b2 = (const e2e_Coded_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    pred->s0 = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->small, b1->small, b2->small), INT64_C(0), INT64_C(255));
-    pred->s1 = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->ranged, b1->ranged, b2->ranged), INT64_C(-500), INT64_C(500));
     pred->s2 = (uint32_t)ns_predict_u32(&p, b0->wide, b1->wide, b2->wide);
     pred->s3 = (int64_t)ns_clamp_i64(ns_predict_i64(&p, b0->wide64, b1->wide64, b2->wide64), INT64_C(-1000000000000), INT64_C(1000000000000));
     pred->s4 = (uint64_t)ns_predict_u64(&p, b0->full64, b1->full64, b2->full64);
-    pred->s5 = (int8_t)ns_clamp_i64(ns_predict_i32(&p, b0->tiny, b1->tiny, b2->tiny), INT64_C(-128), INT64_C(127));
     pred->s9 = (uint64_t)ns_clamp_u64(ns_predict_u64(&p, b0->bigu, b1->bigu, b2->bigu), UINT64_C(10), UINT64_C(1000000));
+    if (NS__LIKELY(ns_predictor_unit(&p))) {
+        /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
+        pred->s0 = (uint8_t)ns_predict_unit_i32_in(b0->small, b1->small, b2->small, 0, 255);
+        pred->s1 = (int16_t)ns_predict_unit_i32_in(b0->ranged, b1->ranged, b2->ranged, -500, 500);
+        pred->s5 = (int8_t)ns_predict_unit_i32_in(b0->tiny, b1->tiny, b2->tiny, -128, 127);
+        return b0;
+    }
+    /* Any ticks, any values. */
+    pred->s0 = (uint8_t)ns_predict_i32_in(&p, b0->small, b1->small, b2->small, 0, 255);
+    pred->s1 = (int16_t)ns_predict_i32_in(&p, b0->ranged, b1->ranged, b2->ranged, -500, 500);
+    pred->s5 = (int8_t)ns_predict_i32_in(&p, b0->tiny, b1->tiny, b2->tiny, -128, 127);
     return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status e2e_Coded_check(const e2e_Coded_snap *s)
 {
-    if (s->ranged < INT64_C(-500) || s->ranged > INT64_C(500)) return NS_ERR_RANGE;
-    if (s->wide64 < INT64_C(-1000000000000) || s->wide64 > INT64_C(1000000000000)) return NS_ERR_RANGE;
+    bool bad = false;
+    bad |= (s->ranged < INT64_C(-500)) | (s->ranged > INT64_C(500));
+    bad |= (s->wide64 < INT64_C(-1000000000000)) | (s->wide64 > INT64_C(1000000000000));
+    if (bad) return NS_ERR_RANGE;
     if (!e2e_Mode_is_valid(s->m)) return NS_ERR_RANGE;
-    if (s->bigu < INT64_C(10) || s->bigu > INT64_C(1000000)) return NS_ERR_RANGE;
-    return NS_OK;
+    bad |= (s->bigu < INT64_C(10)) | (s->bigu > INT64_C(1000000));
+    return bad ? NS_ERR_RANGE : NS_OK;
 }
 
 ns_status e2e_Coded_write(ns_writer *wp, const e2e_Coded_snap *cur, const ns_baselines *base, ns_audience to)
@@ -1713,7 +1928,7 @@ ns_status e2e_Coded_write(ns_writer *wp, const e2e_Coded_snap *cur, const ns_bas
     const bool c7 = cur->steady != ref->steady; /* steady */
     const bool c8 = cur->q != ref->q; /* q */
     const bool c9 = cur->bigu != pred.s9; /* bigu */
-    const bool any = c0 || c1 || c2 || c3 || c4 || c5 || c6 || c7 || c8 || c9;
+    const bool any = c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7 | c8 | c9;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
@@ -1744,19 +1959,14 @@ ns_status e2e_Coded_write(ns_writer *wp, const e2e_Coded_snap *cur, const ns_bas
         if (c6) {
             ns_write_raw(&w, (uint64_t)cur->m - (uint64_t)INT64_C(0), 8);
         }
-        ns_write_bool(&w, c7);
-        if (c7) {
-            ns_write_delta_i32(&w, cur->steady, ref->steady, NULL);
-        }
-        ns_write_bool(&w, c8);
-        if (c8) {
-            ns_write_delta_i32(&w, cur->q, ref->q, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c7, cur->steady, ref->steady);
+        ns_write_changed_delta_i32(&w, c8, cur->q, ref->q);
         ns_write_bool(&w, c9);
         if (c9) {
             ns_write_delta_u64(&w, cur->bigu, pred.s9, NULL);
         }
     }
+    NS_PROFILE_WRITE(&e2e_Coded_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -1769,13 +1979,16 @@ ns_status e2e_Coded_read(ns_reader *rp, e2e_Coded_snap *out, const ns_baselines 
     const e2e_Coded_snap *ref = e2e_Coded_reference(base, &pred);
     (void)to;
     const unsigned sent = 10u;
-    e2e_Coded_snap v = *ref;
+    e2e_Coded_snap v;
     v.small = pred.s0;
     v.ranged = pred.s1;
     v.wide = pred.s2;
     v.wide64 = pred.s3;
     v.full64 = pred.s4;
     v.tiny = pred.s5;
+    v.m = ref->m;
+    v.steady = ref->steady;
+    v.q = ref->q;
     v.bigu = pred.s9;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
@@ -1825,13 +2038,22 @@ ns_status e2e_Coded_read(ns_reader *rp, e2e_Coded_snap *out, const ns_baselines 
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->small = v.small;
+    out->ranged = v.ranged;
+    out->wide = v.wide;
+    out->wide64 = v.wide64;
+    out->full64 = v.full64;
+    out->tiny = v.tiny;
+    out->m = v.m;
+    out->steady = v.steady;
+    out->q = v.q;
+    out->bigu = v.bigu;
     return NS_OK;
 }
 
 void e2e_Coded_interpolate(const e2e_Coded_snap *from, const e2e_Coded_snap *to, float t, e2e_Coded *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const e2e_Coded_snap *jump = t >= 1.0f ? to : from;
     out->small = jump->small;
     out->ranged = jump->ranged;
@@ -1850,6 +2072,33 @@ void e2e_Coded_apply(e2e_Coded *live, const e2e_Coded_snap *s, const e2e_Coded_h
     (void)hooks;
     (void)ctx;
     e2e_Coded_dequantize(s, live);
+}
+
+const char *const e2e_Coded_prediction_error_names[E2E_CODED_PREDICTION_ERRORS] = {
+    "small",
+    "ranged",
+    "wide",
+    "wide64",
+    "full64",
+    "tiny",
+    "m",
+    "steady",
+    "q",
+    "bigu",
+};
+
+void e2e_Coded_prediction_error(const e2e_Coded *predicted, const e2e_Coded *authoritative, float out[E2E_CODED_PREDICTION_ERRORS])
+{
+    out[0] = (float)ns_distance((double)predicted->small, (double)authoritative->small);
+    out[1] = (float)ns_distance((double)predicted->ranged, (double)authoritative->ranged);
+    out[2] = (float)ns_distance((double)predicted->wide, (double)authoritative->wide);
+    out[3] = (float)ns_distance((double)predicted->wide64, (double)authoritative->wide64);
+    out[4] = (float)ns_distance((double)predicted->full64, (double)authoritative->full64);
+    out[5] = (float)ns_distance((double)predicted->tiny, (double)authoritative->tiny);
+    out[6] = predicted->m != authoritative->m ? 1.0f : 0.0f;
+    out[7] = (float)ns_distance((double)predicted->steady, (double)authoritative->steady);
+    out[8] = (float)ns_distance((double)predicted->q, (double)authoritative->q);
+    out[9] = (float)ns_distance((double)predicted->bigu, (double)authoritative->bigu);
 }
 
 void e2e_Coded_set_small(e2e_Coded *v, uint8_t value)
@@ -1934,21 +2183,28 @@ void e2e_Coded_clear_dirty(e2e_Coded *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
+static const ns_enum_value e2e_Coded_desc_enum_Mode_values[] = {
+    {INT64_C(0), "idle"},
+    {INT64_C(1), "walk"},
+    {INT64_C(5), "run"},
+    {INT64_C(200), "fly"},
+};
+static const ns_enum_desc e2e_Coded_desc_enum_Mode = {"Mode", e2e_Coded_desc_enum_Mode_values, 4u};
 static const ns_field_desc e2e_Coded_desc_fields[] = {
-    {"small", NS_ENC_RAW, 1, 8, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Coded, small), offsetof(e2e_Coded_snap, small), sizeof(((e2e_Coded_snap *)0)->small), INT64_C(0), INT64_C(255), 0, 8u, 0u, NULL},
-    {"ranged", NS_ENC_RAW, 1, 10, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED, offsetof(e2e_Coded, ranged), offsetof(e2e_Coded_snap, ranged), sizeof(((e2e_Coded_snap *)0)->ranged), INT64_C(-500), INT64_C(500), 0, 10u, 0u, NULL},
-    {"wide", NS_ENC_RAW, 1, 32, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Coded, wide), offsetof(e2e_Coded_snap, wide), sizeof(((e2e_Coded_snap *)0)->wide), INT64_C(0), INT64_C(4294967295), 0, 32u, 0u, NULL},
-    {"wide64", NS_ENC_RAW, 1, 41, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED, offsetof(e2e_Coded, wide64), offsetof(e2e_Coded_snap, wide64), sizeof(((e2e_Coded_snap *)0)->wide64), INT64_C(-1000000000000), INT64_C(1000000000000), 0, 41u, 0u, NULL},
-    {"full64", NS_ENC_RAW, 1, 64, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Coded, full64), offsetof(e2e_Coded_snap, full64), sizeof(((e2e_Coded_snap *)0)->full64), INT64_C(0), INT64_C(0), 0, 64u, 0u, NULL},
-    {"tiny", NS_ENC_RAW, 1, 8, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Coded, tiny), offsetof(e2e_Coded_snap, tiny), sizeof(((e2e_Coded_snap *)0)->tiny), INT64_C(-128), INT64_C(127), 0, 8u, 0u, NULL},
-    {"m", NS_ENC_RAW, 1, 8, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Coded, m), offsetof(e2e_Coded_snap, m), sizeof(((e2e_Coded_snap *)0)->m), INT64_C(0), INT64_C(200), 0, 8u, 0u, NULL},
-    {"steady", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Coded, steady), offsetof(e2e_Coded_snap, steady), sizeof(((e2e_Coded_snap *)0)->steady), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
-    {"q", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Coded, q), offsetof(e2e_Coded_snap, q), sizeof(((e2e_Coded_snap *)0)->q), INT64_C(-2147483648), INT64_C(2147483647), 100, 38u, 0u, NULL},
-    {"bigu", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED, offsetof(e2e_Coded, bigu), offsetof(e2e_Coded_snap, bigu), sizeof(((e2e_Coded_snap *)0)->bigu), INT64_C(10), INT64_C(1000000), 0, 29u, 0u, NULL},
+    {"small", NS_ENC_RAW, 1, 8, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, small), offsetof(e2e_Coded_snap, small), sizeof(((e2e_Coded_snap *)0)->small), INT64_C(0), INT64_C(255), 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"ranged", NS_ENC_RAW, 1, 10, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, ranged), offsetof(e2e_Coded_snap, ranged), sizeof(((e2e_Coded_snap *)0)->ranged), INT64_C(-500), INT64_C(500), 0, 10u, 0u, NULL, NULL, NULL, NULL},
+    {"wide", NS_ENC_RAW, 1, 32, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, wide), offsetof(e2e_Coded_snap, wide), sizeof(((e2e_Coded_snap *)0)->wide), INT64_C(0), INT64_C(4294967295), 0, 32u, 0u, NULL, NULL, NULL, NULL},
+    {"wide64", NS_ENC_RAW, 1, 41, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, wide64), offsetof(e2e_Coded_snap, wide64), sizeof(((e2e_Coded_snap *)0)->wide64), INT64_C(-1000000000000), INT64_C(1000000000000), 0, 41u, 0u, NULL, NULL, NULL, NULL},
+    {"full64", NS_ENC_RAW, 1, 64, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED, offsetof(e2e_Coded, full64), offsetof(e2e_Coded_snap, full64), sizeof(((e2e_Coded_snap *)0)->full64), INT64_C(0), INT64_C(0), 0, 64u, 0u, NULL, NULL, NULL, NULL},
+    {"tiny", NS_ENC_RAW, 1, 8, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, tiny), offsetof(e2e_Coded_snap, tiny), sizeof(((e2e_Coded_snap *)0)->tiny), INT64_C(-128), INT64_C(127), 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"m", NS_ENC_RAW, 1, 8, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, m), offsetof(e2e_Coded_snap, m), sizeof(((e2e_Coded_snap *)0)->m), INT64_C(0), INT64_C(200), 0, 8u, 0u, NULL, &e2e_Coded_desc_enum_Mode, NULL, NULL},
+    {"steady", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(e2e_Coded, steady), offsetof(e2e_Coded_snap, steady), sizeof(((e2e_Coded_snap *)0)->steady), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"q", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(e2e_Coded, q), offsetof(e2e_Coded_snap, q), sizeof(((e2e_Coded_snap *)0)->q), INT64_C(-2147483648), INT64_C(2147483647), 100, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"bigu", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, bigu), offsetof(e2e_Coded_snap, bigu), sizeof(((e2e_Coded_snap *)0)->bigu), INT64_C(10), INT64_C(1000000), 0, 29u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Coded_desc = {
     "Coded", "e2e_Coded", "e2e", NS_KIND_COMPONENT, 2u, UINT64_C(0xf01a71f159280fbc),
-    sizeof(e2e_Coded), sizeof(e2e_Coded_snap), 287u, e2e_Coded_desc_fields, 10u,
+    sizeof(e2e_Coded), sizeof(e2e_Coded_snap), 287u, e2e_Coded_desc_fields, 10u, &e2e_Coded_snap_default,
 };
 
 /* ---- component Text ---- */
@@ -2005,7 +2261,7 @@ bool e2e_Text_equal(const e2e_Text *a, const e2e_Text *b)
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const e2e_Text_snap *e2e_Text_reference(const ns_baselines *base)
+NS__HOT const e2e_Text_snap *e2e_Text_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
     const e2e_Text_snap *b0 = n ? (const e2e_Text_snap *)base->snap[0] : &e2e_Text_snap_default;
@@ -2036,7 +2292,7 @@ ns_status e2e_Text_write(ns_writer *wp, const e2e_Text_snap *cur, const ns_basel
     const bool c1 = strcmp(cur->essay, ref->essay) != 0; /* essay */
     const bool c2 = (cur->blob.len != ref->blob.len || memcmp(cur->blob.data, ref->blob.data, cur->blob.len) != 0); /* blob */
     const bool c3 = (cur->one.len != ref->one.len || memcmp(cur->one.data, ref->one.data, cur->one.len) != 0); /* one */
-    const bool any = c0 || c1 || c2 || c3;
+    const bool any = c0 | c1 | c2 | c3;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
@@ -2056,6 +2312,7 @@ ns_status e2e_Text_write(ns_writer *wp, const e2e_Text_snap *cur, const ns_basel
             ns_write_text(&w, cur->one.data, cur->one.len, ref->one.data, ref->one.len);
         }
     }
+    NS_PROFILE_WRITE(&e2e_Text_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -2067,7 +2324,11 @@ ns_status e2e_Text_read(ns_reader *rp, e2e_Text_snap *out, const ns_baselines *b
     const e2e_Text_snap *ref = e2e_Text_reference(base);
     (void)to;
     const unsigned sent = 4u;
-    e2e_Text_snap v = *ref;
+    e2e_Text_snap v;
+    memcpy(&v.name, &ref->name, sizeof v.name);
+    memcpy(&v.essay, &ref->essay, sizeof v.essay);
+    memcpy(&v.blob, &ref->blob, sizeof v.blob);
+    memcpy(&v.one, &ref->one, sizeof v.one);
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -2091,13 +2352,16 @@ ns_status e2e_Text_read(ns_reader *rp, e2e_Text_snap *out, const ns_baselines *b
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    memcpy(&out->name, &v.name, sizeof out->name);
+    memcpy(&out->essay, &v.essay, sizeof out->essay);
+    memcpy(&out->blob, &v.blob, sizeof out->blob);
+    memcpy(&out->one, &v.one, sizeof out->one);
     return NS_OK;
 }
 
 void e2e_Text_interpolate(const e2e_Text_snap *from, const e2e_Text_snap *to, float t, e2e_Text *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const e2e_Text_snap *jump = t >= 1.0f ? to : from;
     memcpy(out->name, jump->name, sizeof out->name);
     memcpy(out->essay, jump->essay, sizeof out->essay);
@@ -2163,14 +2427,14 @@ void e2e_Text_clear_dirty(e2e_Text *v)
 }
 
 static const ns_field_desc e2e_Text_desc_fields[] = {
-    {"name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Text, name), offsetof(e2e_Text_snap, name), sizeof(((e2e_Text_snap *)0)->name), INT64_C(0), INT64_C(0), 0, 208u, 24u, NULL},
-    {"essay", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Text, essay), offsetof(e2e_Text_snap, essay), sizeof(((e2e_Text_snap *)0)->essay), INT64_C(0), INT64_C(0), 0, 2426u, 300u, NULL},
-    {"blob", NS_ENC_BYTES, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Text, blob), offsetof(e2e_Text_snap, blob), sizeof(((e2e_Text_snap *)0)->blob), INT64_C(0), INT64_C(0), 0, 144u, 16u, NULL},
-    {"one", NS_ENC_BYTES, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Text, one), offsetof(e2e_Text_snap, one), sizeof(((e2e_Text_snap *)0)->one), INT64_C(0), INT64_C(0), 0, 14u, 1u, NULL},
+    {"name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Text, name), offsetof(e2e_Text_snap, name), sizeof(((e2e_Text_snap *)0)->name), INT64_C(0), INT64_C(0), 0, 208u, 24u, NULL, NULL, NULL, NULL},
+    {"essay", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Text, essay), offsetof(e2e_Text_snap, essay), sizeof(((e2e_Text_snap *)0)->essay), INT64_C(0), INT64_C(0), 0, 2426u, 300u, NULL, NULL, NULL, NULL},
+    {"blob", NS_ENC_BYTES, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Text, blob), offsetof(e2e_Text_snap, blob), sizeof(((e2e_Text_snap *)0)->blob), INT64_C(0), INT64_C(0), 0, 144u, 16u, NULL, NULL, NULL, NULL},
+    {"one", NS_ENC_BYTES, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Text, one), offsetof(e2e_Text_snap, one), sizeof(((e2e_Text_snap *)0)->one), INT64_C(0), INT64_C(0), 0, 14u, 1u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Text_desc = {
     "Text", "e2e_Text", "e2e", NS_KIND_COMPONENT, 3u, UINT64_C(0x8a52b7a8acbaf90d),
-    sizeof(e2e_Text), sizeof(e2e_Text_snap), 2797u, e2e_Text_desc_fields, 4u,
+    sizeof(e2e_Text), sizeof(e2e_Text_snap), 2797u, e2e_Text_desc_fields, 4u, &e2e_Text_snap_default,
 };
 
 /* ---- component Shapes ---- */
@@ -2232,7 +2496,7 @@ typedef struct e2e_Shapes_pred {
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2e_Shapes_pred *pred)
+NS__HOT const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2e_Shapes_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
     const e2e_Shapes_snap *b0 = n ? (const e2e_Shapes_snap *)base->snap[0] : &e2e_Shapes_snap_default;
@@ -2247,26 +2511,53 @@ static const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2e
     const e2e_Shapes_snap *b2 = (const e2e_Shapes_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    pred->s0 = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->p.a, b1->p.a, b2->p.a), INT64_C(-32768), INT64_C(32767));
-    pred->s1 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->p.b, b1->p.b, b2->p.b), INT64_C(0), INT64_C(9000));
-    pred->s3 = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->n.inner.a, b1->n.inner.a, b2->n.inner.a), INT64_C(-32768), INT64_C(32767));
-    pred->s4 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->n.inner.b, b1->n.inner.b, b2->n.inner.b), INT64_C(0), INT64_C(9000));
+    if (NS__LIKELY(ns_predictor_unit(&p))) {
+        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        const e2e_Shapes_snap *const b[3] = {b0, b1, b2};
+        int32_t v[3][4], out[4];
+        static const int32_t lo[4] = {-32768, 0, -32768, 0};
+        static const int32_t hi[4] = {32767, 9000, 32767, 9000};
+        for (unsigned j = 0; j < 3; j++) {
+            v[j][0] = b[j]->p.a;
+            v[j][1] = b[j]->p.b;
+            v[j][2] = b[j]->n.inner.a;
+            v[j][3] = b[j]->n.inner.b;
+        }
+        uint32_t wide = 0;
+        for (unsigned i = 0; i < 4u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
+        if (NS__LIKELY(!wide)) {
+            for (unsigned i = 0; i < 4u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
+            pred->s0 = (int16_t)out[0];
+            pred->s1 = (uint16_t)out[1];
+            pred->s3 = (int16_t)out[2];
+            pred->s4 = (uint16_t)out[3];
+            return b0;
+        }
+    }
+    /* Any ticks, any values. */
+    pred->s0 = (int16_t)ns_predict_i32_in(&p, b0->p.a, b1->p.a, b2->p.a, -32768, 32767);
+    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->p.b, b1->p.b, b2->p.b, 0, 9000);
+    pred->s3 = (int16_t)ns_predict_i32_in(&p, b0->n.inner.a, b1->n.inner.a, b2->n.inner.a, -32768, 32767);
+    pred->s4 = (uint16_t)ns_predict_i32_in(&p, b0->n.inner.b, b1->n.inner.b, b2->n.inner.b, 0, 9000);
     return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status e2e_Shapes_check(const e2e_Shapes_snap *s)
 {
-    if (s->p.b > INT64_C(9000)) return NS_ERR_RANGE;
+    bool bad = false;
+    bad |= s->p.b > INT64_C(9000);
+    if (bad) return NS_ERR_RANGE;
     if (s->pc.b > INT64_C(9000)) return NS_ERR_RANGE;
-    if (s->n.inner.b > INT64_C(9000)) return NS_ERR_RANGE;
+    bad |= s->n.inner.b > INT64_C(9000);
+    if (bad) return NS_ERR_RANGE;
     if (s->n.tag.code > INT64_C(15)) return NS_ERR_RANGE;
-    if (s->n.tag.weight < INT64_C(0) || s->n.tag.weight > INT64_C(1000)) return NS_ERR_RANGE;
+    if ((s->n.tag.weight < INT64_C(0)) | (s->n.tag.weight > INT64_C(1000))) return NS_ERR_RANGE;
     if (!memchr(s->n.tag.label, 0, sizeof s->n.tag.label) || !ns_utf8_valid(s->n.tag.label, strlen(s->n.tag.label))) return NS_ERR_MALFORMED;
     if (!ns_smallest3_valid(s->n.q, 9)) return NS_ERR_MALFORMED;
     if (s->nc.inner.b > INT64_C(9000)) return NS_ERR_RANGE;
     if (s->nc.tag.code > INT64_C(15)) return NS_ERR_RANGE;
-    if (s->nc.tag.weight < INT64_C(0) || s->nc.tag.weight > INT64_C(1000)) return NS_ERR_RANGE;
+    if ((s->nc.tag.weight < INT64_C(0)) | (s->nc.tag.weight > INT64_C(1000))) return NS_ERR_RANGE;
     if (!memchr(s->nc.tag.label, 0, sizeof s->nc.tag.label) || !ns_utf8_valid(s->nc.tag.label, strlen(s->nc.tag.label))) return NS_ERR_MALFORMED;
     if (!ns_smallest3_valid(s->nc.q, 9)) return NS_ERR_MALFORMED;
     return NS_OK;
@@ -2291,35 +2582,23 @@ ns_status e2e_Shapes_write(ns_writer *wp, const e2e_Shapes_snap *cur, const ns_b
     const bool c5 = !e2e_Tag_snap_equal(&cur->n.tag, &ref->n.tag); /* n.tag */
     const bool c6 = cur->n.q != ref->n.q; /* n.q */
     const bool c7 = !e2e_Nest_snap_equal(&cur->nc, &ref->nc); /* nc */
-    const bool any = c0 || c1 || c2 || c3 || c4 || c5 || c6 || c7;
+    const bool any = c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
-        if (c0) {
-            ns_write_delta_i32(&w, cur->p.a, pred.s0, NULL);
-        }
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->p.b, pred.s1, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c0, cur->p.a, pred.s0);
+        ns_write_changed_delta_i32(&w, c1, cur->p.b, pred.s1);
         ns_write_bool(&w, c2);
         if (c2) {
-            ns_write_delta_i32(&w, cur->pc.a, ref->pc.a, NULL);
-            ns_write_delta_i32(&w, cur->pc.b, ref->pc.b, NULL);
+            ns_write_delta_i32_default(&w, cur->pc.a, ref->pc.a);
+            ns_write_delta_i32_default(&w, cur->pc.b, ref->pc.b);
         }
-        ns_write_bool(&w, c3);
-        if (c3) {
-            ns_write_delta_i32(&w, cur->n.inner.a, pred.s3, NULL);
-        }
-        ns_write_bool(&w, c4);
-        if (c4) {
-            ns_write_delta_i32(&w, cur->n.inner.b, pred.s4, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c3, cur->n.inner.a, pred.s3);
+        ns_write_changed_delta_i32(&w, c4, cur->n.inner.b, pred.s4);
         ns_write_bool(&w, c5);
         if (c5) {
             ns_write_raw(&w, (uint64_t)cur->n.tag.code - (uint64_t)INT64_C(0), 4);
             ns_write_bool(&w, cur->n.tag.on);
-            ns_write_delta_i32(&w, cur->n.tag.weight, ref->n.tag.weight, NULL);
+            ns_write_delta_i32_default(&w, cur->n.tag.weight, ref->n.tag.weight);
             {
                 const bool changed = strcmp(cur->n.tag.label, ref->n.tag.label) != 0;
                 ns_write_bool(&w, changed);
@@ -2332,11 +2611,11 @@ ns_status e2e_Shapes_write(ns_writer *wp, const e2e_Shapes_snap *cur, const ns_b
         }
         ns_write_bool(&w, c7);
         if (c7) {
-            ns_write_delta_i32(&w, cur->nc.inner.a, ref->nc.inner.a, NULL);
-            ns_write_delta_i32(&w, cur->nc.inner.b, ref->nc.inner.b, NULL);
+            ns_write_delta_i32_default(&w, cur->nc.inner.a, ref->nc.inner.a);
+            ns_write_delta_i32_default(&w, cur->nc.inner.b, ref->nc.inner.b);
             ns_write_raw(&w, (uint64_t)cur->nc.tag.code - (uint64_t)INT64_C(0), 4);
             ns_write_bool(&w, cur->nc.tag.on);
-            ns_write_delta_i32(&w, cur->nc.tag.weight, ref->nc.tag.weight, NULL);
+            ns_write_delta_i32_default(&w, cur->nc.tag.weight, ref->nc.tag.weight);
             {
                 const bool changed = strcmp(cur->nc.tag.label, ref->nc.tag.label) != 0;
                 ns_write_bool(&w, changed);
@@ -2345,6 +2624,7 @@ ns_status e2e_Shapes_write(ns_writer *wp, const e2e_Shapes_snap *cur, const ns_b
             ns_write_raw(&w, cur->nc.q, NS_SMALLEST3_BITS(9));
         }
     }
+    NS_PROFILE_WRITE(&e2e_Shapes_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -2357,11 +2637,15 @@ ns_status e2e_Shapes_read(ns_reader *rp, e2e_Shapes_snap *out, const ns_baseline
     const e2e_Shapes_snap *ref = e2e_Shapes_reference(base, &pred);
     (void)to;
     const unsigned sent = 8u;
-    e2e_Shapes_snap v = *ref;
+    e2e_Shapes_snap v;
     v.p.a = pred.s0;
     v.p.b = pred.s1;
+    v.pc = ref->pc;
     v.n.inner.a = pred.s3;
     v.n.inner.b = pred.s4;
+    v.n.tag = ref->n.tag;
+    v.n.q = ref->n.q;
+    v.nc = ref->nc;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -2411,7 +2695,14 @@ ns_status e2e_Shapes_read(ns_reader *rp, e2e_Shapes_snap *out, const ns_baseline
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->p.a = v.p.a;
+    out->p.b = v.p.b;
+    out->pc = v.pc;
+    out->n.inner.a = v.n.inner.a;
+    out->n.inner.b = v.n.inner.b;
+    out->n.tag = v.n.tag;
+    out->n.q = v.n.q;
+    out->nc = v.nc;
     return NS_OK;
 }
 
@@ -2428,6 +2719,45 @@ void e2e_Shapes_apply(e2e_Shapes *live, const e2e_Shapes_snap *s, const e2e_Shap
     (void)hooks;
     (void)ctx;
     e2e_Shapes_dequantize(s, live);
+}
+
+const char *const e2e_Shapes_prediction_error_names[E2E_SHAPES_PREDICTION_ERRORS] = {
+    "p.a",
+    "p.b",
+    "pc.a",
+    "pc.b",
+    "n.inner.a",
+    "n.inner.b",
+    "n.tag.code",
+    "n.tag.on",
+    "n.tag.weight",
+    "n.q",
+    "nc.inner.a",
+    "nc.inner.b",
+    "nc.tag.code",
+    "nc.tag.on",
+    "nc.tag.weight",
+    "nc.q",
+};
+
+void e2e_Shapes_prediction_error(const e2e_Shapes *predicted, const e2e_Shapes *authoritative, float out[E2E_SHAPES_PREDICTION_ERRORS])
+{
+    out[0] = (float)ns_distance((double)predicted->p.a, (double)authoritative->p.a);
+    out[1] = (float)ns_distance((double)predicted->p.b, (double)authoritative->p.b);
+    out[2] = (float)ns_distance((double)predicted->pc.a, (double)authoritative->pc.a);
+    out[3] = (float)ns_distance((double)predicted->pc.b, (double)authoritative->pc.b);
+    out[4] = (float)ns_distance((double)predicted->n.inner.a, (double)authoritative->n.inner.a);
+    out[5] = (float)ns_distance((double)predicted->n.inner.b, (double)authoritative->n.inner.b);
+    out[6] = (float)ns_distance((double)predicted->n.tag.code, (double)authoritative->n.tag.code);
+    out[7] = predicted->n.tag.on != authoritative->n.tag.on ? 1.0f : 0.0f;
+    out[8] = (float)ns_distance((double)predicted->n.tag.weight, (double)authoritative->n.tag.weight);
+    out[9] = ns_quat_angle(predicted->n.q, authoritative->n.q);
+    out[10] = (float)ns_distance((double)predicted->nc.inner.a, (double)authoritative->nc.inner.a);
+    out[11] = (float)ns_distance((double)predicted->nc.inner.b, (double)authoritative->nc.inner.b);
+    out[12] = (float)ns_distance((double)predicted->nc.tag.code, (double)authoritative->nc.tag.code);
+    out[13] = predicted->nc.tag.on != authoritative->nc.tag.on ? 1.0f : 0.0f;
+    out[14] = (float)ns_distance((double)predicted->nc.tag.weight, (double)authoritative->nc.tag.weight);
+    out[15] = ns_quat_angle(predicted->nc.q, authoritative->nc.q);
 }
 
 void e2e_Shapes_set_p(e2e_Shapes *v, const e2e_Pair *value)
@@ -2471,18 +2801,18 @@ void e2e_Shapes_clear_dirty(e2e_Shapes *v)
 }
 
 static const ns_field_desc e2e_Shapes_desc_fields[] = {
-    {"p.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Shapes, p.a), offsetof(e2e_Shapes_snap, p.a), sizeof(((e2e_Shapes_snap *)0)->p.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL},
-    {"p.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED, offsetof(e2e_Shapes, p.b), offsetof(e2e_Shapes_snap, p.b), sizeof(((e2e_Shapes_snap *)0)->p.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL},
-    {"pc", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, pc), offsetof(e2e_Shapes_snap, pc), sizeof(((e2e_Shapes_snap *)0)->pc), INT64_C(0), INT64_C(0), 0, 45u, 0u, &e2e_Pair_desc},
-    {"n.inner.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Shapes, n.inner.a), offsetof(e2e_Shapes_snap, n.inner.a), sizeof(((e2e_Shapes_snap *)0)->n.inner.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL},
-    {"n.inner.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED, offsetof(e2e_Shapes, n.inner.b), offsetof(e2e_Shapes_snap, n.inner.b), sizeof(((e2e_Shapes_snap *)0)->n.inner.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL},
-    {"n.tag", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, n.tag), offsetof(e2e_Shapes_snap, n.tag), sizeof(((e2e_Shapes_snap *)0)->n.tag), INT64_C(0), INT64_C(0), 0, 101u, 0u, &e2e_Tag_desc},
-    {"n.q", NS_ENC_QUAT_S3, 1, 9, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, n.q), offsetof(e2e_Shapes_snap, n.q), sizeof(((e2e_Shapes_snap *)0)->n.q), INT64_C(0), INT64_C(0), 0, 29u, 0u, NULL},
-    {"nc", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, nc), offsetof(e2e_Shapes_snap, nc), sizeof(((e2e_Shapes_snap *)0)->nc), INT64_C(0), INT64_C(0), 0, 175u, 0u, &e2e_Nest_desc},
+    {"p.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Shapes, p.a), offsetof(e2e_Shapes_snap, p.a), sizeof(((e2e_Shapes_snap *)0)->p.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"p.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Shapes, p.b), offsetof(e2e_Shapes_snap, p.b), sizeof(((e2e_Shapes_snap *)0)->p.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"pc", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, pc), offsetof(e2e_Shapes_snap, pc), sizeof(((e2e_Shapes_snap *)0)->pc), INT64_C(0), INT64_C(0), 0, 45u, 0u, &e2e_Pair_desc, NULL, NULL, NULL},
+    {"n.inner.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Shapes, n.inner.a), offsetof(e2e_Shapes_snap, n.inner.a), sizeof(((e2e_Shapes_snap *)0)->n.inner.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"n.inner.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Shapes, n.inner.b), offsetof(e2e_Shapes_snap, n.inner.b), sizeof(((e2e_Shapes_snap *)0)->n.inner.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"n.tag", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, n.tag), offsetof(e2e_Shapes_snap, n.tag), sizeof(((e2e_Shapes_snap *)0)->n.tag), INT64_C(0), INT64_C(0), 0, 101u, 0u, &e2e_Tag_desc, NULL, NULL, NULL},
+    {"n.q", NS_ENC_QUAT_S3, 1, 9, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Shapes, n.q), offsetof(e2e_Shapes_snap, n.q), sizeof(((e2e_Shapes_snap *)0)->n.q), INT64_C(0), INT64_C(0), 0, 29u, 0u, NULL, NULL, NULL, NULL},
+    {"nc", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, nc), offsetof(e2e_Shapes_snap, nc), sizeof(((e2e_Shapes_snap *)0)->nc), INT64_C(0), INT64_C(0), 0, 175u, 0u, &e2e_Nest_desc, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Shapes_desc = {
     "Shapes", "e2e_Shapes", "e2e", NS_KIND_COMPONENT, 4u, UINT64_C(0x5e4d8df97c06368e),
-    sizeof(e2e_Shapes), sizeof(e2e_Shapes_snap), 449u, e2e_Shapes_desc_fields, 8u,
+    sizeof(e2e_Shapes), sizeof(e2e_Shapes_snap), 449u, e2e_Shapes_desc_fields, 8u, &e2e_Shapes_snap_default,
 };
 
 /* ---- component Audience ---- */
@@ -2533,7 +2863,7 @@ bool e2e_Audience_snap_equal(const e2e_Audience_snap *a, const e2e_Audience_snap
     if (a->taunt != b->taunt) return false;
     if (a->local_only != b->local_only) return false;
     if (strcmp(a->title, b->title) != 0) return false;
-    if (memcmp(a->spot, b->spot, sizeof a->spot) != 0) return false;
+    if (((a->spot[0] != b->spot[0]) | (a->spot[1] != b->spot[1]) | (a->spot[2] != b->spot[2]))) return false;
     if (!e2e_Pair_snap_equal(&a->pair, &b->pair)) return false;
     if (a->mood != b->mood) return false;
     return true;
@@ -2565,7 +2895,7 @@ typedef struct e2e_Audience_pred {
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const e2e_Audience_snap *e2e_Audience_reference(const ns_baselines *base, e2e_Audience_pred *pred)
+NS__HOT const e2e_Audience_snap *e2e_Audience_reference(const ns_baselines *base, e2e_Audience_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
     const e2e_Audience_snap *b0 = n ? (const e2e_Audience_snap *)base->snap[0] : &e2e_Audience_snap_default;
@@ -2583,25 +2913,59 @@ static const e2e_Audience_snap *e2e_Audience_reference(const ns_baselines *base,
     const e2e_Audience_snap *b2 = (const e2e_Audience_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    pred->s0 = (int32_t)ns_clamp_i64(ns_predict_i32(&p, b0->hp, b1->hp, b2->hp), INT64_C(0), INT64_C(1000));
-    pred->s1 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->ammo, b1->ammo, b2->ammo), INT64_C(0), INT64_C(65535));
-    pred->s2 = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->taunt, b1->taunt, b2->taunt), INT64_C(0), INT64_C(255));
     pred->s3 = (uint32_t)ns_predict_u32(&p, b0->local_only, b1->local_only, b2->local_only);
+    if (NS__LIKELY(ns_predictor_unit(&p))) {
+        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        const e2e_Audience_snap *const b[3] = {b0, b1, b2};
+        int32_t v[3][8], out[8];
+        static const int32_t lo[8] = {0, 0, 0, INT32_MIN, INT32_MIN, INT32_MIN, -32768, 0};
+        static const int32_t hi[8] = {1000, 65535, 255, INT32_MAX, INT32_MAX, INT32_MAX, 32767, 9000};
+        for (unsigned j = 0; j < 3; j++) {
+            v[j][0] = b[j]->hp;
+            v[j][1] = b[j]->ammo;
+            v[j][2] = b[j]->taunt;
+            v[j][3] = b[j]->spot[0];
+            v[j][4] = b[j]->spot[1];
+            v[j][5] = b[j]->spot[2];
+            v[j][6] = b[j]->pair.a;
+            v[j][7] = b[j]->pair.b;
+        }
+        uint32_t wide = 0;
+        for (unsigned i = 0; i < 8u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
+        if (NS__LIKELY(!wide)) {
+            for (unsigned i = 0; i < 8u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
+            pred->s0 = (int32_t)out[0];
+            pred->s1 = (uint16_t)out[1];
+            pred->s2 = (uint8_t)out[2];
+            pred->s5[0] = (int32_t)out[3];
+            pred->s5[1] = (int32_t)out[4];
+            pred->s5[2] = (int32_t)out[5];
+            pred->s6 = (int16_t)out[6];
+            pred->s7 = (uint16_t)out[7];
+            return b0;
+        }
+    }
+    /* Any ticks, any values. */
+    pred->s0 = (int32_t)ns_predict_i32_in(&p, b0->hp, b1->hp, b2->hp, 0, 1000);
+    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->ammo, b1->ammo, b2->ammo, 0, 65535);
+    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->taunt, b1->taunt, b2->taunt, 0, 255);
     pred->s5[0] = (int32_t)ns_predict_i32(&p, b0->spot[0], b1->spot[0], b2->spot[0]);
     pred->s5[1] = (int32_t)ns_predict_i32(&p, b0->spot[1], b1->spot[1], b2->spot[1]);
     pred->s5[2] = (int32_t)ns_predict_i32(&p, b0->spot[2], b1->spot[2], b2->spot[2]);
-    pred->s6 = (int16_t)ns_clamp_i64(ns_predict_i32(&p, b0->pair.a, b1->pair.a, b2->pair.a), INT64_C(-32768), INT64_C(32767));
-    pred->s7 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->pair.b, b1->pair.b, b2->pair.b), INT64_C(0), INT64_C(9000));
+    pred->s6 = (int16_t)ns_predict_i32_in(&p, b0->pair.a, b1->pair.a, b2->pair.a, -32768, 32767);
+    pred->s7 = (uint16_t)ns_predict_i32_in(&p, b0->pair.b, b1->pair.b, b2->pair.b, 0, 9000);
     return b0;
 }
 
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status e2e_Audience_check(const e2e_Audience_snap *s)
 {
-    if (s->hp < INT64_C(0) || s->hp > INT64_C(1000)) return NS_ERR_RANGE;
+    bool bad = false;
+    bad |= (s->hp < INT64_C(0)) | (s->hp > INT64_C(1000));
+    if (bad) return NS_ERR_RANGE;
     if (!memchr(s->title, 0, sizeof s->title) || !ns_utf8_valid(s->title, strlen(s->title))) return NS_ERR_MALFORMED;
-    if (s->pair.b > INT64_C(9000)) return NS_ERR_RANGE;
-    return NS_OK;
+    bad |= s->pair.b > INT64_C(9000);
+    return bad ? NS_ERR_RANGE : NS_OK;
 }
 
 ns_status e2e_Audience_write(ns_writer *wp, const e2e_Audience_snap *cur, const ns_baselines *base, ns_audience to)
@@ -2620,28 +2984,19 @@ ns_status e2e_Audience_write(ns_writer *wp, const e2e_Audience_snap *cur, const 
     const bool c1 = owner && cur->ammo != pred.s1; /* ammo */
     const bool c2 = !owner && cur->taunt != pred.s2; /* taunt */
     const bool c4 = full && strcmp(cur->title, ref->title) != 0; /* title */
-    const bool c5 = memcmp(cur->spot, pred.s5, sizeof cur->spot) != 0; /* spot */
+    const bool c5 = ((cur->spot[0] != pred.s5[0]) | (cur->spot[1] != pred.s5[1]) | (cur->spot[2] != pred.s5[2])); /* spot */
     const bool c6 = cur->pair.a != pred.s6; /* pair.a */
     const bool c7 = cur->pair.b != pred.s7; /* pair.b */
     const bool c8 = cur->mood != ref->mood; /* mood */
-    const bool any = c0 || c1 || c2 || c4 || c5 || c6 || c7 || c8;
+    const bool any = c0 | c1 | c2 | c4 | c5 | c6 | c7 | c8;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
-        if (c0) {
-            ns_write_delta_i32(&w, cur->hp, pred.s0, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c0, cur->hp, pred.s0);
         if (owner) {
-            ns_write_bool(&w, c1);
-            if (c1) {
-                ns_write_delta_i32(&w, cur->ammo, pred.s1, NULL);
-            }
+            ns_write_changed_delta_i32(&w, c1, cur->ammo, pred.s1);
         }
         if (!owner) {
-            ns_write_bool(&w, c2);
-            if (c2) {
-                ns_write_delta_i32(&w, cur->taunt, pred.s2, NULL);
-            }
+            ns_write_changed_delta_i32(&w, c2, cur->taunt, pred.s2);
         }
         if (full) {
             ns_write_bool(&w, c4);
@@ -2649,25 +3004,19 @@ ns_status e2e_Audience_write(ns_writer *wp, const e2e_Audience_snap *cur, const 
                 ns_write_string(&w, cur->title, ref->title, 24);
             }
         }
-        ns_write_bool(&w, c5);
+        ns_write_changed_delta_i32(&w, c5, cur->spot[0], pred.s5[0]);
         if (c5) {
-            ns_write_delta_i32(&w, cur->spot[0], pred.s5[0], NULL);
-            ns_write_delta_i32(&w, cur->spot[1], pred.s5[1], NULL);
-            ns_write_delta_i32(&w, cur->spot[2], pred.s5[2], NULL);
+            ns_write_delta_i32_default(&w, cur->spot[1], pred.s5[1]);
+            ns_write_delta_i32_default(&w, cur->spot[2], pred.s5[2]);
         }
-        ns_write_bool(&w, c6);
-        if (c6) {
-            ns_write_delta_i32(&w, cur->pair.a, pred.s6, NULL);
-        }
-        ns_write_bool(&w, c7);
-        if (c7) {
-            ns_write_delta_i32(&w, cur->pair.b, pred.s7, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c6, cur->pair.a, pred.s6);
+        ns_write_changed_delta_i32(&w, c7, cur->pair.b, pred.s7);
         ns_write_bool(&w, c8);
         if (c8) {
             ns_write_f32_xor(&w, cur->mood, ref->mood);
         }
     }
+    NS_PROFILE_WRITE(&e2e_Audience_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -2681,14 +3030,18 @@ ns_status e2e_Audience_read(ns_reader *rp, e2e_Audience_snap *out, const ns_base
     const bool owner = to == NS_TO_OWNER;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = full ? 7u : 6u;
-    e2e_Audience_snap v = *ref;
+    e2e_Audience_snap v;
     v.hp = pred.s0;
     v.ammo = pred.s1;
     v.taunt = pred.s2;
     v.local_only = pred.s3;
-    memcpy(v.spot, pred.s5, sizeof v.spot);
+    memcpy(&v.title, &ref->title, sizeof v.title);
+    v.spot[0] = pred.s5[0];
+    v.spot[1] = pred.s5[1];
+    v.spot[2] = pred.s5[2];
     v.pair.a = pred.s6;
     v.pair.b = pred.s7;
+    v.mood = ref->mood;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -2730,13 +3083,23 @@ ns_status e2e_Audience_read(ns_reader *rp, e2e_Audience_snap *out, const ns_base
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->hp = v.hp;
+    out->ammo = v.ammo;
+    out->taunt = v.taunt;
+    out->local_only = v.local_only;
+    memcpy(&out->title, &v.title, sizeof out->title);
+    out->spot[0] = v.spot[0];
+    out->spot[1] = v.spot[1];
+    out->spot[2] = v.spot[2];
+    out->pair.a = v.pair.a;
+    out->pair.b = v.pair.b;
+    out->mood = v.mood;
     return NS_OK;
 }
 
 void e2e_Audience_interpolate(const e2e_Audience_snap *from, const e2e_Audience_snap *to, float t, e2e_Audience *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const e2e_Audience_snap *jump = t >= 1.0f ? to : from;
     out->hp = jump->hp;
     out->ammo = jump->ammo;
@@ -2769,6 +3132,25 @@ void e2e_Audience_apply(e2e_Audience *live, const e2e_Audience_snap *s, const e2
     if (hooks->spot && memcmp(&old_spot, &live->spot, sizeof old_spot) != 0) (hooks->spot)(ctx, live, &old_spot, &live->spot);
     if (hooks->pair && !e2e_Pair_equal(&old_pair, &live->pair)) (hooks->pair)(ctx, live, &old_pair, &live->pair);
     if (hooks->mood && ns_f32_bits(old_mood) != ns_f32_bits(live->mood)) (hooks->mood)(ctx, live, old_mood, live->mood);
+}
+
+const char *const e2e_Audience_prediction_error_names[E2E_AUDIENCE_PREDICTION_ERRORS] = {
+    "hp",
+    "ammo",
+    "spot",
+    "pair.a",
+    "pair.b",
+    "mood",
+};
+
+void e2e_Audience_prediction_error(const e2e_Audience *predicted, const e2e_Audience *authoritative, float out[E2E_AUDIENCE_PREDICTION_ERRORS])
+{
+    out[0] = (float)ns_distance((double)predicted->hp, (double)authoritative->hp);
+    out[1] = (float)ns_distance((double)predicted->ammo, (double)authoritative->ammo);
+    out[2] = ns_vec3_distance(predicted->spot, authoritative->spot);
+    out[3] = (float)ns_distance((double)predicted->pair.a, (double)authoritative->pair.a);
+    out[4] = (float)ns_distance((double)predicted->pair.b, (double)authoritative->pair.b);
+    out[5] = (float)ns_distance((double)predicted->mood, (double)authoritative->mood);
 }
 
 void e2e_Audience_set_hp(e2e_Audience *v, int32_t value)
@@ -2842,19 +3224,19 @@ void e2e_Audience_clear_dirty(e2e_Audience *v)
 }
 
 static const ns_field_desc e2e_Audience_desc_fields[] = {
-    {"hp", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_NOTIFY, offsetof(e2e_Audience, hp), offsetof(e2e_Audience_snap, hp), sizeof(((e2e_Audience_snap *)0)->hp), INT64_C(0), INT64_C(1000), 0, 17u, 0u, NULL},
-    {"ammo", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_NOTIFY, offsetof(e2e_Audience, ammo), offsetof(e2e_Audience_snap, ammo), sizeof(((e2e_Audience_snap *)0)->ammo), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL},
-    {"taunt", NS_ENC_INT, 1, 0, NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Audience, taunt), offsetof(e2e_Audience_snap, taunt), sizeof(((e2e_Audience_snap *)0)->taunt), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL},
-    {"local_only", NS_ENC_INT, 1, 0, NS_FIELD_PREDICTED, offsetof(e2e_Audience, local_only), offsetof(e2e_Audience_snap, local_only), sizeof(((e2e_Audience_snap *)0)->local_only), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL},
-    {"title", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_INITIAL | NS_FIELD_NOTIFY, offsetof(e2e_Audience, title), offsetof(e2e_Audience_snap, title), sizeof(((e2e_Audience_snap *)0)->title), INT64_C(0), INT64_C(0), 0, 208u, 24u, NULL},
-    {"spot", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_NOTIFY, offsetof(e2e_Audience, spot), offsetof(e2e_Audience_snap, spot), sizeof(((e2e_Audience_snap *)0)->spot), INT64_C(-2147483648), INT64_C(2147483647), 10, 114u, 0u, NULL},
-    {"pair.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(e2e_Audience, pair.a), offsetof(e2e_Audience_snap, pair.a), sizeof(((e2e_Audience_snap *)0)->pair.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL},
-    {"pair.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED, offsetof(e2e_Audience, pair.b), offsetof(e2e_Audience_snap, pair.b), sizeof(((e2e_Audience_snap *)0)->pair.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL},
-    {"mood", NS_ENC_FLOAT32, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_NOTIFY, offsetof(e2e_Audience, mood), offsetof(e2e_Audience_snap, mood), sizeof(((e2e_Audience_snap *)0)->mood), INT64_C(0), INT64_C(0), 0, 42u, 0u, NULL},
+    {"hp", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_NOTIFY | NS_FIELD_BOUNDED, offsetof(e2e_Audience, hp), offsetof(e2e_Audience_snap, hp), sizeof(((e2e_Audience_snap *)0)->hp), INT64_C(0), INT64_C(1000), 0, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"ammo", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_NOTIFY | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Audience, ammo), offsetof(e2e_Audience_snap, ammo), sizeof(((e2e_Audience_snap *)0)->ammo), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"taunt", NS_ENC_INT, 1, 0, NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Audience, taunt), offsetof(e2e_Audience_snap, taunt), sizeof(((e2e_Audience_snap *)0)->taunt), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"local_only", NS_ENC_INT, 1, 0, NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Audience, local_only), offsetof(e2e_Audience_snap, local_only), sizeof(((e2e_Audience_snap *)0)->local_only), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"title", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_INITIAL | NS_FIELD_NOTIFY, offsetof(e2e_Audience, title), offsetof(e2e_Audience_snap, title), sizeof(((e2e_Audience_snap *)0)->title), INT64_C(0), INT64_C(0), 0, 208u, 24u, NULL, NULL, NULL, NULL},
+    {"spot", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_NOTIFY | NS_FIELD_BOUNDED, offsetof(e2e_Audience, spot), offsetof(e2e_Audience_snap, spot), sizeof(((e2e_Audience_snap *)0)->spot), INT64_C(-2147483648), INT64_C(2147483647), 10, 114u, 0u, NULL, NULL, NULL, NULL},
+    {"pair.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Audience, pair.a), offsetof(e2e_Audience_snap, pair.a), sizeof(((e2e_Audience_snap *)0)->pair.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"pair.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Audience, pair.b), offsetof(e2e_Audience_snap, pair.b), sizeof(((e2e_Audience_snap *)0)->pair.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"mood", NS_ENC_FLOAT32, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_NOTIFY | NS_FIELD_UNSIGNED, offsetof(e2e_Audience, mood), offsetof(e2e_Audience_snap, mood), sizeof(((e2e_Audience_snap *)0)->mood), INT64_C(0), INT64_C(0), 0, 42u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Audience_desc = {
     "Audience", "e2e_Audience", "e2e", NS_KIND_COMPONENT, 5u, UINT64_C(0xf2e20528406f4dbf),
-    sizeof(e2e_Audience), sizeof(e2e_Audience_snap), 458u, e2e_Audience_desc_fields, 9u,
+    sizeof(e2e_Audience), sizeof(e2e_Audience_snap), 458u, e2e_Audience_desc_fields, 9u, &e2e_Audience_snap_default,
 };
 
 /* ---- component OwnerOnly ---- */
@@ -2902,7 +3284,7 @@ typedef struct e2e_OwnerOnly_pred {
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const e2e_OwnerOnly_snap *e2e_OwnerOnly_reference(const ns_baselines *base, e2e_OwnerOnly_pred *pred)
+NS__HOT const e2e_OwnerOnly_snap *e2e_OwnerOnly_reference(const ns_baselines *base, e2e_OwnerOnly_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
     const e2e_OwnerOnly_snap *b0 = n ? (const e2e_OwnerOnly_snap *)base->snap[0] : &e2e_OwnerOnly_snap_default;
@@ -2916,7 +3298,13 @@ static const e2e_OwnerOnly_snap *e2e_OwnerOnly_reference(const ns_baselines *bas
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     pred->s0 = (uint32_t)ns_predict_u32(&p, b0->secret, b1->secret, b2->secret);
-    pred->s1 = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->level, b1->level, b2->level), INT64_C(0), INT64_C(255));
+    if (NS__LIKELY(ns_predictor_unit(&p))) {
+        /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
+        pred->s1 = (uint8_t)ns_predict_unit_i32_in(b0->level, b1->level, b2->level, 0, 255);
+        return b0;
+    }
+    /* Any ticks, any values. */
+    pred->s1 = (uint8_t)ns_predict_i32_in(&p, b0->level, b1->level, b2->level, 0, 255);
     return b0;
 }
 
@@ -2942,22 +3330,20 @@ ns_status e2e_OwnerOnly_write(ns_writer *wp, const e2e_OwnerOnly_snap *cur, cons
     (void)ref; /* every field sent is predicted */
     const bool c0 = owner && cur->secret != pred.s0; /* secret */
     const bool c1 = owner && full && cur->level != pred.s1; /* level */
-    const bool any = c0 || c1;
-    if (sent > 1) ns_write_bool(&w, any);
+    const bool any = c0 | c1;
+    uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
+    ns_record rec = ns_record_begin(&w, spill, 10u);
+    if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         if (owner) {
-            ns_write_bool(&w, c0);
-            if (c0) {
-                ns_write_delta_u32(&w, cur->secret, pred.s0, NULL);
-            }
+            ns_record_changed_delta_u32(&rec, c0, cur->secret, pred.s0);
         }
         if (owner && full) {
-            ns_write_bool(&w, c1);
-            if (c1) {
-                ns_write_delta_i32(&w, cur->level, pred.s1, NULL);
-            }
+            ns_record_changed_delta_i32(&rec, c1, cur->level, pred.s1);
         }
     }
+    ns_record_end(&w, &rec, spill);
+    NS_PROFILE_WRITE(&e2e_OwnerOnly_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -2971,7 +3357,8 @@ ns_status e2e_OwnerOnly_read(ns_reader *rp, e2e_OwnerOnly_snap *out, const ns_ba
     const bool owner = to == NS_TO_OWNER;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = owner ? (full ? 2u : 1u) : (full ? 0u : 0u);
-    e2e_OwnerOnly_snap v = *ref;
+    (void)ref; /* every field is predicted */
+    e2e_OwnerOnly_snap v;
     v.secret = pred.s0;
     v.level = pred.s1;
     ns_reader r = *rp;
@@ -2989,13 +3376,14 @@ ns_status e2e_OwnerOnly_read(ns_reader *rp, e2e_OwnerOnly_snap *out, const ns_ba
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->secret = v.secret;
+    out->level = v.level;
     return NS_OK;
 }
 
 void e2e_OwnerOnly_interpolate(const e2e_OwnerOnly_snap *from, const e2e_OwnerOnly_snap *to, float t, e2e_OwnerOnly *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const e2e_OwnerOnly_snap *jump = t >= 1.0f ? to : from;
     out->secret = jump->secret;
     out->level = jump->level;
@@ -3006,6 +3394,17 @@ void e2e_OwnerOnly_apply(e2e_OwnerOnly *live, const e2e_OwnerOnly_snap *s, const
     (void)hooks;
     (void)ctx;
     e2e_OwnerOnly_dequantize(s, live);
+}
+
+const char *const e2e_OwnerOnly_prediction_error_names[E2E_OWNERONLY_PREDICTION_ERRORS] = {
+    "secret",
+    "level",
+};
+
+void e2e_OwnerOnly_prediction_error(const e2e_OwnerOnly *predicted, const e2e_OwnerOnly *authoritative, float out[E2E_OWNERONLY_PREDICTION_ERRORS])
+{
+    out[0] = (float)ns_distance((double)predicted->secret, (double)authoritative->secret);
+    out[1] = (float)ns_distance((double)predicted->level, (double)authoritative->level);
 }
 
 void e2e_OwnerOnly_set_secret(e2e_OwnerOnly *v, uint32_t value)
@@ -3035,12 +3434,12 @@ void e2e_OwnerOnly_clear_dirty(e2e_OwnerOnly *v)
 }
 
 static const ns_field_desc e2e_OwnerOnly_desc_fields[] = {
-    {"secret", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED, offsetof(e2e_OwnerOnly, secret), offsetof(e2e_OwnerOnly_snap, secret), sizeof(((e2e_OwnerOnly_snap *)0)->secret), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL},
-    {"level", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_INITIAL | NS_FIELD_PREDICTED, offsetof(e2e_OwnerOnly, level), offsetof(e2e_OwnerOnly_snap, level), sizeof(((e2e_OwnerOnly_snap *)0)->level), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL},
+    {"secret", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_OwnerOnly, secret), offsetof(e2e_OwnerOnly_snap, secret), sizeof(((e2e_OwnerOnly_snap *)0)->secret), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"level", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_INITIAL | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_OwnerOnly, level), offsetof(e2e_OwnerOnly_snap, level), sizeof(((e2e_OwnerOnly_snap *)0)->level), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_OwnerOnly_desc = {
     "OwnerOnly", "e2e_OwnerOnly", "e2e", NS_KIND_COMPONENT, 40u, UINT64_C(0xf318e54dac2836a0),
-    sizeof(e2e_OwnerOnly), sizeof(e2e_OwnerOnly_snap), 56u, e2e_OwnerOnly_desc_fields, 2u,
+    sizeof(e2e_OwnerOnly), sizeof(e2e_OwnerOnly_snap), 56u, e2e_OwnerOnly_desc_fields, 2u, &e2e_OwnerOnly_snap_default,
 };
 
 /* ---- component Marker ---- */
@@ -3081,7 +3480,7 @@ bool e2e_Marker_equal(const e2e_Marker *a, const e2e_Marker *b)
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const e2e_Marker_snap *e2e_Marker_reference(const ns_baselines *base)
+NS__HOT const e2e_Marker_snap *e2e_Marker_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
     const e2e_Marker_snap *b0 = n ? (const e2e_Marker_snap *)base->snap[0] : &e2e_Marker_snap_default;
@@ -3108,6 +3507,7 @@ ns_status e2e_Marker_write(ns_writer *wp, const e2e_Marker_snap *cur, const ns_b
     (void)ref; /* every field sent is predicted */
     (void)cur;
     (void)sent;
+    NS_PROFILE_WRITE(&e2e_Marker_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -3157,7 +3557,7 @@ void e2e_Marker_clear_dirty(e2e_Marker *v)
 
 const ns_type_desc e2e_Marker_desc = {
     "Marker", "e2e_Marker", "e2e", NS_KIND_COMPONENT, 6u, UINT64_C(0x05cd2aad1d072b72),
-    sizeof(e2e_Marker), sizeof(e2e_Marker_snap), 0u, NULL, 0u,
+    sizeof(e2e_Marker), sizeof(e2e_Marker_snap), 0u, NULL, 0u, &e2e_Marker_snap_default,
 };
 
 /* ---- input Controls ---- */
@@ -3191,7 +3591,7 @@ void e2e_Controls_dequantize(const e2e_Controls_snap *s, e2e_Controls *v)
 
 bool e2e_Controls_snap_equal(const e2e_Controls_snap *a, const e2e_Controls_snap *b)
 {
-    if (memcmp(a->stick, b->stick, sizeof a->stick) != 0) return false;
+    if (((a->stick[0] != b->stick[0]) | (a->stick[1] != b->stick[1]))) return false;
     if (a->fire != b->fire) return false;
     if (a->weapon != b->weapon) return false;
     if (a->tick != b->tick) return false;
@@ -3210,10 +3610,11 @@ bool e2e_Controls_equal(const e2e_Controls *a, const e2e_Controls *b)
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status e2e_Controls_check(const e2e_Controls_snap *s)
 {
-    if (s->stick[0] < INT64_C(-100) || s->stick[0] > INT64_C(100)) return NS_ERR_RANGE;
-    if (s->stick[1] < INT64_C(-100) || s->stick[1] > INT64_C(100)) return NS_ERR_RANGE;
-    if (s->weapon > INT64_C(9)) return NS_ERR_RANGE;
-    return NS_OK;
+    bool bad = false;
+    bad |= (s->stick[0] < INT64_C(-100)) | (s->stick[0] > INT64_C(100));
+    bad |= (s->stick[1] < INT64_C(-100)) | (s->stick[1] > INT64_C(100));
+    bad |= s->weapon > INT64_C(9);
+    return bad ? NS_ERR_RANGE : NS_OK;
 }
 
 ns_status e2e_Controls_write(ns_writer *wp, const e2e_Controls_snap *cur, const e2e_Controls_snap *prev)
@@ -3224,28 +3625,25 @@ ns_status e2e_Controls_write(ns_writer *wp, const e2e_Controls_snap *cur, const 
     const unsigned sent = 4u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = memcmp(cur->stick, ref->stick, sizeof cur->stick) != 0; /* stick */
+    const bool c0 = ((cur->stick[0] != ref->stick[0]) | (cur->stick[1] != ref->stick[1])); /* stick */
     const bool c1 = cur->fire != ref->fire; /* fire */
     const bool c2 = cur->weapon != ref->weapon; /* weapon */
     const bool c3 = cur->tick != ref->tick; /* tick */
-    const bool any = c0 || c1 || c2 || c3;
-    if (sent > 1) ns_write_bool(&w, any);
+    const bool any = c0 | c1 | c2 | c3;
+    uint8_t spill[20u + 8u]; /* the record when the buffer may not hold its worst case */
+    ns_record rec = ns_record_begin(&w, spill, 20u);
+    if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
+        ns_record_changed_delta_i32(&rec, c0, cur->stick[0], ref->stick[0]);
         if (c0) {
-            ns_write_delta_i32(&w, cur->stick[0], ref->stick[0], NULL);
-            ns_write_delta_i32(&w, cur->stick[1], ref->stick[1], NULL);
+            ns_record_delta_i32(&rec, cur->stick[1], ref->stick[1]);
         }
-        ns_write_bool(&w, c1);
-        ns_write_bool(&w, c2);
-        if (c2) {
-            ns_write_delta_i32(&w, cur->weapon, ref->weapon, NULL);
-        }
-        ns_write_bool(&w, c3);
-        if (c3) {
-            ns_write_delta_u32(&w, cur->tick, ref->tick, NULL);
-        }
+        ns_record_bool(&rec, c1);
+        ns_record_changed_delta_i32(&rec, c2, cur->weapon, ref->weapon);
+        ns_record_changed_delta_u32(&rec, c3, cur->tick, ref->tick);
     }
+    ns_record_end(&w, &rec, spill);
+    NS_PROFILE_WRITE(&e2e_Controls_desc, wp, &w, NULL, NS_TO_OWNER, prev);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -3254,7 +3652,12 @@ ns_status e2e_Controls_read(ns_reader *rp, e2e_Controls_snap *out, const e2e_Con
 {
     const e2e_Controls_snap *ref = prev ? prev : &e2e_Controls_snap_default;
     const unsigned sent = 4u;
-    e2e_Controls_snap v = *ref;
+    e2e_Controls_snap v;
+    v.stick[0] = ref->stick[0];
+    v.stick[1] = ref->stick[1];
+    v.fire = ref->fire;
+    v.weapon = ref->weapon;
+    v.tick = ref->tick;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -3279,7 +3682,11 @@ ns_status e2e_Controls_read(ns_reader *rp, e2e_Controls_snap *out, const e2e_Con
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->stick[0] = v.stick[0];
+    out->stick[1] = v.stick[1];
+    out->fire = v.fire;
+    out->weapon = v.weapon;
+    out->tick = v.tick;
     return NS_OK;
 }
 
@@ -3324,14 +3731,14 @@ void e2e_Controls_clear_dirty(e2e_Controls *v)
 }
 
 static const ns_field_desc e2e_Controls_desc_fields[] = {
-    {"stick", NS_ENC_VEC_Q, 2, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Controls, stick), offsetof(e2e_Controls_snap, stick), sizeof(((e2e_Controls_snap *)0)->stick), INT64_C(-100), INT64_C(100), 100, 30u, 0u, NULL},
-    {"fire", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Controls, fire), offsetof(e2e_Controls_snap, fire), sizeof(((e2e_Controls_snap *)0)->fire), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL},
-    {"weapon", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Controls, weapon), offsetof(e2e_Controls_snap, weapon), sizeof(((e2e_Controls_snap *)0)->weapon), INT64_C(0), INT64_C(9), 0, 8u, 0u, NULL},
-    {"tick", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Controls, tick), offsetof(e2e_Controls_snap, tick), sizeof(((e2e_Controls_snap *)0)->tick), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL},
+    {"stick", NS_ENC_VEC_Q, 2, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Controls, stick), offsetof(e2e_Controls_snap, stick), sizeof(((e2e_Controls_snap *)0)->stick), INT64_C(-100), INT64_C(100), 100, 30u, 0u, NULL, NULL, NULL, NULL},
+    {"fire", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Controls, fire), offsetof(e2e_Controls_snap, fire), sizeof(((e2e_Controls_snap *)0)->fire), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"weapon", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Controls, weapon), offsetof(e2e_Controls_snap, weapon), sizeof(((e2e_Controls_snap *)0)->weapon), INT64_C(0), INT64_C(9), 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"tick", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Controls, tick), offsetof(e2e_Controls_snap, tick), sizeof(((e2e_Controls_snap *)0)->tick), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Controls_desc = {
     "Controls", "e2e_Controls", "e2e", NS_KIND_INPUT, 7u, UINT64_C(0x1c6fda3d49a1615e),
-    sizeof(e2e_Controls), sizeof(e2e_Controls_snap), 81u, e2e_Controls_desc_fields, 4u,
+    sizeof(e2e_Controls), sizeof(e2e_Controls_snap), 81u, e2e_Controls_desc_fields, 4u, &e2e_Controls_snap_default,
 };
 
 /* ---- rpc Notice ---- */
@@ -3383,8 +3790,9 @@ static ns_status e2e_Notice_check(const e2e_Notice_snap *s)
 {
     if (!memchr(s->text, 0, sizeof s->text) || !ns_utf8_valid(s->text, strlen(s->text))) return NS_ERR_MALFORMED;
     if (!e2e_Mode_is_valid(s->level)) return NS_ERR_RANGE;
-    if (s->where.b > INT64_C(9000)) return NS_ERR_RANGE;
-    return NS_OK;
+    bool bad = false;
+    bad |= s->where.b > INT64_C(9000);
+    return bad ? NS_ERR_RANGE : NS_OK;
 }
 
 ns_status e2e_Notice_write(ns_writer *wp, const e2e_Notice_snap *cur)
@@ -3399,26 +3807,18 @@ ns_status e2e_Notice_write(ns_writer *wp, const e2e_Notice_snap *cur)
     const bool c1 = cur->level != ref->level; /* level */
     const bool c2 = cur->where.a != ref->where.a; /* where.a */
     const bool c3 = cur->where.b != ref->where.b; /* where.b */
-    const bool any = c0 || c1 || c2 || c3;
+    const bool any = c0 | c1 | c2 | c3;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
         if (c0) {
             ns_write_string(&w, cur->text, ref->text, 100);
         }
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->level, ref->level, NULL);
-        }
-        ns_write_bool(&w, c2);
-        if (c2) {
-            ns_write_delta_i32(&w, cur->where.a, ref->where.a, NULL);
-        }
-        ns_write_bool(&w, c3);
-        if (c3) {
-            ns_write_delta_i32(&w, cur->where.b, ref->where.b, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c1, cur->level, ref->level);
+        ns_write_changed_delta_i32(&w, c2, cur->where.a, ref->where.a);
+        ns_write_changed_delta_i32(&w, c3, cur->where.b, ref->where.b);
     }
+    NS_PROFILE_WRITE(&e2e_Notice_desc, wp, &w, NULL, NS_TO_OWNER, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -3427,7 +3827,11 @@ ns_status e2e_Notice_read(ns_reader *rp, e2e_Notice_snap *out)
 {
     const e2e_Notice_snap *ref = &e2e_Notice_snap_default;
     const unsigned sent = 4u;
-    e2e_Notice_snap v = *ref;
+    e2e_Notice_snap v;
+    memcpy(&v.text, &ref->text, sizeof v.text);
+    v.level = ref->level;
+    v.where.a = ref->where.a;
+    v.where.b = ref->where.b;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -3452,19 +3856,29 @@ ns_status e2e_Notice_read(ns_reader *rp, e2e_Notice_snap *out)
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    memcpy(&out->text, &v.text, sizeof out->text);
+    out->level = v.level;
+    out->where.a = v.where.a;
+    out->where.b = v.where.b;
     return NS_OK;
 }
 
+static const ns_enum_value e2e_Notice_desc_enum_Mode_values[] = {
+    {INT64_C(0), "idle"},
+    {INT64_C(1), "walk"},
+    {INT64_C(5), "run"},
+    {INT64_C(200), "fly"},
+};
+static const ns_enum_desc e2e_Notice_desc_enum_Mode = {"Mode", e2e_Notice_desc_enum_Mode_values, 4u};
 static const ns_field_desc e2e_Notice_desc_fields[] = {
-    {"text", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Notice, text), offsetof(e2e_Notice_snap, text), sizeof(((e2e_Notice_snap *)0)->text), INT64_C(0), INT64_C(0), 0, 826u, 100u, NULL},
-    {"level", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Notice, level), offsetof(e2e_Notice_snap, level), sizeof(((e2e_Notice_snap *)0)->level), INT64_C(0), INT64_C(200), 0, 15u, 0u, NULL},
-    {"where.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Notice, where.a), offsetof(e2e_Notice_snap, where.a), sizeof(((e2e_Notice_snap *)0)->where.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL},
-    {"where.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(e2e_Notice, where.b), offsetof(e2e_Notice_snap, where.b), sizeof(((e2e_Notice_snap *)0)->where.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL},
+    {"text", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Notice, text), offsetof(e2e_Notice_snap, text), sizeof(((e2e_Notice_snap *)0)->text), INT64_C(0), INT64_C(0), 0, 826u, 100u, NULL, NULL, NULL, NULL},
+    {"level", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Notice, level), offsetof(e2e_Notice_snap, level), sizeof(((e2e_Notice_snap *)0)->level), INT64_C(0), INT64_C(200), 0, 15u, 0u, NULL, &e2e_Notice_desc_enum_Mode, NULL, NULL},
+    {"where.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(e2e_Notice, where.a), offsetof(e2e_Notice_snap, where.a), sizeof(((e2e_Notice_snap *)0)->where.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"where.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Notice, where.b), offsetof(e2e_Notice_snap, where.b), sizeof(((e2e_Notice_snap *)0)->where.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Notice_desc = {
     "Notice", "e2e_Notice", "e2e", NS_KIND_RPC, 8u, UINT64_C(0x6262a1a78d9c5b0f),
-    sizeof(e2e_Notice), sizeof(e2e_Notice_snap), 891u, e2e_Notice_desc_fields, 4u,
+    sizeof(e2e_Notice), sizeof(e2e_Notice_snap), 891u, e2e_Notice_desc_fields, 4u, &e2e_Notice_snap_default,
 };
 
 const ns_type_desc *const e2e_types[] = {
@@ -3531,6 +3945,9 @@ static void e2e_Scalars_erased_interpolate(const void *from, const void *to, flo
 {
     e2e_Scalars_interpolate((const e2e_Scalars_snap *)from, (const e2e_Scalars_snap *)to, t, (e2e_Scalars *)out);
 }
+static const ns_entity_field e2e_Scalars_erased_entities[] = {
+    {(uint32_t)(offsetof(e2e_Scalars_snap, e)), (uint32_t)(offsetof(e2e_Scalars, e))},
+};
 
 /* component e2e_Motion */
 
@@ -3918,14 +4335,14 @@ static ns_status e2e_Notice_erased_read(ns_reader *r, void *out, const void *pre
 }
 
 const ns_component_ops e2e_components[] = {
-    {&e2e_Scalars_desc, 0u, e2e_Scalars_erased_snap_default, e2e_Scalars_erased_init, e2e_Scalars_erased_quantize, e2e_Scalars_erased_dequantize, e2e_Scalars_erased_snap_equal, e2e_Scalars_erased_write, e2e_Scalars_erased_read, e2e_Scalars_erased_apply, e2e_Scalars_erased_interpolate},
-    {&e2e_Motion_desc, 0u, e2e_Motion_erased_snap_default, e2e_Motion_erased_init, e2e_Motion_erased_quantize, e2e_Motion_erased_dequantize, e2e_Motion_erased_snap_equal, e2e_Motion_erased_write, e2e_Motion_erased_read, e2e_Motion_erased_apply, e2e_Motion_erased_interpolate},
-    {&e2e_Coded_desc, 0u, e2e_Coded_erased_snap_default, e2e_Coded_erased_init, e2e_Coded_erased_quantize, e2e_Coded_erased_dequantize, e2e_Coded_erased_snap_equal, e2e_Coded_erased_write, e2e_Coded_erased_read, e2e_Coded_erased_apply, e2e_Coded_erased_interpolate},
-    {&e2e_Text_desc, 0u, e2e_Text_erased_snap_default, e2e_Text_erased_init, e2e_Text_erased_quantize, e2e_Text_erased_dequantize, e2e_Text_erased_snap_equal, e2e_Text_erased_write, e2e_Text_erased_read, e2e_Text_erased_apply, e2e_Text_erased_interpolate},
-    {&e2e_Shapes_desc, 0u, e2e_Shapes_erased_snap_default, e2e_Shapes_erased_init, e2e_Shapes_erased_quantize, e2e_Shapes_erased_dequantize, e2e_Shapes_erased_snap_equal, e2e_Shapes_erased_write, e2e_Shapes_erased_read, e2e_Shapes_erased_apply, e2e_Shapes_erased_interpolate},
-    {&e2e_Audience_desc, 0u, e2e_Audience_erased_snap_default, e2e_Audience_erased_init, e2e_Audience_erased_quantize, e2e_Audience_erased_dequantize, e2e_Audience_erased_snap_equal, e2e_Audience_erased_write, e2e_Audience_erased_read, e2e_Audience_erased_apply, e2e_Audience_erased_interpolate},
-    {&e2e_Marker_desc, 0u, e2e_Marker_erased_snap_default, e2e_Marker_erased_init, e2e_Marker_erased_quantize, e2e_Marker_erased_dequantize, e2e_Marker_erased_snap_equal, e2e_Marker_erased_write, e2e_Marker_erased_read, e2e_Marker_erased_apply, e2e_Marker_erased_interpolate},
-    {&e2e_OwnerOnly_desc, 0u, e2e_OwnerOnly_erased_snap_default, e2e_OwnerOnly_erased_init, e2e_OwnerOnly_erased_quantize, e2e_OwnerOnly_erased_dequantize, e2e_OwnerOnly_erased_snap_equal, e2e_OwnerOnly_erased_write, e2e_OwnerOnly_erased_read, e2e_OwnerOnly_erased_apply, e2e_OwnerOnly_erased_interpolate},
+    {&e2e_Scalars_desc, 0u, e2e_Scalars_erased_snap_default, e2e_Scalars_erased_init, e2e_Scalars_erased_quantize, e2e_Scalars_erased_dequantize, e2e_Scalars_erased_snap_equal, e2e_Scalars_erased_write, e2e_Scalars_erased_read, e2e_Scalars_erased_apply, e2e_Scalars_erased_interpolate, e2e_Scalars_erased_entities, 1u},
+    {&e2e_Motion_desc, 0u, e2e_Motion_erased_snap_default, e2e_Motion_erased_init, e2e_Motion_erased_quantize, e2e_Motion_erased_dequantize, e2e_Motion_erased_snap_equal, e2e_Motion_erased_write, e2e_Motion_erased_read, e2e_Motion_erased_apply, e2e_Motion_erased_interpolate, NULL, 0u},
+    {&e2e_Coded_desc, 0u, e2e_Coded_erased_snap_default, e2e_Coded_erased_init, e2e_Coded_erased_quantize, e2e_Coded_erased_dequantize, e2e_Coded_erased_snap_equal, e2e_Coded_erased_write, e2e_Coded_erased_read, e2e_Coded_erased_apply, e2e_Coded_erased_interpolate, NULL, 0u},
+    {&e2e_Text_desc, 0u, e2e_Text_erased_snap_default, e2e_Text_erased_init, e2e_Text_erased_quantize, e2e_Text_erased_dequantize, e2e_Text_erased_snap_equal, e2e_Text_erased_write, e2e_Text_erased_read, e2e_Text_erased_apply, e2e_Text_erased_interpolate, NULL, 0u},
+    {&e2e_Shapes_desc, 0u, e2e_Shapes_erased_snap_default, e2e_Shapes_erased_init, e2e_Shapes_erased_quantize, e2e_Shapes_erased_dequantize, e2e_Shapes_erased_snap_equal, e2e_Shapes_erased_write, e2e_Shapes_erased_read, e2e_Shapes_erased_apply, e2e_Shapes_erased_interpolate, NULL, 0u},
+    {&e2e_Audience_desc, 0u, e2e_Audience_erased_snap_default, e2e_Audience_erased_init, e2e_Audience_erased_quantize, e2e_Audience_erased_dequantize, e2e_Audience_erased_snap_equal, e2e_Audience_erased_write, e2e_Audience_erased_read, e2e_Audience_erased_apply, e2e_Audience_erased_interpolate, NULL, 0u},
+    {&e2e_Marker_desc, 0u, e2e_Marker_erased_snap_default, e2e_Marker_erased_init, e2e_Marker_erased_quantize, e2e_Marker_erased_dequantize, e2e_Marker_erased_snap_equal, e2e_Marker_erased_write, e2e_Marker_erased_read, e2e_Marker_erased_apply, e2e_Marker_erased_interpolate, NULL, 0u},
+    {&e2e_OwnerOnly_desc, 0u, e2e_OwnerOnly_erased_snap_default, e2e_OwnerOnly_erased_init, e2e_OwnerOnly_erased_quantize, e2e_OwnerOnly_erased_dequantize, e2e_OwnerOnly_erased_snap_equal, e2e_OwnerOnly_erased_write, e2e_OwnerOnly_erased_read, e2e_OwnerOnly_erased_apply, e2e_OwnerOnly_erased_interpolate, NULL, 0u},
 };
 
 const ns_message_ops e2e_messages[] = {

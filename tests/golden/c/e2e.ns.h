@@ -965,6 +965,42 @@ ns_status e2e_Controls_send(ns_writer *w, const e2e_Controls *msg, e2e_Controls_
 /* Writes the id and msg, for e2e_dispatch to read. */
 ns_status e2e_Notice_send(ns_writer *w, const e2e_Notice *msg);
 
+/* Prediction errors: how far a predicted Scalars was from the server's, one entry per field its owner */
+/* receives, named in e2e_Scalars_prediction_error_names (distances as in netschema/interp.h). */
+#define E2E_SCALARS_PREDICTION_ERRORS 14u
+extern const char *const e2e_Scalars_prediction_error_names[E2E_SCALARS_PREDICTION_ERRORS];
+void e2e_Scalars_prediction_error(const e2e_Scalars *predicted, const e2e_Scalars *authoritative, float out[E2E_SCALARS_PREDICTION_ERRORS]);
+
+/* Prediction errors: how far a predicted Motion was from the server's, one entry per field its owner */
+/* receives, named in e2e_Motion_prediction_error_names (distances as in netschema/interp.h). */
+#define E2E_MOTION_PREDICTION_ERRORS 14u
+extern const char *const e2e_Motion_prediction_error_names[E2E_MOTION_PREDICTION_ERRORS];
+void e2e_Motion_prediction_error(const e2e_Motion *predicted, const e2e_Motion *authoritative, float out[E2E_MOTION_PREDICTION_ERRORS]);
+
+/* Prediction errors: how far a predicted Coded was from the server's, one entry per field its owner */
+/* receives, named in e2e_Coded_prediction_error_names (distances as in netschema/interp.h). */
+#define E2E_CODED_PREDICTION_ERRORS 10u
+extern const char *const e2e_Coded_prediction_error_names[E2E_CODED_PREDICTION_ERRORS];
+void e2e_Coded_prediction_error(const e2e_Coded *predicted, const e2e_Coded *authoritative, float out[E2E_CODED_PREDICTION_ERRORS]);
+
+/* Prediction errors: how far a predicted Shapes was from the server's, one entry per field its owner */
+/* receives, named in e2e_Shapes_prediction_error_names (distances as in netschema/interp.h). */
+#define E2E_SHAPES_PREDICTION_ERRORS 16u
+extern const char *const e2e_Shapes_prediction_error_names[E2E_SHAPES_PREDICTION_ERRORS];
+void e2e_Shapes_prediction_error(const e2e_Shapes *predicted, const e2e_Shapes *authoritative, float out[E2E_SHAPES_PREDICTION_ERRORS]);
+
+/* Prediction errors: how far a predicted Audience was from the server's, one entry per field its owner */
+/* receives, named in e2e_Audience_prediction_error_names (distances as in netschema/interp.h). */
+#define E2E_AUDIENCE_PREDICTION_ERRORS 6u
+extern const char *const e2e_Audience_prediction_error_names[E2E_AUDIENCE_PREDICTION_ERRORS];
+void e2e_Audience_prediction_error(const e2e_Audience *predicted, const e2e_Audience *authoritative, float out[E2E_AUDIENCE_PREDICTION_ERRORS]);
+
+/* Prediction errors: how far a predicted OwnerOnly was from the server's, one entry per field its owner */
+/* receives, named in e2e_OwnerOnly_prediction_error_names (distances as in netschema/interp.h). */
+#define E2E_OWNERONLY_PREDICTION_ERRORS 2u
+extern const char *const e2e_OwnerOnly_prediction_error_names[E2E_OWNERONLY_PREDICTION_ERRORS];
+void e2e_OwnerOnly_prediction_error(const e2e_OwnerOnly *predicted, const e2e_OwnerOnly *authoritative, float out[E2E_OWNERONLY_PREDICTION_ERRORS]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -86,7 +86,7 @@ bool enums_Facing_equal(const enums_Facing *a, const enums_Facing *b)
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const enums_Facing_snap *enums_Facing_reference(const ns_baselines *base)
+NS__HOT const enums_Facing_snap *enums_Facing_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
     const enums_Facing_snap *b0 = n ? (const enums_Facing_snap *)base->snap[0] : &enums_Facing_snap_default;
@@ -115,22 +115,17 @@ ns_status enums_Facing_write(ns_writer *wp, const enums_Facing_snap *cur, const 
     const bool c0 = cur->dir != ref->dir; /* dir */
     const bool c1 = cur->step != ref->step; /* step */
     const bool c2 = cur->weapon != ref->weapon; /* weapon */
-    const bool any = c0 || c1 || c2;
+    const bool any = c0 | c1 | c2;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
         if (c0) {
             ns_write_raw(&w, (uint64_t)cur->dir - (uint64_t)INT64_C(0), 2);
         }
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->step, ref->step, NULL);
-        }
-        ns_write_bool(&w, c2);
-        if (c2) {
-            ns_write_delta_u32(&w, cur->weapon, ref->weapon, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c1, cur->step, ref->step);
+        ns_write_changed_delta_u32(&w, c2, cur->weapon, ref->weapon);
     }
+    NS_PROFILE_WRITE(&enums_Facing_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -142,7 +137,10 @@ ns_status enums_Facing_read(ns_reader *rp, enums_Facing_snap *out, const ns_base
     const enums_Facing_snap *ref = enums_Facing_reference(base);
     (void)to;
     const unsigned sent = 3u;
-    enums_Facing_snap v = *ref;
+    enums_Facing_snap v;
+    v.dir = ref->dir;
+    v.step = ref->step;
+    v.weapon = ref->weapon;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -165,13 +163,15 @@ ns_status enums_Facing_read(ns_reader *rp, enums_Facing_snap *out, const ns_base
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->dir = v.dir;
+    out->step = v.step;
+    out->weapon = v.weapon;
     return NS_OK;
 }
 
 void enums_Facing_interpolate(const enums_Facing_snap *from, const enums_Facing_snap *to, float t, enums_Facing *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const enums_Facing_snap *jump = t >= 1.0f ? to : from;
     out->dir = jump->dir;
     out->step = jump->step;
@@ -186,6 +186,19 @@ void enums_Facing_apply(enums_Facing *live, const enums_Facing_snap *s, const en
     if (!hooks) return;
     /* After the whole component is updated, in field order. */
     if (hooks->weapon && old_weapon != live->weapon) (hooks->weapon)(ctx, live, old_weapon, live->weapon);
+}
+
+const char *const enums_Facing_prediction_error_names[ENUMS_FACING_PREDICTION_ERRORS] = {
+    "dir",
+    "step",
+    "weapon",
+};
+
+void enums_Facing_prediction_error(const enums_Facing *predicted, const enums_Facing *authoritative, float out[ENUMS_FACING_PREDICTION_ERRORS])
+{
+    out[0] = predicted->dir != authoritative->dir ? 1.0f : 0.0f;
+    out[1] = predicted->step != authoritative->step ? 1.0f : 0.0f;
+    out[2] = predicted->weapon != authoritative->weapon ? 1.0f : 0.0f;
 }
 
 void enums_Facing_set_dir(enums_Facing *v, enums_Direction value)
@@ -221,14 +234,34 @@ void enums_Facing_clear_dirty(enums_Facing *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
+static const ns_enum_value enums_Facing_desc_enum_Direction_values[] = {
+    {INT64_C(0), "north"},
+    {INT64_C(1), "east"},
+    {INT64_C(2), "south"},
+    {INT64_C(3), "west"},
+};
+static const ns_enum_desc enums_Facing_desc_enum_Direction = {"Direction", enums_Facing_desc_enum_Direction_values, 4u};
+static const ns_enum_value enums_Facing_desc_enum_Delta_values[] = {
+    {INT64_C(-1), "back"},
+    {INT64_C(0), "stay"},
+    {INT64_C(1), "forward"},
+    {INT64_C(1000), "leap"},
+};
+static const ns_enum_desc enums_Facing_desc_enum_Delta = {"Delta", enums_Facing_desc_enum_Delta_values, 4u};
+static const ns_enum_value enums_Facing_desc_enum_Weapon_values[] = {
+    {INT64_C(0), "none"},
+    {INT64_C(100000), "sword"},
+    {INT64_C(100001), "bow"},
+};
+static const ns_enum_desc enums_Facing_desc_enum_Weapon = {"Weapon", enums_Facing_desc_enum_Weapon_values, 3u};
 static const ns_field_desc enums_Facing_desc_fields[] = {
-    {"dir", NS_ENC_RAW, 1, 2, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(enums_Facing, dir), offsetof(enums_Facing_snap, dir), sizeof(((enums_Facing_snap *)0)->dir), INT64_C(0), INT64_C(3), 0, 2u, 0u, NULL},
-    {"step", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(enums_Facing, step), offsetof(enums_Facing_snap, step), sizeof(((enums_Facing_snap *)0)->step), INT64_C(-1), INT64_C(1000), 0, 17u, 0u, NULL},
-    {"weapon", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_NOTIFY, offsetof(enums_Facing, weapon), offsetof(enums_Facing_snap, weapon), sizeof(((enums_Facing_snap *)0)->weapon), INT64_C(0), INT64_C(100001), 0, 24u, 0u, NULL},
+    {"dir", NS_ENC_RAW, 1, 2, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(enums_Facing, dir), offsetof(enums_Facing_snap, dir), sizeof(((enums_Facing_snap *)0)->dir), INT64_C(0), INT64_C(3), 0, 2u, 0u, NULL, &enums_Facing_desc_enum_Direction, NULL, NULL},
+    {"step", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(enums_Facing, step), offsetof(enums_Facing_snap, step), sizeof(((enums_Facing_snap *)0)->step), INT64_C(-1), INT64_C(1000), 0, 17u, 0u, NULL, &enums_Facing_desc_enum_Delta, NULL, NULL},
+    {"weapon", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_NOTIFY | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(enums_Facing, weapon), offsetof(enums_Facing_snap, weapon), sizeof(((enums_Facing_snap *)0)->weapon), INT64_C(0), INT64_C(100001), 0, 24u, 0u, NULL, &enums_Facing_desc_enum_Weapon, NULL, NULL},
 };
 const ns_type_desc enums_Facing_desc = {
     "Facing", "enums_Facing", "enums", NS_KIND_COMPONENT, 0u, UINT64_C(0x8b8e4709d0d11057),
-    sizeof(enums_Facing), sizeof(enums_Facing_snap), 47u, enums_Facing_desc_fields, 3u,
+    sizeof(enums_Facing), sizeof(enums_Facing_snap), 47u, enums_Facing_desc_fields, 3u, &enums_Facing_snap_default,
 };
 
 const ns_type_desc *const enums_types[] = {
@@ -285,7 +318,7 @@ static void enums_Facing_erased_interpolate(const void *from, const void *to, fl
 }
 
 const ns_component_ops enums_components[] = {
-    {&enums_Facing_desc, 0u, enums_Facing_erased_snap_default, enums_Facing_erased_init, enums_Facing_erased_quantize, enums_Facing_erased_dequantize, enums_Facing_erased_snap_equal, enums_Facing_erased_write, enums_Facing_erased_read, enums_Facing_erased_apply, enums_Facing_erased_interpolate},
+    {&enums_Facing_desc, 0u, enums_Facing_erased_snap_default, enums_Facing_erased_init, enums_Facing_erased_quantize, enums_Facing_erased_dequantize, enums_Facing_erased_snap_equal, enums_Facing_erased_write, enums_Facing_erased_read, enums_Facing_erased_apply, enums_Facing_erased_interpolate, NULL, 0u},
 };
 
 const ns_schema enums_schema = {

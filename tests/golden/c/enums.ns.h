@@ -172,6 +172,12 @@ typedef struct enums_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status enums_dispatch(ns_reader *r, const enums_handlers *h, void *ctx, uint32_t *id_out);
 
+/* Prediction errors: how far a predicted Facing was from the server's, one entry per field its owner */
+/* receives, named in enums_Facing_prediction_error_names (distances as in netschema/interp.h). */
+#define ENUMS_FACING_PREDICTION_ERRORS 3u
+extern const char *const enums_Facing_prediction_error_names[ENUMS_FACING_PREDICTION_ERRORS];
+void enums_Facing_prediction_error(const enums_Facing *predicted, const enums_Facing *authoritative, float out[ENUMS_FACING_PREDICTION_ERRORS]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -51,7 +51,7 @@ bool game_Player_equal(const game_Player *a, const game_Player *b)
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const game_Player_snap *game_Player_reference(const ns_baselines *base)
+NS__HOT const game_Player_snap *game_Player_reference(const ns_baselines *base)
 {
     const uint32_t n = ns_baselines_count(base);
     const game_Player_snap *b0 = n ? (const game_Player_snap *)base->snap[0] : &game_Player_snap_default;
@@ -63,7 +63,7 @@ static ns_status game_Player_check(const game_Player_snap *s)
 {
     if (!memchr(s->name, 0, sizeof s->name) || !ns_utf8_valid(s->name, strlen(s->name))) return NS_ERR_MALFORMED;
     if (!game_common_Team_is_valid(s->team)) return NS_ERR_RANGE;
-    if (s->hand.count < INT64_C(1) || s->hand.count > INT64_C(99)) return NS_ERR_RANGE;
+    if ((s->hand.count < INT64_C(1)) | (s->hand.count > INT64_C(99))) return NS_ERR_RANGE;
     return NS_OK;
 }
 
@@ -80,23 +80,21 @@ ns_status game_Player_write(ns_writer *wp, const game_Player_snap *cur, const ns
     const bool c0 = strcmp(cur->name, ref->name) != 0; /* name */
     const bool c1 = cur->team != ref->team; /* team */
     const bool c2 = !game_common_ItemStack_snap_equal(&cur->hand, &ref->hand); /* hand */
-    const bool any = c0 || c1 || c2;
+    const bool any = c0 | c1 | c2;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
         if (c0) {
             ns_write_string(&w, cur->name, ref->name, 24);
         }
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->team, ref->team, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c1, cur->team, ref->team);
         ns_write_bool(&w, c2);
         if (c2) {
-            ns_write_delta_i32(&w, cur->hand.kind, ref->hand.kind, NULL);
-            ns_write_delta_i32(&w, cur->hand.count, ref->hand.count, NULL);
+            ns_write_delta_i32_default(&w, cur->hand.kind, ref->hand.kind);
+            ns_write_delta_i32_default(&w, cur->hand.count, ref->hand.count);
         }
     }
+    NS_PROFILE_WRITE(&game_Player_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -108,7 +106,10 @@ ns_status game_Player_read(ns_reader *rp, game_Player_snap *out, const ns_baseli
     const game_Player_snap *ref = game_Player_reference(base);
     (void)to;
     const unsigned sent = 3u;
-    game_Player_snap v = *ref;
+    game_Player_snap v;
+    memcpy(&v.name, &ref->name, sizeof v.name);
+    v.team = ref->team;
+    v.hand = ref->hand;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -130,13 +131,15 @@ ns_status game_Player_read(ns_reader *rp, game_Player_snap *out, const ns_baseli
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    memcpy(&out->name, &v.name, sizeof out->name);
+    out->team = v.team;
+    out->hand = v.hand;
     return NS_OK;
 }
 
 void game_Player_interpolate(const game_Player_snap *from, const game_Player_snap *to, float t, game_Player *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const game_Player_snap *jump = t >= 1.0f ? to : from;
     memcpy(out->name, jump->name, sizeof out->name);
     out->team = jump->team;
@@ -148,6 +151,19 @@ void game_Player_apply(game_Player *live, const game_Player_snap *s, const game_
     (void)hooks;
     (void)ctx;
     game_Player_dequantize(s, live);
+}
+
+const char *const game_Player_prediction_error_names[GAME_PLAYER_PREDICTION_ERRORS] = {
+    "team",
+    "hand.kind",
+    "hand.count",
+};
+
+void game_Player_prediction_error(const game_Player *predicted, const game_Player *authoritative, float out[GAME_PLAYER_PREDICTION_ERRORS])
+{
+    out[0] = predicted->team != authoritative->team ? 1.0f : 0.0f;
+    out[1] = (float)ns_distance((double)predicted->hand.kind, (double)authoritative->hand.kind);
+    out[2] = (float)ns_distance((double)predicted->hand.count, (double)authoritative->hand.count);
 }
 
 void game_Player_set_name(game_Player *v, const char *value)
@@ -185,14 +201,20 @@ void game_Player_clear_dirty(game_Player *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
+static const ns_enum_value game_Player_desc_enum_Team_values[] = {
+    {INT64_C(0), "red"},
+    {INT64_C(1), "blue"},
+    {INT64_C(7), "spectator"},
+};
+static const ns_enum_desc game_Player_desc_enum_Team = {"Team", game_Player_desc_enum_Team_values, 3u};
 static const ns_field_desc game_Player_desc_fields[] = {
-    {"name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_Player, name), offsetof(game_Player_snap, name), sizeof(((game_Player_snap *)0)->name), INT64_C(0), INT64_C(0), 0, 208u, 24u, NULL},
-    {"team", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(game_Player, team), offsetof(game_Player_snap, team), sizeof(((game_Player_snap *)0)->team), INT64_C(0), INT64_C(7), 0, 7u, 0u, NULL},
-    {"hand", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_Player, hand), offsetof(game_Player_snap, hand), sizeof(((game_Player_snap *)0)->hand), INT64_C(0), INT64_C(0), 0, 37u, 0u, &game_common_ItemStack_desc},
+    {"name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_Player, name), offsetof(game_Player_snap, name), sizeof(((game_Player_snap *)0)->name), INT64_C(0), INT64_C(0), 0, 208u, 24u, NULL, NULL, NULL, NULL},
+    {"team", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(game_Player, team), offsetof(game_Player_snap, team), sizeof(((game_Player_snap *)0)->team), INT64_C(0), INT64_C(7), 0, 7u, 0u, NULL, &game_Player_desc_enum_Team, NULL, NULL},
+    {"hand", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_Player, hand), offsetof(game_Player_snap, hand), sizeof(((game_Player_snap *)0)->hand), INT64_C(0), INT64_C(0), 0, 37u, 0u, &game_common_ItemStack_desc, NULL, NULL, NULL},
 };
 const ns_type_desc game_Player_desc = {
     "Player", "game_Player", "game", NS_KIND_COMPONENT, 0u, UINT64_C(0xb2b072bb1596cf27),
-    sizeof(game_Player), sizeof(game_Player_snap), 256u, game_Player_desc_fields, 3u,
+    sizeof(game_Player), sizeof(game_Player_snap), 256u, game_Player_desc_fields, 3u, &game_Player_snap_default,
 };
 
 const ns_type_desc *const game_types[] = {
@@ -249,7 +271,7 @@ static void game_Player_erased_interpolate(const void *from, const void *to, flo
 }
 
 const ns_component_ops game_components[] = {
-    {&game_Player_desc, 0u, game_Player_erased_snap_default, game_Player_erased_init, game_Player_erased_quantize, game_Player_erased_dequantize, game_Player_erased_snap_equal, game_Player_erased_write, game_Player_erased_read, game_Player_erased_apply, game_Player_erased_interpolate},
+    {&game_Player_desc, 0u, game_Player_erased_snap_default, game_Player_erased_init, game_Player_erased_quantize, game_Player_erased_dequantize, game_Player_erased_snap_equal, game_Player_erased_write, game_Player_erased_read, game_Player_erased_apply, game_Player_erased_interpolate, NULL, 0u},
 };
 
 const ns_schema game_schema = {

@@ -103,6 +103,12 @@ typedef struct game_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status game_dispatch(ns_reader *r, const game_handlers *h, void *ctx, uint32_t *id_out);
 
+/* Prediction errors: how far a predicted Player was from the server's, one entry per field its owner */
+/* receives, named in game_Player_prediction_error_names (distances as in netschema/interp.h). */
+#define GAME_PLAYER_PREDICTION_ERRORS 3u
+extern const char *const game_Player_prediction_error_names[GAME_PLAYER_PREDICTION_ERRORS];
+void game_Player_prediction_error(const game_Player *predicted, const game_Player *authoritative, float out[GAME_PLAYER_PREDICTION_ERRORS]);
+
 #ifdef __cplusplus
 }
 #endif

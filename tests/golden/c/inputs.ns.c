@@ -38,7 +38,7 @@ void ctl_Move_dequantize(const ctl_Move_snap *s, ctl_Move *v)
 
 bool ctl_Move_snap_equal(const ctl_Move_snap *a, const ctl_Move_snap *b)
 {
-    if (memcmp(a->stick, b->stick, sizeof a->stick) != 0) return false;
+    if (((a->stick[0] != b->stick[0]) | (a->stick[1] != b->stick[1]))) return false;
     if (a->jump != b->jump) return false;
     if (a->crouch != b->crouch) return false;
     if (a->buttons != b->buttons) return false;
@@ -59,9 +59,10 @@ bool ctl_Move_equal(const ctl_Move *a, const ctl_Move *b)
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status ctl_Move_check(const ctl_Move_snap *s)
 {
-    if (s->stick[0] < INT64_C(-127) || s->stick[0] > INT64_C(127)) return NS_ERR_RANGE;
-    if (s->stick[1] < INT64_C(-127) || s->stick[1] > INT64_C(127)) return NS_ERR_RANGE;
-    return NS_OK;
+    bool bad = false;
+    bad |= (s->stick[0] < INT64_C(-127)) | (s->stick[0] > INT64_C(127));
+    bad |= (s->stick[1] < INT64_C(-127)) | (s->stick[1] > INT64_C(127));
+    return bad ? NS_ERR_RANGE : NS_OK;
 }
 
 ns_status ctl_Move_write(ns_writer *wp, const ctl_Move_snap *cur, const ctl_Move_snap *prev)
@@ -72,18 +73,17 @@ ns_status ctl_Move_write(ns_writer *wp, const ctl_Move_snap *cur, const ctl_Move
     const unsigned sent = 5u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = memcmp(cur->stick, ref->stick, sizeof cur->stick) != 0; /* stick */
+    const bool c0 = ((cur->stick[0] != ref->stick[0]) | (cur->stick[1] != ref->stick[1])); /* stick */
     const bool c1 = cur->jump != ref->jump; /* jump */
     const bool c2 = cur->crouch != ref->crouch; /* crouch */
     const bool c3 = cur->buttons != ref->buttons; /* buttons */
     const bool c4 = cur->tick != ref->tick; /* tick */
-    const bool any = c0 || c1 || c2 || c3 || c4;
+    const bool any = c0 | c1 | c2 | c3 | c4;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
+        ns_write_changed_delta_i32(&w, c0, cur->stick[0], ref->stick[0]);
         if (c0) {
-            ns_write_delta_i32(&w, cur->stick[0], ref->stick[0], NULL);
-            ns_write_delta_i32(&w, cur->stick[1], ref->stick[1], NULL);
+            ns_write_delta_i32_default(&w, cur->stick[1], ref->stick[1]);
         }
         ns_write_bool(&w, c1);
         ns_write_bool(&w, c2);
@@ -91,11 +91,9 @@ ns_status ctl_Move_write(ns_writer *wp, const ctl_Move_snap *cur, const ctl_Move
         if (c3) {
             ns_write_raw(&w, (uint64_t)cur->buttons - (uint64_t)INT64_C(0), 8);
         }
-        ns_write_bool(&w, c4);
-        if (c4) {
-            ns_write_delta_u32(&w, cur->tick, ref->tick, NULL);
-        }
+        ns_write_changed_delta_u32(&w, c4, cur->tick, ref->tick);
     }
+    NS_PROFILE_WRITE(&ctl_Move_desc, wp, &w, NULL, NS_TO_OWNER, prev);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -104,7 +102,13 @@ ns_status ctl_Move_read(ns_reader *rp, ctl_Move_snap *out, const ctl_Move_snap *
 {
     const ctl_Move_snap *ref = prev ? prev : &ctl_Move_snap_default;
     const unsigned sent = 5u;
-    ctl_Move_snap v = *ref;
+    ctl_Move_snap v;
+    v.stick[0] = ref->stick[0];
+    v.stick[1] = ref->stick[1];
+    v.jump = ref->jump;
+    v.crouch = ref->crouch;
+    v.buttons = ref->buttons;
+    v.tick = ref->tick;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -133,7 +137,12 @@ ns_status ctl_Move_read(ns_reader *rp, ctl_Move_snap *out, const ctl_Move_snap *
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->stick[0] = v.stick[0];
+    out->stick[1] = v.stick[1];
+    out->jump = v.jump;
+    out->crouch = v.crouch;
+    out->buttons = v.buttons;
+    out->tick = v.tick;
     return NS_OK;
 }
 
@@ -185,15 +194,15 @@ void ctl_Move_clear_dirty(ctl_Move *v)
 }
 
 static const ns_field_desc ctl_Move_desc_fields[] = {
-    {"stick", NS_ENC_VEC_Q, 2, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(ctl_Move, stick), offsetof(ctl_Move_snap, stick), sizeof(((ctl_Move_snap *)0)->stick), INT64_C(-127), INT64_C(127), 127, 30u, 0u, NULL},
-    {"jump", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Move, jump), offsetof(ctl_Move_snap, jump), sizeof(((ctl_Move_snap *)0)->jump), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL},
-    {"crouch", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Move, crouch), offsetof(ctl_Move_snap, crouch), sizeof(((ctl_Move_snap *)0)->crouch), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL},
-    {"buttons", NS_ENC_RAW, 1, 8, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Move, buttons), offsetof(ctl_Move_snap, buttons), sizeof(((ctl_Move_snap *)0)->buttons), INT64_C(0), INT64_C(255), 0, 8u, 0u, NULL},
-    {"tick", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Move, tick), offsetof(ctl_Move_snap, tick), sizeof(((ctl_Move_snap *)0)->tick), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL},
+    {"stick", NS_ENC_VEC_Q, 2, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(ctl_Move, stick), offsetof(ctl_Move_snap, stick), sizeof(((ctl_Move_snap *)0)->stick), INT64_C(-127), INT64_C(127), 127, 30u, 0u, NULL, NULL, NULL, NULL},
+    {"jump", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Move, jump), offsetof(ctl_Move_snap, jump), sizeof(((ctl_Move_snap *)0)->jump), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"crouch", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Move, crouch), offsetof(ctl_Move_snap, crouch), sizeof(((ctl_Move_snap *)0)->crouch), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"buttons", NS_ENC_RAW, 1, 8, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(ctl_Move, buttons), offsetof(ctl_Move_snap, buttons), sizeof(((ctl_Move_snap *)0)->buttons), INT64_C(0), INT64_C(255), 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"tick", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(ctl_Move, tick), offsetof(ctl_Move_snap, tick), sizeof(((ctl_Move_snap *)0)->tick), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc ctl_Move_desc = {
     "Move", "ctl_Move", "ctl", NS_KIND_INPUT, 10u, UINT64_C(0xdb89d322df10830e),
-    sizeof(ctl_Move), sizeof(ctl_Move_snap), 82u, ctl_Move_desc_fields, 5u,
+    sizeof(ctl_Move), sizeof(ctl_Move_snap), 82u, ctl_Move_desc_fields, 5u, &ctl_Move_snap_default,
 };
 
 /* ---- input Aim ---- */
@@ -209,7 +218,6 @@ void ctl_Aim_init(ctl_Aim *v)
 
 void ctl_Aim_quantize(const ctl_Aim *v, ctl_Aim_snap *s)
 {
-    memset(s, 0, sizeof *s);
     s->view = ns_smallest3_pack(v->view, 12);
 }
 
@@ -254,6 +262,7 @@ ns_status ctl_Aim_write(ns_writer *wp, const ctl_Aim_snap *cur, const ctl_Aim_sn
             ns_write_raw(&w, cur->view, NS_SMALLEST3_BITS(12));
         }
     }
+    NS_PROFILE_WRITE(&ctl_Aim_desc, wp, &w, NULL, NS_TO_OWNER, prev);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -262,7 +271,8 @@ ns_status ctl_Aim_read(ns_reader *rp, ctl_Aim_snap *out, const ctl_Aim_snap *pre
 {
     const ctl_Aim_snap *ref = prev ? prev : &ctl_Aim_snap_default;
     const unsigned sent = 1u;
-    ctl_Aim_snap v = *ref;
+    ctl_Aim_snap v;
+    v.view = ref->view;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -274,7 +284,7 @@ ns_status ctl_Aim_read(ns_reader *rp, ctl_Aim_snap *out, const ctl_Aim_snap *pre
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->view = v.view;
     return NS_OK;
 }
 
@@ -298,11 +308,11 @@ void ctl_Aim_clear_dirty(ctl_Aim *v)
 }
 
 static const ns_field_desc ctl_Aim_desc_fields[] = {
-    {"view", NS_ENC_QUAT_S3, 1, 12, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Aim, view), offsetof(ctl_Aim_snap, view), sizeof(((ctl_Aim_snap *)0)->view), INT64_C(0), INT64_C(0), 0, 38u, 0u, NULL},
+    {"view", NS_ENC_QUAT_S3, 1, 12, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(ctl_Aim, view), offsetof(ctl_Aim_snap, view), sizeof(((ctl_Aim_snap *)0)->view), INT64_C(0), INT64_C(0), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc ctl_Aim_desc = {
     "Aim", "ctl_Aim", "ctl", NS_KIND_INPUT, 0u, UINT64_C(0x7c9c6c1a15921847),
-    sizeof(ctl_Aim), sizeof(ctl_Aim_snap), 39u, ctl_Aim_desc_fields, 1u,
+    sizeof(ctl_Aim), sizeof(ctl_Aim_snap), 39u, ctl_Aim_desc_fields, 1u, &ctl_Aim_snap_default,
 };
 
 /* ---- rpc Say ---- */
@@ -346,8 +356,9 @@ bool ctl_Say_equal(const ctl_Say *a, const ctl_Say *b)
 static ns_status ctl_Say_check(const ctl_Say_snap *s)
 {
     if (!memchr(s->text, 0, sizeof s->text) || !ns_utf8_valid(s->text, strlen(s->text))) return NS_ERR_MALFORMED;
-    if (s->channel > INT64_C(7)) return NS_ERR_RANGE;
-    return NS_OK;
+    bool bad = false;
+    bad |= s->channel > INT64_C(7);
+    return bad ? NS_ERR_RANGE : NS_OK;
 }
 
 ns_status ctl_Say_write(ns_writer *wp, const ctl_Say_snap *cur)
@@ -360,7 +371,7 @@ ns_status ctl_Say_write(ns_writer *wp, const ctl_Say_snap *cur)
     ns_writer w = *wp;
     const bool c0 = strcmp(cur->text, ref->text) != 0; /* text */
     const bool c1 = cur->channel != ref->channel; /* channel */
-    const bool any = c0 || c1;
+    const bool any = c0 | c1;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
         ns_write_bool(&w, c0);
@@ -372,6 +383,7 @@ ns_status ctl_Say_write(ns_writer *wp, const ctl_Say_snap *cur)
             ns_write_raw(&w, (uint64_t)cur->channel - (uint64_t)INT64_C(0), 3);
         }
     }
+    NS_PROFILE_WRITE(&ctl_Say_desc, wp, &w, NULL, NS_TO_OWNER, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -380,7 +392,9 @@ ns_status ctl_Say_read(ns_reader *rp, ctl_Say_snap *out)
 {
     const ctl_Say_snap *ref = &ctl_Say_snap_default;
     const unsigned sent = 2u;
-    ctl_Say_snap v = *ref;
+    ctl_Say_snap v;
+    memcpy(&v.text, &ref->text, sizeof v.text);
+    v.channel = ref->channel;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -396,17 +410,18 @@ ns_status ctl_Say_read(ns_reader *rp, ctl_Say_snap *out)
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    memcpy(&out->text, &v.text, sizeof out->text);
+    out->channel = v.channel;
     return NS_OK;
 }
 
 static const ns_field_desc ctl_Say_desc_fields[] = {
-    {"text", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Say, text), offsetof(ctl_Say_snap, text), sizeof(((ctl_Say_snap *)0)->text), INT64_C(0), INT64_C(0), 0, 1146u, 140u, NULL},
-    {"channel", NS_ENC_RAW, 1, 3, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(ctl_Say, channel), offsetof(ctl_Say_snap, channel), sizeof(((ctl_Say_snap *)0)->channel), INT64_C(0), INT64_C(7), 0, 3u, 0u, NULL},
+    {"text", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Say, text), offsetof(ctl_Say_snap, text), sizeof(((ctl_Say_snap *)0)->text), INT64_C(0), INT64_C(0), 0, 1146u, 140u, NULL, NULL, NULL, NULL},
+    {"channel", NS_ENC_RAW, 1, 3, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(ctl_Say, channel), offsetof(ctl_Say_snap, channel), sizeof(((ctl_Say_snap *)0)->channel), INT64_C(0), INT64_C(7), 0, 3u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc ctl_Say_desc = {
     "Say", "ctl_Say", "ctl", NS_KIND_RPC, 1u, UINT64_C(0xd48a8006a1a68ae1),
-    sizeof(ctl_Say), sizeof(ctl_Say_snap), 1152u, ctl_Say_desc_fields, 2u,
+    sizeof(ctl_Say), sizeof(ctl_Say_snap), 1152u, ctl_Say_desc_fields, 2u, &ctl_Say_snap_default,
 };
 
 /* ---- rpc Ping ---- */
@@ -421,7 +436,6 @@ void ctl_Ping_init(ctl_Ping *v)
 
 void ctl_Ping_quantize(const ctl_Ping *v, ctl_Ping_snap *s)
 {
-    memset(s, 0, sizeof *s);
     s->sent_at = v->sent_at;
 }
 
@@ -466,6 +480,7 @@ ns_status ctl_Ping_write(ns_writer *wp, const ctl_Ping_snap *cur)
             ns_write_delta_u64(&w, cur->sent_at, ref->sent_at, NULL);
         }
     }
+    NS_PROFILE_WRITE(&ctl_Ping_desc, wp, &w, NULL, NS_TO_OWNER, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -474,7 +489,8 @@ ns_status ctl_Ping_read(ns_reader *rp, ctl_Ping_snap *out)
 {
     const ctl_Ping_snap *ref = &ctl_Ping_snap_default;
     const unsigned sent = 1u;
-    ctl_Ping_snap v = *ref;
+    ctl_Ping_snap v;
+    v.sent_at = ref->sent_at;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -486,16 +502,16 @@ ns_status ctl_Ping_read(ns_reader *rp, ctl_Ping_snap *out)
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->sent_at = v.sent_at;
     return NS_OK;
 }
 
 static const ns_field_desc ctl_Ping_desc_fields[] = {
-    {"sent_at", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Ping, sent_at), offsetof(ctl_Ping_snap, sent_at), sizeof(((ctl_Ping_snap *)0)->sent_at), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL},
+    {"sent_at", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(ctl_Ping, sent_at), offsetof(ctl_Ping_snap, sent_at), sizeof(((ctl_Ping_snap *)0)->sent_at), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc ctl_Ping_desc = {
     "Ping", "ctl_Ping", "ctl", NS_KIND_RPC, 2u, UINT64_C(0x75e6893bfd71a3c2),
-    sizeof(ctl_Ping), sizeof(ctl_Ping_snap), 77u, ctl_Ping_desc_fields, 1u,
+    sizeof(ctl_Ping), sizeof(ctl_Ping_snap), 77u, ctl_Ping_desc_fields, 1u, &ctl_Ping_snap_default,
 };
 
 /* ---- rpc Emote ---- */
@@ -510,7 +526,6 @@ void ctl_Emote_init(ctl_Emote *v)
 
 void ctl_Emote_quantize(const ctl_Emote *v, ctl_Emote_snap *s)
 {
-    memset(s, 0, sizeof *s);
     s->id = v->id;
 }
 
@@ -548,13 +563,14 @@ ns_status ctl_Emote_write(ns_writer *wp, const ctl_Emote_snap *cur)
     ns_writer w = *wp;
     const bool c0 = cur->id != ref->id; /* id */
     const bool any = c0;
-    if (sent > 1) ns_write_bool(&w, any);
+    uint8_t spill[5u + 8u]; /* the record when the buffer may not hold its worst case */
+    ns_record rec = ns_record_begin(&w, spill, 5u);
+    if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
-        if (c0) {
-            ns_write_delta_i32(&w, cur->id, ref->id, NULL);
-        }
+        ns_record_changed_delta_i32(&rec, c0, cur->id, ref->id);
     }
+    ns_record_end(&w, &rec, spill);
+    NS_PROFILE_WRITE(&ctl_Emote_desc, wp, &w, NULL, NS_TO_OWNER, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -563,7 +579,8 @@ ns_status ctl_Emote_read(ns_reader *rp, ctl_Emote_snap *out)
 {
     const ctl_Emote_snap *ref = &ctl_Emote_snap_default;
     const unsigned sent = 1u;
-    ctl_Emote_snap v = *ref;
+    ctl_Emote_snap v;
+    v.id = ref->id;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -575,16 +592,16 @@ ns_status ctl_Emote_read(ns_reader *rp, ctl_Emote_snap *out)
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->id = v.id;
     return NS_OK;
 }
 
 static const ns_field_desc ctl_Emote_desc_fields[] = {
-    {"id", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Emote, id), offsetof(ctl_Emote_snap, id), sizeof(((ctl_Emote_snap *)0)->id), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL},
+    {"id", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(ctl_Emote, id), offsetof(ctl_Emote_snap, id), sizeof(((ctl_Emote_snap *)0)->id), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc ctl_Emote_desc = {
     "Emote", "ctl_Emote", "ctl", NS_KIND_RPC, 11u, UINT64_C(0xcb157210188ec49c),
-    sizeof(ctl_Emote), sizeof(ctl_Emote_snap), 25u, ctl_Emote_desc_fields, 1u,
+    sizeof(ctl_Emote), sizeof(ctl_Emote_snap), 25u, ctl_Emote_desc_fields, 1u, &ctl_Emote_snap_default,
 };
 
 const ns_type_desc *const ctl_types[] = {

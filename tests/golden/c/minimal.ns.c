@@ -17,7 +17,6 @@ void minimal_Position_init(minimal_Position *v)
 
 void minimal_Position_quantize(const minimal_Position *v, minimal_Position_snap *s)
 {
-    memset(s, 0, sizeof *s);
     s->value[0] = ns_quantize_f64(v->value.x, 100.0);
     s->value[1] = ns_quantize_f64(v->value.y, 100.0);
     s->value[2] = ns_quantize_f64(v->value.z, 100.0);
@@ -32,7 +31,7 @@ void minimal_Position_dequantize(const minimal_Position_snap *s, minimal_Positio
 
 bool minimal_Position_snap_equal(const minimal_Position_snap *a, const minimal_Position_snap *b)
 {
-    if (memcmp(a->value, b->value, sizeof a->value) != 0) return false;
+    if (((a->value[0] != b->value[0]) | (a->value[1] != b->value[1]) | (a->value[2] != b->value[2]))) return false;
     return true;
 }
 
@@ -49,7 +48,7 @@ typedef struct minimal_Position_pred {
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const minimal_Position_snap *minimal_Position_reference(const ns_baselines *base, minimal_Position_pred *pred)
+NS__HOT const minimal_Position_snap *minimal_Position_reference(const ns_baselines *base, minimal_Position_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
     const minimal_Position_snap *b0 = n ? (const minimal_Position_snap *)base->snap[0] : &minimal_Position_snap_default;
@@ -61,6 +60,14 @@ static const minimal_Position_snap *minimal_Position_reference(const ns_baseline
     const minimal_Position_snap *b2 = (const minimal_Position_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
+    if (NS__LIKELY(ns_predictor_unit(&p) && !(ns_predict_wide(b0->value[0]) | ns_predict_wide(b1->value[0]) | ns_predict_wide(b2->value[0]) | ns_predict_wide(b0->value[1]) | ns_predict_wide(b1->value[1]) | ns_predict_wide(b2->value[1]) | ns_predict_wide(b0->value[2]) | ns_predict_wide(b1->value[2]) | ns_predict_wide(b2->value[2])))) {
+        /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
+        pred->s0[0] = (int32_t)ns_predict_unit_i32_in(b0->value[0], b1->value[0], b2->value[0], INT32_MIN, INT32_MAX);
+        pred->s0[1] = (int32_t)ns_predict_unit_i32_in(b0->value[1], b1->value[1], b2->value[1], INT32_MIN, INT32_MAX);
+        pred->s0[2] = (int32_t)ns_predict_unit_i32_in(b0->value[2], b1->value[2], b2->value[2], INT32_MIN, INT32_MAX);
+        return b0;
+    }
+    /* Any ticks, any values. */
     pred->s0[0] = (int32_t)ns_predict_i32(&p, b0->value[0], b1->value[0], b2->value[0]);
     pred->s0[1] = (int32_t)ns_predict_i32(&p, b0->value[1], b1->value[1], b2->value[1]);
     pred->s0[2] = (int32_t)ns_predict_i32(&p, b0->value[2], b1->value[2], b2->value[2]);
@@ -86,17 +93,20 @@ ns_status minimal_Position_write(ns_writer *wp, const minimal_Position_snap *cur
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
     (void)ref; /* every field sent is predicted */
-    const bool c0 = memcmp(cur->value, pred.s0, sizeof cur->value) != 0; /* value */
+    const bool c0 = ((cur->value[0] != pred.s0[0]) | (cur->value[1] != pred.s0[1]) | (cur->value[2] != pred.s0[2])); /* value */
     const bool any = c0;
-    if (sent > 1) ns_write_bool(&w, any);
+    uint8_t spill[15u + 8u]; /* the record when the buffer may not hold its worst case */
+    ns_record rec = ns_record_begin(&w, spill, 15u);
+    if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
+        ns_record_changed_delta_i32(&rec, c0, cur->value[0], pred.s0[0]);
         if (c0) {
-            ns_write_delta_i32(&w, cur->value[0], pred.s0[0], NULL);
-            ns_write_delta_i32(&w, cur->value[1], pred.s0[1], NULL);
-            ns_write_delta_i32(&w, cur->value[2], pred.s0[2], NULL);
+            ns_record_delta_i32(&rec, cur->value[1], pred.s0[1]);
+            ns_record_delta_i32(&rec, cur->value[2], pred.s0[2]);
         }
     }
+    ns_record_end(&w, &rec, spill);
+    NS_PROFILE_WRITE(&minimal_Position_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -109,8 +119,11 @@ ns_status minimal_Position_read(ns_reader *rp, minimal_Position_snap *out, const
     const minimal_Position_snap *ref = minimal_Position_reference(base, &pred);
     (void)to;
     const unsigned sent = 1u;
-    minimal_Position_snap v = *ref;
-    memcpy(v.value, pred.s0, sizeof v.value);
+    (void)ref; /* every field is predicted */
+    minimal_Position_snap v;
+    v.value[0] = pred.s0[0];
+    v.value[1] = pred.s0[1];
+    v.value[2] = pred.s0[2];
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -124,13 +137,15 @@ ns_status minimal_Position_read(ns_reader *rp, minimal_Position_snap *out, const
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->value[0] = v.value[0];
+    out->value[1] = v.value[1];
+    out->value[2] = v.value[2];
     return NS_OK;
 }
 
 void minimal_Position_interpolate(const minimal_Position_snap *from, const minimal_Position_snap *to, float t, minimal_Position *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const minimal_Position_snap *jump = t >= 1.0f ? to : from;
     out->value.x = ns_dequantize_f32(jump->value[0], 0.01f);
     out->value.y = ns_dequantize_f32(jump->value[1], 0.01f);
@@ -142,6 +157,15 @@ void minimal_Position_apply(minimal_Position *live, const minimal_Position_snap 
     (void)hooks;
     (void)ctx;
     minimal_Position_dequantize(s, live);
+}
+
+const char *const minimal_Position_prediction_error_names[MINIMAL_POSITION_PREDICTION_ERRORS] = {
+    "value",
+};
+
+void minimal_Position_prediction_error(const minimal_Position *predicted, const minimal_Position *authoritative, float out[MINIMAL_POSITION_PREDICTION_ERRORS])
+{
+    out[0] = ns_vec3_distance(predicted->value, authoritative->value);
 }
 
 void minimal_Position_set_value(minimal_Position *v, ns_vec3 value)
@@ -164,11 +188,11 @@ void minimal_Position_clear_dirty(minimal_Position *v)
 }
 
 static const ns_field_desc minimal_Position_desc_fields[] = {
-    {"value", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(minimal_Position, value), offsetof(minimal_Position_snap, value), sizeof(((minimal_Position_snap *)0)->value), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL},
+    {"value", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(minimal_Position, value), offsetof(minimal_Position_snap, value), sizeof(((minimal_Position_snap *)0)->value), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc minimal_Position_desc = {
     "Position", "minimal_Position", "minimal", NS_KIND_COMPONENT, 0u, UINT64_C(0x0a51f3ef9d55ca5c),
-    sizeof(minimal_Position), sizeof(minimal_Position_snap), 115u, minimal_Position_desc_fields, 1u,
+    sizeof(minimal_Position), sizeof(minimal_Position_snap), 115u, minimal_Position_desc_fields, 1u, &minimal_Position_snap_default,
 };
 
 const ns_type_desc *const minimal_types[] = {
@@ -225,7 +249,7 @@ static void minimal_Position_erased_interpolate(const void *from, const void *to
 }
 
 const ns_component_ops minimal_components[] = {
-    {&minimal_Position_desc, 0u, minimal_Position_erased_snap_default, minimal_Position_erased_init, minimal_Position_erased_quantize, minimal_Position_erased_dequantize, minimal_Position_erased_snap_equal, minimal_Position_erased_write, minimal_Position_erased_read, minimal_Position_erased_apply, minimal_Position_erased_interpolate},
+    {&minimal_Position_desc, 0u, minimal_Position_erased_snap_default, minimal_Position_erased_init, minimal_Position_erased_quantize, minimal_Position_erased_dequantize, minimal_Position_erased_snap_equal, minimal_Position_erased_write, minimal_Position_erased_read, minimal_Position_erased_apply, minimal_Position_erased_interpolate, NULL, 0u},
 };
 
 const ns_schema minimal_schema = {

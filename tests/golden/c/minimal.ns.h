@@ -94,6 +94,12 @@ typedef struct minimal_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status minimal_dispatch(ns_reader *r, const minimal_handlers *h, void *ctx, uint32_t *id_out);
 
+/* Prediction errors: how far a predicted Position was from the server's, one entry per field its owner */
+/* receives, named in minimal_Position_prediction_error_names (distances as in netschema/interp.h). */
+#define MINIMAL_POSITION_PREDICTION_ERRORS 1u
+extern const char *const minimal_Position_prediction_error_names[MINIMAL_POSITION_PREDICTION_ERRORS];
+void minimal_Position_prediction_error(const minimal_Position *predicted, const minimal_Position *authoritative, float out[MINIMAL_POSITION_PREDICTION_ERRORS]);
+
 #ifdef __cplusplus
 }
 #endif

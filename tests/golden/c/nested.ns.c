@@ -17,7 +17,6 @@ void game_core_Vec2i_init(game_core_Vec2i *v)
 
 void game_core_Vec2i_quantize(const game_core_Vec2i *v, game_core_Vec2i_snap *s)
 {
-    memset(s, 0, sizeof *s);
     s->x = v->x;
     s->y = v->y;
 }
@@ -59,18 +58,15 @@ ns_status game_core_Vec2i_write(ns_writer *wp, const game_core_Vec2i_snap *cur, 
     ns_writer w = *wp;
     const bool c0 = cur->x != ref->x; /* x */
     const bool c1 = cur->y != ref->y; /* y */
-    const bool any = c0 || c1;
-    if (sent > 1) ns_write_bool(&w, any);
+    const bool any = c0 | c1;
+    uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
+    ns_record rec = ns_record_begin(&w, spill, 10u);
+    if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
-        if (c0) {
-            ns_write_delta_i32(&w, cur->x, ref->x, NULL);
-        }
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->y, ref->y, NULL);
-        }
+        ns_record_changed_delta_i32(&rec, c0, cur->x, ref->x);
+        ns_record_changed_delta_i32(&rec, c1, cur->y, ref->y);
     }
+    ns_record_end(&w, &rec, spill);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -79,7 +75,9 @@ ns_status game_core_Vec2i_read(ns_reader *rp, game_core_Vec2i_snap *out, const g
 {
     const game_core_Vec2i_snap *ref = ref_in ? ref_in : &game_core_Vec2i_snap_default;
     const unsigned sent = 2u;
-    game_core_Vec2i_snap v = *ref;
+    game_core_Vec2i_snap v;
+    v.x = ref->x;
+    v.y = ref->y;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -95,25 +93,26 @@ ns_status game_core_Vec2i_read(ns_reader *rp, game_core_Vec2i_snap *out, const g
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->x = v.x;
+    out->y = v.y;
     return NS_OK;
 }
 
 void game_core_Vec2i_interpolate(const game_core_Vec2i_snap *from, const game_core_Vec2i_snap *to, float t, game_core_Vec2i *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const game_core_Vec2i_snap *jump = t >= 1.0f ? to : from;
     out->x = jump->x;
     out->y = jump->y;
 }
 
 static const ns_field_desc game_core_Vec2i_desc_fields[] = {
-    {"x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_core_Vec2i, x), offsetof(game_core_Vec2i_snap, x), sizeof(((game_core_Vec2i_snap *)0)->x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
-    {"y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_core_Vec2i, y), offsetof(game_core_Vec2i_snap, y), sizeof(((game_core_Vec2i_snap *)0)->y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
+    {"x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(game_core_Vec2i, x), offsetof(game_core_Vec2i_snap, x), sizeof(((game_core_Vec2i_snap *)0)->x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(game_core_Vec2i, y), offsetof(game_core_Vec2i_snap, y), sizeof(((game_core_Vec2i_snap *)0)->y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc game_core_Vec2i_desc = {
     "Vec2i", "game_core_Vec2i", "game.core", NS_KIND_STRUCT, 0u, UINT64_C(0x410262953a2f44db),
-    sizeof(game_core_Vec2i), sizeof(game_core_Vec2i_snap), 79u, game_core_Vec2i_desc_fields, 2u,
+    sizeof(game_core_Vec2i), sizeof(game_core_Vec2i_snap), 79u, game_core_Vec2i_desc_fields, 2u, &game_core_Vec2i_snap_default,
 };
 
 /* ---- struct Bounds ---- */
@@ -176,26 +175,17 @@ ns_status game_core_Bounds_write(ns_writer *wp, const game_core_Bounds_snap *cur
     const bool c1 = cur->min.y != ref->min.y; /* min.y */
     const bool c2 = cur->max.x != ref->max.x; /* max.x */
     const bool c3 = cur->max.y != ref->max.y; /* max.y */
-    const bool any = c0 || c1 || c2 || c3;
-    if (sent > 1) ns_write_bool(&w, any);
+    const bool any = c0 | c1 | c2 | c3;
+    uint8_t spill[20u + 8u]; /* the record when the buffer may not hold its worst case */
+    ns_record rec = ns_record_begin(&w, spill, 20u);
+    if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
-        if (c0) {
-            ns_write_delta_i32(&w, cur->min.x, ref->min.x, NULL);
-        }
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->min.y, ref->min.y, NULL);
-        }
-        ns_write_bool(&w, c2);
-        if (c2) {
-            ns_write_delta_i32(&w, cur->max.x, ref->max.x, NULL);
-        }
-        ns_write_bool(&w, c3);
-        if (c3) {
-            ns_write_delta_i32(&w, cur->max.y, ref->max.y, NULL);
-        }
+        ns_record_changed_delta_i32(&rec, c0, cur->min.x, ref->min.x);
+        ns_record_changed_delta_i32(&rec, c1, cur->min.y, ref->min.y);
+        ns_record_changed_delta_i32(&rec, c2, cur->max.x, ref->max.x);
+        ns_record_changed_delta_i32(&rec, c3, cur->max.y, ref->max.y);
     }
+    ns_record_end(&w, &rec, spill);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -204,7 +194,11 @@ ns_status game_core_Bounds_read(ns_reader *rp, game_core_Bounds_snap *out, const
 {
     const game_core_Bounds_snap *ref = ref_in ? ref_in : &game_core_Bounds_snap_default;
     const unsigned sent = 4u;
-    game_core_Bounds_snap v = *ref;
+    game_core_Bounds_snap v;
+    v.min.x = ref->min.x;
+    v.min.y = ref->min.y;
+    v.max.x = ref->max.x;
+    v.max.y = ref->max.y;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -228,7 +222,10 @@ ns_status game_core_Bounds_read(ns_reader *rp, game_core_Bounds_snap *out, const
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->min.x = v.min.x;
+    out->min.y = v.min.y;
+    out->max.x = v.max.x;
+    out->max.y = v.max.y;
     return NS_OK;
 }
 
@@ -239,14 +236,14 @@ void game_core_Bounds_interpolate(const game_core_Bounds_snap *from, const game_
 }
 
 static const ns_field_desc game_core_Bounds_desc_fields[] = {
-    {"min.x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_core_Bounds, min.x), offsetof(game_core_Bounds_snap, min.x), sizeof(((game_core_Bounds_snap *)0)->min.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
-    {"min.y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_core_Bounds, min.y), offsetof(game_core_Bounds_snap, min.y), sizeof(((game_core_Bounds_snap *)0)->min.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
-    {"max.x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_core_Bounds, max.x), offsetof(game_core_Bounds_snap, max.x), sizeof(((game_core_Bounds_snap *)0)->max.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
-    {"max.y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_core_Bounds, max.y), offsetof(game_core_Bounds_snap, max.y), sizeof(((game_core_Bounds_snap *)0)->max.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
+    {"min.x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(game_core_Bounds, min.x), offsetof(game_core_Bounds_snap, min.x), sizeof(((game_core_Bounds_snap *)0)->min.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"min.y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(game_core_Bounds, min.y), offsetof(game_core_Bounds_snap, min.y), sizeof(((game_core_Bounds_snap *)0)->min.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"max.x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(game_core_Bounds, max.x), offsetof(game_core_Bounds_snap, max.x), sizeof(((game_core_Bounds_snap *)0)->max.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"max.y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(game_core_Bounds, max.y), offsetof(game_core_Bounds_snap, max.y), sizeof(((game_core_Bounds_snap *)0)->max.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc game_core_Bounds_desc = {
     "Bounds", "game_core_Bounds", "game.core", NS_KIND_STRUCT, 0u, UINT64_C(0xdeb8f9205430400c),
-    sizeof(game_core_Bounds), sizeof(game_core_Bounds_snap), 157u, game_core_Bounds_desc_fields, 4u,
+    sizeof(game_core_Bounds), sizeof(game_core_Bounds_snap), 157u, game_core_Bounds_desc_fields, 4u, &game_core_Bounds_snap_default,
 };
 
 /* ---- struct Stats ---- */
@@ -263,7 +260,6 @@ void game_core_Stats_init(game_core_Stats *v)
 
 void game_core_Stats_quantize(const game_core_Stats *v, game_core_Stats_snap *s)
 {
-    memset(s, 0, sizeof *s);
     s->strength = (uint8_t)ns_clamp_i64(v->strength, 1, 20);
     s->agility = (uint8_t)ns_clamp_i64(v->agility, 1, 20);
 }
@@ -291,9 +287,10 @@ bool game_core_Stats_equal(const game_core_Stats *a, const game_core_Stats *b)
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status game_core_Stats_check(const game_core_Stats_snap *s)
 {
-    if (s->strength < INT64_C(1) || s->strength > INT64_C(20)) return NS_ERR_RANGE;
-    if (s->agility < INT64_C(1) || s->agility > INT64_C(20)) return NS_ERR_RANGE;
-    return NS_OK;
+    bool bad = false;
+    bad |= (s->strength < INT64_C(1)) | (s->strength > INT64_C(20));
+    bad |= (s->agility < INT64_C(1)) | (s->agility > INT64_C(20));
+    return bad ? NS_ERR_RANGE : NS_OK;
 }
 
 ns_status game_core_Stats_write(ns_writer *wp, const game_core_Stats_snap *cur, const game_core_Stats_snap *ref_in)
@@ -306,18 +303,15 @@ ns_status game_core_Stats_write(ns_writer *wp, const game_core_Stats_snap *cur, 
     ns_writer w = *wp;
     const bool c0 = cur->strength != ref->strength; /* strength */
     const bool c1 = cur->agility != ref->agility; /* agility */
-    const bool any = c0 || c1;
-    if (sent > 1) ns_write_bool(&w, any);
+    const bool any = c0 | c1;
+    uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
+    ns_record rec = ns_record_begin(&w, spill, 10u);
+    if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
-        if (c0) {
-            ns_write_delta_i32(&w, cur->strength, ref->strength, NULL);
-        }
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->agility, ref->agility, NULL);
-        }
+        ns_record_changed_delta_i32(&rec, c0, cur->strength, ref->strength);
+        ns_record_changed_delta_i32(&rec, c1, cur->agility, ref->agility);
     }
+    ns_record_end(&w, &rec, spill);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -326,7 +320,9 @@ ns_status game_core_Stats_read(ns_reader *rp, game_core_Stats_snap *out, const g
 {
     const game_core_Stats_snap *ref = ref_in ? ref_in : &game_core_Stats_snap_default;
     const unsigned sent = 2u;
-    game_core_Stats_snap v = *ref;
+    game_core_Stats_snap v;
+    v.strength = ref->strength;
+    v.agility = ref->agility;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -342,25 +338,26 @@ ns_status game_core_Stats_read(ns_reader *rp, game_core_Stats_snap *out, const g
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->strength = v.strength;
+    out->agility = v.agility;
     return NS_OK;
 }
 
 void game_core_Stats_interpolate(const game_core_Stats_snap *from, const game_core_Stats_snap *to, float t, game_core_Stats *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const game_core_Stats_snap *jump = t >= 1.0f ? to : from;
     out->strength = jump->strength;
     out->agility = jump->agility;
 }
 
 static const ns_field_desc game_core_Stats_desc_fields[] = {
-    {"strength", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(game_core_Stats, strength), offsetof(game_core_Stats_snap, strength), sizeof(((game_core_Stats_snap *)0)->strength), INT64_C(1), INT64_C(20), 0, 10u, 0u, NULL},
-    {"agility", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED, offsetof(game_core_Stats, agility), offsetof(game_core_Stats_snap, agility), sizeof(((game_core_Stats_snap *)0)->agility), INT64_C(1), INT64_C(20), 0, 10u, 0u, NULL},
+    {"strength", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(game_core_Stats, strength), offsetof(game_core_Stats_snap, strength), sizeof(((game_core_Stats_snap *)0)->strength), INT64_C(1), INT64_C(20), 0, 10u, 0u, NULL, NULL, NULL, NULL},
+    {"agility", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(game_core_Stats, agility), offsetof(game_core_Stats_snap, agility), sizeof(((game_core_Stats_snap *)0)->agility), INT64_C(1), INT64_C(20), 0, 10u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc game_core_Stats_desc = {
     "Stats", "game_core_Stats", "game.core", NS_KIND_STRUCT, 0u, UINT64_C(0xa4ff599a6330a94a),
-    sizeof(game_core_Stats), sizeof(game_core_Stats_snap), 23u, game_core_Stats_desc_fields, 2u,
+    sizeof(game_core_Stats), sizeof(game_core_Stats_snap), 23u, game_core_Stats_desc_fields, 2u, &game_core_Stats_snap_default,
 };
 
 /* ---- component Body ---- */
@@ -417,7 +414,7 @@ typedef struct game_core_Body_pred {
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const game_core_Body_snap *game_core_Body_reference(const ns_baselines *base, game_core_Body_pred *pred)
+NS__HOT const game_core_Body_snap *game_core_Body_reference(const ns_baselines *base, game_core_Body_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
     const game_core_Body_snap *b0 = n ? (const game_core_Body_snap *)base->snap[0] : &game_core_Body_snap_default;
@@ -432,6 +429,30 @@ static const game_core_Body_snap *game_core_Body_reference(const ns_baselines *b
     const game_core_Body_snap *b2 = (const game_core_Body_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
+    if (NS__LIKELY(ns_predictor_unit(&p))) {
+        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        const game_core_Body_snap *const b[3] = {b0, b1, b2};
+        int32_t v[3][4], out[4];
+        static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
+        static const int32_t hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
+        for (unsigned j = 0; j < 3; j++) {
+            v[j][0] = b[j]->box.min.x;
+            v[j][1] = b[j]->box.min.y;
+            v[j][2] = b[j]->box.max.x;
+            v[j][3] = b[j]->box.max.y;
+        }
+        uint32_t wide = 0;
+        for (unsigned i = 0; i < 4u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
+        if (NS__LIKELY(!wide)) {
+            for (unsigned i = 0; i < 4u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
+            pred->s0 = (int32_t)out[0];
+            pred->s1 = (int32_t)out[1];
+            pred->s2 = (int32_t)out[2];
+            pred->s3 = (int32_t)out[3];
+            return b0;
+        }
+    }
+    /* Any ticks, any values. */
     pred->s0 = (int32_t)ns_predict_i32(&p, b0->box.min.x, b1->box.min.x, b2->box.min.x);
     pred->s1 = (int32_t)ns_predict_i32(&p, b0->box.min.y, b1->box.min.y, b2->box.min.y);
     pred->s2 = (int32_t)ns_predict_i32(&p, b0->box.max.x, b1->box.max.x, b2->box.max.x);
@@ -442,10 +463,10 @@ static const game_core_Body_snap *game_core_Body_reference(const ns_baselines *b
 /* A snapshot made by hand may hold what no reader accepts: refuse to write it. */
 static ns_status game_core_Body_check(const game_core_Body_snap *s)
 {
-    if (s->stats.strength < INT64_C(1) || s->stats.strength > INT64_C(20)) return NS_ERR_RANGE;
-    if (s->stats.agility < INT64_C(1) || s->stats.agility > INT64_C(20)) return NS_ERR_RANGE;
-    if (s->base.strength < INT64_C(1) || s->base.strength > INT64_C(20)) return NS_ERR_RANGE;
-    if (s->base.agility < INT64_C(1) || s->base.agility > INT64_C(20)) return NS_ERR_RANGE;
+    if ((s->stats.strength < INT64_C(1)) | (s->stats.strength > INT64_C(20))) return NS_ERR_RANGE;
+    if ((s->stats.agility < INT64_C(1)) | (s->stats.agility > INT64_C(20))) return NS_ERR_RANGE;
+    if ((s->base.strength < INT64_C(1)) | (s->base.strength > INT64_C(20))) return NS_ERR_RANGE;
+    if ((s->base.agility < INT64_C(1)) | (s->base.agility > INT64_C(20))) return NS_ERR_RANGE;
     return NS_OK;
 }
 
@@ -466,36 +487,25 @@ ns_status game_core_Body_write(ns_writer *wp, const game_core_Body_snap *cur, co
     const bool c3 = cur->box.max.y != pred.s3; /* box.max.y */
     const bool c4 = !game_core_Stats_snap_equal(&cur->stats, &ref->stats); /* stats */
     const bool c5 = !game_core_Stats_snap_equal(&cur->base, &ref->base); /* base */
-    const bool any = c0 || c1 || c2 || c3 || c4 || c5;
+    const bool any = c0 | c1 | c2 | c3 | c4 | c5;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
-        if (c0) {
-            ns_write_delta_i32(&w, cur->box.min.x, pred.s0, NULL);
-        }
-        ns_write_bool(&w, c1);
-        if (c1) {
-            ns_write_delta_i32(&w, cur->box.min.y, pred.s1, NULL);
-        }
-        ns_write_bool(&w, c2);
-        if (c2) {
-            ns_write_delta_i32(&w, cur->box.max.x, pred.s2, NULL);
-        }
-        ns_write_bool(&w, c3);
-        if (c3) {
-            ns_write_delta_i32(&w, cur->box.max.y, pred.s3, NULL);
-        }
+        ns_write_changed_delta_i32(&w, c0, cur->box.min.x, pred.s0);
+        ns_write_changed_delta_i32(&w, c1, cur->box.min.y, pred.s1);
+        ns_write_changed_delta_i32(&w, c2, cur->box.max.x, pred.s2);
+        ns_write_changed_delta_i32(&w, c3, cur->box.max.y, pred.s3);
         ns_write_bool(&w, c4);
         if (c4) {
-            ns_write_delta_i32(&w, cur->stats.strength, ref->stats.strength, NULL);
-            ns_write_delta_i32(&w, cur->stats.agility, ref->stats.agility, NULL);
+            ns_write_delta_i32_default(&w, cur->stats.strength, ref->stats.strength);
+            ns_write_delta_i32_default(&w, cur->stats.agility, ref->stats.agility);
         }
         ns_write_bool(&w, c5);
         if (c5) {
-            ns_write_delta_i32(&w, cur->base.strength, ref->base.strength, NULL);
-            ns_write_delta_i32(&w, cur->base.agility, ref->base.agility, NULL);
+            ns_write_delta_i32_default(&w, cur->base.strength, ref->base.strength);
+            ns_write_delta_i32_default(&w, cur->base.agility, ref->base.agility);
         }
     }
+    NS_PROFILE_WRITE(&game_core_Body_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -508,11 +518,13 @@ ns_status game_core_Body_read(ns_reader *rp, game_core_Body_snap *out, const ns_
     const game_core_Body_snap *ref = game_core_Body_reference(base, &pred);
     (void)to;
     const unsigned sent = 6u;
-    game_core_Body_snap v = *ref;
+    game_core_Body_snap v;
     v.box.min.x = pred.s0;
     v.box.min.y = pred.s1;
     v.box.max.x = pred.s2;
     v.box.max.y = pred.s3;
+    v.stats = ref->stats;
+    v.base = ref->base;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -546,7 +558,12 @@ ns_status game_core_Body_read(ns_reader *rp, game_core_Body_snap *out, const ns_
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->box.min.x = v.box.min.x;
+    out->box.min.y = v.box.min.y;
+    out->box.max.x = v.box.max.x;
+    out->box.max.y = v.box.max.y;
+    out->stats = v.stats;
+    out->base = v.base;
     return NS_OK;
 }
 
@@ -562,6 +579,29 @@ void game_core_Body_apply(game_core_Body *live, const game_core_Body_snap *s, co
     (void)hooks;
     (void)ctx;
     game_core_Body_dequantize(s, live);
+}
+
+const char *const game_core_Body_prediction_error_names[GAME_CORE_BODY_PREDICTION_ERRORS] = {
+    "box.min.x",
+    "box.min.y",
+    "box.max.x",
+    "box.max.y",
+    "stats.strength",
+    "stats.agility",
+    "base.strength",
+    "base.agility",
+};
+
+void game_core_Body_prediction_error(const game_core_Body *predicted, const game_core_Body *authoritative, float out[GAME_CORE_BODY_PREDICTION_ERRORS])
+{
+    out[0] = (float)ns_distance((double)predicted->box.min.x, (double)authoritative->box.min.x);
+    out[1] = (float)ns_distance((double)predicted->box.min.y, (double)authoritative->box.min.y);
+    out[2] = (float)ns_distance((double)predicted->box.max.x, (double)authoritative->box.max.x);
+    out[3] = (float)ns_distance((double)predicted->box.max.y, (double)authoritative->box.max.y);
+    out[4] = (float)ns_distance((double)predicted->stats.strength, (double)authoritative->stats.strength);
+    out[5] = (float)ns_distance((double)predicted->stats.agility, (double)authoritative->stats.agility);
+    out[6] = (float)ns_distance((double)predicted->base.strength, (double)authoritative->base.strength);
+    out[7] = (float)ns_distance((double)predicted->base.agility, (double)authoritative->base.agility);
 }
 
 void game_core_Body_set_box(game_core_Body *v, const game_core_Bounds *value)
@@ -598,16 +638,16 @@ void game_core_Body_clear_dirty(game_core_Body *v)
 }
 
 static const ns_field_desc game_core_Body_desc_fields[] = {
-    {"box.min.x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(game_core_Body, box.min.x), offsetof(game_core_Body_snap, box.min.x), sizeof(((game_core_Body_snap *)0)->box.min.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
-    {"box.min.y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(game_core_Body, box.min.y), offsetof(game_core_Body_snap, box.min.y), sizeof(((game_core_Body_snap *)0)->box.min.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
-    {"box.max.x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(game_core_Body, box.max.x), offsetof(game_core_Body_snap, box.max.x), sizeof(((game_core_Body_snap *)0)->box.max.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
-    {"box.max.y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(game_core_Body, box.max.y), offsetof(game_core_Body_snap, box.max.y), sizeof(((game_core_Body_snap *)0)->box.max.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
-    {"stats", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_core_Body, stats), offsetof(game_core_Body_snap, stats), sizeof(((game_core_Body_snap *)0)->stats), INT64_C(0), INT64_C(0), 0, 20u, 0u, &game_core_Stats_desc},
-    {"base", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_core_Body, base), offsetof(game_core_Body_snap, base), sizeof(((game_core_Body_snap *)0)->base), INT64_C(0), INT64_C(0), 0, 20u, 0u, &game_core_Stats_desc},
+    {"box.min.x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(game_core_Body, box.min.x), offsetof(game_core_Body_snap, box.min.x), sizeof(((game_core_Body_snap *)0)->box.min.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"box.min.y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(game_core_Body, box.min.y), offsetof(game_core_Body_snap, box.min.y), sizeof(((game_core_Body_snap *)0)->box.min.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"box.max.x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(game_core_Body, box.max.x), offsetof(game_core_Body_snap, box.max.x), sizeof(((game_core_Body_snap *)0)->box.max.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"box.max.y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(game_core_Body, box.max.y), offsetof(game_core_Body_snap, box.max.y), sizeof(((game_core_Body_snap *)0)->box.max.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"stats", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_core_Body, stats), offsetof(game_core_Body_snap, stats), sizeof(((game_core_Body_snap *)0)->stats), INT64_C(0), INT64_C(0), 0, 20u, 0u, &game_core_Stats_desc, NULL, NULL, NULL},
+    {"base", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_core_Body, base), offsetof(game_core_Body_snap, base), sizeof(((game_core_Body_snap *)0)->base), INT64_C(0), INT64_C(0), 0, 20u, 0u, &game_core_Stats_desc, NULL, NULL, NULL},
 };
 const ns_type_desc game_core_Body_desc = {
     "Body", "game_core_Body", "game.core", NS_KIND_COMPONENT, 0u, UINT64_C(0x7100f832c2a8712f),
-    sizeof(game_core_Body), sizeof(game_core_Body_snap), 199u, game_core_Body_desc_fields, 6u,
+    sizeof(game_core_Body), sizeof(game_core_Body_snap), 199u, game_core_Body_desc_fields, 6u, &game_core_Body_snap_default,
 };
 
 const ns_type_desc *const game_core_types[] = {
@@ -667,7 +707,7 @@ static void game_core_Body_erased_interpolate(const void *from, const void *to, 
 }
 
 const ns_component_ops game_core_components[] = {
-    {&game_core_Body_desc, 0u, game_core_Body_erased_snap_default, game_core_Body_erased_init, game_core_Body_erased_quantize, game_core_Body_erased_dequantize, game_core_Body_erased_snap_equal, game_core_Body_erased_write, game_core_Body_erased_read, game_core_Body_erased_apply, game_core_Body_erased_interpolate},
+    {&game_core_Body_desc, 0u, game_core_Body_erased_snap_default, game_core_Body_erased_init, game_core_Body_erased_quantize, game_core_Body_erased_dequantize, game_core_Body_erased_snap_equal, game_core_Body_erased_write, game_core_Body_erased_read, game_core_Body_erased_apply, game_core_Body_erased_interpolate, NULL, 0u},
 };
 
 const ns_schema game_core_schema = {

@@ -216,6 +216,12 @@ typedef struct game_core_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status game_core_dispatch(ns_reader *r, const game_core_handlers *h, void *ctx, uint32_t *id_out);
 
+/* Prediction errors: how far a predicted Body was from the server's, one entry per field its owner */
+/* receives, named in game_core_Body_prediction_error_names (distances as in netschema/interp.h). */
+#define GAME_CORE_BODY_PREDICTION_ERRORS 8u
+extern const char *const game_core_Body_prediction_error_names[GAME_CORE_BODY_PREDICTION_ERRORS];
+void game_core_Body_prediction_error(const game_core_Body *predicted, const game_core_Body *authoritative, float out[GAME_CORE_BODY_PREDICTION_ERRORS]);
+
 #ifdef __cplusplus
 }
 #endif

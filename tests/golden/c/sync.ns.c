@@ -50,7 +50,7 @@ typedef struct vis_Secret_pred {
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const vis_Secret_snap *vis_Secret_reference(const ns_baselines *base, vis_Secret_pred *pred)
+NS__HOT const vis_Secret_snap *vis_Secret_reference(const ns_baselines *base, vis_Secret_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
     const vis_Secret_snap *b0 = n ? (const vis_Secret_snap *)base->snap[0] : &vis_Secret_snap_default;
@@ -64,7 +64,13 @@ static const vis_Secret_snap *vis_Secret_reference(const ns_baselines *base, vis
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     pred->s0 = (uint32_t)ns_predict_u32(&p, b0->gold, b1->gold, b2->gold);
-    pred->s1 = (uint16_t)ns_clamp_i64(ns_predict_i32(&p, b0->keys, b1->keys, b2->keys), INT64_C(0), INT64_C(65535));
+    if (NS__LIKELY(ns_predictor_unit(&p))) {
+        /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
+        pred->s1 = (uint16_t)ns_predict_unit_i32_in(b0->keys, b1->keys, b2->keys, 0, 65535);
+        return b0;
+    }
+    /* Any ticks, any values. */
+    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->keys, b1->keys, b2->keys, 0, 65535);
     return b0;
 }
 
@@ -89,22 +95,20 @@ ns_status vis_Secret_write(ns_writer *wp, const vis_Secret_snap *cur, const ns_b
     (void)ref; /* every field sent is predicted */
     const bool c0 = owner && cur->gold != pred.s0; /* gold */
     const bool c1 = owner && cur->keys != pred.s1; /* keys */
-    const bool any = c0 || c1;
-    if (sent > 1) ns_write_bool(&w, any);
+    const bool any = c0 | c1;
+    uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
+    ns_record rec = ns_record_begin(&w, spill, 10u);
+    if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         if (owner) {
-            ns_write_bool(&w, c0);
-            if (c0) {
-                ns_write_delta_u32(&w, cur->gold, pred.s0, NULL);
-            }
+            ns_record_changed_delta_u32(&rec, c0, cur->gold, pred.s0);
         }
         if (owner) {
-            ns_write_bool(&w, c1);
-            if (c1) {
-                ns_write_delta_i32(&w, cur->keys, pred.s1, NULL);
-            }
+            ns_record_changed_delta_i32(&rec, c1, cur->keys, pred.s1);
         }
     }
+    ns_record_end(&w, &rec, spill);
+    NS_PROFILE_WRITE(&vis_Secret_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -117,7 +121,8 @@ ns_status vis_Secret_read(ns_reader *rp, vis_Secret_snap *out, const ns_baseline
     const vis_Secret_snap *ref = vis_Secret_reference(base, &pred);
     const bool owner = to == NS_TO_OWNER;
     const unsigned sent = owner ? 2u : 0u;
-    vis_Secret_snap v = *ref;
+    (void)ref; /* every field is predicted */
+    vis_Secret_snap v;
     v.gold = pred.s0;
     v.keys = pred.s1;
     ns_reader r = *rp;
@@ -135,13 +140,14 @@ ns_status vis_Secret_read(ns_reader *rp, vis_Secret_snap *out, const ns_baseline
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->gold = v.gold;
+    out->keys = v.keys;
     return NS_OK;
 }
 
 void vis_Secret_interpolate(const vis_Secret_snap *from, const vis_Secret_snap *to, float t, vis_Secret *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const vis_Secret_snap *jump = t >= 1.0f ? to : from;
     out->gold = jump->gold;
     out->keys = jump->keys;
@@ -152,6 +158,17 @@ void vis_Secret_apply(vis_Secret *live, const vis_Secret_snap *s, const vis_Secr
     (void)hooks;
     (void)ctx;
     vis_Secret_dequantize(s, live);
+}
+
+const char *const vis_Secret_prediction_error_names[VIS_SECRET_PREDICTION_ERRORS] = {
+    "gold",
+    "keys",
+};
+
+void vis_Secret_prediction_error(const vis_Secret *predicted, const vis_Secret *authoritative, float out[VIS_SECRET_PREDICTION_ERRORS])
+{
+    out[0] = (float)ns_distance((double)predicted->gold, (double)authoritative->gold);
+    out[1] = (float)ns_distance((double)predicted->keys, (double)authoritative->keys);
 }
 
 void vis_Secret_set_gold(vis_Secret *v, uint32_t value)
@@ -181,12 +198,12 @@ void vis_Secret_clear_dirty(vis_Secret *v)
 }
 
 static const ns_field_desc vis_Secret_desc_fields[] = {
-    {"gold", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED, offsetof(vis_Secret, gold), offsetof(vis_Secret_snap, gold), sizeof(((vis_Secret_snap *)0)->gold), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL},
-    {"keys", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED, offsetof(vis_Secret, keys), offsetof(vis_Secret_snap, keys), sizeof(((vis_Secret_snap *)0)->keys), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL},
+    {"gold", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(vis_Secret, gold), offsetof(vis_Secret_snap, gold), sizeof(((vis_Secret_snap *)0)->gold), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"keys", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(vis_Secret, keys), offsetof(vis_Secret_snap, keys), sizeof(((vis_Secret_snap *)0)->keys), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc vis_Secret_desc = {
     "Secret", "vis_Secret", "vis", NS_KIND_COMPONENT, 0u, UINT64_C(0x2fa16a72748df4e4),
-    sizeof(vis_Secret), sizeof(vis_Secret_snap), 65u, vis_Secret_desc_fields, 2u,
+    sizeof(vis_Secret), sizeof(vis_Secret_snap), 65u, vis_Secret_desc_fields, 2u, &vis_Secret_snap_default,
 };
 
 /* ---- component Mixed ---- */
@@ -224,7 +241,7 @@ void vis_Mixed_dequantize(const vis_Mixed_snap *s, vis_Mixed *v)
 
 bool vis_Mixed_snap_equal(const vis_Mixed_snap *a, const vis_Mixed_snap *b)
 {
-    if (memcmp(a->position, b->position, sizeof a->position) != 0) return false;
+    if (((a->position[0] != b->position[0]) | (a->position[1] != b->position[1]) | (a->position[2] != b->position[2]))) return false;
     if (a->ammo != b->ammo) return false;
     if (a->mood != b->mood) return false;
     if (a->debug_id != b->debug_id) return false;
@@ -252,7 +269,7 @@ typedef struct vis_Mixed_pred {
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const vis_Mixed_snap *vis_Mixed_reference(const ns_baselines *base, vis_Mixed_pred *pred)
+NS__HOT const vis_Mixed_snap *vis_Mixed_reference(const ns_baselines *base, vis_Mixed_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
     const vis_Mixed_snap *b0 = n ? (const vis_Mixed_snap *)base->snap[0] : &vis_Mixed_snap_default;
@@ -267,12 +284,36 @@ static const vis_Mixed_snap *vis_Mixed_reference(const ns_baselines *base, vis_M
     const vis_Mixed_snap *b2 = (const vis_Mixed_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
+    pred->s1 = (uint32_t)ns_predict_u32(&p, b0->ammo, b1->ammo, b2->ammo);
+    pred->s3 = (uint64_t)ns_predict_u64(&p, b0->debug_id, b1->debug_id, b2->debug_id);
+    if (NS__LIKELY(ns_predictor_unit(&p))) {
+        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        const vis_Mixed_snap *const b[3] = {b0, b1, b2};
+        int32_t v[3][4], out[4];
+        static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, 0};
+        static const int32_t hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, 255};
+        for (unsigned j = 0; j < 3; j++) {
+            v[j][0] = b[j]->position[0];
+            v[j][1] = b[j]->position[1];
+            v[j][2] = b[j]->position[2];
+            v[j][3] = b[j]->mood;
+        }
+        uint32_t wide = 0;
+        for (unsigned i = 0; i < 4u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
+        if (NS__LIKELY(!wide)) {
+            for (unsigned i = 0; i < 4u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
+            pred->s0[0] = (int32_t)out[0];
+            pred->s0[1] = (int32_t)out[1];
+            pred->s0[2] = (int32_t)out[2];
+            pred->s2 = (uint8_t)out[3];
+            return b0;
+        }
+    }
+    /* Any ticks, any values. */
     pred->s0[0] = (int32_t)ns_predict_i32(&p, b0->position[0], b1->position[0], b2->position[0]);
     pred->s0[1] = (int32_t)ns_predict_i32(&p, b0->position[1], b1->position[1], b2->position[1]);
     pred->s0[2] = (int32_t)ns_predict_i32(&p, b0->position[2], b1->position[2], b2->position[2]);
-    pred->s1 = (uint32_t)ns_predict_u32(&p, b0->ammo, b1->ammo, b2->ammo);
-    pred->s2 = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->mood, b1->mood, b2->mood), INT64_C(0), INT64_C(255));
-    pred->s3 = (uint64_t)ns_predict_u64(&p, b0->debug_id, b1->debug_id, b2->debug_id);
+    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->mood, b1->mood, b2->mood, 0, 255);
     return b0;
 }
 
@@ -295,30 +336,23 @@ ns_status vis_Mixed_write(ns_writer *wp, const vis_Mixed_snap *cur, const ns_bas
     const unsigned sent = full ? 3u : 2u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = memcmp(cur->position, pred.s0, sizeof cur->position) != 0; /* position */
+    const bool c0 = ((cur->position[0] != pred.s0[0]) | (cur->position[1] != pred.s0[1]) | (cur->position[2] != pred.s0[2])); /* position */
     const bool c1 = owner && cur->ammo != pred.s1; /* ammo */
     const bool c2 = !owner && cur->mood != pred.s2; /* mood */
     const bool c4 = full && strcmp(cur->display_name, ref->display_name) != 0; /* display_name */
-    const bool any = c0 || c1 || c2 || c4;
+    const bool any = c0 | c1 | c2 | c4;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
-        ns_write_bool(&w, c0);
+        ns_write_changed_delta_i32(&w, c0, cur->position[0], pred.s0[0]);
         if (c0) {
-            ns_write_delta_i32(&w, cur->position[0], pred.s0[0], NULL);
-            ns_write_delta_i32(&w, cur->position[1], pred.s0[1], NULL);
-            ns_write_delta_i32(&w, cur->position[2], pred.s0[2], NULL);
+            ns_write_delta_i32_default(&w, cur->position[1], pred.s0[1]);
+            ns_write_delta_i32_default(&w, cur->position[2], pred.s0[2]);
         }
         if (owner) {
-            ns_write_bool(&w, c1);
-            if (c1) {
-                ns_write_delta_u32(&w, cur->ammo, pred.s1, NULL);
-            }
+            ns_write_changed_delta_u32(&w, c1, cur->ammo, pred.s1);
         }
         if (!owner) {
-            ns_write_bool(&w, c2);
-            if (c2) {
-                ns_write_delta_i32(&w, cur->mood, pred.s2, NULL);
-            }
+            ns_write_changed_delta_i32(&w, c2, cur->mood, pred.s2);
         }
         if (full) {
             ns_write_bool(&w, c4);
@@ -327,6 +361,7 @@ ns_status vis_Mixed_write(ns_writer *wp, const vis_Mixed_snap *cur, const ns_bas
             }
         }
     }
+    NS_PROFILE_WRITE(&vis_Mixed_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -340,11 +375,14 @@ ns_status vis_Mixed_read(ns_reader *rp, vis_Mixed_snap *out, const ns_baselines 
     const bool owner = to == NS_TO_OWNER;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = full ? 3u : 2u;
-    vis_Mixed_snap v = *ref;
-    memcpy(v.position, pred.s0, sizeof v.position);
+    vis_Mixed_snap v;
+    v.position[0] = pred.s0[0];
+    v.position[1] = pred.s0[1];
+    v.position[2] = pred.s0[2];
     v.ammo = pred.s1;
     v.mood = pred.s2;
     v.debug_id = pred.s3;
+    memcpy(&v.display_name, &ref->display_name, sizeof v.display_name);
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
     if (any) {
@@ -370,13 +408,19 @@ ns_status vis_Mixed_read(ns_reader *rp, vis_Mixed_snap *out, const ns_baselines 
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->position[0] = v.position[0];
+    out->position[1] = v.position[1];
+    out->position[2] = v.position[2];
+    out->ammo = v.ammo;
+    out->mood = v.mood;
+    out->debug_id = v.debug_id;
+    memcpy(&out->display_name, &v.display_name, sizeof out->display_name);
     return NS_OK;
 }
 
 void vis_Mixed_interpolate(const vis_Mixed_snap *from, const vis_Mixed_snap *to, float t, vis_Mixed *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const vis_Mixed_snap *jump = t >= 1.0f ? to : from;
     out->position.x = ns_dequantize_f32(jump->position[0], 0.01f);
     out->position.y = ns_dequantize_f32(jump->position[1], 0.01f);
@@ -392,6 +436,17 @@ void vis_Mixed_apply(vis_Mixed *live, const vis_Mixed_snap *s, const vis_Mixed_h
     (void)hooks;
     (void)ctx;
     vis_Mixed_dequantize(s, live);
+}
+
+const char *const vis_Mixed_prediction_error_names[VIS_MIXED_PREDICTION_ERRORS] = {
+    "position",
+    "ammo",
+};
+
+void vis_Mixed_prediction_error(const vis_Mixed *predicted, const vis_Mixed *authoritative, float out[VIS_MIXED_PREDICTION_ERRORS])
+{
+    out[0] = ns_vec3_distance(predicted->position, authoritative->position);
+    out[1] = (float)ns_distance((double)predicted->ammo, (double)authoritative->ammo);
 }
 
 void vis_Mixed_set_position(vis_Mixed *v, ns_vec3 value)
@@ -444,15 +499,15 @@ void vis_Mixed_clear_dirty(vis_Mixed *v)
 }
 
 static const ns_field_desc vis_Mixed_desc_fields[] = {
-    {"position", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(vis_Mixed, position), offsetof(vis_Mixed_snap, position), sizeof(((vis_Mixed_snap *)0)->position), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL},
-    {"ammo", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED, offsetof(vis_Mixed, ammo), offsetof(vis_Mixed_snap, ammo), sizeof(((vis_Mixed_snap *)0)->ammo), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL},
-    {"mood", NS_ENC_INT, 1, 0, NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(vis_Mixed, mood), offsetof(vis_Mixed_snap, mood), sizeof(((vis_Mixed_snap *)0)->mood), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL},
-    {"debug_id", NS_ENC_INT64, 1, 0, NS_FIELD_PREDICTED, offsetof(vis_Mixed, debug_id), offsetof(vis_Mixed_snap, debug_id), sizeof(((vis_Mixed_snap *)0)->debug_id), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL},
-    {"display_name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_INITIAL, offsetof(vis_Mixed, display_name), offsetof(vis_Mixed_snap, display_name), sizeof(((vis_Mixed_snap *)0)->display_name), INT64_C(0), INT64_C(0), 0, 532u, 64u, NULL},
+    {"position", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(vis_Mixed, position), offsetof(vis_Mixed_snap, position), sizeof(((vis_Mixed_snap *)0)->position), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
+    {"ammo", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(vis_Mixed, ammo), offsetof(vis_Mixed_snap, ammo), sizeof(((vis_Mixed_snap *)0)->ammo), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"mood", NS_ENC_INT, 1, 0, NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(vis_Mixed, mood), offsetof(vis_Mixed_snap, mood), sizeof(((vis_Mixed_snap *)0)->mood), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"debug_id", NS_ENC_INT64, 1, 0, NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED, offsetof(vis_Mixed, debug_id), offsetof(vis_Mixed_snap, debug_id), sizeof(((vis_Mixed_snap *)0)->debug_id), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"display_name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_INITIAL, offsetof(vis_Mixed, display_name), offsetof(vis_Mixed_snap, display_name), sizeof(((vis_Mixed_snap *)0)->display_name), INT64_C(0), INT64_C(0), 0, 532u, 64u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc vis_Mixed_desc = {
     "Mixed", "vis_Mixed", "vis", NS_KIND_COMPONENT, 1u, UINT64_C(0x1fec909a76fc44ce),
-    sizeof(vis_Mixed), sizeof(vis_Mixed_snap), 688u, vis_Mixed_desc_fields, 5u,
+    sizeof(vis_Mixed), sizeof(vis_Mixed_snap), 688u, vis_Mixed_desc_fields, 5u, &vis_Mixed_snap_default,
 };
 
 /* ---- component Hidden ---- */
@@ -467,7 +522,6 @@ void vis_Hidden_init(vis_Hidden *v)
 
 void vis_Hidden_quantize(const vis_Hidden *v, vis_Hidden_snap *s)
 {
-    memset(s, 0, sizeof *s);
     s->counter = v->counter;
 }
 
@@ -495,7 +549,7 @@ typedef struct vis_Hidden_pred {
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const vis_Hidden_snap *vis_Hidden_reference(const ns_baselines *base, vis_Hidden_pred *pred)
+NS__HOT const vis_Hidden_snap *vis_Hidden_reference(const ns_baselines *base, vis_Hidden_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
     const vis_Hidden_snap *b0 = n ? (const vis_Hidden_snap *)base->snap[0] : &vis_Hidden_snap_default;
@@ -507,6 +561,12 @@ static const vis_Hidden_snap *vis_Hidden_reference(const ns_baselines *base, vis
     const vis_Hidden_snap *b2 = (const vis_Hidden_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
+    if (NS__LIKELY(ns_predictor_unit(&p) && !(ns_predict_wide(b0->counter) | ns_predict_wide(b1->counter) | ns_predict_wide(b2->counter)))) {
+        /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
+        pred->s0 = (int32_t)ns_predict_unit_i32_in(b0->counter, b1->counter, b2->counter, INT32_MIN, INT32_MAX);
+        return b0;
+    }
+    /* Any ticks, any values. */
     pred->s0 = (int32_t)ns_predict_i32(&p, b0->counter, b1->counter, b2->counter);
     return b0;
 }
@@ -532,6 +592,7 @@ ns_status vis_Hidden_write(ns_writer *wp, const vis_Hidden_snap *cur, const ns_b
     (void)ref; /* every field sent is predicted */
     (void)cur;
     (void)sent;
+    NS_PROFILE_WRITE(&vis_Hidden_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -544,20 +605,21 @@ ns_status vis_Hidden_read(ns_reader *rp, vis_Hidden_snap *out, const ns_baseline
     const vis_Hidden_snap *ref = vis_Hidden_reference(base, &pred);
     (void)to;
     const unsigned sent = 0u;
-    vis_Hidden_snap v = *ref;
+    (void)ref; /* every field is predicted */
+    vis_Hidden_snap v;
     v.counter = pred.s0;
     ns_reader r = *rp;
     (void)sent;
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->counter = v.counter;
     return NS_OK;
 }
 
 void vis_Hidden_interpolate(const vis_Hidden_snap *from, const vis_Hidden_snap *to, float t, vis_Hidden *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const vis_Hidden_snap *jump = t >= 1.0f ? to : from;
     out->counter = jump->counter;
 }
@@ -589,11 +651,11 @@ void vis_Hidden_clear_dirty(vis_Hidden *v)
 }
 
 static const ns_field_desc vis_Hidden_desc_fields[] = {
-    {"counter", NS_ENC_INT, 1, 0, NS_FIELD_PREDICTED, offsetof(vis_Hidden, counter), offsetof(vis_Hidden_snap, counter), sizeof(((vis_Hidden_snap *)0)->counter), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL},
+    {"counter", NS_ENC_INT, 1, 0, NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(vis_Hidden, counter), offsetof(vis_Hidden_snap, counter), sizeof(((vis_Hidden_snap *)0)->counter), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc vis_Hidden_desc = {
     "Hidden", "vis_Hidden", "vis", NS_KIND_COMPONENT, 2u, UINT64_C(0xcaece5ea593e2450),
-    sizeof(vis_Hidden), sizeof(vis_Hidden_snap), 0u, vis_Hidden_desc_fields, 1u,
+    sizeof(vis_Hidden), sizeof(vis_Hidden_snap), 0u, vis_Hidden_desc_fields, 1u, &vis_Hidden_snap_default,
 };
 
 /* ---- component Spectated ---- */
@@ -608,7 +670,6 @@ void vis_Spectated_init(vis_Spectated *v)
 
 void vis_Spectated_quantize(const vis_Spectated *v, vis_Spectated_snap *s)
 {
-    memset(s, 0, sizeof *s);
     s->emote = v->emote;
 }
 
@@ -636,7 +697,7 @@ typedef struct vis_Spectated_pred {
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
-static const vis_Spectated_snap *vis_Spectated_reference(const ns_baselines *base, vis_Spectated_pred *pred)
+NS__HOT const vis_Spectated_snap *vis_Spectated_reference(const ns_baselines *base, vis_Spectated_pred *pred)
 {
     const uint32_t n = ns_baselines_count(base);
     const vis_Spectated_snap *b0 = n ? (const vis_Spectated_snap *)base->snap[0] : &vis_Spectated_snap_default;
@@ -648,7 +709,13 @@ static const vis_Spectated_snap *vis_Spectated_reference(const ns_baselines *bas
     const vis_Spectated_snap *b2 = (const vis_Spectated_snap *)base->snap[2];
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    pred->s0 = (uint8_t)ns_clamp_i64(ns_predict_i32(&p, b0->emote, b1->emote, b2->emote), INT64_C(0), INT64_C(255));
+    if (NS__LIKELY(ns_predictor_unit(&p))) {
+        /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
+        pred->s0 = (uint8_t)ns_predict_unit_i32_in(b0->emote, b1->emote, b2->emote, 0, 255);
+        return b0;
+    }
+    /* Any ticks, any values. */
+    pred->s0 = (uint8_t)ns_predict_i32_in(&p, b0->emote, b1->emote, b2->emote, 0, 255);
     return b0;
 }
 
@@ -673,15 +740,16 @@ ns_status vis_Spectated_write(ns_writer *wp, const vis_Spectated_snap *cur, cons
     (void)ref; /* every field sent is predicted */
     const bool c0 = !owner && cur->emote != pred.s0; /* emote */
     const bool any = c0;
-    if (sent > 1) ns_write_bool(&w, any);
+    uint8_t spill[5u + 8u]; /* the record when the buffer may not hold its worst case */
+    ns_record rec = ns_record_begin(&w, spill, 5u);
+    if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         if (!owner) {
-            ns_write_bool(&w, c0);
-            if (c0) {
-                ns_write_delta_i32(&w, cur->emote, pred.s0, NULL);
-            }
+            ns_record_changed_delta_i32(&rec, c0, cur->emote, pred.s0);
         }
     }
+    ns_record_end(&w, &rec, spill);
+    NS_PROFILE_WRITE(&vis_Spectated_desc, wp, &w, base, to, NULL);
     *wp = w;
     return ns_writer_status(&w);
 }
@@ -694,7 +762,8 @@ ns_status vis_Spectated_read(ns_reader *rp, vis_Spectated_snap *out, const ns_ba
     const vis_Spectated_snap *ref = vis_Spectated_reference(base, &pred);
     const bool owner = to == NS_TO_OWNER;
     const unsigned sent = owner ? 0u : 1u;
-    vis_Spectated_snap v = *ref;
+    (void)ref; /* every field is predicted */
+    vis_Spectated_snap v;
     v.emote = pred.s0;
     ns_reader r = *rp;
     const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
@@ -707,13 +776,13 @@ ns_status vis_Spectated_read(ns_reader *rp, vis_Spectated_snap *out, const ns_ba
     *rp = r;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(&r)) return ns_reader_status(&r);
-    *out = v;
+    out->emote = v.emote;
     return NS_OK;
 }
 
 void vis_Spectated_interpolate(const vis_Spectated_snap *from, const vis_Spectated_snap *to, float t, vis_Spectated *out)
 {
-    /* @smooth(clamp) and values that cannot be blended: from until t reaches 1, then to. */
+    /* @smooth(clamp), values that cannot be blended and teleports: from until t reaches 1, then to. */
     const vis_Spectated_snap *jump = t >= 1.0f ? to : from;
     out->emote = jump->emote;
 }
@@ -745,11 +814,11 @@ void vis_Spectated_clear_dirty(vis_Spectated *v)
 }
 
 static const ns_field_desc vis_Spectated_desc_fields[] = {
-    {"emote", NS_ENC_INT, 1, 0, NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED, offsetof(vis_Spectated, emote), offsetof(vis_Spectated_snap, emote), sizeof(((vis_Spectated_snap *)0)->emote), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL},
+    {"emote", NS_ENC_INT, 1, 0, NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(vis_Spectated, emote), offsetof(vis_Spectated_snap, emote), sizeof(((vis_Spectated_snap *)0)->emote), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc vis_Spectated_desc = {
     "Spectated", "vis_Spectated", "vis", NS_KIND_COMPONENT, 3u, UINT64_C(0x61e7a113d48920fb),
-    sizeof(vis_Spectated), sizeof(vis_Spectated_snap), 16u, vis_Spectated_desc_fields, 1u,
+    sizeof(vis_Spectated), sizeof(vis_Spectated_snap), 16u, vis_Spectated_desc_fields, 1u, &vis_Spectated_snap_default,
 };
 
 const ns_type_desc *const vis_types[] = {
@@ -950,10 +1019,10 @@ static void vis_Spectated_erased_interpolate(const void *from, const void *to, f
 }
 
 const ns_component_ops vis_components[] = {
-    {&vis_Secret_desc, 0u, vis_Secret_erased_snap_default, vis_Secret_erased_init, vis_Secret_erased_quantize, vis_Secret_erased_dequantize, vis_Secret_erased_snap_equal, vis_Secret_erased_write, vis_Secret_erased_read, vis_Secret_erased_apply, vis_Secret_erased_interpolate},
-    {&vis_Mixed_desc, 0u, vis_Mixed_erased_snap_default, vis_Mixed_erased_init, vis_Mixed_erased_quantize, vis_Mixed_erased_dequantize, vis_Mixed_erased_snap_equal, vis_Mixed_erased_write, vis_Mixed_erased_read, vis_Mixed_erased_apply, vis_Mixed_erased_interpolate},
-    {&vis_Hidden_desc, 0u, vis_Hidden_erased_snap_default, vis_Hidden_erased_init, vis_Hidden_erased_quantize, vis_Hidden_erased_dequantize, vis_Hidden_erased_snap_equal, vis_Hidden_erased_write, vis_Hidden_erased_read, vis_Hidden_erased_apply, vis_Hidden_erased_interpolate},
-    {&vis_Spectated_desc, 0u, vis_Spectated_erased_snap_default, vis_Spectated_erased_init, vis_Spectated_erased_quantize, vis_Spectated_erased_dequantize, vis_Spectated_erased_snap_equal, vis_Spectated_erased_write, vis_Spectated_erased_read, vis_Spectated_erased_apply, vis_Spectated_erased_interpolate},
+    {&vis_Secret_desc, 0u, vis_Secret_erased_snap_default, vis_Secret_erased_init, vis_Secret_erased_quantize, vis_Secret_erased_dequantize, vis_Secret_erased_snap_equal, vis_Secret_erased_write, vis_Secret_erased_read, vis_Secret_erased_apply, vis_Secret_erased_interpolate, NULL, 0u},
+    {&vis_Mixed_desc, 0u, vis_Mixed_erased_snap_default, vis_Mixed_erased_init, vis_Mixed_erased_quantize, vis_Mixed_erased_dequantize, vis_Mixed_erased_snap_equal, vis_Mixed_erased_write, vis_Mixed_erased_read, vis_Mixed_erased_apply, vis_Mixed_erased_interpolate, NULL, 0u},
+    {&vis_Hidden_desc, 0u, vis_Hidden_erased_snap_default, vis_Hidden_erased_init, vis_Hidden_erased_quantize, vis_Hidden_erased_dequantize, vis_Hidden_erased_snap_equal, vis_Hidden_erased_write, vis_Hidden_erased_read, vis_Hidden_erased_apply, vis_Hidden_erased_interpolate, NULL, 0u},
+    {&vis_Spectated_desc, 0u, vis_Spectated_erased_snap_default, vis_Spectated_erased_init, vis_Spectated_erased_quantize, vis_Spectated_erased_dequantize, vis_Spectated_erased_snap_equal, vis_Spectated_erased_write, vis_Spectated_erased_read, vis_Spectated_erased_apply, vis_Spectated_erased_interpolate, NULL, 0u},
 };
 
 const ns_schema vis_schema = {

@@ -267,6 +267,18 @@ typedef struct vis_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status vis_dispatch(ns_reader *r, const vis_handlers *h, void *ctx, uint32_t *id_out);
 
+/* Prediction errors: how far a predicted Secret was from the server's, one entry per field its owner */
+/* receives, named in vis_Secret_prediction_error_names (distances as in netschema/interp.h). */
+#define VIS_SECRET_PREDICTION_ERRORS 2u
+extern const char *const vis_Secret_prediction_error_names[VIS_SECRET_PREDICTION_ERRORS];
+void vis_Secret_prediction_error(const vis_Secret *predicted, const vis_Secret *authoritative, float out[VIS_SECRET_PREDICTION_ERRORS]);
+
+/* Prediction errors: how far a predicted Mixed was from the server's, one entry per field its owner */
+/* receives, named in vis_Mixed_prediction_error_names (distances as in netschema/interp.h). */
+#define VIS_MIXED_PREDICTION_ERRORS 2u
+extern const char *const vis_Mixed_prediction_error_names[VIS_MIXED_PREDICTION_ERRORS];
+void vis_Mixed_prediction_error(const vis_Mixed *predicted, const vis_Mixed *authoritative, float out[VIS_MIXED_PREDICTION_ERRORS]);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,133 @@
+/* emit_c_predict.c — what a client that predicts its own entity needs from a component:
+ * <C>_prediction_error, how far a predicted value was from the server's, one number per field,
+ * and the table of those fields' names (docs/generated-api.md, "Prediction errors"). */
+#include "emit_c.h"
+
+/* Types with a distance (netschema/interp.h): numbers, vectors, quaternions; bools and enums
+ * count 1 when they differ. Strings, bytes, entity ids and collections have none. */
+static bool measurable(const nsc_type *t)
+{
+    switch (t->kind) {
+    case NSC_T_STRING:
+    case NSC_T_BYTES:
+    case NSC_T_ENTITY:
+    case NSC_T_LIST:
+    case NSC_T_MAP:
+    case NSC_T_SET:
+    case NSC_T_FASTARRAY:
+        return false;
+    default:
+        return true;
+    }
+}
+
+/* A component's field is reported when its owner receives it: the owner is the one who predicts. */
+static bool reported(const nsc_decl *d, const nsc_field *f)
+{
+    if (d->kind == NSC_D_COMPONENT && (f->sem.sync == NSC_SYNC_NONE || f->sem.sync == NSC_SYNC_OTHERS)) return false;
+    return measurable(f->sem.type);
+}
+
+/* Entries for d's fields, structs flattened. */
+static size_t count_errors(const nsc_decl *d)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        if (!reported(d, f)) continue;
+        n += f->sem.type->kind == NSC_T_STRUCT ? count_errors(f->sem.type->decl) : 1;
+    }
+    return n;
+}
+
+static double number(const nsc_number *n)
+{
+    return n->is_float ? n->f : n->is_unsigned_big ? (double)n->u : (double)n->i;
+}
+
+/* The error of one field, p and a naming the predicted and the authoritative value. */
+static const char *error_expr(nsc_cgen *g, const nsc_field *f, const char *p, const char *a)
+{
+    const nsc_type *t = f->sem.type;
+    switch (t->kind) {
+    case NSC_T_BOOL:
+    case NSC_T_ENUM:
+        return NSC_FMT(g, "%s != %s ? 1.0f : 0.0f", p, a);
+    case NSC_T_VEC2:
+    case NSC_T_VEC3:
+    case NSC_T_VEC4:
+        return NSC_FMT(g, "ns_vec%u_distance(%s, %s)", t->kind == NSC_T_VEC2 ? 2u : t->kind == NSC_T_VEC3 ? 3u : 4u, p, a);
+    case NSC_T_QUAT:
+        return NSC_FMT(g, "ns_quat_angle(%s, %s)", p, a);
+    default:
+        if (f->sem.wrap)
+            return NSC_FMT(g, "(float)ns_distance_wrap((double)%s, (double)%s, %s, %s)", p, a,
+                           nsc_cg_float(g, number(&f->sem.range_lo), false), nsc_cg_float(g, number(&f->sem.range_hi), false));
+        return NSC_FMT(g, "(float)ns_distance((double)%s, (double)%s)", p, a);
+    }
+}
+
+/* The names ("position", "stats.hp") or the statements (out[k] = ...) of d's entries. */
+static void entries(nsc_cgen *g, const nsc_decl *d, const char *path, bool names, size_t *k)
+{
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        if (!reported(d, f)) continue;
+        const char *at = NSC_FMT(g, "%s%s", path, f->name.text);
+        if (f->sem.type->kind == NSC_T_STRUCT) {
+            entries(g, f->sem.type->decl, NSC_FMT(g, "%s.", at), names, k);
+            continue;
+        }
+        if (names)
+            nsc_p_line(g->c, "\"%s\",", at);
+        else
+            nsc_p_line(g->c, "out[%zu] = %s;", *k, error_expr(g, f, NSC_FMT(g, "predicted->%s", at),
+                                                             NSC_FMT(g, "authoritative->%s", at)));
+        (*k)++;
+    }
+}
+
+static void prediction_header(nsc_cgen *g, const nsc_decl *d)
+{
+    size_t n = d->kind == NSC_D_COMPONENT ? count_errors(d) : 0;
+    if (n == 0) return;
+    nsc_printer *h = g->h;
+    const char *name = nsc_cg_name(g, d), *count = nsc_cg_macro(g, d, "PREDICTION_ERRORS");
+    nsc_p_empty(h);
+    nsc_p_comment(h, "Prediction errors: how far a predicted %s was from the server's, one entry per field its owner",
+                  d->name.text);
+    nsc_p_comment(h, "receives, named in %s (distances as in netschema/interp.h).", nsc_cg_fn(g, d, "prediction_error_names"));
+    nsc_p_line(h, "#define %s %zuu", count, n);
+    nsc_p_line(h, "extern const char *const %s[%s];", nsc_cg_fn(g, d, "prediction_error_names"), count);
+    nsc_p_line(h, "void %s(const %s *predicted, const %s *authoritative, float out[%s]);",
+               nsc_cg_fn(g, d, "prediction_error"), name, name, count);
+}
+
+void nsc_cg_prediction_header(nsc_cgen *g)
+{
+    for (size_t i = 0; i < g->norder; i++) {
+        nsc_arena_mark mark = nsc_arena_get_mark(g->a);
+        prediction_header(g, g->order[i]);
+        nsc_arena_release(g->a, mark);
+    }
+}
+
+void nsc_cg_prediction(nsc_cgen *g, const nsc_decl *d)
+{
+    size_t n = d->kind == NSC_D_COMPONENT ? count_errors(d) : 0;
+    if (n == 0) return;
+    nsc_printer *c = g->c;
+    const char *name = nsc_cg_name(g, d), *count = nsc_cg_macro(g, d, "PREDICTION_ERRORS");
+    size_t k = 0;
+    nsc_p_empty(c);
+    nsc_p_open(c, "const char *const %s[%s] = {", nsc_cg_fn(g, d, "prediction_error_names"), count);
+    entries(g, d, "", true, &k);
+    nsc_p_close(c, "};");
+    nsc_p_empty(c);
+    nsc_p_line(c, "void %s(const %s *predicted, const %s *authoritative, float out[%s])",
+               nsc_cg_fn(g, d, "prediction_error"), name, name, count);
+    nsc_p_open(c, "{");
+    k = 0;
+    entries(g, d, "", false, &k);
+    nsc_p_close(c, "}");
+}
