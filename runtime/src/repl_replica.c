@@ -16,6 +16,7 @@ enum { NS__R_NONE, NS__R_ALIVE, NS__R_GONE };
 typedef struct ns__rent {
     uint8_t    state;
     uint8_t    audience;              /* of the newest state applied */
+    uint8_t    destroyed;             /* GONE: destroyed on the server, not just out of relevancy */
     uint32_t   since;                 /* oldest packet tick of this spawn applied */
     uint32_t   newest;                /* newest tick applied to the live values */
     uint32_t   gone;                  /* tick of the despawn */
@@ -23,13 +24,20 @@ typedef struct ns__rent {
     ns_history ring;
     uint8_t   *ring_audience;         /* the audience of each ring slot, inside mem */
     size_t     voff[NS_REPL_MAX_COMPONENTS];
-    uint8_t   *mem;                   /* ring storage, ring audiences, then the live values */
+    uint8_t   *mem;                   /* ring storage, ring audiences, the live values, refs */
+    uint32_t  *ref;                   /* per entity field of its components, in order: the
+                                         target's id + 1 (NS__REF_PENDING while it is not spawned
+                                         here), 0 for none; inside mem */
+    uint32_t   nref;
 } ns__rent;
+
+#define NS__REF_PENDING 0x80000000u
 
 /* One decoded record, waiting for the packet to prove whole. */
 typedef struct ns__rrec {
     uint8_t    kind;
     uint8_t    audience;
+    uint8_t    destroyed;             /* despawns */
     uint32_t   id;
     size_t     at;                    /* decoded state in scratch */
     ns__layout layout;                /* spawns */
@@ -49,6 +57,9 @@ struct ns_replica {
     ns_tickset        received;
     const void      **hooks;           /* per schema component */
     void            **hook_ctx;
+    ns_entity        *handle;          /* per id: the application's handle, 0 for id + 1 */
+    uint8_t          *refsnap;         /* a snapshot with its references resolved, for _apply */
+    uint32_t          npending;        /* references waiting for their entity to spawn */
     uint8_t          *scratch;
     size_t            scratch_cap, scratch_used;
 };
@@ -77,7 +88,13 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     r->rec = calloc(n, sizeof *r->rec);
     r->hooks = calloc(nc, sizeof *r->hooks);
     r->hook_ctx = calloc(nc, sizeof *r->hook_ctx);
-    if (!r->ent || !r->stamp || !r->rec || !r->hooks || !r->hook_ctx) return fail(r, status, NS_ERR_NOMEM);
+    r->handle = calloc(n, sizeof *r->handle);
+    size_t snap_max = 1;
+    for (uint32_t c = 0; c < r->schema->component_count; c++)
+        if (r->schema->components[c].desc->snap_size > snap_max) snap_max = r->schema->components[c].desc->snap_size;
+    r->refsnap = malloc(snap_max);
+    if (!r->ent || !r->stamp || !r->rec || !r->hooks || !r->hook_ctx || !r->handle || !r->refsnap)
+        return fail(r, status, NS_ERR_NOMEM);
     if (status) *status = NS_OK;
     return r;
 }
@@ -98,6 +115,8 @@ void ns_replica_destroy(ns_replica *r)
     free(r->rec);
     free(r->hooks);
     free(r->hook_ctx);
+    free(r->handle);
+    free(r->refsnap);
     free(r->scratch);
     free(r);
 }
@@ -243,6 +262,7 @@ static ns_status read_records(ns_replica *r, ns_reader *in, uint32_t tick, bool 
         rec->kind = NS__DESPAWN;
         ns_status st = read_id(r, in, &next, &rec->id);
         if (st != NS_OK) return st;
+        rec->destroyed = (uint8_t)ns_read_bits(in, 1);
     }
     next = 0;
     for (uint32_t i = 0; i < counts[1]; i++) { /* spawns */
@@ -282,14 +302,121 @@ static void store(ns__rent *e, uint32_t tick, const uint8_t *state, uint8_t audi
     e->ring_audience[tick % e->ring.depth] = audience;
 }
 
-/* Brings e's live values to the state of `tick` (newest), calling hooks unless it spawns. */
-static void apply_live(ns_replica *r, ns__rent *e, const uint8_t *state, bool hooks)
+/* ---- entity references ---- */
+
+static ns_entity handle_of(const ns_replica *r, uint32_t id)
 {
+    return r->handle[id] ? r->handle[id] : id + 1;
+}
+
+/* What an entity field holding network reference v (0, or id + 1) in the packet of `tick`
+ * reads on this client: the target's handle if it is spawned here; 0 if there is none, it is
+ * out of range, or it was despawned since; 0 for now if it has not spawned here yet, with
+ * *slot marked pending so that its spawn resolves it. */
+static ns_entity resolve(const ns_replica *r, uint32_t v, uint32_t tick, uint32_t *slot)
+{
+    *slot = 0;
+    if (v == 0 || v > r->cfg.max_entities) return 0;
+    const ns__rent *t = &r->ent[v - 1];
+    if (t->state == NS__R_ALIVE) {
+        *slot = v;
+        return handle_of(r, v - 1);
+    }
+    if (t->state == NS__R_GONE && t->destroyed && !ns__newer(tick, t->gone)) return 0; /* destroyed since */
+    *slot = v | NS__REF_PENDING; /* not spawned here yet, or out of relevancy: it may come (back) */
+    return 0;
+}
+
+/* Component i of e's snapshot `snap` with its references resolved (in r->refsnap), recording
+ * each in e->ref from index *k on. */
+static const uint8_t *resolve_refs(ns_replica *r, ns__rent *e, const ns_component_ops *ops, const uint8_t *snap,
+                                   uint32_t tick, uint32_t *k)
+{
+    memcpy(r->refsnap, snap, ops->desc->snap_size);
+    for (uint32_t j = 0; j < ops->entity_field_count; j++, (*k)++) {
+        uint32_t v, slot;
+        memcpy(&v, r->refsnap + ops->entity_fields[j].snap_offset, sizeof v);
+        ns_entity h = resolve(r, v, tick, &slot);
+        if (e->ref[*k] & NS__REF_PENDING) r->npending--;
+        if (slot & NS__REF_PENDING) r->npending++;
+        e->ref[*k] = slot;
+        memcpy(r->refsnap + ops->entity_fields[j].snap_offset, &h, sizeof h);
+    }
+    return r->refsnap;
+}
+
+/* Calls fn for every reference slot of every spawned entity that holds `want`. */
+static void each_ref(ns_replica *r, uint32_t want,
+                     void (*fn)(ns_replica *r, uint32_t holder, uint32_t comp, ns__rent *e, uint32_t k, uint32_t field))
+{
+    for (uint32_t id = 0; id < r->cfg.max_entities; id++) {
+        ns__rent *e = &r->ent[id];
+        if (e->state != NS__R_ALIVE || e->nref == 0) continue;
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < e->layout.ncomp; i++) {
+            const ns_component_ops *ops = &r->schema->components[e->layout.comp[i]];
+            for (uint32_t j = 0; j < ops->entity_field_count; j++, k++)
+                if (e->ref[k] == want) fn(r, id, i, e, k, j);
+        }
+    }
+}
+
+/* Writes handle h into the live value of reference slot (comp i, field j) of e. */
+static void set_live_ref(ns_replica *r, ns__rent *e, uint32_t i, uint32_t j, ns_entity h)
+{
+    const ns_component_ops *ops = &r->schema->components[e->layout.comp[i]];
+    memcpy(e->mem + e->voff[i] + ops->entity_fields[j].value_offset, &h, sizeof h);
+}
+
+static uint32_t target_of(uint32_t slot)
+{
+    return (slot & ~NS__REF_PENDING) - 1u;
+}
+
+static void resolve_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
+{
+    uint32_t target = target_of(e->ref[k]);
+    e->ref[k] = target + 1;
+    r->npending--;
+    set_live_ref(r, e, i, j, handle_of(r, target));
+    if (r->cfg.on_resolve)
+        r->cfg.on_resolve(r, holder, r->schema->components[e->layout.comp[i]].desc->id, target, r->cfg.ctx);
+}
+
+static void null_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
+{
+    (void)holder;
+    if (e->ref[k] & NS__REF_PENDING) r->npending--;
+    e->ref[k] = 0;
+    set_live_ref(r, e, i, j, 0);
+}
+
+/* The target left relevancy: the reference reads 0 and waits for it to come back. */
+static void pend_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
+{
+    (void)holder;
+    e->ref[k] |= NS__REF_PENDING;
+    r->npending++;
+    set_live_ref(r, e, i, j, 0);
+}
+
+static void rebind_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
+{
+    (void)holder;
+    set_live_ref(r, e, i, j, handle_of(r, target_of(e->ref[k])));
+}
+
+/* Brings e's live values to the state of `tick` (newest), calling hooks unless it spawns.
+ * Entity references reach _apply resolved, so hooks compare handles with handles. */
+static void apply_live(ns_replica *r, ns__rent *e, const uint8_t *state, uint32_t tick, bool hooks)
+{
+    uint32_t k = 0;
     for (uint32_t i = 0; i < e->layout.ncomp; i++) {
         uint32_t c = e->layout.comp[i];
         const ns_component_ops *ops = &r->schema->components[c];
-        ops->apply(e->mem + e->voff[i], state + e->layout.off[i], hooks ? r->hooks[c] : NULL,
-                   hooks ? r->hook_ctx[c] : NULL);
+        const uint8_t *snap = state + e->layout.off[i];
+        if (ops->entity_field_count) snap = resolve_refs(r, e, ops, snap, tick, &k);
+        ops->apply(e->mem + e->voff[i], snap, hooks ? r->hooks[c] : NULL, hooks ? r->hook_ctx[c] : NULL);
     }
 }
 
@@ -298,11 +425,13 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
     const ns__layout *l = &rec->layout;
     size_t hist = NS_HISTORY_BYTES(l->size, ring_depth(r));
     size_t ring = (hist + ring_depth(r) + 15u) & ~(size_t)15u, values = 0, voff[NS_REPL_MAX_COMPONENTS];
+    uint32_t nref = 0;
     for (uint32_t i = 0; i < l->ncomp; i++) {
         voff[i] = ring + values;
         values += (r->schema->components[l->comp[i]].desc->value_size + 15u) & ~(size_t)15u;
+        nref += r->schema->components[l->comp[i]].entity_field_count;
     }
-    uint8_t *mem = calloc(1, ring + values);
+    uint8_t *mem = calloc(1, ring + values + (size_t)nref * sizeof(uint32_t));
     if (!mem) return false;
     if (e->state == NS__R_GONE) r->ngone--;
     forget(e);
@@ -311,6 +440,8 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
     memcpy(e->voff, voff, sizeof voff);
     ns_history_init(&e->ring, mem, l->size, ring_depth(r));
     e->ring_audience = mem + hist;
+    e->ref = (uint32_t *)(void *)(mem + ring + values);
+    e->nref = nref;
     for (uint32_t i = 0; i < l->ncomp; i++) r->schema->components[l->comp[i]].init(mem + voff[i]);
     e->state = NS__R_ALIVE;
     e->since = e->newest = tick;
@@ -323,19 +454,28 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
 {
     ns__rent *e = &r->ent[rec->id];
     if (rec->kind == NS__DESPAWN) {
+        /* Destroyed: references waiting for it never resolve (its id may be reused later). */
+        if (rec->destroyed && r->npending) each_ref(r, (rec->id + 1) | NS__REF_PENDING, null_one);
         if (e->state != NS__R_ALIVE) {
             /* Not held: remember the despawn, so that a copy of the spawn it ends, reordered
              * behind it, is refused below instead of creating an entity nothing will despawn. */
             if (e->state == NS__R_NONE) e->state = NS__R_GONE, e->gone = tick, r->ngone++;
             else if (ns__newer(tick, e->gone)) e->gone = tick;
+            e->destroyed |= rec->destroyed;
             return;
         }
         if (!ns__newer(tick, e->since)) return; /* of an older spawn */
         if (r->cfg.on_despawn) r->cfg.on_despawn(r, rec->id, r->cfg.ctx);
+        for (uint32_t k = 0; k < e->nref; k++)
+            if (e->ref[k] & NS__REF_PENDING) r->npending--;
         e->state = NS__R_GONE;
         e->gone = tick;
         r->count--;
         r->ngone++;
+        e->destroyed = rec->destroyed;
+        r->handle[rec->id] = 0;
+        /* What pointed at it reads 0: for good if it was destroyed, else until it comes back. */
+        each_ref(r, rec->id + 1, rec->destroyed ? null_one : pend_one);
         return;
     }
     if (rec->kind != NS__SPAWN && rec->kind != NS__UPDATE) return; /* skipped by its size */
@@ -344,8 +484,9 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
         if (e->state == NS__R_GONE && !ns__newer(tick, e->gone)) return; /* a late copy of a despawned spawn */
         if (!spawn(r, e, rec, tick)) return;
         store(e, tick, state, rec->audience);
-        apply_live(r, e, state, false);
+        apply_live(r, e, state, tick, false);
         if (r->cfg.on_spawn) r->cfg.on_spawn(r, rec->id, r->cfg.ctx);
+        if (r->npending) each_ref(r, (rec->id + 1) | NS__REF_PENDING, resolve_one);
         return;
     }
     /* A state of the spawn the client holds (a resent spawn is a full state). */
@@ -354,7 +495,7 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
     if (e->state == NS__R_ALIVE && ns__newer(tick, e->newest)) {
         e->newest = tick;
         e->audience = rec->audience;
-        apply_live(r, e, state, true);
+        apply_live(r, e, state, tick, true);
     }
 }
 
@@ -430,6 +571,21 @@ void ns_replica_write_ack(const ns_replica *r, ns_writer *w)
     if (n > 32) ns_write_bits(w, (uint32_t)(older >> 32) & (uint32_t)ns__mask64(n - 32), n - 32);
 }
 
+static const ns__rent *held(const ns_replica *r, ns_entity_id id);
+
+ns_status ns_replica_bind(ns_replica *r, ns_entity_id id, ns_entity handle)
+{
+    if (!held(r, id) || handle == 0) return NS_ERR_ARGUMENT;
+    r->handle[id] = handle;
+    each_ref(r, id + 1, rebind_one);
+    return NS_OK;
+}
+
+ns_entity ns_replica_handle(const ns_replica *r, ns_entity ref)
+{
+    return ref && ref <= r->cfg.max_entities && held(r, ref - 1) ? handle_of(r, ref - 1) : 0;
+}
+
 /* ---- inspection ---- */
 
 static const ns__rent *held(const ns_replica *r, ns_entity_id id)
@@ -483,7 +639,7 @@ uint32_t ns_replica_newest(const ns_replica *r)
 
 size_t ns_replica_memory(const ns_replica *r)
 {
-    size_t n = sizeof *r + (size_t)r->cfg.max_entities * (sizeof *r->ent + sizeof *r->stamp + sizeof *r->rec);
+    size_t n = sizeof *r + (size_t)r->cfg.max_entities * (sizeof *r->ent + sizeof *r->stamp + sizeof *r->rec + sizeof *r->handle);
     n += r->scratch_cap;
     for (uint32_t i = 0; i < r->cfg.max_entities; i++) {
         const ns__rent *e = &r->ent[i];
@@ -491,6 +647,7 @@ size_t ns_replica_memory(const ns_replica *r)
         n += (NS_HISTORY_BYTES(e->layout.size, ring_depth(r)) + ring_depth(r) + 15u) & ~(size_t)15u;
         for (uint32_t k = 0; k < e->layout.ncomp; k++)
             n += (r->schema->components[e->layout.comp[k]].desc->value_size + 15u) & ~(size_t)15u;
+        n += (size_t)e->nref * sizeof *e->ref;
     }
     return n;
 }

@@ -219,6 +219,7 @@ static size_t group_cost(ns__pass *p, const ns_baselines *b, bool add)
 static size_t framing_bound(ns__pass *p, const ns__pick *k, const ns__entity *e, size_t body, bool add)
 {
     size_t bits = id_cost(p, k->id) + (p->sizes ? cost((uint32_t)body) : 0);
+    if (k->kind == NS__DESPAWN) bits += 1; /* destroyed or left */
     if (k->kind == NS__SPAWN) {
         bits += 1 + cost(e->layout.ncomp - 1);
         for (uint32_t i = 0; i < e->layout.ncomp; i++) bits += cost(p->w->schema->components[e->layout.comp[i]].desc->id);
@@ -344,7 +345,10 @@ static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, c
         const ns__pick *k = &ch[i];
         ns_write_packed_u32(out, k->id - next, m);
         next = k->id + 1;
-        if (k->kind == NS__SPAWN) {
+        if (k->kind == NS__DESPAWN) {
+            /* 1: destroyed (references to it end); 0: it left this client's relevancy. */
+            ns_write_bits(out, p->w->ent[k->id].state != NS__ALIVE, 1);
+        } else if (k->kind == NS__SPAWN) {
             write_spawn(p, out, k);
         } else if (k->kind == NS__UPDATE) {
             if (k->base.count == 0) ns_write_bits(out, k->audience, 1);
@@ -474,6 +478,9 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     if (p.used > p.budget) return NS_ERR_ARGUMENT;
     memset(w->groups, 0, w->group_cap * sizeof *w->groups);
     ns_writer_init(&p.scratch, w->scratch, w->scratch_cap);
+#ifdef NS_PROFILE
+    p.scratch.profile = out->profile; /* bodies are written here, then copied: count them here */
+#endif
     scan(&p);
     choose(&p);
     ns_writer_flush(&p.scratch);

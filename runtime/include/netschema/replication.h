@@ -35,6 +35,7 @@
 #include "history.h"
 #include "schema.h"
 #include "status.h"
+#include "types.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -169,6 +170,10 @@ typedef void (*ns_spawn_fn)(ns_replica *r, ns_entity_id e, void *ctx);
 /* Called before entity e is removed: its values are still readable. */
 typedef void (*ns_despawn_fn)(ns_replica *r, ns_entity_id e, void *ctx);
 
+/* Called when a reference that was waiting resolves: component `type` of entity `holder` held
+ * a reference to `target` before target spawned here, and now reads its handle. */
+typedef void (*ns_resolve_fn)(ns_replica *r, ns_entity_id holder, uint32_t type, ns_entity_id target, void *ctx);
+
 typedef struct ns_replica_config {
     const ns_schema *schema;
     uint32_t max_entities;          /* the server's (see ns_handshake) */
@@ -177,6 +182,7 @@ typedef struct ns_replica_config {
     ns_spawn_fn   on_spawn;         /* may be NULL */
     ns_despawn_fn on_despawn;       /* may be NULL */
     void         *ctx;
+    ns_resolve_fn on_resolve;       /* may be NULL */
 } ns_replica_config;
 
 ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status);
@@ -192,6 +198,27 @@ ns_status ns_replica_read_packet(ns_replica *r, const void *buf, size_t len);
 
 /* Writes the acks: the newest packet applied and a 64-bit mask of the ones before it. */
 void ns_replica_write_ack(const ns_replica *r, ns_writer *w);
+
+/* Entity references. An `entity` field carries a network reference: 0 for none, else the
+ * target's id + 1 (ns_entity_ref). The server's game writes those. In the replica's live values
+ * (what _apply fills and hooks see) every reference is resolved: the target's handle when it is
+ * spawned here (its id + 1 unless the application bound another), 0 when there is none, when
+ * the target was despawned, or while it has not spawned here yet; such a pending reference
+ * resolves when the target spawns, and on_resolve is called. A despawn turns every reference to
+ * the entity into 0: for good if it was destroyed, pending if it only left this client's relevancy
+ * (docs/replication.md section 13). Snapshots (ns_replica_snap, _interpolate's input) keep the network
+ * reference: ns_replica_handle resolves one. Entities inside collections are not resolved. */
+static inline ns_entity ns_entity_ref(ns_entity_id e)
+{
+    return e + 1u;
+}
+
+/* Binds the application's handle (not 0) for spawned entity e, typically in on_spawn:
+ * references to e read it from now on, those already resolved included. Cleared on despawn. */
+ns_status ns_replica_bind(ns_replica *r, ns_entity_id e, ns_entity handle);
+
+/* The handle network reference `ref` resolves to now: 0 if none or not spawned here. */
+ns_entity ns_replica_handle(const ns_replica *r, ns_entity ref);
 
 /* True if e is spawned on this client. */
 bool ns_replica_has(const ns_replica *r, ns_entity_id e);
