@@ -404,7 +404,11 @@ int main(int argc, char **argv)
     cli c;
     memset(&c, 0, sizeof c);
     int rc = parse_args(argc, argv, &c);
-    if (rc) return rc;
+    if (rc) {
+        free(c.imports);
+        free(c.files);
+        return rc;
+    }
 
     nsc_options opt;
     nsc_options_init(&opt);
