@@ -9,6 +9,9 @@
 # gen/, build/), runs ./a.out and compares its output with the `# ...` comments after `./a.out`
 # in that block.
 #
+# "Tools" also has its formatter and compatibility-checker commands run as written (their output
+# is the section's ```text block) and its profiled arena command run.
+#
 # Then installs BUILD_DIR into WORK_DIR/prefix and builds the program of "Using netschema from
 # your project" twice, each in a fresh directory (no gen/, no build/): with the section's
 # ```cmake block as its CMakeLists.txt, and with its ```make block as its Makefile (found through
@@ -28,7 +31,7 @@ block() {
         $0 == h { inside = 1; next }
         inside && /^## / { exit }
         inside && (all != "" || !found) && $0 == "```" lang { grab = 1; found = 1; next }
-        grab && $0 == "```" { grab = 0; if (all == "") exit; next }
+        grab && $0 == "```" { grab = 0; if (all == "") exit; print ""; next }
         grab { print }' "$src/README.md"
 }
 
@@ -50,7 +53,7 @@ run_section() {
     cc_line=$(grep '^cc ' "$dir/commands.sh")
     (cd "$dir" && sh -c "$cc_line") || { echo "FAIL: $cc_line ($heading)"; exit 1; }
     # Expected output: the comments after ./a.out, one per line.
-    sed -n '/^\.\/a\.out/,$p' "$dir/commands.sh" | sed -n 's/^[^#]*# //p' > "$dir/expected"
+    sed -n '/^\.\/a\.out/,/^$/p' "$dir/commands.sh" | sed -n 's/^[^#]*# //p' > "$dir/expected"
     (cd "$dir" && ./a.out) > "$dir/actual" || { echo "FAIL: ./a.out exited non-zero ($heading)"; exit 1; }
     if ! cmp -s "$dir/expected" "$dir/actual"; then
         echo "FAIL: '$heading' printed something else:"
@@ -62,6 +65,29 @@ run_section() {
 
 run_section "Generated code in five minutes" main.c
 run_section "A replicated game in one screen" server_client.c
+run_section "Tools" dump.c
+
+# The rest of "Tools": its first ```sh block (the formatter and the compatibility checker) run
+# as written beside game.netschema, printing the ```text block and exiting with 1 (a breaking
+# change); and the profiled arena, which must print its table.
+dir="$work/dump.c.d"
+block Tools sh > "$dir/tools.sh"
+status=0
+(cd "$dir" && sh tools.sh) > "$dir/tools.out" 2>&1 || status=$?
+block Tools text > "$dir/tools.expected"
+if [ "$status" != 1 ] || ! cmp -s "$dir/tools.expected" "$dir/tools.out"; then
+    echo "FAIL: 'Tools' commands exited with $status (expected 1) or printed something else:"
+    diff "$dir/tools.expected" "$dir/tools.out" || true
+    exit 1
+fi
+profile_line=$(block Tools sh all | grep '^build/examples/arena/arena_profile ' | sed 's/ *#.*//')
+[ -n "$profile_line" ] || { echo "FAIL: no arena_profile command under 'Tools'"; exit 1; }
+mkdir -p "$dir/build/examples/arena"
+ln -s "$build/examples/arena/arena_profile" "$dir/build/examples/arena/arena_profile"
+(cd "$dir" && sh -c "$profile_line") > "$dir/profile.out" 2>&1 || { cat "$dir/profile.out"; echo "FAIL: $profile_line"; exit 1; }
+grep -q '  bits   share     writes    changed  field' "$dir/profile.out" && grep -q ' total (' "$dir/profile.out" ||
+    { cat "$dir/profile.out"; echo "FAIL: '$profile_line' printed no profile table"; exit 1; }
+echo "ok   README 'Tools': the formatter, the compatibility checker and the profile run as written"
 
 # The program of "Using netschema from your project": main.c and schemas/{game,common}.netschema
 # (game imports common), from tests/integration/consumer.
