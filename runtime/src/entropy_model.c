@@ -330,7 +330,7 @@ static ns_status run(coder *c, const ns_type_desc *t, const void *snaps, void *o
                      size_t count, const ns_entropy_prior *prior)
 {
     chan_info ci[NS_ENTROPY_MAX_CHANNELS];
-    if (!t || !base || (!snaps && !out)) return NS_ERR_ARGUMENT;
+    if (!t || !base || (!snaps && !out) || t->snap_size > NS_ENTROPY_MAX_SNAP) return NS_ERR_ARGUMENT;
     uint32_t n = layout(t, ci);
     if (n == 0) return NS_ERR_ARGUMENT;
     if (prior && (prior->type_hash != t->hash || prior->channels != n || prior->count != prob_count(n)))
@@ -346,7 +346,8 @@ static ns_status run(coder *c, const ns_type_desc *t, const void *snaps, void *o
         const ns_baselines *b = &base[e];
         if (b->count < 1 || ns_baselines_check(b) != NS_OK) return NS_ERR_BASELINE;
         const void *cur = snaps ? (const uint8_t *)snaps + e * t->snap_size : NULL;
-        void *o = out ? (uint8_t *)out + e * t->snap_size : NULL;
+        /* out == the work's scratch: ns_entropy_read's checking pass, every entity into it. */
+        void *o = out == (void *)c->w->snap ? out : out ? (uint8_t *)out + e * t->snap_size : NULL;
         if (o) memcpy(o, b->snap[0], t->snap_size); /* padding and uncoded slots */
         ns_status st = c->enc ? entity(c, true, ci, nslots, cur, o, b, &pc, &prev_any, prev_change)
                               : entity(c, false, ci, nslots, cur, o, b, &pc, &prev_any, prev_change);
@@ -378,12 +379,16 @@ ns_status ns_entropy_read(const ns_type_desc *t, void *out, const ns_baselines *
                           ns_entropy_work *work, const ns_entropy_prior *prior, const void *buf, size_t len)
 {
     if (!work || !out || (!buf && len)) return NS_ERR_ARGUMENT;
-    ns_rc_decoder d;
-    ns_rc_decoder_init(&d, buf, len);
-    coder c = {work, NULL, &d, NULL, NULL, NULL};
-    ns_status st = run(&c, t, NULL, out, base, count, prior);
-    if (st != NS_OK) return st;
-    return ns_rc_decoder_status(&d);
+    /* Twice: first into scratch, so that a bad packet leaves out as it was; then into out. */
+    for (int pass = 0; pass < 2; pass++) {
+        ns_rc_decoder d;
+        ns_rc_decoder_init(&d, buf, len);
+        coder c = {work, NULL, &d, NULL, NULL, NULL};
+        ns_status st = run(&c, t, NULL, pass == 0 ? (void *)work->snap : out, base, count, prior);
+        if (st == NS_OK) st = ns_rc_decoder_status(&d);
+        if (st != NS_OK) return st;
+    }
+    return NS_OK;
 }
 
 /* ---- training and prior files ---- */

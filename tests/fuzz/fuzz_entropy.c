@@ -72,10 +72,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!packet) return 0;
     memcpy(packet, data, size);
     static ns_entropy_work work;
-    static snap out[MAX_ENTITIES], again[MAX_ENTITIES];
+    static snap out[MAX_ENTITIES], again[MAX_ENTITIES], before[MAX_ENTITIES];
+    memset(out, 0xa5, sizeof out); /* a refused packet must leave every byte of this as it is */
+    memcpy(before, out, sizeof out);
     ns_status st = ns_entropy_read(&desc, out, base, ne, &work, NULL, packet, size);
     free(packet);
-    if (st != NS_OK) return 0;
+    if (st != NS_OK) {
+        if (memcmp(out, before, sizeof out) != 0) abort();
+        return 0;
+    }
     for (unsigned e = 0; e < ne; e++)
         if (out[e].x < -1000 || out[e].x > 1000 || out[e].y < -1000 || out[e].y > 1000 || out[e].a > 511 || out[e].k > 3)
             abort();

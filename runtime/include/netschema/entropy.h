@@ -163,12 +163,17 @@ typedef struct ns_entropy_models {
 #define NS_ENTROPY_PROBS_PER_CHANNEL (sizeof(ns_entropy_channel_model) / sizeof(uint16_t))
 #define NS_ENTROPY_MAX_PROBS (4 + NS_ENTROPY_MAX_CHANNELS * NS_ENTROPY_PROBS_PER_CHANNEL)
 
+/* The largest snapshot the entropy mode codes (t->snap_size): ns_entropy_read checks a whole
+ * packet in a scratch snapshot of this size before it writes any of its output. */
+#define NS_ENTROPY_MAX_SNAP 1024
+
 /* The models and per-type layout; caller-owned scratch (no allocation, no global state). Treat
  * the members as private. */
 typedef struct ns_entropy_work {
     const ns_type_desc *type;
     uint32_t            channels;
     ns_entropy_models   m;
+    uint64_t            snap[NS_ENTROPY_MAX_SNAP / 8]; /* ns_entropy_read's checking pass */
 } ns_entropy_work;
 
 /* Trained starting probabilities for one type (instead of 1/2 everywhere): made by
@@ -190,8 +195,8 @@ typedef struct ns_entropy_trainer {
     ns_entropy_work     work;
 } ns_entropy_trainer;
 
-/* Codes count entities of type t: snapshots snaps[0..count) (t->snap_size apart), entity k
- * against base[k] (1 to 3 baselines). prior: trained starting probabilities, or NULL for 1/2.
+/* Codes count entities of type t: snapshots snaps[0..count) (t->snap_size apart, at most
+ * NS_ENTROPY_MAX_SNAP bytes, else NS_ERR_ARGUMENT), entity k against base[k] (1 to 3 baselines). prior: trained starting probabilities, or NULL for 1/2.
  * A value outside its slot's @range (or a bool other than 0/1) is NS_ERR_RANGE.
  * *len receives the packet length. cost_bits, when not NULL, receives the information content
  * of the coded bits per slot (t->field_count entries) plus one more for the change bits: it
@@ -202,8 +207,9 @@ ns_status ns_entropy_write(const ns_type_desc *t, const void *snaps, const ns_ba
 
 /* Decodes a packet of ns_entropy_write into out[0..count) with the same baselines and prior.
  * A packet that is truncated, or decodes a value outside a slot's @range, or a bool other
- * than 0/1, fails (NS_ERR_TRUNCATED, NS_ERR_RANGE); out is then partly written. A prior made
- * for another type is NS_ERR_MISMATCH. */
+ * than 0/1, fails (NS_ERR_TRUNCATED, NS_ERR_RANGE) and leaves out unchanged: the packet is
+ * decoded once into scratch to check it, then again into out (twice the decoding time). A
+ * prior made for another type is NS_ERR_MISMATCH. */
 ns_status ns_entropy_read(const ns_type_desc *t, void *out, const ns_baselines *base, size_t count,
                           ns_entropy_work *work, const ns_entropy_prior *prior, const void *buf, size_t len);
 
