@@ -16,6 +16,7 @@ typedef struct chan_info {
     bool     is_signed; /* for ranges and prediction */
     bool     ranged, predicted, is_bool;
     int64_t  lo, hi;
+    const ns_enum_desc *enum_type; /* enum fields: a decoded value must be a declared one */
 } chan_info;
 
 typedef struct coder {
@@ -90,6 +91,14 @@ NS__HOT void store(void *snap, const chan_info *ci, uint64_t u)
     }
 }
 
+/* True if v is one of the enum's declared values (a sparse enum has holes in its range). */
+static bool declared(const ns_enum_desc *e, int64_t v)
+{
+    for (uint32_t i = 0; i < e->count; i++)
+        if (e->values[i].value == v) return true;
+    return false;
+}
+
 /* The channels of t, or 0 when t has a slot this mode does not code. */
 static uint32_t layout(const ns_type_desc *t, chan_info *ci)
 {
@@ -97,6 +106,9 @@ static uint32_t layout(const ns_type_desc *t, chan_info *ci)
     for (uint32_t s = 0; s < t->field_count; s++) {
         const ns_field_desc *f = &t->fields[s];
         if (f->flags & NS_FIELD_INITIAL) continue;
+        /* The mode has no audience: it codes only what every receiver may see, @sync(all).
+         * Owner-only, others-only and unsent fields keep baseline 0's value, like @initial. */
+        if ((f->flags & (NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS)) != (NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS)) continue;
         unsigned comps = 1, width = (unsigned)f->snap_size;
         switch (f->encoding) {
         case NS_ENC_BOOL:
@@ -127,6 +139,7 @@ static uint32_t layout(const ns_type_desc *t, chan_info *ci)
                            (c->ranged && f->lo < 0);
             c->predicted = (f->flags & NS_FIELD_PREDICTED) && (c->ranged || c->is_signed);
             c->is_bool = f->encoding == NS_ENC_BOOL;
+            c->enum_type = f->enum_type;
         }
     }
     return n;
@@ -319,6 +332,7 @@ NS__HOT ns_status entity(coder *c, bool enc, const chan_info *ci, uint32_t nslot
                     int64_t back = load(out, &ci[j]);
                     if (back < ci[j].lo || back > ci[j].hi) return NS_ERR_RANGE;
                 }
+                if (ci[j].enum_type && !declared(ci[j].enum_type, load(out, &ci[j]))) return NS_ERR_RANGE;
             }
         }
         k = end;

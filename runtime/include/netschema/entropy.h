@@ -8,8 +8,8 @@
  * changed" bit; per slot a change bit whose context is the same slot of the previous entity,
  * whether an earlier slot of this entity changed, and (with two or more baselines) whether the
  * slot moved between baselines 0 and 1; per changed value the bit length of the delta (a
- * 16-leaf bit tree, escape above 14) in a context of the bit length of the entity's previous
- * delta, its top mantissa bit modelled per length, its other mantissa bits at p = 1/2, and a
+ * 16-leaf bit tree, escape above 14) in a context of the largest bit length of the entity's
+ * deltas so far, its top mantissa bit modelled per length, its other mantissa bits at p = 1/2, and a
  * sign modelled on the previous delta's sign and the baseline motion. With three baselines,
  * slots marked NS_FIELD_PREDICTED are coded against the linear prediction (predict.h).
  *
@@ -17,7 +17,14 @@
  * vectors and quaternions (NS_ENC_QUANT, NS_ENC_VEC_Q, NS_ENC_QUAT_Q). A type with any other
  * slot (strings, collections, unquantized floats, smallest-three, composite structs) is
  * refused with NS_ERR_ARGUMENT; @initial slots are not sent (as in a delta of wire format 1).
- * Every entity needs at least one baseline. */
+ * The mode has no audience: it codes only @sync(all) slots, and the others (owner-only,
+ * others-only, none) keep baseline 0's value, so nothing private reaches every receiver.
+ * Every entity needs at least one baseline. A decoded enum must be a declared value.
+ *
+ * The packet carries no redundancy: its exact length is part of it. A packet cut short or
+ * with bytes appended may decode to other values without an error, so carry it whole (a
+ * datagram, or a frame with its length and an integrity check). docs/wire.md section 14 has
+ * the format. */
 #ifndef NETSCHEMA_ENTROPY_H
 #define NETSCHEMA_ENTROPY_H
 
