@@ -1,6 +1,7 @@
 /* emit_c_predict.c — what a client that predicts its own entity needs from a component:
  * <C>_prediction_error, how far a predicted value was from the server's, one number per field,
- * and the table of those fields' names (docs/generated-api.md, "Prediction errors"). */
+ * and the table of those fields' names; <C>_backup and <C>_restore, which save and put back the
+ * predicted fields of a snapshot (docs/generated-api.md, "_prediction_error", "_backup"). */
 #include "emit_c.h"
 
 /* Types with a distance (netschema/interp.h): numbers, vectors, quaternions; bools and enums
@@ -21,11 +22,27 @@ static bool measurable(const nsc_type *t)
     }
 }
 
-/* A component's field is reported when its owner receives it: the owner is the one who predicts. */
+/* The predicted fields of a component: those its owner receives (@sync all or owner, @initial
+ * ones included). The owner is the one who predicts, and these are the fields a server state
+ * can correct; the others (@sync others, none) never reach it. Members of a struct field follow
+ * the field. */
+static bool predicted(const nsc_decl *d, const nsc_field *f)
+{
+    return d->kind != NSC_D_COMPONENT || (f->sem.sync & NSC_SYNC_OWNER) != 0;
+}
+
+/* A predicted field with a distance gets a prediction error. */
 static bool reported(const nsc_decl *d, const nsc_field *f)
 {
-    if (d->kind == NSC_D_COMPONENT && (f->sem.sync == NSC_SYNC_NONE || f->sem.sync == NSC_SYNC_OTHERS)) return false;
-    return measurable(f->sem.type);
+    return predicted(d, f) && measurable(f->sem.type);
+}
+
+/* How many of component d's fields are predicted: _backup and _restore copy them. */
+static size_t count_predicted(const nsc_decl *d)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < d->nfields; i++) n += predicted(d, d->fields[i]);
+    return n;
 }
 
 /* Entries for d's fields, structs flattened. */
@@ -87,8 +104,24 @@ static void entries(nsc_cgen *g, const nsc_decl *d, const char *path, bool names
     }
 }
 
+/* Prototypes of _backup and _restore, for a component with predicted fields. */
+static void backup_header(nsc_cgen *g, const nsc_decl *d)
+{
+    if (d->kind != NSC_D_COMPONENT || count_predicted(d) == 0) return;
+    nsc_printer *h = g->h;
+    const char *snap = NSC_FMT(g, "%s_snap", nsc_cg_name(g, d));
+    nsc_p_empty(h);
+    nsc_p_comment(h, "Backup and restore of the predicted fields of %s (those its owner receives: @sync all or",
+                  d->name.text);
+    nsc_p_comment(h, "owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them");
+    nsc_p_comment(h, "back into `into`; every other field of the destination is left as it was.");
+    nsc_p_line(h, "void %s(const %s *from, %s *backup);", nsc_cg_fn(g, d, "backup"), snap, snap);
+    nsc_p_line(h, "void %s(%s *into, const %s *backup);", nsc_cg_fn(g, d, "restore"), snap, snap);
+}
+
 static void prediction_header(nsc_cgen *g, const nsc_decl *d)
 {
+    backup_header(g, d);
     size_t n = d->kind == NSC_D_COMPONENT ? count_errors(d) : 0;
     if (n == 0) return;
     nsc_printer *h = g->h;
@@ -112,8 +145,34 @@ void nsc_cg_prediction_header(nsc_cgen *g)
     }
 }
 
+/* _backup and _restore: one memcpy per predicted field (snapshots hold no pointers; arrays,
+ * strings, bytes and collections are copied whole, count and unused tail included). */
+static void backup(nsc_cgen *g, const nsc_decl *d)
+{
+    if (d->kind != NSC_D_COMPONENT || count_predicted(d) == 0) return;
+    nsc_printer *c = g->c;
+    const char *snap = NSC_FMT(g, "%s_snap", nsc_cg_name(g, d));
+    for (int restore = 0; restore < 2; restore++) {
+        const char *dst = restore ? "into" : "backup", *src = restore ? "backup" : "from";
+        nsc_p_empty(c);
+        if (restore)
+            nsc_p_line(c, "void %s(%s *into, const %s *backup)", nsc_cg_fn(g, d, "restore"), snap, snap);
+        else
+            nsc_p_line(c, "void %s(const %s *from, %s *backup)", nsc_cg_fn(g, d, "backup"), snap, snap);
+        nsc_p_open(c, "{");
+        for (size_t i = 0; i < d->nfields; i++) {
+            const nsc_field *f = d->fields[i];
+            if (!predicted(d, f)) continue;
+            nsc_p_line(c, "memcpy(&%s->%s, &%s->%s, sizeof %s->%s);", dst, f->name.text, src, f->name.text, dst,
+                       f->name.text);
+        }
+        nsc_p_close(c, "}");
+    }
+}
+
 void nsc_cg_prediction(nsc_cgen *g, const nsc_decl *d)
 {
+    backup(g, d);
     size_t n = d->kind == NSC_D_COMPONENT ? count_errors(d) : 0;
     if (n == 0) return;
     nsc_printer *c = g->c;

@@ -19,6 +19,10 @@
 #define GAME_PAUSE_TICKS 20       /* and in the last of them nothing moves, spawns or talks */
 #define DATAGRAM_MAX 1400         /* largest --budget: below any path MTU with UDP/IP headers */
 #define DATAGRAM_MIN 300          /* smallest --budget: a player's spawn must fit */
+#define GAME_DT (1.0f / GAME_RATE)
+#define ARENA_HALF 50.0f          /* the arena is 100 m x 100 m */
+#define PLAYER_SPEED 6.0f         /* m/s at full stick */
+#define PREDICTION_DEPTH 64       /* ticks a client keeps to re-simulate: how far it runs ahead, and more */
 
 /* ---- options --------------------------------------------------------------------------- */
 
@@ -47,6 +51,13 @@ static inline const ns_message_ops *player_input_ops(void)
 static inline uint32_t input_delay(const impairment *im)
 {
     return im->latency + im->jitter + 3;
+}
+
+/* Whether the server plays the input of client tick t: it plays it at its tick t + input_delay,
+ * and in the end's pause (the last GAME_PAUSE_TICKS ticks) nothing moves. */
+static inline bool input_played(const options *o, uint32_t t)
+{
+    return t + input_delay(&o->impair) + GAME_PAUSE_TICKS <= o->ticks;
 }
 
 /* ---- a small deterministic random generator (splitmix64) --------------------------------- */
@@ -153,6 +164,38 @@ void input_log_pushed(input_log *log, uint32_t tick, const arena_PlayerInput_sna
 void input_log_applied(input_log *log, uint32_t tick, const arena_PlayerInput_snap *snap);
 void input_log_free(input_log *log);
 
+/* ---- game.c: the rule the server plays and the clients predict --------------------------- */
+
+/* One tick of a player's movement, on its snapshot: the stick sets the velocity, the player moves
+ * by it, bounces off the walls and faces where it goes. Same bytes in, same bytes out. */
+void player_move(arena_Transform_snap *body, const arena_PlayerInput *in);
+
+/* ---- prediction.c: a client predicts its own player ---------------------------------------- */
+
+typedef struct player_prediction {
+    const options        *o;
+    ns_prediction         ring;        /* the inputs and predicted states of the last ticks */
+    _Alignas(16) uint8_t  store[NS_PREDICTION_BYTES(sizeof(arena_Transform_snap), sizeof(arena_PlayerInput_snap),
+                                                   PREDICTION_DEPTH)];
+    arena_Transform_snap  state;       /* the player now, as predicted */
+    bool                  active;      /* a server state of the player has arrived */
+    bool                  recorded;    /* a tick has been predicted; `first` is valid */
+    uint32_t              first;       /* the first tick predicted */
+    uint32_t              confirmed;   /* the server tick of the newest server state taken */
+    ns_error_stats        errors;      /* per Transform field, over every comparison */
+    unsigned long         compared, rollbacks, resimulated, adopted, stale;
+} player_prediction;
+
+/* Empties p; false if the ring or the error stats refuse their sizes. */
+bool prediction_init(player_prediction *p, const options *o);
+/* The server's state of the player at its tick server_tick: compared with the prediction for the
+ * same input, and on a difference rolled back to and re-simulated. The first one starts prediction. */
+void prediction_correct(player_prediction *p, uint32_t server_tick, const arena_Transform_snap *authoritative);
+/* Applies the input of client tick `tick` to the predicted player and records both. */
+void prediction_step(player_prediction *p, uint32_t tick, const arena_PlayerInput_snap *input);
+/* True if the predicted player is exactly server_now. */
+bool prediction_settled(const player_prediction *p, const arena_Transform_snap *server_now);
+
 /* ---- server.c ------------------------------------------------------------------------------ */
 
 typedef struct server_stats {
@@ -215,6 +258,10 @@ bool client_settled(client *c, uint32_t tick, char *why, size_t why_size);
 /* Inputs pushed with a tick up to `tick`. */
 unsigned long client_inputs_upto(const client *c, uint32_t tick);
 const client_stats *client_get_stats(client *c);
+/* The client's prediction of its own player. */
+const player_prediction *client_prediction(const client *c);
+/* After the last tick: the predicted player is exactly the server's newest state. Fills why. */
+bool client_prediction_settled(client *c, uint32_t tick, char *why, size_t why_size);
 
 /* Whether a client of `schema` accepts the handshake h; the refusal message goes into msg. */
 ns_status client_accept_handshake(const ns_handshake *h, const ns_schema *schema, ns_replica_config *cfg, char *msg,

@@ -2,8 +2,10 @@
  * reliable message; a client of another schema refuses it), keeps an ns_replica of what it
  * sees (spawn and despawn callbacks, the generated _apply hooks), acks it, plays through an
  * ns_timeline with the generated _interpolate, and sends its inputs (ns_input_sender) and its
- * UseItem and Chat rpcs (ns_reliable, through the generated _send and _dispatch). The checks
- * compare what it holds with the server's world: in this example both live in one process. */
+ * UseItem and Chat rpcs (ns_reliable, through the generated _send and _dispatch). Its own player
+ * is predicted (prediction.c): each input is applied at once, and the server's states correct it.
+ * The checks compare what it holds with the server's world: in this example both live in one
+ * process. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,7 @@ struct client {
     double            playback;       /* the last playback time drawn */
     ns_entity_id      player;         /* its own player, NO_PLAYER until it spawned */
     arena_PlayerInput input;
+    player_prediction pred;           /* its own player, predicted from its inputs */
     ns_vec3           goal;           /* where the bot walks to */
     unsigned long     chat_serial;
     rng               rng;
@@ -305,8 +308,17 @@ static const arena_Transform_snap *transform_at(const client *c, ns_entity_id e,
     return NULL;
 }
 
+/* The server's newest state of the player corrects the prediction (prediction.c). */
+static void correct(client *c)
+{
+    uint32_t tick;
+    const arena_Transform_snap *auth =
+        c->player == NO_PLAYER ? NULL : ns_replica_snap(c->replica, c->player, ARENA_TRANSFORM_ID, &tick);
+    if (auth) prediction_correct(&c->pred, tick, auth);
+}
+
 /* Plays one tick of the timeline and interpolates every other entity between the two states it
- * names (a renderer would draw `shown`). */
+ * names (a renderer would draw `shown`, and its own player where c->pred.state has it). */
 static void render(client *c)
 {
     ns_timeline_sample now = ns_timeline_advance(&c->timeline, 1.0);
@@ -361,8 +373,13 @@ static void talk(client *c, uint32_t t)
  * sender's ring for this tick. */
 static void think(client *c, uint32_t t)
 {
-    const arena_Transform *me =
-        c->player == NO_PLAYER ? NULL : ns_replica_value(c->replica, c->player, ARENA_TRANSFORM_ID);
+    arena_Transform predicted;
+    const arena_Transform *me = NULL;
+    if (c->player != NO_PLAYER && c->pred.active) { /* where it predicts it is */
+        arena_Transform_init(&predicted);
+        arena_Transform_dequantize(&c->pred.state, &predicted);
+        me = &predicted;
+    }
     arena_PlayerInput_init(&c->input);
     if (me) {
         float dx = c->goal.x - me->position.x, dz = c->goal.z - me->position.z, d = sqrtf(dx * dx + dz * dz);
@@ -379,6 +396,7 @@ static void think(client *c, uint32_t t)
         if (!c->first_input) c->first_input = t;
         c->stats.inputs_pushed++;
     }
+    prediction_step(&c->pred, t, &snap); /* played at once, here; on the server input_delay later */
 }
 
 /* This tick's datagram: the reliable frame (acks, due rpcs), then, once connected, the bit
@@ -417,7 +435,8 @@ client *client_create(unsigned id, const options *o, link *up, link *down, rpc_l
     const ns_message_ops *input_ops = player_input_ops();
     ns_timeline_config tc = {.send_interval = 1.0}; /* a snapshot every tick; time is in ticks */
     if (ns_reliable_create(&rc, &c->rel) != NS_OK || ns_input_sender_create(input_ops, NULL, &c->inputs) != NS_OK ||
-        ns_timeline_init(&c->timeline, &tc, c->timeline_store, TIMELINE_STATES) != NS_OK) {
+        ns_timeline_init(&c->timeline, &tc, c->timeline_store, TIMELINE_STATES) != NS_OK ||
+        !prediction_init(&c->pred, &c->o)) {
         client_destroy(c);
         return NULL;
     }
@@ -442,6 +461,7 @@ void client_tick(client *c, uint32_t tick)
         free(d.data);
     }
     if (c->replica) {
+        correct(c);
         check(c);
         render(c);
         think(c, tick);
@@ -460,4 +480,27 @@ const client_stats *client_get_stats(client *c)
 {
     c->stats.timeline = ns_timeline_get_stats(&c->timeline); /* the net-graph figures, fresh */
     return &c->stats;
+}
+
+const player_prediction *client_prediction(const client *c)
+{
+    return &c->pred;
+}
+
+bool client_prediction_settled(client *c, uint32_t tick, char *why, size_t why_size)
+{
+    const arena_Transform_snap *truth =
+        c->player == NO_PLAYER ? NULL : ns_world_recorded(c->truth, c->player, ARENA_TRANSFORM_ID, tick);
+    if (!truth) return snprintf(why, why_size, "client %u has no player to predict", c->id), false;
+    if (!prediction_settled(&c->pred, truth)) {
+        arena_Transform mine, theirs;
+        arena_Transform_init(&mine), arena_Transform_init(&theirs);
+        arena_Transform_dequantize(&c->pred.state, &mine);
+        arena_Transform_dequantize(truth, &theirs);
+        snprintf(why, why_size, "client %u predicts its player at (%.2f, %.2f), the server has it at (%.2f, %.2f)",
+                 c->id, (double)mine.position.x, (double)mine.position.z, (double)theirs.position.x,
+                 (double)theirs.position.z);
+        return false;
+    }
+    return true;
 }

@@ -5,7 +5,7 @@
  * The end of a run is quiet: the links are honest for the last GAME_QUIET_TICKS ticks, and for
  * the last GAME_PAUSE_TICKS of them the game pauses (nothing moves, spawns or talks), so that
  * replication settles and the checks can ask for exactly the server's state, every despawn
- * acked and every rpc delivered.
+ * acked and every rpc delivered, and each client's predicted player to be exactly the server's.
  *
  *   arena [--clients N] [--ticks N] [--budget BYTES] [--seed N]
  *         [--loss P] [--reorder P] [--duplicate P] [--latency TICKS] [--jitter TICKS]
@@ -94,6 +94,8 @@ typedef struct game {
     client     *cl[GAME_MAX_CLIENTS];
     char        settle_why[GAME_MAX_CLIENTS][160];
     unsigned    unsettled;
+    char        predict_why[GAME_MAX_CLIENTS][160];
+    unsigned    mispredicted;            /* clients whose predicted player is not the server's at the end */
     char        refusal[256];            /* a client of another schema, refused */
     ns_status   refusal_status;
 } game;
@@ -134,6 +136,9 @@ static void run(game *g)
     server_receive(g->srv, g->o.ticks); /* the clients' last acks */
     for (unsigned c = 0; c < g->o.clients; c++)
         if (!client_settled(g->cl[c], g->o.ticks, g->settle_why[c], sizeof g->settle_why[c])) g->unsettled++;
+    for (unsigned c = 0; c < g->o.clients; c++)
+        if (!client_prediction_settled(g->cl[c], g->o.ticks, g->predict_why[c], sizeof g->predict_why[c]))
+            g->mispredicted++;
 }
 
 static void stop(game *g)
@@ -276,6 +281,23 @@ static void print_numbers(game *g, const totals *t)
            " rate %.2f, %llu snaps\n\n", tl->entries, tl->drift, tl->delay, tl->rate, (unsigned long long)tl->snaps);
 }
 
+/* Per client, its own player's prediction: how often the server corrected it, and by how much
+ * per field (ns_error_stats: mean and max over every server state compared with a prediction). */
+static void print_prediction(game *g)
+{
+    printf("  prediction of each client's own player (inputs applied at once; rolled back and re-simulated"
+           " when a server state differs):\n");
+    for (unsigned c = 0; c < g->o.clients; c++) {
+        const player_prediction *p = client_prediction(g->cl[c]);
+        char title[200];
+        snprintf(title, sizeof title, "  client %u: %lu server states compared, %lu rollbacks (%lu ticks re-simulated),"
+                 " %lu taken before the first prediction, %lu older than the ring", c, p->compared, p->rollbacks,
+                 p->resimulated, p->adopted, p->stale);
+        ns_error_stats_print(&p->errors, title, stdout);
+    }
+    printf("\n");
+}
+
 /* Prints one check's line; returns 1 if it failed. */
 static int verdict(bool ok, const char *format, ...)
 {
@@ -329,6 +351,15 @@ static int print_checks(game *g, const totals *t)
     failed += verdict(g->unsettled == 0,
                       "after %d honest ticks every client holds the server's newest state, every despawn acked%s%s",
                       GAME_QUIET_TICKS, g->unsettled ? ": " : "", why);
+    unsigned long rollbacks = 0, compared = 0;
+    for (unsigned k = 0; k < g->o.clients; k++)
+        rollbacks += client_prediction(g->cl[k])->rollbacks, compared += client_prediction(g->cl[k])->compared;
+    why = "";
+    for (unsigned k = 0; g->mispredicted && k < g->o.clients; k++)
+        if (g->predict_why[k][0]) fprintf(stderr, "arena: %s\n", why = g->predict_why[k]);
+    failed += verdict(g->mispredicted == 0,
+                      "every client's predicted player is exactly the server's at the end (%lu states compared,"
+                      " %lu rollbacks)%s%s", compared, rollbacks, g->mispredicted ? ": " : "", why);
     failed += verdict(refused == 0, "no datagram or message refused (%lu), none lost but on purpose", refused);
     printf("%s\n", failed ? "SOME CHECKS FAILED" : "all checks passed");
     return failed;
@@ -363,6 +394,7 @@ int main(int argc, char **argv)
     print_header(&g, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
     totals t = gather(&g);
     print_numbers(&g, &t);
+    print_prediction(&g);
     int failed = print_checks(&g, &t);
     if (g.o.profile) {
         printf("\nper-field bandwidth of the records the server wrote into its datagrams (ns_profile_report):\n");

@@ -2,7 +2,8 @@
  * `actor`s indexed by network id; every tick it stores their values in an ns_world, which does
  * all the replication: spawns, despawns, relevancy by distance, baselines from acks, priority
  * within the byte budget. Per client the server keeps an ns_reliable channel (the handshake,
- * then relayed chat; UseItem and Chat come the other way) and an ns_input_receiver. */
+ * then relayed chat; UseItem and Chat come the other way) and an ns_input_receiver. A player
+ * moves by player_move (game.c) on its snapshot, the rule its client predicts with. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,14 +11,14 @@
 
 #include "arena.h"
 
-#define HALF 50.0f               /* the arena is 100 m x 100 m */
-#define DT (1.0f / GAME_RATE)
-#define PLAYER_SPEED 6.0f        /* m/s at full stick */
+#define HALF ARENA_HALF
+#define DT GAME_DT
 #define NPC_SPEED 3.0f
 #define SHOT_SPEED 18.0f         /* m/s */
 #define SHOT_TICKS 45            /* a projectile that hits nothing despawns after this long */
 #define SHOT_COOLDOWN 20         /* ticks between two shots of a player */
 #define HIT_RADIUS 1.2f
+#define KNOCK 1.0f               /* m a bite throws its victim back */
 #define VIEW_RADIUS 35.0f        /* a client sees what is this close to its player */
 #define MSG2_RESERVE 24          /* bytes kept for the bit stream when rpcs fill a datagram */
 
@@ -27,6 +28,7 @@ typedef enum kind { KIND_FREE, KIND_PLAYER, KIND_NPC, KIND_PROJECTILE } kind;
 typedef struct actor {
     kind            kind;
     arena_Transform transform;
+    arena_Transform_snap body;   /* players: the Transform as player_move moves it, sent as it is */
     arena_Health    health;
     arena_Inventory inventory;   /* players only */
     int             client;      /* a player's client; a projectile's shooter's client; else -1 */
@@ -104,6 +106,7 @@ static void spawn_player(server *s, peer *p)
     if (!a) abort(); /* the first ids are always free */
     a->client = (int)p->index;
     arena_Transform_set_position(&a->transform, random_spot(s));
+    arena_Transform_quantize(&a->transform, &a->body);
     for (int i = 0; i < 8; i++) {
         arena_Item it = random_item(s);
         arena_Inventory_items_add(&a->inventory, &it, NULL);
@@ -181,6 +184,28 @@ static ns_entity_id nearest(const server *s, ns_vec3 at, ns_entity_id self, floa
     return best;
 }
 
+/* The server put a player somewhere its input did not take it: its body takes the new position
+ * (the rest of the body stays bit for bit). Its client learns it from the next server state. */
+static void placed(actor *a)
+{
+    if (a->kind != KIND_PLAYER) return;
+    arena_Transform_snap q;
+    arena_Transform_quantize(&a->transform, &q);
+    memcpy(a->body.position, q.position, sizeof q.position);
+}
+
+/* A bite throws the victim back, away from the biter: a push no client can foresee. */
+static void knock(actor *victim, ns_vec3 from)
+{
+    ns_vec3 p = victim->transform.position;
+    float dx = p.x - from.x, dz = p.z - from.z, d = sqrtf(dx * dx + dz * dz);
+    if (d < 0.01f) dx = 1, dz = 0, d = 1;
+    p.x = fminf(HALF, fmaxf(-HALF, p.x + dx / d * KNOCK));
+    p.z = fminf(HALF, fmaxf(-HALF, p.z + dz / d * KNOCK));
+    arena_Transform_set_position(&victim->transform, p);
+    placed(victim);
+}
+
 static void hurt(server *s, actor *victim, int32_t damage, ns_entity_id by)
 {
     int32_t hp = victim->health.hp - damage;
@@ -193,6 +218,7 @@ static void hurt(server *s, actor *victim, int32_t damage, ns_entity_id by)
         arena_Health_set_kills(&killer->health, (uint16_t)(killer->health.kills + 1));
     arena_Health_set_hp(&victim->health, 100); /* respawn somewhere else */
     arena_Transform_set_position(&victim->transform, random_spot(s));
+    placed(victim);
 }
 
 /* Now and then an item is found, used up or changed, and the hotbar rearranged. */
@@ -222,8 +248,8 @@ static void simulate_player(server *s, ns_entity_id e)
 {
     actor *a = &s->act[e];
     const arena_PlayerInput *in = &s->peer[a->client].input;
-    arena_Transform_set_velocity(&a->transform, (ns_vec3){in->move.x * PLAYER_SPEED, 0, in->move.y * PLAYER_SPEED});
-    move(a);
+    player_move(&a->body, in); /* the client predicts its player with the same rule on the same bytes */
+    arena_Transform_dequantize(&a->body, &a->transform);
     if (a->cooldown) a->cooldown--;
     if (in->fire && !a->cooldown) fire(s, e);
     if (s->tick % GAME_RATE == 0 && a->health.hp < 100) arena_Health_set_hp(&a->health, a->health.hp + 2);
@@ -239,7 +265,11 @@ static void simulate_npc(server *s, ns_entity_id e)
     move(a);
     if (a->cooldown) a->cooldown--;
     ns_entity_id bitten = a->cooldown ? GAME_MAX_ENTITIES : nearest(s, a->transform.position, e, 5.0f, true);
-    if (bitten < GAME_MAX_ENTITIES) hurt(s, &s->act[bitten], 5, e), a->cooldown = 30;
+    if (bitten < GAME_MAX_ENTITIES) {
+        knock(&s->act[bitten], a->transform.position);
+        hurt(s, &s->act[bitten], 5, e);
+        a->cooldown = 30;
+    }
 }
 
 static void simulate_projectile(server *s, ns_entity_id e)
@@ -276,7 +306,10 @@ static void store(server *s)
     for (ns_entity_id e = 0; e < GAME_MAX_ENTITIES; e++) {
         actor *a = &s->act[e];
         if (a->kind == KIND_FREE) continue;
-        ns_world_set(s->world, e, ARENA_TRANSFORM_ID, &a->transform);
+        if (a->kind == KIND_PLAYER) /* its snapshot is the state: quantizing it again could move a bit */
+            memcpy(ns_world_snap(s->world, e, ARENA_TRANSFORM_ID), &a->body, sizeof a->body);
+        else
+            ns_world_set(s->world, e, ARENA_TRANSFORM_ID, &a->transform);
         ns_world_set_position(s->world, e, a->transform.position.x, 0, a->transform.position.z);
         if (a->kind == KIND_PROJECTILE) continue;
         ns_world_set(s->world, e, ARENA_HEALTH_ID, &a->health);

@@ -12,6 +12,8 @@
  * States and inputs are the caller's bytes (any fixed-size struct); the ring keeps `depth`
  * ticks of each, over caller-owned storage of NS_PREDICTION_BYTES. A correction older than the
  * ring fails with NS_ERR_STALE: the caller then takes the server's state as it is.
+ * The generated <C>_backup / <C>_restore copy only a component's predicted fields (those its
+ * owner receives), for a predicted state that also holds fields the client does not predict.
  *
  * A client that predicts its own entity learns, when the server's state for tick t arrives, how
  * far its prediction for t was off. The generated <C>_prediction_error(predicted, authoritative,
