@@ -148,6 +148,8 @@ typedef struct nsc_field_sem {
     bool       explicit_sync;
     bool       notify, initial, composite, nopredict, raw, ordered;
     bool       wrap;             /* @smooth(..., wrap): @range is one turn */
+    bool       authority_owner;  /* @authority(owner): the owning client writes it, the server checks */
+    bool       authority_clamp;  /* @authority(owner, clamp): out of @range is clamped, not refused */
 } nsc_field_sem;
 
 typedef struct nsc_field {

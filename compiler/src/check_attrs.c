@@ -8,7 +8,7 @@
 
 typedef enum attr_id {
     A_QUANTIZE, A_RANGE, A_SMALLEST_THREE, A_SMOOTH, A_SYNC, A_NOTIFY, A_INITIAL, A_COMPOSITE,
-    A_NOPREDICT, A_RAW, A_ID, A_ORDERED, A_SEND_RATE, A_UNRELIABLE, A_MODEL, A_COUNT
+    A_NOPREDICT, A_RAW, A_ID, A_ORDERED, A_SEND_RATE, A_UNRELIABLE, A_MODEL, A_AUTHORITY, A_COUNT
 } attr_id;
 
 static const struct {
@@ -31,6 +31,7 @@ static const struct {
     [A_SEND_RATE] = {"send_rate", 1, "@send_rate(hz), hz 1 to 1000"},
     [A_UNRELIABLE] = {"unreliable", 0, "@unreliable"},
     [A_MODEL] = {"model", 1, "@model(packed | entropy)"},
+    [A_AUTHORITY] = {"authority", 1, "@authority(server | owner [, clamp])"},
 };
 
 /* Named arguments (`key = value`) exist only for @smooth, and come after the others. */
@@ -71,10 +72,14 @@ static int lookup_attr(nsc_checker *c, const nsc_attr *a)
         if (!named_args_ok(c, a, i == A_SMOOTH)) return -1;
         size_t argc = a->argc;
         while (argc > 0 && a->args[argc - 1]->key.text) argc--;
-        bool wrap_arg = i == A_SMOOTH && argc == 2; /* @smooth(interpolate, wrap) */
+        bool wrap_arg = (i == A_SMOOTH || i == A_AUTHORITY) && argc == 2; /* @smooth(interpolate, wrap),
+                                                                             @authority(owner, clamp) */
         if ((argc != attrs[i].args && !wrap_arg) || (attrs[i].args == 0 && a->has_parens)) {
             if (attrs[i].args == 0)
                 nsc_error(c->d, "E-attr-args", a->loc, "@%s takes no arguments", attrs[i].name);
+            else if (i == A_AUTHORITY)
+                nsc_error(c->d, "E-attr-args", a->loc, "@authority takes who writes the field, then optionally clamp: %s",
+                          attrs[i].usage);
             else if (i == A_SMOOTH)
                 nsc_error(c->d, "E-attr-args", a->loc, "@smooth takes a mode, then wrap or max_distance = D: %s",
                           attrs[i].usage);
@@ -104,6 +109,7 @@ static const char *word_arg(nsc_checker *c, const nsc_attr *a, const char *const
     nsc_error(c->d, "E-attr-args", e->loc, "@%s takes one of: %s", a->name.text,
               strcmp(a->name.text, "smooth") == 0  ? "clamp, interpolate, extrapolate"
               : strcmp(a->name.text, "model") == 0 ? "packed, entropy"
+              : strcmp(a->name.text, "authority") == 0 ? "server, owner"
                                                    : "all, owner, others, none");
     return NULL;
 }
@@ -387,6 +393,69 @@ static bool quantize_fits(nsc_checker *c, const nsc_attr *a, const nsc_type *t, 
     return false;
 }
 
+/* @authority(server | owner [, clamp]) on a component field: who writes it. An owner-written
+ * field travels from the owning client to the server in a plain fixed-width form (the field's
+ * quantization, every value representable so the server can see a hostile one): only scalars,
+ * vectors and quaternions have one. Whether it has the @range clamp needs, and a @sync that
+ * replicates it, is checked once every attribute is read (check_authority). */
+static bool authority_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_attr *a)
+{
+    bool ok = true;
+    component_only(c, a, owner, &ok);
+    if (!ok) return false;
+    static const char *const words[] = {"server", "owner"};
+    const char *w = word_arg(c, a, words, 2);
+    if (!w) return false;
+    bool by_owner = w[0] == 'o', clamp = false;
+    if (a->argc > 1) {
+        const nsc_expr *e = a->args[1];
+        if (e->kind != NSC_EX_NAME || e->name.count != 1 || strcmp(e->name.text, "clamp") != 0) {
+            nsc_error(c->d, "E-attr-args", e->loc, "the second argument of @authority can only be 'clamp'");
+            return false;
+        }
+        if (!by_owner) {
+            nsc_error(c->d, "E-attr-args", e->loc, "@authority(server, clamp): the server's own writes are not "
+                      "checked; clamp applies to @authority(owner, clamp)");
+            return false;
+        }
+        clamp = true;
+    }
+    if (!by_owner) return true; /* the default, spelled out */
+    const nsc_type *t = f->sem.type;
+    bool fits = t->kind == NSC_T_BOOL || nsc_type_is_integer(t) || t->kind == NSC_T_ENUM || is_quantizable(t);
+    if (!fits) {
+        wrong_type(c, a, "bool, integer, enum, float, vector and quaternion fields when the owner writes "
+                   "them", t);
+        return false;
+    }
+    f->sem.authority_owner = true;
+    f->sem.authority_clamp = clamp;
+    return true;
+}
+
+/* What @authority(owner) needs from the field's other attributes: a receiver besides the server
+ * (else an input or an rpc is the tool), no @initial (sent only at spawn, so a later write would
+ * never travel), and a @range for clamp to clamp into (a quantized quaternion has -1..1). */
+static void check_authority(nsc_checker *c, nsc_field *f)
+{
+    nsc_field_sem *s = &f->sem;
+    const nsc_attr *a = NULL;
+    for (size_t i = 0; i < f->nattrs; i++)
+        if (strcmp(f->attrs[i]->name.text, "authority") == 0) a = f->attrs[i];
+    if (s->sync == NSC_SYNC_NONE) {
+        nsc_error(c->d, "E-attr-authority", a->loc, "@authority(owner) on a field no client receives (@sync(none)): "
+                  "send what only the server reads as an input or an rpc");
+    } else if (s->initial) {
+        nsc_error(c->d, "E-attr-authority", a->loc, "@authority(owner) and @initial: an @initial field is sent only "
+                  "at spawn, so the owner's later writes would reach nobody");
+    } else if (s->authority_clamp && !s->has_range && !(s->type->kind == NSC_T_QUAT && s->has_quantize)) {
+        nsc_error(c->d, "E-attr-needs", a->loc, "@authority(owner, clamp) needs @range(lo, hi) to clamp into");
+    } else {
+        return;
+    }
+    s->authority_owner = s->authority_clamp = false;
+}
+
 /* Applies one field attribute; returns false if it does not apply here (already reported). */
 static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_attr *a, int id)
 {
@@ -504,6 +573,8 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
     case A_MODEL:
         nsc_error(c->d, "E-attr-place", a->loc, "@model applies to components, not to fields");
         return false;
+    case A_AUTHORITY:
+        return authority_attr(c, owner, f, a);
     case A_COUNT:
         break;
     }
@@ -532,6 +603,7 @@ void nsc_check_field_attrs(nsc_checker *c, nsc_decl *owner, nsc_field *f)
     }
     if (range_attr) check_quantized_range(c, f, range_attr);
     if (s->wrap) check_wrap(c, f);
+    if (s->authority_owner) check_authority(c, f);
     const nsc_attr *nopredict_attr = NULL;
     for (size_t i = 0; i < f->nattrs; i++)
         if (strcmp(f->attrs[i]->name.text, "nopredict") == 0) nopredict_attr = f->attrs[i];

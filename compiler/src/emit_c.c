@@ -54,6 +54,7 @@ static void header(nsc_cgen *g)
     nsc_cg_header_functions(g);
     nsc_cg_dispatch_header(g);
     nsc_cg_prediction_header(g);
+    nsc_cg_authority_header(g);
     nsc_cg_entropy_header(g);
     nsc_p_empty(h);
     nsc_p_line(h, "#ifdef __cplusplus");
@@ -88,6 +89,7 @@ static void source(nsc_cgen *g)
         nsc_cg_interpolate(g, d);
         nsc_cg_apply(g, d);
         nsc_cg_prediction(g, d);
+        nsc_cg_authority(g, d);
         nsc_cg_setters(g, d);
         nsc_cg_coll_helpers(g, d);
         nsc_cg_descriptor(g, d);

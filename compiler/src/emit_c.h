@@ -104,6 +104,11 @@ void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d);
 void nsc_cg_prediction_header(nsc_cgen *g);                 /* counts, name tables, prototypes */
 void nsc_cg_prediction(nsc_cgen *g, const nsc_decl *d);    /* _prediction_error and its names */
 
+/* ---- client-authoritative fields, @authority(owner) only (emit_c_authority.c) ---- */
+void nsc_cg_authority_header(nsc_cgen *g);                /* hook types, MAX_BYTES, prototypes */
+void nsc_cg_authority(nsc_cgen *g, const nsc_decl *d);    /* _authority_write/_send/_decode/_read */
+bool nsc_cg_has_authority(const nsc_decl *d);             /* d is a component with owner-written fields */
+
 /* ---- the entropy mode's entry points, @model(entropy) only (emit_c_entropy.c) ---- */
 void nsc_cg_entropy_header(nsc_cgen *g);                  /* the include and prototypes */
 void nsc_cg_entropy(nsc_cgen *g, const nsc_decl *d);      /* _entropy_write, _entropy_read */

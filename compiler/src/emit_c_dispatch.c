@@ -204,6 +204,26 @@ static void entity_table(nsc_cgen *g, const nsc_decl *d)
     nsc_p_close(g->c, "};");
 }
 
+/* ns_component_ops.authority_read of a component with @authority(owner) fields: the typed
+ * _authority_read with an untyped hook, and without a destination for a write that is read
+ * only to be refused (netschema/replication.h, ns_world_read_authority). */
+static void authority_wrapper(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
+    nsc_p_empty(c);
+    nsc_p_line(c, "static ns_status %s(ns_reader *r, void *snap, ns_authority_validate_fn validate, void *ctx, "
+                  "ns_authority_report *report)", erased(g, d, "authority_read"));
+    nsc_p_open(c, "{");
+    nsc_p_line(c, "%s_snap proposed = snap ? *(const %s_snap *)snap : %s;", n, n, nsc_cg_fn(g, d, "snap_default"));
+    nsc_p_line(c, "ns_status st = %s(r, &proposed, report);", nsc_cg_fn(g, d, "authority_decode"));
+    nsc_p_line(c, "if (!snap || st != NS_OK) return st;");
+    nsc_p_line(c, "if (validate) st = ns_authority_checked(report, validate(&proposed, snap, ctx, report));");
+    nsc_p_line(c, "if (st == NS_OK) *(%s_snap *)snap = proposed;", n);
+    nsc_p_line(c, "return st;");
+    nsc_p_close(c, "}");
+}
+
 static void component_wrappers(nsc_cgen *g, const nsc_decl *d)
 {
     const char *n = nsc_cg_name(g, d);
@@ -224,6 +244,7 @@ static void component_wrappers(nsc_cgen *g, const nsc_decl *d)
             NSC_FMT(g, "%s((const %s_snap *)from, (const %s_snap *)to, t, (%s *)out);", nsc_cg_fn(g, d, "interpolate"),
                     n, n, n));
     entity_table(g, d);
+    if (nsc_cg_has_authority(d)) authority_wrapper(g, d);
 }
 
 static void message_wrappers(nsc_cgen *g, const nsc_decl *d)
@@ -261,11 +282,12 @@ static void tables(nsc_cgen *g, const seen_records *s)
         for (size_t i = 0; i < s->ncomponents; i++) {
             const nsc_decl *d = s->components[i];
             size_t refs = entity_fields(g, d, "", "", false);
-            nsc_p_line(c, "{&%s, %uu, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %zuu},", nsc_cg_fn(g, d, "desc"),
+            nsc_p_line(c, "{&%s, %uu, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %zuu, %s},", nsc_cg_fn(g, d, "desc"),
                        d->send_rate_hz, erased(g, d, "snap_default"), erased(g, d, "init"), erased(g, d, "quantize"),
                        erased(g, d, "dequantize"), erased(g, d, "snap_equal"), erased(g, d, "write"),
                        erased(g, d, "read"), erased(g, d, "apply"), erased(g, d, "interpolate"),
-                       refs ? erased(g, d, "entities") : "NULL", refs);
+                       refs ? erased(g, d, "entities") : "NULL", refs,
+                       nsc_cg_has_authority(d) ? erased(g, d, "authority_read") : "NULL");
         }
         nsc_p_close(c, "};");
     }

@@ -99,6 +99,8 @@ static void field(nsc_json *j, const nsc_field *f)
     if (s->nopredict) nsc_json_key(j, "nopredict"), nsc_json_bool(j, true);
     if (s->raw) nsc_json_key(j, "raw"), nsc_json_bool(j, true);
     if (s->ordered) nsc_json_key(j, "ordered"), nsc_json_bool(j, true);
+    /* Only for owner-written fields: descriptors of server-written ones are unchanged. */
+    if (s->authority_owner) nsc_json_key(j, "authority"), nsc_json_string(j, s->authority_clamp ? "owner, clamp" : "owner");
     nsc_json_end_object(j);
     nsc_json_end_object(j);
 }

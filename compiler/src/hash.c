@@ -2,7 +2,7 @@
  *
  * The canonical text names every field and type, and spells every attribute that changes what
  * goes on the wire (quantize, range, smallest_three, the effective sync, initial, composite,
- * nopredict, raw, ordered, type ids) and every default (a write without baselines is coded
+ * nopredict, raw, ordered, @authority(owner), type ids) and every default (a write without baselines is coded
  * against them) — not @smooth or @notify, which only change what a receiver does with the
  * values, and not doc comments. Structs and enums used by a type are spelled out inside it, so
  * a change to an imported struct changes the hash of every type that uses it. */
@@ -67,6 +67,8 @@ static void canon_field(const nsc_field *f, nsc_strbuf *sb, int depth)
     if (s->nopredict) nsc_sb_puts(sb, " nopredict");
     if (s->raw) nsc_sb_puts(sb, " raw");
     if (s->ordered) nsc_sb_puts(sb, " ordered");
+    /* Only when the owner writes it: server-written fields, the default, keep their old text. */
+    if (s->authority_owner) nsc_sb_puts(sb, s->authority_clamp ? " authority=owner,clamp" : " authority=owner");
     nsc_sb_putc(sb, ';');
 }
 

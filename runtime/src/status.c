@@ -20,6 +20,7 @@ const char *ns_status_str(ns_status s)
     case NS_ERR_STALE:      return "too old to accept";
     case NS_ERR_NOMEM:      return "out of memory";
     case NS_ERR_UNKNOWN_TYPE: return "unknown message or component type";
+    case NS_ERR_DENIED:     return "write denied: not the owner";
     case NS_STATUS_COUNT_:  break;
     }
     return "unknown status";

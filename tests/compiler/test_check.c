@@ -253,6 +253,14 @@ START_TEST(hashes_follow_the_wire)
     ck_assert(m == type_hash("package p;\ncomponent C @model(packed) { u8 y; }\n", "C"));
     /* FNV-1a of "netschema-wire-1 model=entropy component C id=0 sync=3{y:u8 sync=3;}". */
     ck_assert(type_hash("package p;\ncomponent C @model(entropy) { u8 y; }\n", "C") == UINT64_C(0xbbf5315f8fab6d63));
+    /* @authority(owner) is spelled only when present: @authority(server), the default, keeps the
+     * hash of "netschema-wire-1 model=default component C id=0 sync=3{y:u8 sync=3;}". */
+    ck_assert(m == UINT64_C(0x8fc9ce771ecb6567));
+    ck_assert(m == type_hash("package p;\ncomponent C { u8 y @authority(server); }\n", "C"));
+    /* FNV-1a of "... component C id=0 sync=3{y:u8 sync=3 authority=owner;}"; clamp differs again. */
+    ck_assert(type_hash("package p;\ncomponent C { u8 y @authority(owner); }\n", "C") == UINT64_C(0xfac0754c862601a0));
+    ck_assert(type_hash("package p;\ncomponent C { u8 y @range(0, 9) @authority(owner); }\n", "C") !=
+              type_hash("package p;\ncomponent C { u8 y @range(0, 9) @authority(owner, clamp); }\n", "C"));
 }
 END_TEST
 

@@ -161,6 +161,87 @@ bool ns_world_client_holds(const ns_world *w, uint32_t conn, ns_entity_id e);
  * holds it (for tests and tools). */
 const void *ns_world_recorded(const ns_world *w, ns_entity_id e, uint32_t type, uint32_t tick);
 
+/* ---- client-authoritative fields (@authority(owner)) ----------------------------------------- */
+
+/* Fields marked @authority(owner) are written by the client that owns the entity
+ * (ns_world_set_owner) and sent to the server in an authority message: the entity id (24 bits),
+ * the component type id (16 bits), then the component's generated _authority_write payload
+ * (the owner-written fields, fixed width, in the field's quantization). The generated
+ * <pkg>_<T>_authority_send writes one. The server reads it with ns_world_read_authority, which
+ * refuses writes from anyone but the owner, checks every value (finite floats, enum values,
+ * @range: refused, or clamped with @authority(owner, clamp)), asks the application's
+ * validation hook, and only then stores the values in the entity's state for the next tick,
+ * from where they replicate as usual (docs/replication.md section 14). */
+
+#define NS_AUTHORITY_HEADER_BITS 40u /* entity id (24 bits) and component type id (16 bits) */
+
+/* What happened to one authority message. */
+typedef struct ns_authority_report {
+    ns_status    status;        /* NS_OK: applied; else why it was refused (nothing applied) */
+    const char  *field;         /* the field refused (out of range, not finite, or named by the hook), or NULL */
+    const char  *clamped_field; /* the first field clamped into its @range, or NULL */
+    uint32_t     clamped;       /* how many fields were clamped */
+    ns_entity_id entity;        /* ns_world_read_authority: the entity and component type read */
+    uint32_t     type;
+    uint32_t     conn;          /* ... and the connection that sent it */
+} ns_authority_report;
+
+/* The application's check of a write, after the generated range checks: proposed is the
+ * component's snapshot with the owner's values in, current the one it would replace. Return
+ * NS_OK to accept; any other status refuses the write (setting report->field names the field).
+ * The generated <pkg>_<T>_validate_fn is the same with typed snapshots. */
+typedef ns_status (*ns_authority_validate_fn)(const void *proposed, const void *current, void *ctx,
+                                              ns_authority_report *report);
+
+/* Starts a report (generated _authority_decode calls it): no refusal, nothing clamped. */
+static inline void ns_authority_begin(ns_authority_report *report)
+{
+    if (!report) return;
+    report->status = NS_OK;
+    report->field = NULL;
+    report->clamped_field = NULL;
+    report->clamped = 0;
+}
+
+/* Records a refusal with status s of `field` (or NULL) and returns s. */
+static inline ns_status ns_authority_refuse(ns_authority_report *report, ns_status s, const char *field)
+{
+    if (report) report->status = s, report->field = field;
+    return s;
+}
+
+/* Records that `field` was clamped into its @range. */
+static inline void ns_authority_clamped(ns_authority_report *report, const char *field)
+{
+    if (!report) return;
+    if (!report->clamped_field) report->clamped_field = field;
+    report->clamped++;
+}
+
+/* Records a validation hook's answer s (a refusal keeps the field the hook named) and returns it. */
+static inline ns_status ns_authority_checked(ns_authority_report *report, ns_status s)
+{
+    if (s != NS_OK && report) report->status = s;
+    return s;
+}
+
+/* Writes an authority message's header; then write the payload with <pkg>_<T>_authority_write. */
+static inline void ns_authority_write_header(ns_writer *w, ns_entity_id e, uint32_t type)
+{
+    ns_write_bits(w, e & 0xffffffu, 24);
+    ns_write_bits(w, type & 0xffffu, 16);
+}
+
+/* Reads one authority message sent by connection `conn` and, if conn owns the entity and every
+ * check passes (validate, if not NULL, is called last), stores the values in the entity's state
+ * for the next tick. *report (if not NULL) says what happened: NS_ERR_DENIED when conn does not
+ * own the entity or the component has no owner-written fields, NS_ERR_UNKNOWN_ID when the entity
+ * or its component does not exist, NS_ERR_RANGE for a refused value, the reader's error for a
+ * malformed message. Whenever the type is known, the reader ends after the message; on any
+ * error nothing in the world changes. */
+ns_status ns_world_read_authority(ns_world *w, uint32_t conn, ns_reader *r, ns_authority_validate_fn validate,
+                                  void *ctx, ns_authority_report *report);
+
 /* ---- client -------------------------------------------------------------------------------- */
 
 typedef struct ns_replica ns_replica;

@@ -23,6 +23,8 @@
 extern "C" {
 #endif
 
+struct ns_authority_report; /* netschema/replication.h */
+
 /* Where one `entity` field of a component sits, in its snapshot and in its value (a struct's
  * members included; collections of entities are not listed). The replica resolves these
  * references through its entity map (netschema/replication.h, ns_replica_bind). */
@@ -53,6 +55,14 @@ typedef struct ns_component_ops {
     void      (*interpolate)(const void *from, const void *to, float t, void *out);
     const ns_entity_field *entity_fields;   /* its entity references, or NULL */
     uint32_t               entity_field_count;
+    /* Its @authority(owner) fields, or NULL when it has none: decodes one authority payload
+     * (netschema/replication.h) into a copy of *snap, checks it, calls validate (a
+     * ns_authority_validate_fn, or NULL) and only then stores it in *snap. With snap NULL it
+     * reads and checks the payload but stores nothing and calls no hook. */
+    ns_status (*authority_read)(ns_reader *r, void *snap,
+                                ns_status (*validate)(const void *proposed, const void *current, void *ctx,
+                                                      struct ns_authority_report *report),
+                                void *ctx, struct ns_authority_report *report);
 } ns_component_ops;
 
 /* Whether a message type is an input or an rpc, and how an rpc travels. */

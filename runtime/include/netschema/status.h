@@ -24,6 +24,7 @@ typedef enum ns_status {
     NS_ERR_STALE,       /* a packet or record older than the receiver accepts */
     NS_ERR_NOMEM,       /* an allocation failed */
     NS_ERR_UNKNOWN_TYPE, /* a message (or component) type id the schema does not have */
+    NS_ERR_DENIED,      /* a client wrote what it may not: an entity it does not own, or a server field */
     NS_STATUS_COUNT_    /* not a status: the number of codes */
 } ns_status;
 

@@ -1263,6 +1263,34 @@ void bag_Inventory_apply(bag_Inventory *live, const bag_Inventory_snap *s, const
     }
 }
 
+void bag_Inventory_backup(const bag_Inventory_snap *from, bag_Inventory_snap *backup)
+{
+    memcpy(&backup->items, &from->items, sizeof backup->items);
+    memcpy(&backup->stash, &from->stash, sizeof backup->stash);
+    memcpy(&backup->hotbar, &from->hotbar, sizeof backup->hotbar);
+    memcpy(&backup->waypoints, &from->waypoints, sizeof backup->waypoints);
+    memcpy(&backup->tags, &from->tags, sizeof backup->tags);
+    memcpy(&backup->quickbar, &from->quickbar, sizeof backup->quickbar);
+    memcpy(&backup->ammo, &from->ammo, sizeof backup->ammo);
+    memcpy(&backup->equipped, &from->equipped, sizeof backup->equipped);
+    memcpy(&backup->unlocked, &from->unlocked, sizeof backup->unlocked);
+    memcpy(&backup->friends, &from->friends, sizeof backup->friends);
+}
+
+void bag_Inventory_restore(bag_Inventory_snap *into, const bag_Inventory_snap *backup)
+{
+    memcpy(&into->items, &backup->items, sizeof into->items);
+    memcpy(&into->stash, &backup->stash, sizeof into->stash);
+    memcpy(&into->hotbar, &backup->hotbar, sizeof into->hotbar);
+    memcpy(&into->waypoints, &backup->waypoints, sizeof into->waypoints);
+    memcpy(&into->tags, &backup->tags, sizeof into->tags);
+    memcpy(&into->quickbar, &backup->quickbar, sizeof into->quickbar);
+    memcpy(&into->ammo, &backup->ammo, sizeof into->ammo);
+    memcpy(&into->equipped, &backup->equipped, sizeof into->equipped);
+    memcpy(&into->unlocked, &backup->unlocked, sizeof into->unlocked);
+    memcpy(&into->friends, &backup->friends, sizeof into->friends);
+}
+
 bool bag_Inventory_is_dirty(const bag_Inventory *v)
 {
     for (size_t i = 0; i < sizeof v->ns_dirty / sizeof v->ns_dirty[0]; i++)
@@ -1978,7 +2006,7 @@ static void bag_Inventory_erased_interpolate(const void *from, const void *to, f
 }
 
 const ns_component_ops bag_components[] = {
-    {&bag_Inventory_desc, 0u, bag_Inventory_erased_snap_default, bag_Inventory_erased_init, bag_Inventory_erased_quantize, bag_Inventory_erased_dequantize, bag_Inventory_erased_snap_equal, bag_Inventory_erased_write, bag_Inventory_erased_read, bag_Inventory_erased_apply, bag_Inventory_erased_interpolate, NULL, 0u},
+    {&bag_Inventory_desc, 0u, bag_Inventory_erased_snap_default, bag_Inventory_erased_init, bag_Inventory_erased_quantize, bag_Inventory_erased_dequantize, bag_Inventory_erased_snap_equal, bag_Inventory_erased_write, bag_Inventory_erased_read, bag_Inventory_erased_apply, bag_Inventory_erased_interpolate, NULL, 0u, NULL},
 };
 
 const ns_schema bag_schema = {

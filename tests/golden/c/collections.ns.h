@@ -460,6 +460,12 @@ typedef struct bag_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status bag_dispatch(ns_reader *r, const bag_handlers *h, void *ctx, uint32_t *id_out);
 
+/* Backup and restore of the predicted fields of Inventory (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void bag_Inventory_backup(const bag_Inventory_snap *from, bag_Inventory_snap *backup);
+void bag_Inventory_restore(bag_Inventory_snap *into, const bag_Inventory_snap *backup);
+
 #ifdef __cplusplus
 }
 #endif

@@ -965,11 +965,23 @@ ns_status e2e_Controls_send(ns_writer *w, const e2e_Controls *msg, e2e_Controls_
 /* Writes the id and msg, for e2e_dispatch to read. */
 ns_status e2e_Notice_send(ns_writer *w, const e2e_Notice *msg);
 
+/* Backup and restore of the predicted fields of Scalars (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void e2e_Scalars_backup(const e2e_Scalars_snap *from, e2e_Scalars_snap *backup);
+void e2e_Scalars_restore(e2e_Scalars_snap *into, const e2e_Scalars_snap *backup);
+
 /* Prediction errors: how far a predicted Scalars was from the server's, one entry per field its owner */
 /* receives, named in e2e_Scalars_prediction_error_names (distances as in netschema/interp.h). */
 #define E2E_SCALARS_PREDICTION_ERRORS 14u
 extern const char *const e2e_Scalars_prediction_error_names[E2E_SCALARS_PREDICTION_ERRORS];
 void e2e_Scalars_prediction_error(const e2e_Scalars *predicted, const e2e_Scalars *authoritative, float out[E2E_SCALARS_PREDICTION_ERRORS]);
+
+/* Backup and restore of the predicted fields of Motion (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void e2e_Motion_backup(const e2e_Motion_snap *from, e2e_Motion_snap *backup);
+void e2e_Motion_restore(e2e_Motion_snap *into, const e2e_Motion_snap *backup);
 
 /* Prediction errors: how far a predicted Motion was from the server's, one entry per field its owner */
 /* receives, named in e2e_Motion_prediction_error_names (distances as in netschema/interp.h). */
@@ -977,11 +989,29 @@ void e2e_Scalars_prediction_error(const e2e_Scalars *predicted, const e2e_Scalar
 extern const char *const e2e_Motion_prediction_error_names[E2E_MOTION_PREDICTION_ERRORS];
 void e2e_Motion_prediction_error(const e2e_Motion *predicted, const e2e_Motion *authoritative, float out[E2E_MOTION_PREDICTION_ERRORS]);
 
+/* Backup and restore of the predicted fields of Coded (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void e2e_Coded_backup(const e2e_Coded_snap *from, e2e_Coded_snap *backup);
+void e2e_Coded_restore(e2e_Coded_snap *into, const e2e_Coded_snap *backup);
+
 /* Prediction errors: how far a predicted Coded was from the server's, one entry per field its owner */
 /* receives, named in e2e_Coded_prediction_error_names (distances as in netschema/interp.h). */
 #define E2E_CODED_PREDICTION_ERRORS 10u
 extern const char *const e2e_Coded_prediction_error_names[E2E_CODED_PREDICTION_ERRORS];
 void e2e_Coded_prediction_error(const e2e_Coded *predicted, const e2e_Coded *authoritative, float out[E2E_CODED_PREDICTION_ERRORS]);
+
+/* Backup and restore of the predicted fields of Text (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void e2e_Text_backup(const e2e_Text_snap *from, e2e_Text_snap *backup);
+void e2e_Text_restore(e2e_Text_snap *into, const e2e_Text_snap *backup);
+
+/* Backup and restore of the predicted fields of Shapes (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void e2e_Shapes_backup(const e2e_Shapes_snap *from, e2e_Shapes_snap *backup);
+void e2e_Shapes_restore(e2e_Shapes_snap *into, const e2e_Shapes_snap *backup);
 
 /* Prediction errors: how far a predicted Shapes was from the server's, one entry per field its owner */
 /* receives, named in e2e_Shapes_prediction_error_names (distances as in netschema/interp.h). */
@@ -989,11 +1019,23 @@ void e2e_Coded_prediction_error(const e2e_Coded *predicted, const e2e_Coded *aut
 extern const char *const e2e_Shapes_prediction_error_names[E2E_SHAPES_PREDICTION_ERRORS];
 void e2e_Shapes_prediction_error(const e2e_Shapes *predicted, const e2e_Shapes *authoritative, float out[E2E_SHAPES_PREDICTION_ERRORS]);
 
+/* Backup and restore of the predicted fields of Audience (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void e2e_Audience_backup(const e2e_Audience_snap *from, e2e_Audience_snap *backup);
+void e2e_Audience_restore(e2e_Audience_snap *into, const e2e_Audience_snap *backup);
+
 /* Prediction errors: how far a predicted Audience was from the server's, one entry per field its owner */
 /* receives, named in e2e_Audience_prediction_error_names (distances as in netschema/interp.h). */
 #define E2E_AUDIENCE_PREDICTION_ERRORS 6u
 extern const char *const e2e_Audience_prediction_error_names[E2E_AUDIENCE_PREDICTION_ERRORS];
 void e2e_Audience_prediction_error(const e2e_Audience *predicted, const e2e_Audience *authoritative, float out[E2E_AUDIENCE_PREDICTION_ERRORS]);
+
+/* Backup and restore of the predicted fields of OwnerOnly (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void e2e_OwnerOnly_backup(const e2e_OwnerOnly_snap *from, e2e_OwnerOnly_snap *backup);
+void e2e_OwnerOnly_restore(e2e_OwnerOnly_snap *into, const e2e_OwnerOnly_snap *backup);
 
 /* Prediction errors: how far a predicted OwnerOnly was from the server's, one entry per field its owner */
 /* receives, named in e2e_OwnerOnly_prediction_error_names (distances as in netschema/interp.h). */

@@ -188,6 +188,20 @@ void enums_Facing_apply(enums_Facing *live, const enums_Facing_snap *s, const en
     if (hooks->weapon && old_weapon != live->weapon) (hooks->weapon)(ctx, live, old_weapon, live->weapon);
 }
 
+void enums_Facing_backup(const enums_Facing_snap *from, enums_Facing_snap *backup)
+{
+    memcpy(&backup->dir, &from->dir, sizeof backup->dir);
+    memcpy(&backup->step, &from->step, sizeof backup->step);
+    memcpy(&backup->weapon, &from->weapon, sizeof backup->weapon);
+}
+
+void enums_Facing_restore(enums_Facing_snap *into, const enums_Facing_snap *backup)
+{
+    memcpy(&into->dir, &backup->dir, sizeof into->dir);
+    memcpy(&into->step, &backup->step, sizeof into->step);
+    memcpy(&into->weapon, &backup->weapon, sizeof into->weapon);
+}
+
 const char *const enums_Facing_prediction_error_names[ENUMS_FACING_PREDICTION_ERRORS] = {
     "dir",
     "step",
@@ -318,7 +332,7 @@ static void enums_Facing_erased_interpolate(const void *from, const void *to, fl
 }
 
 const ns_component_ops enums_components[] = {
-    {&enums_Facing_desc, 0u, enums_Facing_erased_snap_default, enums_Facing_erased_init, enums_Facing_erased_quantize, enums_Facing_erased_dequantize, enums_Facing_erased_snap_equal, enums_Facing_erased_write, enums_Facing_erased_read, enums_Facing_erased_apply, enums_Facing_erased_interpolate, NULL, 0u},
+    {&enums_Facing_desc, 0u, enums_Facing_erased_snap_default, enums_Facing_erased_init, enums_Facing_erased_quantize, enums_Facing_erased_dequantize, enums_Facing_erased_snap_equal, enums_Facing_erased_write, enums_Facing_erased_read, enums_Facing_erased_apply, enums_Facing_erased_interpolate, NULL, 0u, NULL},
 };
 
 const ns_schema enums_schema = {

@@ -172,6 +172,12 @@ typedef struct enums_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status enums_dispatch(ns_reader *r, const enums_handlers *h, void *ctx, uint32_t *id_out);
 
+/* Backup and restore of the predicted fields of Facing (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void enums_Facing_backup(const enums_Facing_snap *from, enums_Facing_snap *backup);
+void enums_Facing_restore(enums_Facing_snap *into, const enums_Facing_snap *backup);
+
 /* Prediction errors: how far a predicted Facing was from the server's, one entry per field its owner */
 /* receives, named in enums_Facing_prediction_error_names (distances as in netschema/interp.h). */
 #define ENUMS_FACING_PREDICTION_ERRORS 3u

@@ -153,6 +153,20 @@ void game_Player_apply(game_Player *live, const game_Player_snap *s, const game_
     game_Player_dequantize(s, live);
 }
 
+void game_Player_backup(const game_Player_snap *from, game_Player_snap *backup)
+{
+    memcpy(&backup->name, &from->name, sizeof backup->name);
+    memcpy(&backup->team, &from->team, sizeof backup->team);
+    memcpy(&backup->hand, &from->hand, sizeof backup->hand);
+}
+
+void game_Player_restore(game_Player_snap *into, const game_Player_snap *backup)
+{
+    memcpy(&into->name, &backup->name, sizeof into->name);
+    memcpy(&into->team, &backup->team, sizeof into->team);
+    memcpy(&into->hand, &backup->hand, sizeof into->hand);
+}
+
 const char *const game_Player_prediction_error_names[GAME_PLAYER_PREDICTION_ERRORS] = {
     "team",
     "hand.kind",
@@ -271,7 +285,7 @@ static void game_Player_erased_interpolate(const void *from, const void *to, flo
 }
 
 const ns_component_ops game_components[] = {
-    {&game_Player_desc, 0u, game_Player_erased_snap_default, game_Player_erased_init, game_Player_erased_quantize, game_Player_erased_dequantize, game_Player_erased_snap_equal, game_Player_erased_write, game_Player_erased_read, game_Player_erased_apply, game_Player_erased_interpolate, NULL, 0u},
+    {&game_Player_desc, 0u, game_Player_erased_snap_default, game_Player_erased_init, game_Player_erased_quantize, game_Player_erased_dequantize, game_Player_erased_snap_equal, game_Player_erased_write, game_Player_erased_read, game_Player_erased_apply, game_Player_erased_interpolate, NULL, 0u, NULL},
 };
 
 const ns_schema game_schema = {

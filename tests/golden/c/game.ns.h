@@ -103,6 +103,12 @@ typedef struct game_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status game_dispatch(ns_reader *r, const game_handlers *h, void *ctx, uint32_t *id_out);
 
+/* Backup and restore of the predicted fields of Player (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void game_Player_backup(const game_Player_snap *from, game_Player_snap *backup);
+void game_Player_restore(game_Player_snap *into, const game_Player_snap *backup);
+
 /* Prediction errors: how far a predicted Player was from the server's, one entry per field its owner */
 /* receives, named in game_Player_prediction_error_names (distances as in netschema/interp.h). */
 #define GAME_PLAYER_PREDICTION_ERRORS 3u

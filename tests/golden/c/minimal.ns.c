@@ -159,6 +159,16 @@ void minimal_Position_apply(minimal_Position *live, const minimal_Position_snap 
     minimal_Position_dequantize(s, live);
 }
 
+void minimal_Position_backup(const minimal_Position_snap *from, minimal_Position_snap *backup)
+{
+    memcpy(&backup->value, &from->value, sizeof backup->value);
+}
+
+void minimal_Position_restore(minimal_Position_snap *into, const minimal_Position_snap *backup)
+{
+    memcpy(&into->value, &backup->value, sizeof into->value);
+}
+
 const char *const minimal_Position_prediction_error_names[MINIMAL_POSITION_PREDICTION_ERRORS] = {
     "value",
 };
@@ -249,7 +259,7 @@ static void minimal_Position_erased_interpolate(const void *from, const void *to
 }
 
 const ns_component_ops minimal_components[] = {
-    {&minimal_Position_desc, 0u, minimal_Position_erased_snap_default, minimal_Position_erased_init, minimal_Position_erased_quantize, minimal_Position_erased_dequantize, minimal_Position_erased_snap_equal, minimal_Position_erased_write, minimal_Position_erased_read, minimal_Position_erased_apply, minimal_Position_erased_interpolate, NULL, 0u},
+    {&minimal_Position_desc, 0u, minimal_Position_erased_snap_default, minimal_Position_erased_init, minimal_Position_erased_quantize, minimal_Position_erased_dequantize, minimal_Position_erased_snap_equal, minimal_Position_erased_write, minimal_Position_erased_read, minimal_Position_erased_apply, minimal_Position_erased_interpolate, NULL, 0u, NULL},
 };
 
 const ns_schema minimal_schema = {

@@ -94,6 +94,12 @@ typedef struct minimal_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status minimal_dispatch(ns_reader *r, const minimal_handlers *h, void *ctx, uint32_t *id_out);
 
+/* Backup and restore of the predicted fields of Position (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void minimal_Position_backup(const minimal_Position_snap *from, minimal_Position_snap *backup);
+void minimal_Position_restore(minimal_Position_snap *into, const minimal_Position_snap *backup);
+
 /* Prediction errors: how far a predicted Position was from the server's, one entry per field its owner */
 /* receives, named in minimal_Position_prediction_error_names (distances as in netschema/interp.h). */
 #define MINIMAL_POSITION_PREDICTION_ERRORS 1u

@@ -581,6 +581,20 @@ void game_core_Body_apply(game_core_Body *live, const game_core_Body_snap *s, co
     game_core_Body_dequantize(s, live);
 }
 
+void game_core_Body_backup(const game_core_Body_snap *from, game_core_Body_snap *backup)
+{
+    memcpy(&backup->box, &from->box, sizeof backup->box);
+    memcpy(&backup->stats, &from->stats, sizeof backup->stats);
+    memcpy(&backup->base, &from->base, sizeof backup->base);
+}
+
+void game_core_Body_restore(game_core_Body_snap *into, const game_core_Body_snap *backup)
+{
+    memcpy(&into->box, &backup->box, sizeof into->box);
+    memcpy(&into->stats, &backup->stats, sizeof into->stats);
+    memcpy(&into->base, &backup->base, sizeof into->base);
+}
+
 const char *const game_core_Body_prediction_error_names[GAME_CORE_BODY_PREDICTION_ERRORS] = {
     "box.min.x",
     "box.min.y",
@@ -707,7 +721,7 @@ static void game_core_Body_erased_interpolate(const void *from, const void *to, 
 }
 
 const ns_component_ops game_core_components[] = {
-    {&game_core_Body_desc, 0u, game_core_Body_erased_snap_default, game_core_Body_erased_init, game_core_Body_erased_quantize, game_core_Body_erased_dequantize, game_core_Body_erased_snap_equal, game_core_Body_erased_write, game_core_Body_erased_read, game_core_Body_erased_apply, game_core_Body_erased_interpolate, NULL, 0u},
+    {&game_core_Body_desc, 0u, game_core_Body_erased_snap_default, game_core_Body_erased_init, game_core_Body_erased_quantize, game_core_Body_erased_dequantize, game_core_Body_erased_snap_equal, game_core_Body_erased_write, game_core_Body_erased_read, game_core_Body_erased_apply, game_core_Body_erased_interpolate, NULL, 0u, NULL},
 };
 
 const ns_schema game_core_schema = {

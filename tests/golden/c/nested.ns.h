@@ -216,6 +216,12 @@ typedef struct game_core_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status game_core_dispatch(ns_reader *r, const game_core_handlers *h, void *ctx, uint32_t *id_out);
 
+/* Backup and restore of the predicted fields of Body (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void game_core_Body_backup(const game_core_Body_snap *from, game_core_Body_snap *backup);
+void game_core_Body_restore(game_core_Body_snap *into, const game_core_Body_snap *backup);
+
 /* Prediction errors: how far a predicted Body was from the server's, one entry per field its owner */
 /* receives, named in game_core_Body_prediction_error_names (distances as in netschema/interp.h). */
 #define GAME_CORE_BODY_PREDICTION_ERRORS 8u

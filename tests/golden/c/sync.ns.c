@@ -160,6 +160,18 @@ void vis_Secret_apply(vis_Secret *live, const vis_Secret_snap *s, const vis_Secr
     vis_Secret_dequantize(s, live);
 }
 
+void vis_Secret_backup(const vis_Secret_snap *from, vis_Secret_snap *backup)
+{
+    memcpy(&backup->gold, &from->gold, sizeof backup->gold);
+    memcpy(&backup->keys, &from->keys, sizeof backup->keys);
+}
+
+void vis_Secret_restore(vis_Secret_snap *into, const vis_Secret_snap *backup)
+{
+    memcpy(&into->gold, &backup->gold, sizeof into->gold);
+    memcpy(&into->keys, &backup->keys, sizeof into->keys);
+}
+
 const char *const vis_Secret_prediction_error_names[VIS_SECRET_PREDICTION_ERRORS] = {
     "gold",
     "keys",
@@ -436,6 +448,20 @@ void vis_Mixed_apply(vis_Mixed *live, const vis_Mixed_snap *s, const vis_Mixed_h
     (void)hooks;
     (void)ctx;
     vis_Mixed_dequantize(s, live);
+}
+
+void vis_Mixed_backup(const vis_Mixed_snap *from, vis_Mixed_snap *backup)
+{
+    memcpy(&backup->position, &from->position, sizeof backup->position);
+    memcpy(&backup->ammo, &from->ammo, sizeof backup->ammo);
+    memcpy(&backup->display_name, &from->display_name, sizeof backup->display_name);
+}
+
+void vis_Mixed_restore(vis_Mixed_snap *into, const vis_Mixed_snap *backup)
+{
+    memcpy(&into->position, &backup->position, sizeof into->position);
+    memcpy(&into->ammo, &backup->ammo, sizeof into->ammo);
+    memcpy(&into->display_name, &backup->display_name, sizeof into->display_name);
 }
 
 const char *const vis_Mixed_prediction_error_names[VIS_MIXED_PREDICTION_ERRORS] = {
@@ -1019,10 +1045,10 @@ static void vis_Spectated_erased_interpolate(const void *from, const void *to, f
 }
 
 const ns_component_ops vis_components[] = {
-    {&vis_Secret_desc, 0u, vis_Secret_erased_snap_default, vis_Secret_erased_init, vis_Secret_erased_quantize, vis_Secret_erased_dequantize, vis_Secret_erased_snap_equal, vis_Secret_erased_write, vis_Secret_erased_read, vis_Secret_erased_apply, vis_Secret_erased_interpolate, NULL, 0u},
-    {&vis_Mixed_desc, 0u, vis_Mixed_erased_snap_default, vis_Mixed_erased_init, vis_Mixed_erased_quantize, vis_Mixed_erased_dequantize, vis_Mixed_erased_snap_equal, vis_Mixed_erased_write, vis_Mixed_erased_read, vis_Mixed_erased_apply, vis_Mixed_erased_interpolate, NULL, 0u},
-    {&vis_Hidden_desc, 0u, vis_Hidden_erased_snap_default, vis_Hidden_erased_init, vis_Hidden_erased_quantize, vis_Hidden_erased_dequantize, vis_Hidden_erased_snap_equal, vis_Hidden_erased_write, vis_Hidden_erased_read, vis_Hidden_erased_apply, vis_Hidden_erased_interpolate, NULL, 0u},
-    {&vis_Spectated_desc, 0u, vis_Spectated_erased_snap_default, vis_Spectated_erased_init, vis_Spectated_erased_quantize, vis_Spectated_erased_dequantize, vis_Spectated_erased_snap_equal, vis_Spectated_erased_write, vis_Spectated_erased_read, vis_Spectated_erased_apply, vis_Spectated_erased_interpolate, NULL, 0u},
+    {&vis_Secret_desc, 0u, vis_Secret_erased_snap_default, vis_Secret_erased_init, vis_Secret_erased_quantize, vis_Secret_erased_dequantize, vis_Secret_erased_snap_equal, vis_Secret_erased_write, vis_Secret_erased_read, vis_Secret_erased_apply, vis_Secret_erased_interpolate, NULL, 0u, NULL},
+    {&vis_Mixed_desc, 0u, vis_Mixed_erased_snap_default, vis_Mixed_erased_init, vis_Mixed_erased_quantize, vis_Mixed_erased_dequantize, vis_Mixed_erased_snap_equal, vis_Mixed_erased_write, vis_Mixed_erased_read, vis_Mixed_erased_apply, vis_Mixed_erased_interpolate, NULL, 0u, NULL},
+    {&vis_Hidden_desc, 0u, vis_Hidden_erased_snap_default, vis_Hidden_erased_init, vis_Hidden_erased_quantize, vis_Hidden_erased_dequantize, vis_Hidden_erased_snap_equal, vis_Hidden_erased_write, vis_Hidden_erased_read, vis_Hidden_erased_apply, vis_Hidden_erased_interpolate, NULL, 0u, NULL},
+    {&vis_Spectated_desc, 0u, vis_Spectated_erased_snap_default, vis_Spectated_erased_init, vis_Spectated_erased_quantize, vis_Spectated_erased_dequantize, vis_Spectated_erased_snap_equal, vis_Spectated_erased_write, vis_Spectated_erased_read, vis_Spectated_erased_apply, vis_Spectated_erased_interpolate, NULL, 0u, NULL},
 };
 
 const ns_schema vis_schema = {

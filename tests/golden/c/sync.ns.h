@@ -267,11 +267,23 @@ typedef struct vis_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status vis_dispatch(ns_reader *r, const vis_handlers *h, void *ctx, uint32_t *id_out);
 
+/* Backup and restore of the predicted fields of Secret (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void vis_Secret_backup(const vis_Secret_snap *from, vis_Secret_snap *backup);
+void vis_Secret_restore(vis_Secret_snap *into, const vis_Secret_snap *backup);
+
 /* Prediction errors: how far a predicted Secret was from the server's, one entry per field its owner */
 /* receives, named in vis_Secret_prediction_error_names (distances as in netschema/interp.h). */
 #define VIS_SECRET_PREDICTION_ERRORS 2u
 extern const char *const vis_Secret_prediction_error_names[VIS_SECRET_PREDICTION_ERRORS];
 void vis_Secret_prediction_error(const vis_Secret *predicted, const vis_Secret *authoritative, float out[VIS_SECRET_PREDICTION_ERRORS]);
+
+/* Backup and restore of the predicted fields of Mixed (those its owner receives: @sync all or */
+/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
+/* back into `into`; every other field of the destination is left as it was. */
+void vis_Mixed_backup(const vis_Mixed_snap *from, vis_Mixed_snap *backup);
+void vis_Mixed_restore(vis_Mixed_snap *into, const vis_Mixed_snap *backup);
 
 /* Prediction errors: how far a predicted Mixed was from the server's, one entry per field its owner */
 /* receives, named in vis_Mixed_prediction_error_names (distances as in netschema/interp.h). */
