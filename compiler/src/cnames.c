@@ -292,11 +292,23 @@ static void check_hooks(nsc_checker *c, const nsc_decl *d)
         const nsc_field *f = d->fields[i];
         if (f->sem.notify)
             hook(c, &seen, d, f, f->name.text, nsc_arena_printf(c->a, "the @notify field '%s'", f->name.text));
-        if (!f->sem.type || f->sem.type->kind != NSC_T_FASTARRAY) continue;
-        static const char *const events[] = {"add", "remove", "change"};
-        for (size_t k = 0; k < 3; k++)
-            hook(c, &seen, d, f, nsc_arena_printf(c->a, "%s_%s", f->name.text, events[k]),
-                 nsc_arena_printf(c->a, "the fast array '%s'", f->name.text));
+        if (!f->sem.type) continue;
+        /* Per-element event hooks (emit_c_coll.c): the members a collection adds to the struct. */
+        static const char *const fast[] = {"add", "remove", "change", NULL};
+        static const char *const list[] = {"insert", "set", "remove", "clear", NULL};
+        static const char *const map[] = {"add", "set", "remove", NULL};
+        static const char *const set[] = {"add", "remove", NULL};
+        const char *const *events = NULL, *kind = NULL;
+        switch (f->sem.type->kind) {
+        case NSC_T_FASTARRAY: events = fast, kind = "fast array"; break;
+        case NSC_T_LIST: events = list, kind = "list"; break;
+        case NSC_T_MAP: events = map, kind = "map"; break;
+        case NSC_T_SET: events = set, kind = "set"; break;
+        default: continue;
+        }
+        for (; *events; events++)
+            hook(c, &seen, d, f, nsc_arena_printf(c->a, "%s_%s", f->name.text, *events),
+                 nsc_arena_printf(c->a, "the %s '%s'", kind, f->name.text));
     }
     nsc_map_free(&seen);
 }

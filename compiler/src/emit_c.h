@@ -56,7 +56,8 @@ void nsc_cg_coll_support(nsc_cgen *g, const nsc_decl *d);     /* source: element
 void nsc_cg_coll_helpers(nsc_cgen *g, const nsc_decl *d);     /* source: helpers */
 void nsc_cg_coll_quantize(nsc_cgen *g, const nsc_slot *s, const char *v, const char *q);
 void nsc_cg_coll_dequantize(nsc_cgen *g, const nsc_slot *s, const char *from, const char *to);
-/* _apply's statements for fast array f: bring live to s with the item hooks. */
+/* _apply's statements for collection f: bring live to s with its per-item (fast array) or
+ * per-element (list, set, map) hooks. */
 void nsc_cg_coll_apply(nsc_cgen *g, const nsc_field *f, const nsc_slot *s);
 
 /* ---- values (emit_c_values.c) ---- */

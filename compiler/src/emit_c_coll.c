@@ -583,12 +583,219 @@ void nsc_cg_coll_dequantize(nsc_cgen *g, const nsc_slot *s, const char *from, co
     nsc_p_close(c, "}");
 }
 
-/* ---- _apply of a fast array --------------------------------------------------------------- */
+/* ---- _apply: per-element events of lists, sets and maps ---------------------------------- */
+/* The generated code edits live->f one event at a time, so inside every hook live->f is what a
+ * mirror built from the events before it holds: remove and clear hooks run just before their
+ * elements leave, insert, add and set hooks just after the new element is in. Removes come
+ * first, from the highest index (key) down, then sets and inserts (adds) in ascending order;
+ * both orders keep every index valid for the mirror and never take it past the capacity. The
+ * semantics are in idl/SPEC.md, "Per-element collection events". */
+
+/* How a hook receives an element at lvalue x: strings as char pointers, structs, vectors and
+ * quaternions by pointer (as @notify hooks get them), the rest by value. The hooks struct
+ * (emit_c_types.c) declares the parameters to match. */
+static const char *hook_arg(nsc_cgen *g, const nsc_type *t, const char *x)
+{
+    if (t->kind == NSC_T_STRUCT || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT) return NSC_FMT(g, "&%s", x);
+    return x;
+}
+
+/* Statement copying element value src to dst (both lvalues of the value type). */
+static void copy_value(nsc_cgen *g, const nsc_type *t, const char *dst, const char *src)
+{
+    if (t->kind == NSC_T_STRING) nsc_p_line(g->c, "memcpy(%s, %s, sizeof %s);", dst, src, dst);
+    else nsc_p_line(g->c, "%s = %s;", dst, src);
+}
+
+/* Declares `old`, a copy of the element at lvalue src (which is about to be overwritten). */
+static void save_old(nsc_cgen *g, const nsc_type *t, const char *src)
+{
+    if (t->kind != NSC_T_STRING) {
+        nsc_p_line(g->c, "const %s = %s;", nsc_cg_value_decl(g, t, "old"), src);
+        return;
+    }
+    nsc_p_line(g->c, "%s;", nsc_cg_value_decl(g, t, "old"));
+    copy_value(g, t, "old", src);
+}
+
+/* Key comparisons of set elements and map keys (integers, enums, entities; strings by bytes). */
+static const char *key_less(nsc_cgen *g, const nsc_type *t, const char *a, const char *b)
+{
+    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "strcmp(%s, %s) < 0", a, b);
+    return NSC_FMT(g, "%s < %s", a, b);
+}
+
+static const char *key_equal(nsc_cgen *g, const nsc_type *t, const char *a, const char *b)
+{
+    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "strcmp(%s, %s) == 0", a, b);
+    return NSC_FMT(g, "%s == %s", a, b);
+}
+
+/* Opens the event code of field m: no hooks (or none of this field's): a plain dequantize. */
+static void events_open(nsc_cgen *g, const nsc_slot *s, const char *m, const char *const *events, size_t nevents)
+{
+    nsc_printer *c = g->c;
+    nsc_strbuf any = NSC_STRBUF_INIT;
+    for (size_t k = 0; k < nevents; k++) nsc_sb_printf(&any, "%shooks->%s_%s", k ? " || " : "", m, events[k]);
+    nsc_p_open(c, "if (!hooks || !(%s)) {", nsc_sb_str(&any));
+    nsc_sb_free(&any);
+    nsc_cg_coll_dequantize(g, s, NSC_FMT(g, "s->%s", m), NSC_FMT(g, "live->%s", m));
+    nsc_p_close(c, "} else {");
+    c->indent++;
+    nsc_p_line(c, "%s *v = &live->%s;", nsc_cg_coll(g, s, ""), m);
+    nsc_p_line(c, "const uint32_t n_old = v->count < %uu ? v->count : %uu;", s->type->capacity, s->type->capacity);
+    nsc_p_line(c, "const uint32_t n_new = s->%s.count < %uu ? s->%s.count : %uu;", m, s->type->capacity, m,
+               s->type->capacity);
+}
+
+/* A list: the common prefix and suffix stay; in between, the elements both hold are set where
+ * they differ, and the rest removed (the old list was longer) or inserted (the new one is). */
+static void list_events(nsc_cgen *g, const nsc_field *f, const nsc_slot *s)
+{
+    nsc_printer *c = g->c;
+    const char *m = f->name.text;
+    const nsc_type *t = f->sem.type->elem;
+    const nsc_slot *e = s->elem;
+    static const char *const events[] = {"insert", "set", "remove", "clear"};
+    const char *from = NSC_FMT(g, "s->%s.items", m);
+    nsc_p_comment(c, "%s: removes from the highest index down, then sets and inserts in ascending index order.", m);
+    events_open(g, s, m, events, 4);
+    nsc_p_line(c, "%s;", nsc_cg_value_decl(g, t, "e"));
+    nsc_p_line(c, "uint32_t p = 0, t = 0; /* the lengths of the unchanged prefix and suffix */");
+    nsc_p_line(c, "v->count = (uint16_t)n_old;");
+    nsc_p_open(c, "for (; p < n_old && p < n_new; p++) {");
+    nsc_cg_dequantize_value(g, e, t, NSC_FMT(g, "%s[p]", from), "e");
+    nsc_p_line(c, "if (%s) break;", nsc_cg_value_differs(g, t, "v->items[p]", "e"));
+    nsc_p_close(c, "}");
+    nsc_p_open(c, "for (; t < n_old - p && t < n_new - p; t++) {");
+    nsc_cg_dequantize_value(g, e, t, NSC_FMT(g, "%s[n_new - 1 - t]", from), "e");
+    nsc_p_line(c, "if (%s) break;", nsc_cg_value_differs(g, t, "v->items[n_old - 1 - t]", "e"));
+    nsc_p_close(c, "}");
+    nsc_p_open(c, "if (n_new == 0 && n_old > 0 && hooks->%s_clear) {", m);
+    nsc_p_line(c, "(hooks->%s_clear)(ctx, live); /* the old elements still in live */", m);
+    nsc_p_line(c, "v->count = 0;");
+    nsc_p_close(c, "} else {");
+    c->indent++;
+    nsc_p_open(c, "for (uint32_t i = n_old - t; i > n_new - t; i--) {");
+    nsc_p_line(c, "const uint32_t k = i - 1;");
+    nsc_p_line(c, "if (hooks->%s_remove) (hooks->%s_remove)(ctx, live, k, %s);", m, m, hook_arg(g, t, "v->items[k]"));
+    nsc_p_line(c, "memmove(&v->items[k], &v->items[i], (v->count - i) * sizeof v->items[0]);");
+    nsc_p_line(c, "v->count = (uint16_t)(v->count - 1u);");
+    nsc_p_close(c, "}");
+    nsc_p_open(c, "for (uint32_t i = p; i < n_old - t && i < n_new - t; i++) {");
+    nsc_cg_dequantize_value(g, e, t, NSC_FMT(g, "%s[i]", from), "e");
+    nsc_p_line(c, "if (!(%s)) continue;", nsc_cg_value_differs(g, t, "v->items[i]", "e"));
+    save_old(g, t, "v->items[i]");
+    copy_value(g, t, "v->items[i]", "e");
+    nsc_p_line(c, "if (hooks->%s_set) (hooks->%s_set)(ctx, live, i, %s, %s);", m, m, hook_arg(g, t, "old"),
+               hook_arg(g, t, "v->items[i]"));
+    nsc_p_close(c, "}");
+    nsc_p_open(c, "for (uint32_t i = n_old - t; i < n_new - t; i++) {");
+    nsc_p_line(c, "memmove(&v->items[i + 1], &v->items[i], (v->count - i) * sizeof v->items[0]);");
+    nsc_cg_dequantize_value(g, e, t, NSC_FMT(g, "%s[i]", from), "v->items[i]");
+    nsc_p_line(c, "v->count = (uint16_t)(v->count + 1u);");
+    nsc_p_line(c, "if (hooks->%s_insert) (hooks->%s_insert)(ctx, live, i, %s);", m, m, hook_arg(g, t, "v->items[i]"));
+    nsc_p_close(c, "}");
+    nsc_p_close(c, "}");
+    nsc_p_close(c, "}");
+}
+
+/* A set or map: a merge of the two ascending key sequences, downwards for the removes, then
+ * upwards for the adds and (maps) the sets. Keys that are not strictly ascending on either side
+ * (a live value edited by hand) make every old entry a remove and every new one an add. */
+static void keyed_events(nsc_cgen *g, const nsc_field *f, const nsc_slot *s)
+{
+    nsc_printer *c = g->c;
+    const char *m = f->name.text;
+    bool map = f->sem.type->kind == NSC_T_MAP;
+    const nsc_type *kt = map ? f->sem.type->key : f->sem.type->elem, *vt = f->sem.type->elem;
+    const nsc_slot *ks = map ? s->key : s->elem;
+    const char *keys = map ? "keys" : "items";
+    static const char *const map_events[] = {"add", "set", "remove"};
+    static const char *const set_events[] = {"add", "remove"};
+    const char *skey = NSC_FMT(g, "s->%s.%s", m, keys), *lkey = NSC_FMT(g, "v->%s", keys);
+    nsc_p_comment(c, "%s: removes from the highest key down, then %s in ascending key order.", m,
+                  map ? "adds and sets" : "adds");
+    events_open(g, s, m, map ? map_events : set_events, map ? 3 : 2);
+    nsc_p_line(c, "%s;", nsc_cg_value_decl(g, kt, "k"));
+    if (map) nsc_p_line(c, "%s;", nsc_cg_value_decl(g, vt, "e"));
+    nsc_p_line(c, "bool sorted = true;");
+    nsc_p_line(c, "uint32_t j = n_new;");
+    nsc_p_line(c, "v->count = (uint16_t)n_old;");
+    nsc_p_line(c, "for (uint32_t i = 1; i < n_old; i++)");
+    nsc_p_line(c, "    if (!(%s)) sorted = false;", key_less(g, kt, NSC_FMT(g, "%s[i - 1]", lkey), NSC_FMT(g, "%s[i]", lkey)));
+    nsc_p_open(c, "for (uint32_t i = 1; sorted && i < n_new; i++) {");
+    nsc_p_line(c, "%s;", nsc_cg_value_decl(g, kt, "prev"));
+    nsc_cg_dequantize_value(g, ks, kt, NSC_FMT(g, "%s[i - 1]", skey), "prev");
+    nsc_cg_dequantize_value(g, ks, kt, NSC_FMT(g, "%s[i]", skey), "k");
+    nsc_p_line(c, "if (!(%s)) sorted = false;", key_less(g, kt, "prev", "k"));
+    nsc_p_close(c, "}");
+    nsc_p_open(c, "for (uint32_t i = n_old; i > 0; i--) {");
+    nsc_p_line(c, "const uint32_t at = i - 1;");
+    nsc_p_line(c, "bool kept = false;");
+    nsc_p_open(c, "for (; sorted && j > 0; j--) {");
+    nsc_cg_dequantize_value(g, ks, kt, NSC_FMT(g, "%s[j - 1]", skey), "k");
+    nsc_p_line(c, "if (%s) break; /* a lower key: it may match a lower live key */", key_less(g, kt, "k", NSC_FMT(g, "%s[at]", lkey)));
+    nsc_p_open(c, "if (%s) {", key_equal(g, kt, "k", NSC_FMT(g, "%s[at]", lkey)));
+    nsc_p_line(c, "kept = true;");
+    nsc_p_line(c, "j--;");
+    nsc_p_line(c, "break;");
+    nsc_p_close(c, "}");
+    nsc_p_close(c, "}");
+    nsc_p_line(c, "if (kept) continue;");
+    if (map)
+        nsc_p_line(c, "if (hooks->%s_remove) (hooks->%s_remove)(ctx, live, %s, %s);", m, m,
+                   hook_arg(g, kt, NSC_FMT(g, "%s[at]", lkey)), hook_arg(g, vt, "v->values[at]"));
+    else
+        nsc_p_line(c, "if (hooks->%s_remove) (hooks->%s_remove)(ctx, live, %s);", m, m, hook_arg(g, kt, NSC_FMT(g, "%s[at]", lkey)));
+    nsc_p_line(c, "memmove(&%s[at], &%s[i], (v->count - i) * sizeof %s[0]);", lkey, lkey, lkey);
+    if (map) nsc_p_line(c, "memmove(&v->values[at], &v->values[i], (v->count - i) * sizeof v->values[0]);");
+    nsc_p_line(c, "v->count = (uint16_t)(v->count - 1u);");
+    nsc_p_close(c, "}");
+    nsc_p_comment(c, "Now every live key is in the snapshot: entry j is either the snapshot's entry j or new.");
+    nsc_p_open(c, "for (j = 0; j < n_new; j++) {");
+    nsc_cg_dequantize_value(g, ks, kt, NSC_FMT(g, "%s[j]", skey), "k");
+    nsc_p_open(c, "if (j < v->count && %s) {", key_equal(g, kt, NSC_FMT(g, "%s[j]", lkey), "k"));
+    if (map) {
+        nsc_cg_dequantize_value(g, s->elem, vt, NSC_FMT(g, "s->%s.values[j]", m), "e");
+        nsc_p_line(c, "if (!(%s)) continue;", nsc_cg_value_differs(g, vt, "v->values[j]", "e"));
+        save_old(g, vt, "v->values[j]");
+        copy_value(g, vt, "v->values[j]", "e");
+        nsc_p_line(c, "if (hooks->%s_set) (hooks->%s_set)(ctx, live, %s, %s, %s);", m, m, hook_arg(g, kt, NSC_FMT(g, "%s[j]", lkey)),
+                   hook_arg(g, vt, "old"), hook_arg(g, vt, "v->values[j]"));
+    }
+    nsc_p_line(c, "continue;");
+    nsc_p_close(c, "}");
+    nsc_p_line(c, "if (v->count >= %uu) break; /* only a snapshot no reader makes gets here */", s->type->capacity);
+    nsc_p_line(c, "memmove(&%s[j + 1], &%s[j], (v->count - j) * sizeof %s[0]);", lkey, lkey, lkey);
+    if (map) nsc_p_line(c, "memmove(&v->values[j + 1], &v->values[j], (v->count - j) * sizeof v->values[0]);");
+    copy_value(g, kt, NSC_FMT(g, "%s[j]", lkey), "k");
+    if (map) nsc_cg_dequantize_value(g, s->elem, vt, NSC_FMT(g, "s->%s.values[j]", m), "v->values[j]");
+    nsc_p_line(c, "v->count = (uint16_t)(v->count + 1u);");
+    if (map)
+        nsc_p_line(c, "if (hooks->%s_add) (hooks->%s_add)(ctx, live, %s, %s);", m, m, hook_arg(g, kt, NSC_FMT(g, "%s[j]", lkey)),
+                   hook_arg(g, vt, "v->values[j]"));
+    else
+        nsc_p_line(c, "if (hooks->%s_add) (hooks->%s_add)(ctx, live, %s);", m, m, hook_arg(g, kt, NSC_FMT(g, "%s[j]", lkey)));
+    nsc_p_close(c, "}");
+    nsc_p_close(c, "}");
+}
+
+/* ---- _apply of a collection field ------------------------------------------------------- */
 
 void nsc_cg_coll_apply(nsc_cgen *g, const nsc_field *f, const nsc_slot *s)
 {
     nsc_printer *c = g->c;
     const char *m = f->name.text;
+    if (f->sem.type->kind == NSC_T_LIST) {
+        list_events(g, f, s);
+        return;
+    }
+    if (f->sem.type->kind != NSC_T_FASTARRAY) {
+        keyed_events(g, f, s);
+        return;
+    }
+    nsc_p_comment(c, "%s: removes, then adds, then changes (netschema/collections.h, ns_fa_apply).", m);
     nsc_p_open(c, "{");
     nsc_p_line(c, "%s scratch;", nsc_cg_coll(g, s, "item"));
     nsc_p_line(c, "ns_hook_ctx h = {hooks, ctx, live};");

@@ -1,5 +1,5 @@
 /* emit_c_smooth.c — what a client does with snapshots: _interpolate between two of them per
- * @smooth, and _apply with its @notify hooks. */
+ * @smooth, and _apply with its @notify hooks (the collections' events: emit_c_coll.c). */
 #include "emit_c.h"
 
 static const char *const axis[] = {"x", "y", "z", "w"};
@@ -242,20 +242,29 @@ void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d)
     if (d->kind != NSC_D_COMPONENT) return;
     nsc_printer *c = g->c;
     const char *n = nsc_cg_name(g, d);
-    bool any = false, fastarrays = false;
+    bool any = false, fastarrays = false, collections = false;
     for (size_t i = 0; i < d->nfields; i++) {
         any |= d->fields[i]->sem.notify;
         fastarrays |= d->fields[i]->sem.type->kind == NSC_T_FASTARRAY;
+        collections |= nsc_type_is_collection(d->fields[i]->sem.type);
     }
     nsc_p_empty(c);
     nsc_p_line(c, "void %s(%s *live, const %s_snap *s, const %s_hooks *hooks, void *ctx)", nsc_cg_fn(g, d, "apply"), n, n, n);
     nsc_p_open(c, "{");
-    if (!any && !fastarrays) {
+    if (!any && !collections) {
         nsc_p_line(c, "(void)hooks;");
         nsc_p_line(c, "(void)ctx;");
         nsc_p_line(c, "%s(s, live);", nsc_cg_fn(g, d, "dequantize"));
         nsc_p_close(c, "}");
         return;
+    }
+    if (!fastarrays) {
+        /* ns_fa_apply keeps a fast array's next_id and keys its own way even without hooks, so
+         * only a component without fast arrays can skip everything for NULL hooks. */
+        nsc_p_open(c, "if (!hooks) {");
+        nsc_p_line(c, "%s(s, live);", nsc_cg_fn(g, d, "dequantize"));
+        nsc_p_line(c, "return;");
+        nsc_p_close(c, "}");
     }
     if (any) nsc_p_comment(c, "The old values of the @notify fields, to tell which changed.");
     for (size_t i = 0; i < d->nfields; i++) {
@@ -276,24 +285,23 @@ void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d)
             nsc_p_line(c, "const %s old_%s = live->%s;", nsc_cg_value_type(g, t), m, m);
         }
     }
-    if (!fastarrays) {
+    if (!collections) {
         nsc_p_line(c, "%s(s, live);", nsc_cg_fn(g, d, "dequantize"));
     } else {
-        nsc_p_comment(c, "Every field but the fast arrays, which are brought up to date item by item.");
+        nsc_p_comment(c, "Every field but the collections, which are brought up to date element by element, with");
+        nsc_p_comment(c, "their events (lists, sets and maps) or item hooks (fast arrays), in field order.");
         for (size_t i = 0; i < d->nfields; i++)
-            if (d->fields[i]->sem.type->kind != NSC_T_FASTARRAY) nsc_cg_dequantize_field(g, d->layout, d->fields[i], "s->", "live->");
+            if (!nsc_type_is_collection(d->fields[i]->sem.type)) nsc_cg_dequantize_field(g, d->layout, d->fields[i], "s->", "live->");
         for (size_t i = 0; i < d->nfields; i++) {
             const nsc_field *f = d->fields[i];
-            if (f->sem.type->kind != NSC_T_FASTARRAY) continue;
-            nsc_p_comment(c, "%s: removes, then adds, then changes (netschema/collections.h, ns_fa_apply).", f->name.text);
-            nsc_cg_coll_apply(g, f, nsc_cg_field_slot(d->layout, f));
+            if (nsc_type_is_collection(f->sem.type)) nsc_cg_coll_apply(g, f, nsc_cg_field_slot(d->layout, f));
         }
     }
     if (!any) {
         nsc_p_close(c, "}");
         return;
     }
-    nsc_p_line(c, "if (!hooks) return;");
+    if (fastarrays) nsc_p_line(c, "if (!hooks) return;");
     nsc_p_comment(c, "After the whole component is updated, in field order.");
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];

@@ -171,13 +171,53 @@ static unsigned dirty_words(const nsc_decl *d)
     return (unsigned)((d->nfields + 31) / 32);
 }
 
+/* A hook parameter for an element of type t: as @notify hooks take values (emit_c_coll.c's
+ * hook_arg passes them so). */
+static const char *hook_param(nsc_cgen *g, const nsc_type *t, const char *name)
+{
+    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "const char *%s", name);
+    if (t->kind == NSC_T_STRUCT || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
+        return NSC_FMT(g, "const %s *%s", nsc_cg_value_type(g, t), name);
+    return NSC_FMT(g, "%s %s", nsc_cg_value_type(g, t), name);
+}
+
+/* The per-element event hooks of list, set or map field f (idl/SPEC.md, "Per-element
+ * collection events"). */
+static void event_hooks(nsc_cgen *g, const char *name, const nsc_field *f)
+{
+    nsc_printer *h = g->h;
+    const nsc_type *t = f->sem.type;
+    const char *m = f->name.text;
+    if (t->kind == NSC_T_LIST) {
+        const nsc_type *e = t->elem;
+        nsc_p_line(h, "void (*%s_insert)(void *ctx, %s *live, uint32_t index, %s);", m, name, hook_param(g, e, "value"));
+        nsc_p_line(h, "void (*%s_set)(void *ctx, %s *live, uint32_t index, %s, %s);", m, name, hook_param(g, e, "old_value"),
+                   hook_param(g, e, "new_value"));
+        nsc_p_line(h, "void (*%s_remove)(void *ctx, %s *live, uint32_t index, %s); /* still in live */", m, name,
+                   hook_param(g, e, "old_value"));
+        nsc_p_line(h, "void (*%s_clear)(void *ctx, %s *live); /* emptied; NULL: a remove per element */", m, name);
+        return;
+    }
+    if (t->kind == NSC_T_SET) {
+        nsc_p_line(h, "void (*%s_add)(void *ctx, %s *live, %s);", m, name, hook_param(g, t->elem, "key"));
+        nsc_p_line(h, "void (*%s_remove)(void *ctx, %s *live, %s); /* still in live */", m, name, hook_param(g, t->elem, "key"));
+        return;
+    }
+    const char *k = hook_param(g, t->key, "key");
+    nsc_p_line(h, "void (*%s_add)(void *ctx, %s *live, %s, %s);", m, name, k, hook_param(g, t->elem, "value"));
+    nsc_p_line(h, "void (*%s_set)(void *ctx, %s *live, %s, %s, %s);", m, name, k, hook_param(g, t->elem, "old_value"),
+               hook_param(g, t->elem, "new_value"));
+    nsc_p_line(h, "void (*%s_remove)(void *ctx, %s *live, %s, %s); /* still in live */", m, name, k,
+               hook_param(g, t->elem, "old_value"));
+}
+
 static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *h = g->h;
     const char *name = nsc_cg_name(g, d);
-    nsc_p_comment(h, "Hooks %s calls (NULL members are skipped): per fast-array item, removes, then adds, then",
+    nsc_p_comment(h, "Hooks %s calls (NULL members are skipped): per list, set and map element and per fast-array",
                   nsc_cg_fn(g, d, "apply"));
-    nsc_p_comment(h, "changes; then, once the whole component is updated, the @notify fields that changed.");
+    nsc_p_comment(h, "item, removes first; then, once the whole component is updated, the @notify fields that changed.");
     nsc_p_open(h, "typedef struct %s_hooks {", name);
     bool any = false;
     for (size_t i = 0; i < d->nfields; i++) {
@@ -191,21 +231,26 @@ static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
             nsc_p_line(h, "void (*%s_change)(void *ctx, %s *live, const %s *item, const %s *old);", m, name, item, item);
             continue;
         }
-        if (!f->sem.notify) continue;
-        any = true;
-        if (nsc_type_is_collection(t))
-            nsc_p_line(h, "void (*%s)(void *ctx, %s *live); /* after it changed */", f->name.text, name);
-        else if (t->kind == NSC_T_STRING)
-            nsc_p_line(h, "void (*%s)(void *ctx, %s *live, const char *old_value, const char *new_value);", f->name.text, name);
-        else if (t->kind == NSC_T_BYTES || t->kind == NSC_T_STRUCT || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
-            nsc_p_line(h, "void (*%s)(void *ctx, %s *live, const %s *old_value, const %s *new_value);", f->name.text, name,
-                       t->kind == NSC_T_BYTES ? "void" : nsc_cg_value_type(g, t),
-                       t->kind == NSC_T_BYTES ? "void" : nsc_cg_value_type(g, t));
-        else
-            nsc_p_line(h, "void (*%s)(void *ctx, %s *live, %s old_value, %s new_value);", f->name.text, name,
-                       nsc_cg_value_type(g, t), nsc_cg_value_type(g, t));
+        if (f->sem.notify) {
+            any = true;
+            if (nsc_type_is_collection(t))
+                nsc_p_line(h, "void (*%s)(void *ctx, %s *live); /* after it changed */", f->name.text, name);
+            else if (t->kind == NSC_T_STRING)
+                nsc_p_line(h, "void (*%s)(void *ctx, %s *live, const char *old_value, const char *new_value);", f->name.text, name);
+            else if (t->kind == NSC_T_BYTES || t->kind == NSC_T_STRUCT || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
+                nsc_p_line(h, "void (*%s)(void *ctx, %s *live, const %s *old_value, const %s *new_value);", f->name.text, name,
+                           t->kind == NSC_T_BYTES ? "void" : nsc_cg_value_type(g, t),
+                           t->kind == NSC_T_BYTES ? "void" : nsc_cg_value_type(g, t));
+            else
+                nsc_p_line(h, "void (*%s)(void *ctx, %s *live, %s old_value, %s new_value);", f->name.text, name,
+                           nsc_cg_value_type(g, t), nsc_cg_value_type(g, t));
+        }
+        if (nsc_type_is_collection(t)) {
+            any = true;
+            event_hooks(g, name, f);
+        }
     }
-    if (!any) nsc_p_line(h, "void *ns_unused; /* no @notify fields and no fast arrays */");
+    if (!any) nsc_p_line(h, "void *ns_unused; /* no @notify fields and no collections */");
     nsc_p_close(h, "} %s_hooks;", name);
 }
 
@@ -320,7 +365,7 @@ static void prototypes(nsc_cgen *g, const nsc_decl *d)
                    n, n, n);
     }
     if (d->kind == NSC_D_COMPONENT) {
-        nsc_p_comment(h, "Brings live to s: fast arrays item by item with their hooks, then the @notify hooks.");
+        nsc_p_comment(h, "Brings live to s: collections element by element with their hooks, then the @notify hooks.");
         nsc_p_line(h, "void %s(%s *live, const %s_snap *s, const %s_hooks *hooks, void *ctx);", nsc_cg_fn(g, d, "apply"), n,
                    n, n);
     }

@@ -107,7 +107,7 @@ static void apply_lists(void *live, const void *snap, void *checker)
 {
     coll_Lists *l = (coll_Lists *)live;
     coll_Lists_names before = l->names;
-    coll_Lists_hooks hooks = {names_changed};
+    coll_Lists_hooks hooks = {.names = names_changed};
     notify_check *nc = (notify_check *)checker;
     unsigned calls = nc->calls;
     coll_Lists_apply(l, (const coll_Lists_snap *)snap, &hooks, nc);
@@ -218,7 +218,7 @@ static void apply_maps(void *live, const void *snap, void *checker)
 {
     coll_Maps *l = (coll_Maps *)live;
     coll_Maps_tint before = l->tint;
-    coll_Maps_hooks hooks = {tint_changed};
+    coll_Maps_hooks hooks = {.tint = tint_changed};
     notify_check *nc = (notify_check *)checker;
     unsigned calls = nc->calls;
     coll_Maps_apply(l, (const coll_Maps_snap *)snap, &hooks, nc);

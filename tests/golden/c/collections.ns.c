@@ -1180,67 +1180,8 @@ void bag_Inventory_interpolate(const bag_Inventory_snap *from, const bag_Invento
 
 void bag_Inventory_apply(bag_Inventory *live, const bag_Inventory_snap *s, const bag_Inventory_hooks *hooks, void *ctx)
 {
-    /* Every field but the fast arrays, which are brought up to date item by item. */
-    {
-        const uint32_t n = s->hotbar.count < 16u ? s->hotbar.count : 16u;
-        live->hotbar.count = (uint16_t)n;
-        for (uint32_t i = 0; i < n; i++) {
-            live->hotbar.items[i] = s->hotbar.items[i];
-        }
-    }
-    {
-        const uint32_t n = s->waypoints.count < 8u ? s->waypoints.count : 8u;
-        live->waypoints.count = (uint16_t)n;
-        for (uint32_t i = 0; i < n; i++) {
-            live->waypoints.items[i].x = ns_dequantize_f32(s->waypoints.items[i][0], 0.01f);
-            live->waypoints.items[i].y = ns_dequantize_f32(s->waypoints.items[i][1], 0.01f);
-            live->waypoints.items[i].z = ns_dequantize_f32(s->waypoints.items[i][2], 0.01f);
-        }
-    }
-    {
-        const uint32_t n = s->tags.count < 4u ? s->tags.count : 4u;
-        live->tags.count = (uint16_t)n;
-        for (uint32_t i = 0; i < n; i++) {
-            memcpy(live->tags.items[i], s->tags.items[i], sizeof live->tags.items[i]);
-        }
-    }
-    {
-        const uint32_t n = s->quickbar.count < 8u ? s->quickbar.count : 8u;
-        live->quickbar.count = (uint16_t)n;
-        for (uint32_t i = 0; i < n; i++) {
-            bag_Item_dequantize(&s->quickbar.items[i], &live->quickbar.items[i]);
-        }
-    }
-    {
-        const uint32_t n = s->ammo.count < 64u ? s->ammo.count : 64u;
-        live->ammo.count = (uint16_t)n;
-        for (uint32_t i = 0; i < n; i++) {
-            live->ammo.keys[i] = s->ammo.keys[i];
-            live->ammo.values[i] = s->ammo.values[i];
-        }
-    }
-    {
-        const uint32_t n = s->equipped.count < 3u ? s->equipped.count : 3u;
-        live->equipped.count = (uint16_t)n;
-        for (uint32_t i = 0; i < n; i++) {
-            live->equipped.keys[i] = s->equipped.keys[i];
-            bag_Item_dequantize(&s->equipped.values[i], &live->equipped.values[i]);
-        }
-    }
-    {
-        const uint32_t n = s->unlocked.count < 32u ? s->unlocked.count : 32u;
-        live->unlocked.count = (uint16_t)n;
-        for (uint32_t i = 0; i < n; i++) {
-            live->unlocked.items[i] = s->unlocked.items[i];
-        }
-    }
-    {
-        const uint32_t n = s->friends.count < 16u ? s->friends.count : 16u;
-        live->friends.count = (uint16_t)n;
-        for (uint32_t i = 0; i < n; i++) {
-            live->friends.items[i] = s->friends.items[i];
-        }
-    }
+    /* Every field but the collections, which are brought up to date element by element, with */
+    /* their events (lists, sets and maps) or item hooks (fast arrays), in field order. */
     /* items: removes, then adds, then changes (netschema/collections.h, ns_fa_apply). */
     {
         bag_Inventory_items_item scratch;
@@ -1260,6 +1201,453 @@ void bag_Inventory_apply(bag_Inventory *live, const bag_Inventory_snap *s, const
         if (hooks && hooks->stash_add) ev.added = bag_Inventory_stash_added;
         if (hooks && hooks->stash_change) ev.changed = bag_Inventory_stash_changed;
         ns_fa_apply(&bag_Inventory_stash_ops, &bag_Inventory_stash_live, &live->stash, &s->stash, &ev, &scratch);
+    }
+    /* hotbar: removes from the highest index down, then sets and inserts in ascending index order. */
+    if (!hooks || !(hooks->hotbar_insert || hooks->hotbar_set || hooks->hotbar_remove || hooks->hotbar_clear)) {
+        {
+            const uint32_t n = s->hotbar.count < 16u ? s->hotbar.count : 16u;
+            live->hotbar.count = (uint16_t)n;
+            for (uint32_t i = 0; i < n; i++) {
+                live->hotbar.items[i] = s->hotbar.items[i];
+            }
+        }
+    } else {
+        bag_Inventory_hotbar *v = &live->hotbar;
+        const uint32_t n_old = v->count < 16u ? v->count : 16u;
+        const uint32_t n_new = s->hotbar.count < 16u ? s->hotbar.count : 16u;
+        uint32_t e;
+        uint32_t p = 0, t = 0; /* the lengths of the unchanged prefix and suffix */
+        v->count = (uint16_t)n_old;
+        for (; p < n_old && p < n_new; p++) {
+            e = s->hotbar.items[p];
+            if (v->items[p] != e) break;
+        }
+        for (; t < n_old - p && t < n_new - p; t++) {
+            e = s->hotbar.items[n_new - 1 - t];
+            if (v->items[n_old - 1 - t] != e) break;
+        }
+        if (n_new == 0 && n_old > 0 && hooks->hotbar_clear) {
+            (hooks->hotbar_clear)(ctx, live); /* the old elements still in live */
+            v->count = 0;
+        } else {
+            for (uint32_t i = n_old - t; i > n_new - t; i--) {
+                const uint32_t k = i - 1;
+                if (hooks->hotbar_remove) (hooks->hotbar_remove)(ctx, live, k, v->items[k]);
+                memmove(&v->items[k], &v->items[i], (v->count - i) * sizeof v->items[0]);
+                v->count = (uint16_t)(v->count - 1u);
+            }
+            for (uint32_t i = p; i < n_old - t && i < n_new - t; i++) {
+                e = s->hotbar.items[i];
+                if (!(v->items[i] != e)) continue;
+                const uint32_t old = v->items[i];
+                v->items[i] = e;
+                if (hooks->hotbar_set) (hooks->hotbar_set)(ctx, live, i, old, v->items[i]);
+            }
+            for (uint32_t i = n_old - t; i < n_new - t; i++) {
+                memmove(&v->items[i + 1], &v->items[i], (v->count - i) * sizeof v->items[0]);
+                v->items[i] = s->hotbar.items[i];
+                v->count = (uint16_t)(v->count + 1u);
+                if (hooks->hotbar_insert) (hooks->hotbar_insert)(ctx, live, i, v->items[i]);
+            }
+        }
+    }
+    /* waypoints: removes from the highest index down, then sets and inserts in ascending index order. */
+    if (!hooks || !(hooks->waypoints_insert || hooks->waypoints_set || hooks->waypoints_remove || hooks->waypoints_clear)) {
+        {
+            const uint32_t n = s->waypoints.count < 8u ? s->waypoints.count : 8u;
+            live->waypoints.count = (uint16_t)n;
+            for (uint32_t i = 0; i < n; i++) {
+                live->waypoints.items[i].x = ns_dequantize_f32(s->waypoints.items[i][0], 0.01f);
+                live->waypoints.items[i].y = ns_dequantize_f32(s->waypoints.items[i][1], 0.01f);
+                live->waypoints.items[i].z = ns_dequantize_f32(s->waypoints.items[i][2], 0.01f);
+            }
+        }
+    } else {
+        bag_Inventory_waypoints *v = &live->waypoints;
+        const uint32_t n_old = v->count < 8u ? v->count : 8u;
+        const uint32_t n_new = s->waypoints.count < 8u ? s->waypoints.count : 8u;
+        ns_vec3 e;
+        uint32_t p = 0, t = 0; /* the lengths of the unchanged prefix and suffix */
+        v->count = (uint16_t)n_old;
+        for (; p < n_old && p < n_new; p++) {
+            e.x = ns_dequantize_f32(s->waypoints.items[p][0], 0.01f);
+            e.y = ns_dequantize_f32(s->waypoints.items[p][1], 0.01f);
+            e.z = ns_dequantize_f32(s->waypoints.items[p][2], 0.01f);
+            if (memcmp(&v->items[p], &e, sizeof v->items[p]) != 0) break;
+        }
+        for (; t < n_old - p && t < n_new - p; t++) {
+            e.x = ns_dequantize_f32(s->waypoints.items[n_new - 1 - t][0], 0.01f);
+            e.y = ns_dequantize_f32(s->waypoints.items[n_new - 1 - t][1], 0.01f);
+            e.z = ns_dequantize_f32(s->waypoints.items[n_new - 1 - t][2], 0.01f);
+            if (memcmp(&v->items[n_old - 1 - t], &e, sizeof v->items[n_old - 1 - t]) != 0) break;
+        }
+        if (n_new == 0 && n_old > 0 && hooks->waypoints_clear) {
+            (hooks->waypoints_clear)(ctx, live); /* the old elements still in live */
+            v->count = 0;
+        } else {
+            for (uint32_t i = n_old - t; i > n_new - t; i--) {
+                const uint32_t k = i - 1;
+                if (hooks->waypoints_remove) (hooks->waypoints_remove)(ctx, live, k, &v->items[k]);
+                memmove(&v->items[k], &v->items[i], (v->count - i) * sizeof v->items[0]);
+                v->count = (uint16_t)(v->count - 1u);
+            }
+            for (uint32_t i = p; i < n_old - t && i < n_new - t; i++) {
+                e.x = ns_dequantize_f32(s->waypoints.items[i][0], 0.01f);
+                e.y = ns_dequantize_f32(s->waypoints.items[i][1], 0.01f);
+                e.z = ns_dequantize_f32(s->waypoints.items[i][2], 0.01f);
+                if (!(memcmp(&v->items[i], &e, sizeof v->items[i]) != 0)) continue;
+                const ns_vec3 old = v->items[i];
+                v->items[i] = e;
+                if (hooks->waypoints_set) (hooks->waypoints_set)(ctx, live, i, &old, &v->items[i]);
+            }
+            for (uint32_t i = n_old - t; i < n_new - t; i++) {
+                memmove(&v->items[i + 1], &v->items[i], (v->count - i) * sizeof v->items[0]);
+                v->items[i].x = ns_dequantize_f32(s->waypoints.items[i][0], 0.01f);
+                v->items[i].y = ns_dequantize_f32(s->waypoints.items[i][1], 0.01f);
+                v->items[i].z = ns_dequantize_f32(s->waypoints.items[i][2], 0.01f);
+                v->count = (uint16_t)(v->count + 1u);
+                if (hooks->waypoints_insert) (hooks->waypoints_insert)(ctx, live, i, &v->items[i]);
+            }
+        }
+    }
+    /* tags: removes from the highest index down, then sets and inserts in ascending index order. */
+    if (!hooks || !(hooks->tags_insert || hooks->tags_set || hooks->tags_remove || hooks->tags_clear)) {
+        {
+            const uint32_t n = s->tags.count < 4u ? s->tags.count : 4u;
+            live->tags.count = (uint16_t)n;
+            for (uint32_t i = 0; i < n; i++) {
+                memcpy(live->tags.items[i], s->tags.items[i], sizeof live->tags.items[i]);
+            }
+        }
+    } else {
+        bag_Inventory_tags *v = &live->tags;
+        const uint32_t n_old = v->count < 4u ? v->count : 4u;
+        const uint32_t n_new = s->tags.count < 4u ? s->tags.count : 4u;
+        char e[16 + 1];
+        uint32_t p = 0, t = 0; /* the lengths of the unchanged prefix and suffix */
+        v->count = (uint16_t)n_old;
+        for (; p < n_old && p < n_new; p++) {
+            memcpy(e, s->tags.items[p], sizeof e);
+            if (strncmp(v->items[p], e, sizeof v->items[p]) != 0) break;
+        }
+        for (; t < n_old - p && t < n_new - p; t++) {
+            memcpy(e, s->tags.items[n_new - 1 - t], sizeof e);
+            if (strncmp(v->items[n_old - 1 - t], e, sizeof v->items[n_old - 1 - t]) != 0) break;
+        }
+        if (n_new == 0 && n_old > 0 && hooks->tags_clear) {
+            (hooks->tags_clear)(ctx, live); /* the old elements still in live */
+            v->count = 0;
+        } else {
+            for (uint32_t i = n_old - t; i > n_new - t; i--) {
+                const uint32_t k = i - 1;
+                if (hooks->tags_remove) (hooks->tags_remove)(ctx, live, k, v->items[k]);
+                memmove(&v->items[k], &v->items[i], (v->count - i) * sizeof v->items[0]);
+                v->count = (uint16_t)(v->count - 1u);
+            }
+            for (uint32_t i = p; i < n_old - t && i < n_new - t; i++) {
+                memcpy(e, s->tags.items[i], sizeof e);
+                if (!(strncmp(v->items[i], e, sizeof v->items[i]) != 0)) continue;
+                char old[16 + 1];
+                memcpy(old, v->items[i], sizeof old);
+                memcpy(v->items[i], e, sizeof v->items[i]);
+                if (hooks->tags_set) (hooks->tags_set)(ctx, live, i, old, v->items[i]);
+            }
+            for (uint32_t i = n_old - t; i < n_new - t; i++) {
+                memmove(&v->items[i + 1], &v->items[i], (v->count - i) * sizeof v->items[0]);
+                memcpy(v->items[i], s->tags.items[i], sizeof v->items[i]);
+                v->count = (uint16_t)(v->count + 1u);
+                if (hooks->tags_insert) (hooks->tags_insert)(ctx, live, i, v->items[i]);
+            }
+        }
+    }
+    /* quickbar: removes from the highest index down, then sets and inserts in ascending index order. */
+    if (!hooks || !(hooks->quickbar_insert || hooks->quickbar_set || hooks->quickbar_remove || hooks->quickbar_clear)) {
+        {
+            const uint32_t n = s->quickbar.count < 8u ? s->quickbar.count : 8u;
+            live->quickbar.count = (uint16_t)n;
+            for (uint32_t i = 0; i < n; i++) {
+                bag_Item_dequantize(&s->quickbar.items[i], &live->quickbar.items[i]);
+            }
+        }
+    } else {
+        bag_Inventory_quickbar *v = &live->quickbar;
+        const uint32_t n_old = v->count < 8u ? v->count : 8u;
+        const uint32_t n_new = s->quickbar.count < 8u ? s->quickbar.count : 8u;
+        bag_Item e;
+        uint32_t p = 0, t = 0; /* the lengths of the unchanged prefix and suffix */
+        v->count = (uint16_t)n_old;
+        for (; p < n_old && p < n_new; p++) {
+            bag_Item_dequantize(&s->quickbar.items[p], &e);
+            if (!bag_Item_equal(&v->items[p], &e)) break;
+        }
+        for (; t < n_old - p && t < n_new - p; t++) {
+            bag_Item_dequantize(&s->quickbar.items[n_new - 1 - t], &e);
+            if (!bag_Item_equal(&v->items[n_old - 1 - t], &e)) break;
+        }
+        if (n_new == 0 && n_old > 0 && hooks->quickbar_clear) {
+            (hooks->quickbar_clear)(ctx, live); /* the old elements still in live */
+            v->count = 0;
+        } else {
+            for (uint32_t i = n_old - t; i > n_new - t; i--) {
+                const uint32_t k = i - 1;
+                if (hooks->quickbar_remove) (hooks->quickbar_remove)(ctx, live, k, &v->items[k]);
+                memmove(&v->items[k], &v->items[i], (v->count - i) * sizeof v->items[0]);
+                v->count = (uint16_t)(v->count - 1u);
+            }
+            for (uint32_t i = p; i < n_old - t && i < n_new - t; i++) {
+                bag_Item_dequantize(&s->quickbar.items[i], &e);
+                if (!(!bag_Item_equal(&v->items[i], &e))) continue;
+                const bag_Item old = v->items[i];
+                v->items[i] = e;
+                if (hooks->quickbar_set) (hooks->quickbar_set)(ctx, live, i, &old, &v->items[i]);
+            }
+            for (uint32_t i = n_old - t; i < n_new - t; i++) {
+                memmove(&v->items[i + 1], &v->items[i], (v->count - i) * sizeof v->items[0]);
+                bag_Item_dequantize(&s->quickbar.items[i], &v->items[i]);
+                v->count = (uint16_t)(v->count + 1u);
+                if (hooks->quickbar_insert) (hooks->quickbar_insert)(ctx, live, i, &v->items[i]);
+            }
+        }
+    }
+    /* ammo: removes from the highest key down, then adds and sets in ascending key order. */
+    if (!hooks || !(hooks->ammo_add || hooks->ammo_set || hooks->ammo_remove)) {
+        {
+            const uint32_t n = s->ammo.count < 64u ? s->ammo.count : 64u;
+            live->ammo.count = (uint16_t)n;
+            for (uint32_t i = 0; i < n; i++) {
+                live->ammo.keys[i] = s->ammo.keys[i];
+                live->ammo.values[i] = s->ammo.values[i];
+            }
+        }
+    } else {
+        bag_Inventory_ammo *v = &live->ammo;
+        const uint32_t n_old = v->count < 64u ? v->count : 64u;
+        const uint32_t n_new = s->ammo.count < 64u ? s->ammo.count : 64u;
+        uint16_t k;
+        uint32_t e;
+        bool sorted = true;
+        uint32_t j = n_new;
+        v->count = (uint16_t)n_old;
+        for (uint32_t i = 1; i < n_old; i++)
+            if (!(v->keys[i - 1] < v->keys[i])) sorted = false;
+        for (uint32_t i = 1; sorted && i < n_new; i++) {
+            uint16_t prev;
+            prev = s->ammo.keys[i - 1];
+            k = s->ammo.keys[i];
+            if (!(prev < k)) sorted = false;
+        }
+        for (uint32_t i = n_old; i > 0; i--) {
+            const uint32_t at = i - 1;
+            bool kept = false;
+            for (; sorted && j > 0; j--) {
+                k = s->ammo.keys[j - 1];
+                if (k < v->keys[at]) break; /* a lower key: it may match a lower live key */
+                if (k == v->keys[at]) {
+                    kept = true;
+                    j--;
+                    break;
+                }
+            }
+            if (kept) continue;
+            if (hooks->ammo_remove) (hooks->ammo_remove)(ctx, live, v->keys[at], v->values[at]);
+            memmove(&v->keys[at], &v->keys[i], (v->count - i) * sizeof v->keys[0]);
+            memmove(&v->values[at], &v->values[i], (v->count - i) * sizeof v->values[0]);
+            v->count = (uint16_t)(v->count - 1u);
+        }
+        /* Now every live key is in the snapshot: entry j is either the snapshot's entry j or new. */
+        for (j = 0; j < n_new; j++) {
+            k = s->ammo.keys[j];
+            if (j < v->count && v->keys[j] == k) {
+                e = s->ammo.values[j];
+                if (!(v->values[j] != e)) continue;
+                const uint32_t old = v->values[j];
+                v->values[j] = e;
+                if (hooks->ammo_set) (hooks->ammo_set)(ctx, live, v->keys[j], old, v->values[j]);
+                continue;
+            }
+            if (v->count >= 64u) break; /* only a snapshot no reader makes gets here */
+            memmove(&v->keys[j + 1], &v->keys[j], (v->count - j) * sizeof v->keys[0]);
+            memmove(&v->values[j + 1], &v->values[j], (v->count - j) * sizeof v->values[0]);
+            v->keys[j] = k;
+            v->values[j] = s->ammo.values[j];
+            v->count = (uint16_t)(v->count + 1u);
+            if (hooks->ammo_add) (hooks->ammo_add)(ctx, live, v->keys[j], v->values[j]);
+        }
+    }
+    /* equipped: removes from the highest key down, then adds and sets in ascending key order. */
+    if (!hooks || !(hooks->equipped_add || hooks->equipped_set || hooks->equipped_remove)) {
+        {
+            const uint32_t n = s->equipped.count < 3u ? s->equipped.count : 3u;
+            live->equipped.count = (uint16_t)n;
+            for (uint32_t i = 0; i < n; i++) {
+                live->equipped.keys[i] = s->equipped.keys[i];
+                bag_Item_dequantize(&s->equipped.values[i], &live->equipped.values[i]);
+            }
+        }
+    } else {
+        bag_Inventory_equipped *v = &live->equipped;
+        const uint32_t n_old = v->count < 3u ? v->count : 3u;
+        const uint32_t n_new = s->equipped.count < 3u ? s->equipped.count : 3u;
+        bag_Slot k;
+        bag_Item e;
+        bool sorted = true;
+        uint32_t j = n_new;
+        v->count = (uint16_t)n_old;
+        for (uint32_t i = 1; i < n_old; i++)
+            if (!(v->keys[i - 1] < v->keys[i])) sorted = false;
+        for (uint32_t i = 1; sorted && i < n_new; i++) {
+            bag_Slot prev;
+            prev = s->equipped.keys[i - 1];
+            k = s->equipped.keys[i];
+            if (!(prev < k)) sorted = false;
+        }
+        for (uint32_t i = n_old; i > 0; i--) {
+            const uint32_t at = i - 1;
+            bool kept = false;
+            for (; sorted && j > 0; j--) {
+                k = s->equipped.keys[j - 1];
+                if (k < v->keys[at]) break; /* a lower key: it may match a lower live key */
+                if (k == v->keys[at]) {
+                    kept = true;
+                    j--;
+                    break;
+                }
+            }
+            if (kept) continue;
+            if (hooks->equipped_remove) (hooks->equipped_remove)(ctx, live, v->keys[at], &v->values[at]);
+            memmove(&v->keys[at], &v->keys[i], (v->count - i) * sizeof v->keys[0]);
+            memmove(&v->values[at], &v->values[i], (v->count - i) * sizeof v->values[0]);
+            v->count = (uint16_t)(v->count - 1u);
+        }
+        /* Now every live key is in the snapshot: entry j is either the snapshot's entry j or new. */
+        for (j = 0; j < n_new; j++) {
+            k = s->equipped.keys[j];
+            if (j < v->count && v->keys[j] == k) {
+                bag_Item_dequantize(&s->equipped.values[j], &e);
+                if (!(!bag_Item_equal(&v->values[j], &e))) continue;
+                const bag_Item old = v->values[j];
+                v->values[j] = e;
+                if (hooks->equipped_set) (hooks->equipped_set)(ctx, live, v->keys[j], &old, &v->values[j]);
+                continue;
+            }
+            if (v->count >= 3u) break; /* only a snapshot no reader makes gets here */
+            memmove(&v->keys[j + 1], &v->keys[j], (v->count - j) * sizeof v->keys[0]);
+            memmove(&v->values[j + 1], &v->values[j], (v->count - j) * sizeof v->values[0]);
+            v->keys[j] = k;
+            bag_Item_dequantize(&s->equipped.values[j], &v->values[j]);
+            v->count = (uint16_t)(v->count + 1u);
+            if (hooks->equipped_add) (hooks->equipped_add)(ctx, live, v->keys[j], &v->values[j]);
+        }
+    }
+    /* unlocked: removes from the highest key down, then adds in ascending key order. */
+    if (!hooks || !(hooks->unlocked_add || hooks->unlocked_remove)) {
+        {
+            const uint32_t n = s->unlocked.count < 32u ? s->unlocked.count : 32u;
+            live->unlocked.count = (uint16_t)n;
+            for (uint32_t i = 0; i < n; i++) {
+                live->unlocked.items[i] = s->unlocked.items[i];
+            }
+        }
+    } else {
+        bag_Inventory_unlocked *v = &live->unlocked;
+        const uint32_t n_old = v->count < 32u ? v->count : 32u;
+        const uint32_t n_new = s->unlocked.count < 32u ? s->unlocked.count : 32u;
+        uint16_t k;
+        bool sorted = true;
+        uint32_t j = n_new;
+        v->count = (uint16_t)n_old;
+        for (uint32_t i = 1; i < n_old; i++)
+            if (!(v->items[i - 1] < v->items[i])) sorted = false;
+        for (uint32_t i = 1; sorted && i < n_new; i++) {
+            uint16_t prev;
+            prev = s->unlocked.items[i - 1];
+            k = s->unlocked.items[i];
+            if (!(prev < k)) sorted = false;
+        }
+        for (uint32_t i = n_old; i > 0; i--) {
+            const uint32_t at = i - 1;
+            bool kept = false;
+            for (; sorted && j > 0; j--) {
+                k = s->unlocked.items[j - 1];
+                if (k < v->items[at]) break; /* a lower key: it may match a lower live key */
+                if (k == v->items[at]) {
+                    kept = true;
+                    j--;
+                    break;
+                }
+            }
+            if (kept) continue;
+            if (hooks->unlocked_remove) (hooks->unlocked_remove)(ctx, live, v->items[at]);
+            memmove(&v->items[at], &v->items[i], (v->count - i) * sizeof v->items[0]);
+            v->count = (uint16_t)(v->count - 1u);
+        }
+        /* Now every live key is in the snapshot: entry j is either the snapshot's entry j or new. */
+        for (j = 0; j < n_new; j++) {
+            k = s->unlocked.items[j];
+            if (j < v->count && v->items[j] == k) {
+                continue;
+            }
+            if (v->count >= 32u) break; /* only a snapshot no reader makes gets here */
+            memmove(&v->items[j + 1], &v->items[j], (v->count - j) * sizeof v->items[0]);
+            v->items[j] = k;
+            v->count = (uint16_t)(v->count + 1u);
+            if (hooks->unlocked_add) (hooks->unlocked_add)(ctx, live, v->items[j]);
+        }
+    }
+    /* friends: removes from the highest key down, then adds in ascending key order. */
+    if (!hooks || !(hooks->friends_add || hooks->friends_remove)) {
+        {
+            const uint32_t n = s->friends.count < 16u ? s->friends.count : 16u;
+            live->friends.count = (uint16_t)n;
+            for (uint32_t i = 0; i < n; i++) {
+                live->friends.items[i] = s->friends.items[i];
+            }
+        }
+    } else {
+        bag_Inventory_friends *v = &live->friends;
+        const uint32_t n_old = v->count < 16u ? v->count : 16u;
+        const uint32_t n_new = s->friends.count < 16u ? s->friends.count : 16u;
+        ns_entity k;
+        bool sorted = true;
+        uint32_t j = n_new;
+        v->count = (uint16_t)n_old;
+        for (uint32_t i = 1; i < n_old; i++)
+            if (!(v->items[i - 1] < v->items[i])) sorted = false;
+        for (uint32_t i = 1; sorted && i < n_new; i++) {
+            ns_entity prev;
+            prev = s->friends.items[i - 1];
+            k = s->friends.items[i];
+            if (!(prev < k)) sorted = false;
+        }
+        for (uint32_t i = n_old; i > 0; i--) {
+            const uint32_t at = i - 1;
+            bool kept = false;
+            for (; sorted && j > 0; j--) {
+                k = s->friends.items[j - 1];
+                if (k < v->items[at]) break; /* a lower key: it may match a lower live key */
+                if (k == v->items[at]) {
+                    kept = true;
+                    j--;
+                    break;
+                }
+            }
+            if (kept) continue;
+            if (hooks->friends_remove) (hooks->friends_remove)(ctx, live, v->items[at]);
+            memmove(&v->items[at], &v->items[i], (v->count - i) * sizeof v->items[0]);
+            v->count = (uint16_t)(v->count - 1u);
+        }
+        /* Now every live key is in the snapshot: entry j is either the snapshot's entry j or new. */
+        for (j = 0; j < n_new; j++) {
+            k = s->friends.items[j];
+            if (j < v->count && v->items[j] == k) {
+                continue;
+            }
+            if (v->count >= 16u) break; /* only a snapshot no reader makes gets here */
+            memmove(&v->items[j + 1], &v->items[j], (v->count - j) * sizeof v->items[0]);
+            v->items[j] = k;
+            v->count = (uint16_t)(v->count + 1u);
+            if (hooks->friends_add) (hooks->friends_add)(ctx, live, v->items[j]);
+        }
     }
 }
 

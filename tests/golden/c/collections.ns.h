@@ -220,8 +220,8 @@ typedef struct bag_Inventory_snap {
     bag_Inventory_friends_snap friends;
 } bag_Inventory_snap;
 
-/* Hooks bag_Inventory_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks bag_Inventory_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct bag_Inventory_hooks {
     void (*items_remove)(void *ctx, bag_Inventory *live, const bag_Inventory_items_item *item); /* item still in live */
     void (*items_add)(void *ctx, bag_Inventory *live, const bag_Inventory_items_item *item);
@@ -229,6 +229,32 @@ typedef struct bag_Inventory_hooks {
     void (*stash_remove)(void *ctx, bag_Inventory *live, const bag_Inventory_stash_item *item); /* item still in live */
     void (*stash_add)(void *ctx, bag_Inventory *live, const bag_Inventory_stash_item *item);
     void (*stash_change)(void *ctx, bag_Inventory *live, const bag_Inventory_stash_item *item, const bag_Inventory_stash_item *old);
+    void (*hotbar_insert)(void *ctx, bag_Inventory *live, uint32_t index, uint32_t value);
+    void (*hotbar_set)(void *ctx, bag_Inventory *live, uint32_t index, uint32_t old_value, uint32_t new_value);
+    void (*hotbar_remove)(void *ctx, bag_Inventory *live, uint32_t index, uint32_t old_value); /* still in live */
+    void (*hotbar_clear)(void *ctx, bag_Inventory *live); /* emptied; NULL: a remove per element */
+    void (*waypoints_insert)(void *ctx, bag_Inventory *live, uint32_t index, const ns_vec3 *value);
+    void (*waypoints_set)(void *ctx, bag_Inventory *live, uint32_t index, const ns_vec3 *old_value, const ns_vec3 *new_value);
+    void (*waypoints_remove)(void *ctx, bag_Inventory *live, uint32_t index, const ns_vec3 *old_value); /* still in live */
+    void (*waypoints_clear)(void *ctx, bag_Inventory *live); /* emptied; NULL: a remove per element */
+    void (*tags_insert)(void *ctx, bag_Inventory *live, uint32_t index, const char *value);
+    void (*tags_set)(void *ctx, bag_Inventory *live, uint32_t index, const char *old_value, const char *new_value);
+    void (*tags_remove)(void *ctx, bag_Inventory *live, uint32_t index, const char *old_value); /* still in live */
+    void (*tags_clear)(void *ctx, bag_Inventory *live); /* emptied; NULL: a remove per element */
+    void (*quickbar_insert)(void *ctx, bag_Inventory *live, uint32_t index, const bag_Item *value);
+    void (*quickbar_set)(void *ctx, bag_Inventory *live, uint32_t index, const bag_Item *old_value, const bag_Item *new_value);
+    void (*quickbar_remove)(void *ctx, bag_Inventory *live, uint32_t index, const bag_Item *old_value); /* still in live */
+    void (*quickbar_clear)(void *ctx, bag_Inventory *live); /* emptied; NULL: a remove per element */
+    void (*ammo_add)(void *ctx, bag_Inventory *live, uint16_t key, uint32_t value);
+    void (*ammo_set)(void *ctx, bag_Inventory *live, uint16_t key, uint32_t old_value, uint32_t new_value);
+    void (*ammo_remove)(void *ctx, bag_Inventory *live, uint16_t key, uint32_t old_value); /* still in live */
+    void (*equipped_add)(void *ctx, bag_Inventory *live, bag_Slot key, const bag_Item *value);
+    void (*equipped_set)(void *ctx, bag_Inventory *live, bag_Slot key, const bag_Item *old_value, const bag_Item *new_value);
+    void (*equipped_remove)(void *ctx, bag_Inventory *live, bag_Slot key, const bag_Item *old_value); /* still in live */
+    void (*unlocked_add)(void *ctx, bag_Inventory *live, uint16_t key);
+    void (*unlocked_remove)(void *ctx, bag_Inventory *live, uint16_t key); /* still in live */
+    void (*friends_add)(void *ctx, bag_Inventory *live, ns_entity key);
+    void (*friends_remove)(void *ctx, bag_Inventory *live, ns_entity key); /* still in live */
 } bag_Inventory_hooks;
 
 /* The largest write of one bag_Inventory, in bits and bytes. */
@@ -275,7 +301,7 @@ ns_status bag_Inventory_write(ns_writer *w, const bag_Inventory_snap *cur, const
 ns_status bag_Inventory_read(ns_reader *r, bag_Inventory_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void bag_Inventory_interpolate(const bag_Inventory_snap *from, const bag_Inventory_snap *to, float t, bag_Inventory *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void bag_Inventory_apply(bag_Inventory *live, const bag_Inventory_snap *s, const bag_Inventory_hooks *hooks, void *ctx);
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool bag_Inventory_is_dirty(const bag_Inventory *v);

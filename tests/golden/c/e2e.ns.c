@@ -3249,6 +3249,10 @@ void e2e_Audience_interpolate(const e2e_Audience_snap *from, const e2e_Audience_
 
 void e2e_Audience_apply(e2e_Audience *live, const e2e_Audience_snap *s, const e2e_Audience_hooks *hooks, void *ctx)
 {
+    if (!hooks) {
+        e2e_Audience_dequantize(s, live);
+        return;
+    }
     /* The old values of the @notify fields, to tell which changed. */
     const int32_t old_hp = live->hp;
     const uint16_t old_ammo = live->ammo;
@@ -3258,7 +3262,6 @@ void e2e_Audience_apply(e2e_Audience *live, const e2e_Audience_snap *s, const e2
     const e2e_Pair old_pair = live->pair;
     const float old_mood = live->mood;
     e2e_Audience_dequantize(s, live);
-    if (!hooks) return;
     /* After the whole component is updated, in field order. */
     if (hooks->hp && old_hp != live->hp) (hooks->hp)(ctx, live, old_hp, live->hp);
     if (hooks->ammo && old_ammo != live->ammo) (hooks->ammo)(ctx, live, old_ammo, live->ammo);

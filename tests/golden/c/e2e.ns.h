@@ -190,10 +190,10 @@ typedef struct e2e_Scalars_snap {
     int16_t sgn;
 } e2e_Scalars_snap;
 
-/* Hooks e2e_Scalars_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks e2e_Scalars_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Scalars_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } e2e_Scalars_hooks;
 
 /* The largest write of one e2e_Scalars, in bits and bytes. */
@@ -243,10 +243,10 @@ typedef struct e2e_Motion_snap {
     int16_t jumpy;
 } e2e_Motion_snap;
 
-/* Hooks e2e_Motion_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks e2e_Motion_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Motion_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } e2e_Motion_hooks;
 
 /* The largest write of one e2e_Motion, in bits and bytes. */
@@ -288,10 +288,10 @@ typedef struct e2e_Coded_snap {
     uint64_t bigu;
 } e2e_Coded_snap;
 
-/* Hooks e2e_Coded_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks e2e_Coded_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Coded_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } e2e_Coded_hooks;
 
 /* The largest write of one e2e_Coded, in bits and bytes. */
@@ -321,10 +321,10 @@ typedef struct e2e_Text_snap {
     struct { uint16_t len; uint8_t data[1]; } one;
 } e2e_Text_snap;
 
-/* Hooks e2e_Text_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks e2e_Text_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Text_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } e2e_Text_hooks;
 
 /* The largest write of one e2e_Text, in bits and bytes. */
@@ -354,10 +354,10 @@ typedef struct e2e_Shapes_snap {
     e2e_Nest_snap nc;
 } e2e_Shapes_snap;
 
-/* Hooks e2e_Shapes_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks e2e_Shapes_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Shapes_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } e2e_Shapes_hooks;
 
 /* The largest write of one e2e_Shapes, in bits and bytes. */
@@ -395,8 +395,8 @@ typedef struct e2e_Audience_snap {
     uint32_t mood; /* bit pattern */
 } e2e_Audience_snap;
 
-/* Hooks e2e_Audience_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks e2e_Audience_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Audience_hooks {
     void (*hp)(void *ctx, e2e_Audience *live, int32_t old_value, int32_t new_value);
     void (*ammo)(void *ctx, e2e_Audience *live, uint16_t old_value, uint16_t new_value);
@@ -426,10 +426,10 @@ typedef struct e2e_OwnerOnly_snap {
     uint8_t level;
 } e2e_OwnerOnly_snap;
 
-/* Hooks e2e_OwnerOnly_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks e2e_OwnerOnly_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_OwnerOnly_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } e2e_OwnerOnly_hooks;
 
 /* The largest write of one e2e_OwnerOnly, in bits and bytes. */
@@ -452,10 +452,10 @@ typedef struct e2e_Marker_snap {
     uint8_t ns_unused; /* no fields */
 } e2e_Marker_snap;
 
-/* Hooks e2e_Marker_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks e2e_Marker_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct e2e_Marker_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } e2e_Marker_hooks;
 
 /* The largest write of one e2e_Marker, in bits and bytes. */
@@ -585,7 +585,7 @@ ns_status e2e_Scalars_write(ns_writer *w, const e2e_Scalars_snap *cur, const ns_
 ns_status e2e_Scalars_read(ns_reader *r, e2e_Scalars_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Scalars_interpolate(const e2e_Scalars_snap *from, const e2e_Scalars_snap *to, float t, e2e_Scalars *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Scalars_apply(e2e_Scalars *live, const e2e_Scalars_snap *s, const e2e_Scalars_hooks *hooks, void *ctx);
 /* Sets b; marks it dirty if the value changed. */
 void e2e_Scalars_set_b(e2e_Scalars *v, bool value);
@@ -639,7 +639,7 @@ ns_status e2e_Motion_write(ns_writer *w, const e2e_Motion_snap *cur, const ns_ba
 ns_status e2e_Motion_read(ns_reader *r, e2e_Motion_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Motion_interpolate(const e2e_Motion_snap *from, const e2e_Motion_snap *to, float t, e2e_Motion *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Motion_apply(e2e_Motion *live, const e2e_Motion_snap *s, const e2e_Motion_hooks *hooks, void *ctx);
 /* Sets v2; marks it dirty if the value changed. */
 void e2e_Motion_set_v2(e2e_Motion *v, ns_vec2 value);
@@ -691,7 +691,7 @@ ns_status e2e_Coded_write(ns_writer *w, const e2e_Coded_snap *cur, const ns_base
 ns_status e2e_Coded_read(ns_reader *r, e2e_Coded_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Coded_interpolate(const e2e_Coded_snap *from, const e2e_Coded_snap *to, float t, e2e_Coded *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Coded_apply(e2e_Coded *live, const e2e_Coded_snap *s, const e2e_Coded_hooks *hooks, void *ctx);
 /* Sets small; marks it dirty if the value changed. */
 void e2e_Coded_set_small(e2e_Coded *v, uint8_t value);
@@ -735,7 +735,7 @@ ns_status e2e_Text_write(ns_writer *w, const e2e_Text_snap *cur, const ns_baseli
 ns_status e2e_Text_read(ns_reader *r, e2e_Text_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Text_interpolate(const e2e_Text_snap *from, const e2e_Text_snap *to, float t, e2e_Text *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Text_apply(e2e_Text *live, const e2e_Text_snap *s, const e2e_Text_hooks *hooks, void *ctx);
 /* Sets name; marks it dirty if the value changed. */
 void e2e_Text_set_name(e2e_Text *v, const char *value);
@@ -767,7 +767,7 @@ ns_status e2e_Shapes_write(ns_writer *w, const e2e_Shapes_snap *cur, const ns_ba
 ns_status e2e_Shapes_read(ns_reader *r, e2e_Shapes_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Shapes_interpolate(const e2e_Shapes_snap *from, const e2e_Shapes_snap *to, float t, e2e_Shapes *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Shapes_apply(e2e_Shapes *live, const e2e_Shapes_snap *s, const e2e_Shapes_hooks *hooks, void *ctx);
 /* Sets p; marks it dirty if the value changed. */
 void e2e_Shapes_set_p(e2e_Shapes *v, const e2e_Pair *value);
@@ -799,7 +799,7 @@ ns_status e2e_Audience_write(ns_writer *w, const e2e_Audience_snap *cur, const n
 ns_status e2e_Audience_read(ns_reader *r, e2e_Audience_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Audience_interpolate(const e2e_Audience_snap *from, const e2e_Audience_snap *to, float t, e2e_Audience *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Audience_apply(e2e_Audience *live, const e2e_Audience_snap *s, const e2e_Audience_hooks *hooks, void *ctx);
 /* Sets hp; marks it dirty if the value changed. */
 void e2e_Audience_set_hp(e2e_Audience *v, int32_t value);
@@ -839,7 +839,7 @@ ns_status e2e_OwnerOnly_write(ns_writer *w, const e2e_OwnerOnly_snap *cur, const
 ns_status e2e_OwnerOnly_read(ns_reader *r, e2e_OwnerOnly_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_OwnerOnly_interpolate(const e2e_OwnerOnly_snap *from, const e2e_OwnerOnly_snap *to, float t, e2e_OwnerOnly *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_OwnerOnly_apply(e2e_OwnerOnly *live, const e2e_OwnerOnly_snap *s, const e2e_OwnerOnly_hooks *hooks, void *ctx);
 /* Sets secret; marks it dirty if the value changed. */
 void e2e_OwnerOnly_set_secret(e2e_OwnerOnly *v, uint32_t value);
@@ -867,7 +867,7 @@ ns_status e2e_Marker_write(ns_writer *w, const e2e_Marker_snap *cur, const ns_ba
 ns_status e2e_Marker_read(ns_reader *r, e2e_Marker_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Marker_interpolate(const e2e_Marker_snap *from, const e2e_Marker_snap *to, float t, e2e_Marker *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Marker_apply(e2e_Marker *live, const e2e_Marker_snap *s, const e2e_Marker_hooks *hooks, void *ctx);
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Marker_is_dirty(const e2e_Marker *v);

@@ -180,10 +180,13 @@ void enums_Facing_interpolate(const enums_Facing_snap *from, const enums_Facing_
 
 void enums_Facing_apply(enums_Facing *live, const enums_Facing_snap *s, const enums_Facing_hooks *hooks, void *ctx)
 {
+    if (!hooks) {
+        enums_Facing_dequantize(s, live);
+        return;
+    }
     /* The old values of the @notify fields, to tell which changed. */
     const enums_Weapon old_weapon = live->weapon;
     enums_Facing_dequantize(s, live);
-    if (!hooks) return;
     /* After the whole component is updated, in field order. */
     if (hooks->weapon && old_weapon != live->weapon) (hooks->weapon)(ctx, live, old_weapon, live->weapon);
 }

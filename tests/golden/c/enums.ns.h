@@ -105,8 +105,8 @@ typedef struct enums_Facing_snap {
     uint32_t weapon;
 } enums_Facing_snap;
 
-/* Hooks enums_Facing_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks enums_Facing_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct enums_Facing_hooks {
     void (*weapon)(void *ctx, enums_Facing *live, enums_Weapon old_value, enums_Weapon new_value);
 } enums_Facing_hooks;
@@ -136,7 +136,7 @@ ns_status enums_Facing_write(ns_writer *w, const enums_Facing_snap *cur, const n
 ns_status enums_Facing_read(ns_reader *r, enums_Facing_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void enums_Facing_interpolate(const enums_Facing_snap *from, const enums_Facing_snap *to, float t, enums_Facing *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void enums_Facing_apply(enums_Facing *live, const enums_Facing_snap *s, const enums_Facing_hooks *hooks, void *ctx);
 /* Sets dir; marks it dirty if the value changed. */
 void enums_Facing_set_dir(enums_Facing *v, enums_Direction value);

@@ -36,10 +36,10 @@ typedef struct game_Player_snap {
     game_common_ItemStack_snap hand;
 } game_Player_snap;
 
-/* Hooks game_Player_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks game_Player_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct game_Player_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } game_Player_hooks;
 
 /* The largest write of one game_Player, in bits and bytes. */
@@ -67,7 +67,7 @@ ns_status game_Player_write(ns_writer *w, const game_Player_snap *cur, const ns_
 ns_status game_Player_read(ns_reader *r, game_Player_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_Player_interpolate(const game_Player_snap *from, const game_Player_snap *to, float t, game_Player *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void game_Player_apply(game_Player *live, const game_Player_snap *s, const game_Player_hooks *hooks, void *ctx);
 /* Sets name; marks it dirty if the value changed. */
 void game_Player_set_name(game_Player *v, const char *value);

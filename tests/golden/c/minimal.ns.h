@@ -31,10 +31,10 @@ typedef struct minimal_Position_snap {
     int32_t value[3]; /* quantized: round(v * 100) */
 } minimal_Position_snap;
 
-/* Hooks minimal_Position_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks minimal_Position_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct minimal_Position_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } minimal_Position_hooks;
 
 /* The largest write of one minimal_Position, in bits and bytes. */
@@ -62,7 +62,7 @@ ns_status minimal_Position_write(ns_writer *w, const minimal_Position_snap *cur,
 ns_status minimal_Position_read(ns_reader *r, minimal_Position_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void minimal_Position_interpolate(const minimal_Position_snap *from, const minimal_Position_snap *to, float t, minimal_Position *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void minimal_Position_apply(minimal_Position *live, const minimal_Position_snap *s, const minimal_Position_hooks *hooks, void *ctx);
 /* Sets value; marks it dirty if the value changed. */
 void minimal_Position_set_value(minimal_Position *v, ns_vec3 value);

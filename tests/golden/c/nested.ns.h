@@ -89,10 +89,10 @@ typedef struct game_core_Body_snap {
     game_core_Stats_snap base;
 } game_core_Body_snap;
 
-/* Hooks game_core_Body_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks game_core_Body_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct game_core_Body_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } game_core_Body_hooks;
 
 /* The largest write of one game_core_Body, in bits and bytes. */
@@ -177,7 +177,7 @@ ns_status game_core_Body_write(ns_writer *w, const game_core_Body_snap *cur, con
 ns_status game_core_Body_read(ns_reader *r, game_core_Body_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_core_Body_interpolate(const game_core_Body_snap *from, const game_core_Body_snap *to, float t, game_core_Body *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void game_core_Body_apply(game_core_Body *live, const game_core_Body_snap *s, const game_core_Body_hooks *hooks, void *ctx);
 /* Sets box; marks it dirty if the value changed. */
 void game_core_Body_set_box(game_core_Body *v, const game_core_Bounds *value);

@@ -33,10 +33,10 @@ typedef struct vis_Secret_snap {
     uint16_t keys;
 } vis_Secret_snap;
 
-/* Hooks vis_Secret_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks vis_Secret_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct vis_Secret_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } vis_Secret_hooks;
 
 /* The largest write of one vis_Secret, in bits and bytes. */
@@ -65,10 +65,10 @@ typedef struct vis_Mixed_snap {
     char display_name[64 + 1];
 } vis_Mixed_snap;
 
-/* Hooks vis_Mixed_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks vis_Mixed_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct vis_Mixed_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } vis_Mixed_hooks;
 
 /* The largest write of one vis_Mixed, in bits and bytes. */
@@ -89,10 +89,10 @@ typedef struct vis_Hidden_snap {
     int32_t counter;
 } vis_Hidden_snap;
 
-/* Hooks vis_Hidden_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks vis_Hidden_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct vis_Hidden_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } vis_Hidden_hooks;
 
 /* The largest write of one vis_Hidden, in bits and bytes. */
@@ -113,10 +113,10 @@ typedef struct vis_Spectated_snap {
     uint8_t emote;
 } vis_Spectated_snap;
 
-/* Hooks vis_Spectated_apply calls (NULL members are skipped): per fast-array item, removes, then adds, then */
-/* changes; then, once the whole component is updated, the @notify fields that changed. */
+/* Hooks vis_Spectated_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
+/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
 typedef struct vis_Spectated_hooks {
-    void *ns_unused; /* no @notify fields and no fast arrays */
+    void *ns_unused; /* no @notify fields and no collections */
 } vis_Spectated_hooks;
 
 /* The largest write of one vis_Spectated, in bits and bytes. */
@@ -144,7 +144,7 @@ ns_status vis_Secret_write(ns_writer *w, const vis_Secret_snap *cur, const ns_ba
 ns_status vis_Secret_read(ns_reader *r, vis_Secret_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void vis_Secret_interpolate(const vis_Secret_snap *from, const vis_Secret_snap *to, float t, vis_Secret *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void vis_Secret_apply(vis_Secret *live, const vis_Secret_snap *s, const vis_Secret_hooks *hooks, void *ctx);
 /* Sets gold; marks it dirty if the value changed. */
 void vis_Secret_set_gold(vis_Secret *v, uint32_t value);
@@ -172,7 +172,7 @@ ns_status vis_Mixed_write(ns_writer *w, const vis_Mixed_snap *cur, const ns_base
 ns_status vis_Mixed_read(ns_reader *r, vis_Mixed_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void vis_Mixed_interpolate(const vis_Mixed_snap *from, const vis_Mixed_snap *to, float t, vis_Mixed *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void vis_Mixed_apply(vis_Mixed *live, const vis_Mixed_snap *s, const vis_Mixed_hooks *hooks, void *ctx);
 /* Sets position; marks it dirty if the value changed. */
 void vis_Mixed_set_position(vis_Mixed *v, ns_vec3 value);
@@ -206,7 +206,7 @@ ns_status vis_Hidden_write(ns_writer *w, const vis_Hidden_snap *cur, const ns_ba
 ns_status vis_Hidden_read(ns_reader *r, vis_Hidden_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void vis_Hidden_interpolate(const vis_Hidden_snap *from, const vis_Hidden_snap *to, float t, vis_Hidden *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void vis_Hidden_apply(vis_Hidden *live, const vis_Hidden_snap *s, const vis_Hidden_hooks *hooks, void *ctx);
 /* Sets counter; marks it dirty if the value changed. */
 void vis_Hidden_set_counter(vis_Hidden *v, int32_t value);
@@ -232,7 +232,7 @@ ns_status vis_Spectated_write(ns_writer *w, const vis_Spectated_snap *cur, const
 ns_status vis_Spectated_read(ns_reader *r, vis_Spectated_snap *out, const ns_baselines *base, ns_audience to);
 /* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void vis_Spectated_interpolate(const vis_Spectated_snap *from, const vis_Spectated_snap *to, float t, vis_Spectated *out);
-/* Brings live to s: fast arrays item by item with their hooks, then the @notify hooks. */
+/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void vis_Spectated_apply(vis_Spectated *live, const vis_Spectated_snap *s, const vis_Spectated_hooks *hooks, void *ctx);
 /* Sets emote; marks it dirty if the value changed. */
 void vis_Spectated_set_emote(vis_Spectated *v, uint8_t value);
