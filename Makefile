@@ -60,6 +60,7 @@ asan:
 
 bench: build
 	@./$(BUILD)/bench/bench_bits
+	@./$(BUILD)/bench/bench_build
 	@./$(BUILD)/bench/bench_batch
 	@./$(BUILD)/bench/bench_compile
 	@./$(BUILD)/bench/bench_components

@@ -113,6 +113,15 @@ static bool unit_slot(const nsc_slot *s)
     return s->predicted && !strcmp(int_fn(s), "i32");
 }
 
+/* The int32 elements on the evenly-spaced-ticks path: 0 when the reference has none. */
+static unsigned unit_elements(const nsc_layout *l)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < l->nslots; i++)
+        if (unit_slot(&l->slots[i])) n += elements(&l->slots[i]);
+    return n;
+}
+
 /* What a unit slot's prediction is clamped to: its range when narrower than int32, else int32. */
 static void unit_range(nsc_cgen *g, const nsc_slot *s, const char **lo, const char **hi)
 {
@@ -147,9 +156,33 @@ static void predict_slot(nsc_cgen *g, const nsc_slot *s)
     }
 }
 
+/* The int32 slots' predictions for any ticks and values, in a function of their own that is
+ * never inlined: uneven ticks and huge values are rare, and one out-of-line copy per component
+ * replaces the two the hot reference would carry inlined into _write and _read. */
+static void any_fn(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const nsc_layout *l = d->layout;
+    const char *n = nsc_cg_name(g, d);
+    nsc_p_comment(c, "The int32 predictions for any ticks, any values: rare, so out of line.");
+    nsc_p_line(c, "NS__COLD void %s(const %s_snap *b0, const %s_snap *b1, const %s_snap *b2, ns_predictor p, %s *pred)",
+               nsc_cg_fn(g, d, "reference_any"), n, n, n, nsc_cg_fn(g, d, "pred"));
+    nsc_p_open(c, "{");
+    for (size_t i = 0; i < l->nslots; i++)
+        if (unit_slot(&l->slots[i])) predict_slot(g, &l->slots[i]);
+    nsc_p_close(c, "}");
+    nsc_p_empty(c);
+}
+
+static void any_call(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_p_comment(g->c, "Any ticks, any values.");
+    nsc_p_line(g->c, "%s(b0, b1, b2, p, pred);", nsc_cg_fn(g, d, "reference_any"));
+}
+
 /* predict_all's evenly-spaced path for fewer than 4 int32 elements, too few to gain from arrays
  * and vectors: each slot on its own, tested for large values only where its C type allows them. */
-static void predict_few_unit(nsc_cgen *g, const nsc_layout *l)
+static void predict_few_unit(nsc_cgen *g, const nsc_decl *d, const nsc_layout *l)
 {
     nsc_printer *c = g->c;
     nsc_strbuf cond = NSC_STRBUF_INIT;
@@ -179,9 +212,7 @@ static void predict_few_unit(nsc_cgen *g, const nsc_layout *l)
     }
     nsc_p_line(c, "return b0;");
     nsc_p_close(c, "}");
-    nsc_p_comment(c, "Any ticks, any values.");
-    for (size_t i = 0; i < l->nslots; i++)
-        if (unit_slot(&l->slots[i])) predict_slot(g, &l->slots[i]);
+    any_call(g, d);
 }
 
 /* The predictions from three baselines. The int32 slots first try the path for evenly spaced
@@ -198,7 +229,7 @@ static void predict_all(nsc_cgen *g, const nsc_decl *d)
     }
     if (n == 0) return;
     if (n < 4) {
-        predict_few_unit(g, l);
+        predict_few_unit(g, d, l);
         return;
     }
     nsc_strbuf lo = NSC_STRBUF_INIT, hi = NSC_STRBUF_INIT;
@@ -242,9 +273,7 @@ static void predict_all(nsc_cgen *g, const nsc_decl *d)
     nsc_p_line(c, "return b0;");
     nsc_p_close(c, "}");
     nsc_p_close(c, "}");
-    nsc_p_comment(c, "Any ticks, any values.");
-    for (size_t i = 0; i < l->nslots; i++)
-        if (unit_slot(&l->slots[i])) predict_slot(g, &l->slots[i]);
+    any_call(g, d);
 }
 
 static void reference_fn(nsc_cgen *g, const nsc_decl *d)
@@ -263,6 +292,7 @@ static void reference_fn(nsc_cgen *g, const nsc_decl *d)
         }
         nsc_p_close(c, "} %s;", pn);
         nsc_p_empty(c);
+        if (unit_elements(l)) any_fn(g, d);
     }
     nsc_p_comment(c, "What the fields are coded against: the defaults with no baseline, baseline 0 with one or two,");
     nsc_p_comment(c, "and for predicted fields the linear prediction from three (docs/wire.md section 3).");

@@ -19,6 +19,14 @@
 extern "C" {
 #endif
 
+/* Declares a generated function that runs rarely (the reference's path for uneven ticks): file
+ * local, never inlined and laid out away from the hot code, so that the callers stay small. */
+#if defined(__GNUC__) || defined(__clang__)
+#  define NS__COLD static __attribute__((noinline, cold))
+#else
+#  define NS__COLD static
+#endif
+
 /* The tick fractions of one set of baselines, computed once per entity. */
 typedef struct ns_predictor {
     int64_t predict_frac; /* 16 · (t0 − t1) / (t1 − t2) */

@@ -570,6 +570,16 @@ typedef struct e2e_Scalars_pred {
     uint64_t s8; /* u64v */
 } e2e_Scalars_pred;
 
+/* The int32 predictions for any ticks, any values: rare, so out of line. */
+NS__COLD void e2e_Scalars_reference_any(const e2e_Scalars_snap *b0, const e2e_Scalars_snap *b1, const e2e_Scalars_snap *b2, ns_predictor p, e2e_Scalars_pred *pred)
+{
+    pred->s1 = (int8_t)ns_predict_i32_in(&p, b0->i8v, b1->i8v, b2->i8v, -128, 127);
+    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->u8v, b1->u8v, b2->u8v, 0, 255);
+    pred->s3 = (int16_t)ns_predict_i32_in(&p, b0->i16v, b1->i16v, b2->i16v, -32768, 32767);
+    pred->s4 = (uint16_t)ns_predict_i32_in(&p, b0->u16v, b1->u16v, b2->u16v, 0, 65535);
+    pred->s5 = (int32_t)ns_predict_i32(&p, b0->i32v, b1->i32v, b2->i32v);
+}
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 NS__HOT const e2e_Scalars_snap *e2e_Scalars_reference(const ns_baselines *base, e2e_Scalars_pred *pred)
@@ -620,11 +630,7 @@ NS__HOT const e2e_Scalars_snap *e2e_Scalars_reference(const ns_baselines *base, 
         }
     }
     /* Any ticks, any values. */
-    pred->s1 = (int8_t)ns_predict_i32_in(&p, b0->i8v, b1->i8v, b2->i8v, -128, 127);
-    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->u8v, b1->u8v, b2->u8v, 0, 255);
-    pred->s3 = (int16_t)ns_predict_i32_in(&p, b0->i16v, b1->i16v, b2->i16v, -32768, 32767);
-    pred->s4 = (uint16_t)ns_predict_i32_in(&p, b0->u16v, b1->u16v, b2->u16v, 0, 65535);
-    pred->s5 = (int32_t)ns_predict_i32(&p, b0->i32v, b1->i32v, b2->i32v);
+    e2e_Scalars_reference_any(b0, b1, b2, p, pred);
     return b0;
 }
 
@@ -1215,6 +1221,32 @@ typedef struct e2e_Motion_pred {
     int16_t s13; /* jumpy */
 } e2e_Motion_pred;
 
+/* The int32 predictions for any ticks, any values: rare, so out of line. */
+NS__COLD void e2e_Motion_reference_any(const e2e_Motion_snap *b0, const e2e_Motion_snap *b1, const e2e_Motion_snap *b2, ns_predictor p, e2e_Motion_pred *pred)
+{
+    pred->s0[0] = (int32_t)ns_predict_i32_in(&p, b0->v2[0], b1->v2[0], b2->v2[0], -1000, 1000);
+    pred->s0[1] = (int32_t)ns_predict_i32_in(&p, b0->v2[1], b1->v2[1], b2->v2[1], -1000, 1000);
+    pred->s1[0] = (int32_t)ns_predict_i32(&p, b0->pos[0], b1->pos[0], b2->pos[0]);
+    pred->s1[1] = (int32_t)ns_predict_i32(&p, b0->pos[1], b1->pos[1], b2->pos[1]);
+    pred->s1[2] = (int32_t)ns_predict_i32(&p, b0->pos[2], b1->pos[2], b2->pos[2]);
+    pred->s2[0] = (int32_t)ns_predict_i32_in(&p, b0->color[0], b1->color[0], b2->color[0], 0, 255);
+    pred->s2[1] = (int32_t)ns_predict_i32_in(&p, b0->color[1], b1->color[1], b2->color[1], 0, 255);
+    pred->s2[2] = (int32_t)ns_predict_i32_in(&p, b0->color[2], b1->color[2], b2->color[2], 0, 255);
+    pred->s2[3] = (int32_t)ns_predict_i32_in(&p, b0->color[3], b1->color[3], b2->color[3], 0, 255);
+    pred->s3[0] = (int32_t)ns_predict_i32_in(&p, b0->rot[0], b1->rot[0], b2->rot[0], -10000, 10000);
+    pred->s3[1] = (int32_t)ns_predict_i32_in(&p, b0->rot[1], b1->rot[1], b2->rot[1], -10000, 10000);
+    pred->s3[2] = (int32_t)ns_predict_i32_in(&p, b0->rot[2], b1->rot[2], b2->rot[2], -10000, 10000);
+    pred->s3[3] = (int32_t)ns_predict_i32_in(&p, b0->rot[3], b1->rot[3], b2->rot[3], -10000, 10000);
+    pred->s6[0] = (int32_t)ns_predict_i32(&p, b0->vel[0], b1->vel[0], b2->vel[0]);
+    pred->s6[1] = (int32_t)ns_predict_i32(&p, b0->vel[1], b1->vel[1], b2->vel[1]);
+    pred->s6[2] = (int32_t)ns_predict_i32(&p, b0->vel[2], b1->vel[2], b2->vel[2]);
+    pred->s7 = (int32_t)ns_predict_i32_in(&p, b0->heat, b1->heat, b2->heat, -500, 1500);
+    pred->s8 = (int32_t)ns_predict_i32(&p, b0->precise, b1->precise, b2->precise);
+    pred->s11 = (int32_t)ns_predict_i32_in(&p, b0->level, b1->level, b2->level, -100, 100);
+    pred->s12 = (uint16_t)ns_predict_i32_in(&p, b0->steps, b1->steps, b2->steps, 0, 65535);
+    pred->s13 = (int16_t)ns_predict_i32_in(&p, b0->jumpy, b1->jumpy, b2->jumpy, -32768, 32767);
+}
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 NS__HOT const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2e_Motion_pred *pred)
@@ -1296,27 +1328,7 @@ NS__HOT const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2
         }
     }
     /* Any ticks, any values. */
-    pred->s0[0] = (int32_t)ns_predict_i32_in(&p, b0->v2[0], b1->v2[0], b2->v2[0], -1000, 1000);
-    pred->s0[1] = (int32_t)ns_predict_i32_in(&p, b0->v2[1], b1->v2[1], b2->v2[1], -1000, 1000);
-    pred->s1[0] = (int32_t)ns_predict_i32(&p, b0->pos[0], b1->pos[0], b2->pos[0]);
-    pred->s1[1] = (int32_t)ns_predict_i32(&p, b0->pos[1], b1->pos[1], b2->pos[1]);
-    pred->s1[2] = (int32_t)ns_predict_i32(&p, b0->pos[2], b1->pos[2], b2->pos[2]);
-    pred->s2[0] = (int32_t)ns_predict_i32_in(&p, b0->color[0], b1->color[0], b2->color[0], 0, 255);
-    pred->s2[1] = (int32_t)ns_predict_i32_in(&p, b0->color[1], b1->color[1], b2->color[1], 0, 255);
-    pred->s2[2] = (int32_t)ns_predict_i32_in(&p, b0->color[2], b1->color[2], b2->color[2], 0, 255);
-    pred->s2[3] = (int32_t)ns_predict_i32_in(&p, b0->color[3], b1->color[3], b2->color[3], 0, 255);
-    pred->s3[0] = (int32_t)ns_predict_i32_in(&p, b0->rot[0], b1->rot[0], b2->rot[0], -10000, 10000);
-    pred->s3[1] = (int32_t)ns_predict_i32_in(&p, b0->rot[1], b1->rot[1], b2->rot[1], -10000, 10000);
-    pred->s3[2] = (int32_t)ns_predict_i32_in(&p, b0->rot[2], b1->rot[2], b2->rot[2], -10000, 10000);
-    pred->s3[3] = (int32_t)ns_predict_i32_in(&p, b0->rot[3], b1->rot[3], b2->rot[3], -10000, 10000);
-    pred->s6[0] = (int32_t)ns_predict_i32(&p, b0->vel[0], b1->vel[0], b2->vel[0]);
-    pred->s6[1] = (int32_t)ns_predict_i32(&p, b0->vel[1], b1->vel[1], b2->vel[1]);
-    pred->s6[2] = (int32_t)ns_predict_i32(&p, b0->vel[2], b1->vel[2], b2->vel[2]);
-    pred->s7 = (int32_t)ns_predict_i32_in(&p, b0->heat, b1->heat, b2->heat, -500, 1500);
-    pred->s8 = (int32_t)ns_predict_i32(&p, b0->precise, b1->precise, b2->precise);
-    pred->s11 = (int32_t)ns_predict_i32_in(&p, b0->level, b1->level, b2->level, -100, 100);
-    pred->s12 = (uint16_t)ns_predict_i32_in(&p, b0->steps, b1->steps, b2->steps, 0, 65535);
-    pred->s13 = (int16_t)ns_predict_i32_in(&p, b0->jumpy, b1->jumpy, b2->jumpy, -32768, 32767);
+    e2e_Motion_reference_any(b0, b1, b2, p, pred);
     return b0;
 }
 
@@ -1931,6 +1943,14 @@ typedef struct e2e_Coded_pred {
     uint64_t s9; /* bigu */
 } e2e_Coded_pred;
 
+/* The int32 predictions for any ticks, any values: rare, so out of line. */
+NS__COLD void e2e_Coded_reference_any(const e2e_Coded_snap *b0, const e2e_Coded_snap *b1, const e2e_Coded_snap *b2, ns_predictor p, e2e_Coded_pred *pred)
+{
+    pred->s0 = (uint8_t)ns_predict_i32_in(&p, b0->small, b1->small, b2->small, 0, 255);
+    pred->s1 = (int16_t)ns_predict_i32_in(&p, b0->ranged, b1->ranged, b2->ranged, -500, 500);
+    pred->s5 = (int8_t)ns_predict_i32_in(&p, b0->tiny, b1->tiny, b2->tiny, -128, 127);
+}
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 NS__HOT const e2e_Coded_snap *e2e_Coded_reference(const ns_baselines *base, e2e_Coded_pred *pred)
@@ -1963,9 +1983,7 @@ NS__HOT const e2e_Coded_snap *e2e_Coded_reference(const ns_baselines *base, e2e_
         return b0;
     }
     /* Any ticks, any values. */
-    pred->s0 = (uint8_t)ns_predict_i32_in(&p, b0->small, b1->small, b2->small, 0, 255);
-    pred->s1 = (int16_t)ns_predict_i32_in(&p, b0->ranged, b1->ranged, b2->ranged, -500, 500);
-    pred->s5 = (int8_t)ns_predict_i32_in(&p, b0->tiny, b1->tiny, b2->tiny, -128, 127);
+    e2e_Coded_reference_any(b0, b1, b2, p, pred);
     return b0;
 }
 
@@ -2612,6 +2630,15 @@ typedef struct e2e_Shapes_pred {
     uint16_t s4; /* n.inner.b */
 } e2e_Shapes_pred;
 
+/* The int32 predictions for any ticks, any values: rare, so out of line. */
+NS__COLD void e2e_Shapes_reference_any(const e2e_Shapes_snap *b0, const e2e_Shapes_snap *b1, const e2e_Shapes_snap *b2, ns_predictor p, e2e_Shapes_pred *pred)
+{
+    pred->s0 = (int16_t)ns_predict_i32_in(&p, b0->p.a, b1->p.a, b2->p.a, -32768, 32767);
+    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->p.b, b1->p.b, b2->p.b, 0, 9000);
+    pred->s3 = (int16_t)ns_predict_i32_in(&p, b0->n.inner.a, b1->n.inner.a, b2->n.inner.a, -32768, 32767);
+    pred->s4 = (uint16_t)ns_predict_i32_in(&p, b0->n.inner.b, b1->n.inner.b, b2->n.inner.b, 0, 9000);
+}
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 NS__HOT const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2e_Shapes_pred *pred)
@@ -2653,10 +2680,7 @@ NS__HOT const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2
         }
     }
     /* Any ticks, any values. */
-    pred->s0 = (int16_t)ns_predict_i32_in(&p, b0->p.a, b1->p.a, b2->p.a, -32768, 32767);
-    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->p.b, b1->p.b, b2->p.b, 0, 9000);
-    pred->s3 = (int16_t)ns_predict_i32_in(&p, b0->n.inner.a, b1->n.inner.a, b2->n.inner.a, -32768, 32767);
-    pred->s4 = (uint16_t)ns_predict_i32_in(&p, b0->n.inner.b, b1->n.inner.b, b2->n.inner.b, 0, 9000);
+    e2e_Shapes_reference_any(b0, b1, b2, p, pred);
     return b0;
 }
 
@@ -3027,6 +3051,19 @@ typedef struct e2e_Audience_pred {
     uint16_t s7; /* pair.b */
 } e2e_Audience_pred;
 
+/* The int32 predictions for any ticks, any values: rare, so out of line. */
+NS__COLD void e2e_Audience_reference_any(const e2e_Audience_snap *b0, const e2e_Audience_snap *b1, const e2e_Audience_snap *b2, ns_predictor p, e2e_Audience_pred *pred)
+{
+    pred->s0 = (int32_t)ns_predict_i32_in(&p, b0->hp, b1->hp, b2->hp, 0, 1000);
+    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->ammo, b1->ammo, b2->ammo, 0, 65535);
+    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->taunt, b1->taunt, b2->taunt, 0, 255);
+    pred->s5[0] = (int32_t)ns_predict_i32(&p, b0->spot[0], b1->spot[0], b2->spot[0]);
+    pred->s5[1] = (int32_t)ns_predict_i32(&p, b0->spot[1], b1->spot[1], b2->spot[1]);
+    pred->s5[2] = (int32_t)ns_predict_i32(&p, b0->spot[2], b1->spot[2], b2->spot[2]);
+    pred->s6 = (int16_t)ns_predict_i32_in(&p, b0->pair.a, b1->pair.a, b2->pair.a, -32768, 32767);
+    pred->s7 = (uint16_t)ns_predict_i32_in(&p, b0->pair.b, b1->pair.b, b2->pair.b, 0, 9000);
+}
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 NS__HOT const e2e_Audience_snap *e2e_Audience_reference(const ns_baselines *base, e2e_Audience_pred *pred)
@@ -3080,14 +3117,7 @@ NS__HOT const e2e_Audience_snap *e2e_Audience_reference(const ns_baselines *base
         }
     }
     /* Any ticks, any values. */
-    pred->s0 = (int32_t)ns_predict_i32_in(&p, b0->hp, b1->hp, b2->hp, 0, 1000);
-    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->ammo, b1->ammo, b2->ammo, 0, 65535);
-    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->taunt, b1->taunt, b2->taunt, 0, 255);
-    pred->s5[0] = (int32_t)ns_predict_i32(&p, b0->spot[0], b1->spot[0], b2->spot[0]);
-    pred->s5[1] = (int32_t)ns_predict_i32(&p, b0->spot[1], b1->spot[1], b2->spot[1]);
-    pred->s5[2] = (int32_t)ns_predict_i32(&p, b0->spot[2], b1->spot[2], b2->spot[2]);
-    pred->s6 = (int16_t)ns_predict_i32_in(&p, b0->pair.a, b1->pair.a, b2->pair.a, -32768, 32767);
-    pred->s7 = (uint16_t)ns_predict_i32_in(&p, b0->pair.b, b1->pair.b, b2->pair.b, 0, 9000);
+    e2e_Audience_reference_any(b0, b1, b2, p, pred);
     return b0;
 }
 
@@ -3439,6 +3469,12 @@ typedef struct e2e_OwnerOnly_pred {
     uint8_t s1; /* level */
 } e2e_OwnerOnly_pred;
 
+/* The int32 predictions for any ticks, any values: rare, so out of line. */
+NS__COLD void e2e_OwnerOnly_reference_any(const e2e_OwnerOnly_snap *b0, const e2e_OwnerOnly_snap *b1, const e2e_OwnerOnly_snap *b2, ns_predictor p, e2e_OwnerOnly_pred *pred)
+{
+    pred->s1 = (uint8_t)ns_predict_i32_in(&p, b0->level, b1->level, b2->level, 0, 255);
+}
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 NS__HOT const e2e_OwnerOnly_snap *e2e_OwnerOnly_reference(const ns_baselines *base, e2e_OwnerOnly_pred *pred)
@@ -3461,7 +3497,7 @@ NS__HOT const e2e_OwnerOnly_snap *e2e_OwnerOnly_reference(const ns_baselines *ba
         return b0;
     }
     /* Any ticks, any values. */
-    pred->s1 = (uint8_t)ns_predict_i32_in(&p, b0->level, b1->level, b2->level, 0, 255);
+    e2e_OwnerOnly_reference_any(b0, b1, b2, p, pred);
     return b0;
 }
 

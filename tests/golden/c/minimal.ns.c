@@ -46,6 +46,14 @@ typedef struct minimal_Position_pred {
     int32_t s0[3]; /* value */
 } minimal_Position_pred;
 
+/* The int32 predictions for any ticks, any values: rare, so out of line. */
+NS__COLD void minimal_Position_reference_any(const minimal_Position_snap *b0, const minimal_Position_snap *b1, const minimal_Position_snap *b2, ns_predictor p, minimal_Position_pred *pred)
+{
+    pred->s0[0] = (int32_t)ns_predict_i32(&p, b0->value[0], b1->value[0], b2->value[0]);
+    pred->s0[1] = (int32_t)ns_predict_i32(&p, b0->value[1], b1->value[1], b2->value[1]);
+    pred->s0[2] = (int32_t)ns_predict_i32(&p, b0->value[2], b1->value[2], b2->value[2]);
+}
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 NS__HOT const minimal_Position_snap *minimal_Position_reference(const ns_baselines *base, minimal_Position_pred *pred)
@@ -68,9 +76,7 @@ NS__HOT const minimal_Position_snap *minimal_Position_reference(const ns_baselin
         return b0;
     }
     /* Any ticks, any values. */
-    pred->s0[0] = (int32_t)ns_predict_i32(&p, b0->value[0], b1->value[0], b2->value[0]);
-    pred->s0[1] = (int32_t)ns_predict_i32(&p, b0->value[1], b1->value[1], b2->value[1]);
-    pred->s0[2] = (int32_t)ns_predict_i32(&p, b0->value[2], b1->value[2], b2->value[2]);
+    minimal_Position_reference_any(b0, b1, b2, p, pred);
     return b0;
 }
 

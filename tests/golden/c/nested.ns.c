@@ -412,6 +412,15 @@ typedef struct game_core_Body_pred {
     int32_t s3; /* box.max.y */
 } game_core_Body_pred;
 
+/* The int32 predictions for any ticks, any values: rare, so out of line. */
+NS__COLD void game_core_Body_reference_any(const game_core_Body_snap *b0, const game_core_Body_snap *b1, const game_core_Body_snap *b2, ns_predictor p, game_core_Body_pred *pred)
+{
+    pred->s0 = (int32_t)ns_predict_i32(&p, b0->box.min.x, b1->box.min.x, b2->box.min.x);
+    pred->s1 = (int32_t)ns_predict_i32(&p, b0->box.min.y, b1->box.min.y, b2->box.min.y);
+    pred->s2 = (int32_t)ns_predict_i32(&p, b0->box.max.x, b1->box.max.x, b2->box.max.x);
+    pred->s3 = (int32_t)ns_predict_i32(&p, b0->box.max.y, b1->box.max.y, b2->box.max.y);
+}
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 NS__HOT const game_core_Body_snap *game_core_Body_reference(const ns_baselines *base, game_core_Body_pred *pred)
@@ -453,10 +462,7 @@ NS__HOT const game_core_Body_snap *game_core_Body_reference(const ns_baselines *
         }
     }
     /* Any ticks, any values. */
-    pred->s0 = (int32_t)ns_predict_i32(&p, b0->box.min.x, b1->box.min.x, b2->box.min.x);
-    pred->s1 = (int32_t)ns_predict_i32(&p, b0->box.min.y, b1->box.min.y, b2->box.min.y);
-    pred->s2 = (int32_t)ns_predict_i32(&p, b0->box.max.x, b1->box.max.x, b2->box.max.x);
-    pred->s3 = (int32_t)ns_predict_i32(&p, b0->box.max.y, b1->box.max.y, b2->box.max.y);
+    game_core_Body_reference_any(b0, b1, b2, p, pred);
     return b0;
 }
 

@@ -48,6 +48,12 @@ typedef struct vis_Secret_pred {
     uint16_t s1; /* keys */
 } vis_Secret_pred;
 
+/* The int32 predictions for any ticks, any values: rare, so out of line. */
+NS__COLD void vis_Secret_reference_any(const vis_Secret_snap *b0, const vis_Secret_snap *b1, const vis_Secret_snap *b2, ns_predictor p, vis_Secret_pred *pred)
+{
+    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->keys, b1->keys, b2->keys, 0, 65535);
+}
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 NS__HOT const vis_Secret_snap *vis_Secret_reference(const ns_baselines *base, vis_Secret_pred *pred)
@@ -70,7 +76,7 @@ NS__HOT const vis_Secret_snap *vis_Secret_reference(const ns_baselines *base, vi
         return b0;
     }
     /* Any ticks, any values. */
-    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->keys, b1->keys, b2->keys, 0, 65535);
+    vis_Secret_reference_any(b0, b1, b2, p, pred);
     return b0;
 }
 
@@ -279,6 +285,15 @@ typedef struct vis_Mixed_pred {
     uint64_t s3; /* debug_id */
 } vis_Mixed_pred;
 
+/* The int32 predictions for any ticks, any values: rare, so out of line. */
+NS__COLD void vis_Mixed_reference_any(const vis_Mixed_snap *b0, const vis_Mixed_snap *b1, const vis_Mixed_snap *b2, ns_predictor p, vis_Mixed_pred *pred)
+{
+    pred->s0[0] = (int32_t)ns_predict_i32(&p, b0->position[0], b1->position[0], b2->position[0]);
+    pred->s0[1] = (int32_t)ns_predict_i32(&p, b0->position[1], b1->position[1], b2->position[1]);
+    pred->s0[2] = (int32_t)ns_predict_i32(&p, b0->position[2], b1->position[2], b2->position[2]);
+    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->mood, b1->mood, b2->mood, 0, 255);
+}
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 NS__HOT const vis_Mixed_snap *vis_Mixed_reference(const ns_baselines *base, vis_Mixed_pred *pred)
@@ -322,10 +337,7 @@ NS__HOT const vis_Mixed_snap *vis_Mixed_reference(const ns_baselines *base, vis_
         }
     }
     /* Any ticks, any values. */
-    pred->s0[0] = (int32_t)ns_predict_i32(&p, b0->position[0], b1->position[0], b2->position[0]);
-    pred->s0[1] = (int32_t)ns_predict_i32(&p, b0->position[1], b1->position[1], b2->position[1]);
-    pred->s0[2] = (int32_t)ns_predict_i32(&p, b0->position[2], b1->position[2], b2->position[2]);
-    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->mood, b1->mood, b2->mood, 0, 255);
+    vis_Mixed_reference_any(b0, b1, b2, p, pred);
     return b0;
 }
 
@@ -573,6 +585,12 @@ typedef struct vis_Hidden_pred {
     int32_t s0; /* counter */
 } vis_Hidden_pred;
 
+/* The int32 predictions for any ticks, any values: rare, so out of line. */
+NS__COLD void vis_Hidden_reference_any(const vis_Hidden_snap *b0, const vis_Hidden_snap *b1, const vis_Hidden_snap *b2, ns_predictor p, vis_Hidden_pred *pred)
+{
+    pred->s0 = (int32_t)ns_predict_i32(&p, b0->counter, b1->counter, b2->counter);
+}
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 NS__HOT const vis_Hidden_snap *vis_Hidden_reference(const ns_baselines *base, vis_Hidden_pred *pred)
@@ -593,7 +611,7 @@ NS__HOT const vis_Hidden_snap *vis_Hidden_reference(const ns_baselines *base, vi
         return b0;
     }
     /* Any ticks, any values. */
-    pred->s0 = (int32_t)ns_predict_i32(&p, b0->counter, b1->counter, b2->counter);
+    vis_Hidden_reference_any(b0, b1, b2, p, pred);
     return b0;
 }
 
@@ -721,6 +739,12 @@ typedef struct vis_Spectated_pred {
     uint8_t s0; /* emote */
 } vis_Spectated_pred;
 
+/* The int32 predictions for any ticks, any values: rare, so out of line. */
+NS__COLD void vis_Spectated_reference_any(const vis_Spectated_snap *b0, const vis_Spectated_snap *b1, const vis_Spectated_snap *b2, ns_predictor p, vis_Spectated_pred *pred)
+{
+    pred->s0 = (uint8_t)ns_predict_i32_in(&p, b0->emote, b1->emote, b2->emote, 0, 255);
+}
+
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
 /* and for predicted fields the linear prediction from three (docs/wire.md section 3). */
 NS__HOT const vis_Spectated_snap *vis_Spectated_reference(const ns_baselines *base, vis_Spectated_pred *pred)
@@ -741,7 +765,7 @@ NS__HOT const vis_Spectated_snap *vis_Spectated_reference(const ns_baselines *ba
         return b0;
     }
     /* Any ticks, any values. */
-    pred->s0 = (uint8_t)ns_predict_i32_in(&p, b0->emote, b1->emote, b2->emote, 0, 255);
+    vis_Spectated_reference_any(b0, b1, b2, p, pred);
     return b0;
 }
 

@@ -1,0 +1,213 @@
+/* bench_build — what the generated C costs a user's build: a schema of N components x 10 fields
+ * (the field mix of bench_compile), run through `netschemac -o`, then
+ *   (a) bytes of generated .ns.c and .ns.h per component;
+ *   (b) CPU time of `cc -O2 -c` and `cc -O0 -c` on the generated .ns.c, per component and scaled
+ *       to 200 components (issue 12's target: under 10 s at -O2);
+ *   (c) `netschemac -o` CPU time on 2,000 components, and when `protoc-c` is on the PATH, its time
+ *       on the equivalent .proto in the same run, as a ratio (target: at most 0.5). protoc-c stays
+ *       optional: without it the comparison is skipped.
+ *
+ *     bench_build [COMPONENTS]      default 200 (the issue's size) */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#define _POSIX_C_SOURCE 200809L
+#include "bench_common.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define FIELDS 10
+#define COMPILER_COMPONENTS 2000
+
+extern char **environ;
+
+static const char *const field_types[FIELDS] = {
+    "i32 a%d @range(0, 1000)", "u16 b%d", "f32 c%d @quantize(100) @range(-500, 500)", "vec3 d%d @quantize(1000)",
+    "quat e%d @smallest_three(11)", "bool f%d", "Mode g%d", "string<16> h%d", "Pair i%d @composite",
+    "u8 j%d @raw",
+};
+
+/* The same messages for protoc-c: one proto3 field per netschema field. */
+static const char *const proto_types[FIELDS] = {
+    "int32 a%d", "uint32 b%d", "float c%d", "Vec3 d%d", "Quat e%d", "bool f%d", "Mode g%d", "string h%d",
+    "Pair i%d", "uint32 j%d",
+};
+
+static int write_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    size_t n = fwrite(text, 1, len, f);
+    return fclose(f) == 0 && n == len ? 0 : -1;
+}
+
+/* Writes the schema (proto = 0) or the equivalent .proto (proto = 1) of n components. */
+static int write_schema(const char *path, int n, int proto)
+{
+    size_t cap = (size_t)n * 600 + 4096, len = 0;
+    char *s = malloc(cap);
+    if (!s) return -1;
+    if (!proto) {
+        len += (size_t)snprintf(s + len, cap - len,
+                                "package big;\nenum Mode { idle, walk, run }\nstruct Pair { i16 x; i16 y; }\n");
+    } else {
+        len += (size_t)snprintf(s + len, cap - len,
+                                "syntax = \"proto3\";\npackage big;\nenum Mode { IDLE = 0; WALK = 1; RUN = 2; }\n"
+                                "message Pair { sint32 x = 1; sint32 y = 2; }\n"
+                                "message Vec3 { float x = 1; float y = 2; float z = 3; }\n"
+                                "message Quat { float x = 1; float y = 2; float z = 3; float w = 4; }\n");
+    }
+    for (int c = 0; c < n; c++) {
+        len += (size_t)snprintf(s + len, cap - len, proto ? "message C%d {\n" : "/// Component %d.\ncomponent C%d {\n",
+                                c, c);
+        for (int f = 0; f < FIELDS; f++) {
+            len += (size_t)snprintf(s + len, cap - len, "    ");
+            len += (size_t)snprintf(s + len, cap - len, proto ? proto_types[f] : field_types[f], f);
+            if (proto) len += (size_t)snprintf(s + len, cap - len, " = %d", f + 1);
+            len += (size_t)snprintf(s + len, cap - len, ";\n");
+        }
+        len += (size_t)snprintf(s + len, cap - len, "}\n");
+    }
+    int rc = write_file(path, s, len);
+    free(s);
+    return rc;
+}
+
+/* Runs argv (searched on the PATH) with its output discarded; returns the CPU seconds (user +
+ * system) it used, which a machine busy with other work inflates less than wall time, or a
+ * negative value when it cannot be run or exits non-zero. */
+static double run(char *const argv[])
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int status = 1;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    if (posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) != 0) {
+        posix_spawn_file_actions_destroy(&fa);
+        return -1;
+    }
+    wait4(pid, &status, 0, &ru);
+    double t = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+               (double)ru.ru_stime.tv_usec * 1e-6;
+    posix_spawn_file_actions_destroy(&fa);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+/* Best of reps runs. */
+static double best_run(char *const argv[], int reps)
+{
+    double best = 1e30;
+    for (int i = 0; i < reps; i++) {
+        double t = run(argv);
+        if (t < 0) return t;
+        if (t < best) best = t;
+    }
+    return best;
+}
+
+static int on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    char buf[4096];
+    while (path && *path) {
+        const char *end = strchr(path, ':');
+        size_t n = end ? (size_t)(end - path) : strlen(path);
+        if (snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, name) < (int)sizeof buf && access(buf, X_OK) == 0)
+            return 1;
+        path = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0); /* each row as it is measured: a run takes minutes */
+    int n = argc > 1 ? atoi(argv[1]) : 200;
+    if (n < 1) {
+        fprintf(stderr, "usage: bench_build [COMPONENTS]\n");
+        return 2;
+    }
+    char dir[] = "/tmp/bench_build_XXXXXX";
+    if (!mkdtemp(dir)) return 1;
+    char schema[512], out_c[512], out_h[512], obj[512], inc[600];
+    snprintf(schema, sizeof schema, "%s/big.netschema", dir);
+    snprintf(out_c, sizeof out_c, "%s/big.ns.c", dir);
+    snprintf(out_h, sizeof out_h, "%s/big.ns.h", dir);
+    snprintf(obj, sizeof obj, "%s/big.o", dir);
+    snprintf(inc, sizeof inc, "-I%s", NS_RUNTIME_INCLUDE);
+    int failed = 0;
+
+    if (write_schema(schema, n, 0) != 0) return 1;
+    char *gen[] = {(char *)NS_NETSCHEMAC, (char *)"-o", dir, schema, NULL};
+    if (run(gen) < 0) {
+        fprintf(stderr, "bench_build: netschemac -o failed on the generated schema\n");
+        return 1;
+    }
+    long c_bytes = file_size(out_c), h_bytes = file_size(out_h);
+    printf("bench_build: %d components x %d fields, compiled with %s\n", n, FIELDS, NS_CC);
+    printf("  generated C per component      %8.1f KB .c + %.1f KB .h  (target: under 8 KB in all)\n",
+           (double)c_bytes / n / 1024.0, (double)h_bytes / n / 1024.0);
+    /* Each level twice: as built by default (codec primitives forced inline), then with
+     * NS_CODEC_AUTO_INLINE, which leaves inlining to the compiler (netschema/bits.h). The first
+     * define is a placeholder that no header reads, so both command lines have the same shape. */
+    const char *levels[2] = {"-O2", "-O0"};
+    const char *modes[2] = {"-DNS_CODEC_DEFAULT_INLINE", "-DNS_CODEC_AUTO_INLINE"};
+    for (int m = 0; m < 2; m++) {
+        for (int i = 0; i < 2; i++) {
+            char *cc[] = {(char *)NS_CC, (char *)levels[i], (char *)modes[m], (char *)"-c", inc, out_c, (char *)"-o",
+                          obj, NULL};
+            double t = best_run(cc, 1);
+            if (t < 0) {
+                fprintf(stderr, "bench_build: %s %s %s -c failed on the generated code\n", NS_CC, levels[i], modes[m]);
+                failed = 1;
+                continue;
+            }
+            printf("  cc %s -c big.ns.c %-13s %7.2f s CPU  %6.1f ms per component  %6.1f s per 200%s\n", levels[i],
+                   m ? "(auto inline)" : "", t, t / n * 1e3, t / n * 200,
+                   i == 0 && m == 0 ? "  (target: under 10 s)" : "");
+        }
+    }
+
+    /* The compiler itself, on the 2,000-component schema. */
+    if (write_schema(schema, COMPILER_COMPONENTS, 0) != 0) return 1;
+    double nsc = best_run(gen, 3);
+    if (nsc < 0) return 1;
+    c_bytes = file_size(out_c);
+    h_bytes = file_size(out_h);
+    printf("  netschemac -o, %d components %8.3f s CPU  %.1f MB of C\n", COMPILER_COMPONENTS, nsc,
+           (double)(c_bytes + h_bytes) / 1e6);
+    if (on_path("protoc-c")) {
+        char proto[512], out_arg[600], path_arg[600];
+        snprintf(proto, sizeof proto, "%s/big.proto", dir);
+        snprintf(out_arg, sizeof out_arg, "--c_out=%s", dir);
+        snprintf(path_arg, sizeof path_arg, "--proto_path=%s", dir);
+        if (write_schema(proto, COMPILER_COMPONENTS, 1) != 0) return 1;
+        char *pc[] = {(char *)"protoc-c", path_arg, out_arg, proto, NULL};
+        double p = best_run(pc, 3);
+        if (p < 0) printf("  protoc-c failed on the equivalent .proto: comparison skipped\n");
+        else printf("  protoc-c, same messages         %8.3f s CPU  ratio netschemac/protoc-c %.2f  (target: <= 0.5)\n",
+                    p, nsc / p);
+        remove(proto);
+    } else {
+        printf("  protoc-c not on the PATH: comparison skipped\n");
+    }
+
+    /* Leave nothing behind. */
+    char *rm[] = {(char *)"rm", (char *)"-rf", dir, NULL};
+    run(rm);
+    return failed;
+}
