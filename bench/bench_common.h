@@ -1,5 +1,5 @@
-/* bench_common.h — timing helpers shared by the benchmarks: a monotonic clock, best-of-N runs and
- * a sink that keeps the optimizer from deleting measured work. */
+/* bench_common.h — timing helpers shared by the benchmarks: a monotonic clock, best-of-N runs, a median
+ * and a sink that keeps the optimizer from deleting measured work. */
 #ifndef NS_BENCH_COMMON_H
 #define NS_BENCH_COMMON_H
 
@@ -32,6 +32,20 @@ static inline double bench_best(void (*fn)(void *), void *arg, int reps)
         if (t < best) best = t;
     }
     return best;
+}
+
+/* The median of n values (n <= 64); sorts a copy. */
+static inline double bench_median(const double *v, int n)
+{
+    double s[64];
+    if (n <= 0 || n > 64) return 0.0;
+    memcpy(s, v, (size_t)n * sizeof *s);
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && s[k - 1] > s[k]; k--) {
+            double t = s[k];
+            s[k] = s[k - 1], s[k - 1] = t;
+        }
+    return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
 }
 
 #endif
