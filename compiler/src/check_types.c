@@ -334,8 +334,8 @@ static void check_collection(nsc_checker *c, const nsc_decl *owner, const nsc_fi
     }
     if (t->kind == NSC_T_SET || t->kind == NSC_T_MAP) {
         const nsc_type *k = t->kind == NSC_T_SET ? e : t->key;
-        if (k && !nsc_type_is_integer(k) && k->kind != NSC_T_ENUM && k->kind != NSC_T_ENTITY)
-            nsc_error(c->d, "E-type-element", at, "%s keys are integers, enums or entities",
+        if (k && !nsc_type_is_integer(k) && k->kind != NSC_T_ENUM && k->kind != NSC_T_ENTITY && k->kind != NSC_T_STRING)
+            nsc_error(c->d, "E-type-element", at, "%s keys are integers, enums, entities or strings",
                       t->kind == NSC_T_SET ? "set" : "map");
     }
     const nsc_type *v = t->kind == NSC_T_SET ? NULL : e;

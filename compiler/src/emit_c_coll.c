@@ -383,6 +383,8 @@ static bool key_signed(const nsc_slot *k)
 static const char *key_type(nsc_cgen *g, const nsc_slot *k)
 {
     if (!k) return "{0, false, 0, 0, NULL}";
+    if (k->type->kind == NSC_T_STRING) /* size 0: a string key of at most max bytes */
+        return NSC_FMT(g, "{0, false, UINT64_C(0), UINT64_C(%u), NULL}", k->type->capacity);
     const char *valid = k->type->kind == NSC_T_ENUM ? nsc_cg_fn(g, k->type->decl, "is_valid") : "NULL";
     return NSC_FMT(g, "{sizeof(%s), %s, %s, %s, %s}", k->snap_ctype, key_signed(k) ? "true" : "false",
                    ordered_bound(g, k, false), ordered_bound(g, k, true), valid);
@@ -427,7 +429,7 @@ static void value_equal(nsc_cgen *g, const nsc_field *f, const nsc_slot *s)
     nsc_p_open(c, "for (uint32_t i = 0; i < a->count && i < %uu; i++) {", t->capacity);
     switch (t->kind) {
     case NSC_T_MAP:
-        nsc_p_line(c, "if (a->keys[i] != b->keys[i]) return false;");
+        nsc_p_line(c, "if (%s) return false;", nsc_cg_value_differs(g, t->key, "a->keys[i]", "b->keys[i]"));
         nsc_p_line(c, "if (%s) return false;", nsc_cg_value_differs(g, t->elem, "a->values[i]", "b->values[i]"));
         break;
     case NSC_T_FASTARRAY:
@@ -457,7 +459,7 @@ static void differs_fn(nsc_cgen *g, const nsc_field *f, const nsc_slot *s)
     nsc_p_line(c, "%s;", nsc_cg_value_decl(g, t->elem, "e"));
     const char *from = t->kind == NSC_T_MAP ? "s->values[i]" : "s->items[i]";
     const char *live = t->kind == NSC_T_MAP ? "v->values[i]" : "v->items[i]";
-    if (t->kind == NSC_T_MAP) nsc_p_line(c, "if (v->keys[i] != s->keys[i]) return true;");
+    if (t->kind == NSC_T_MAP) nsc_p_line(c, "if (%s) return true;", nsc_cg_value_differs(g, t->key, "v->keys[i]", "s->keys[i]"));
     nsc_cg_dequantize_value(g, s->elem, t->elem, from, "e");
     nsc_p_line(c, "if (%s) return true;", nsc_cg_value_differs(g, t->elem, live, "e"));
     nsc_p_close(c, "}");
@@ -618,16 +620,17 @@ static void save_old(nsc_cgen *g, const nsc_type *t, const char *src)
     copy_value(g, t, "old", src);
 }
 
-/* Key comparisons of set elements and map keys (integers, enums, entities; strings by bytes). */
+/* Key comparisons of set elements and map keys (integers, enums, entities; strings by their
+ * bytes as unsigned values, at most N + 1 of them: a live key edited by hand may lack its NUL). */
 static const char *key_less(nsc_cgen *g, const nsc_type *t, const char *a, const char *b)
 {
-    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "strcmp(%s, %s) < 0", a, b);
+    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "strncmp(%s, %s, %uu) < 0", a, b, t->capacity + 1u);
     return NSC_FMT(g, "%s < %s", a, b);
 }
 
 static const char *key_equal(nsc_cgen *g, const nsc_type *t, const char *a, const char *b)
 {
-    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "strcmp(%s, %s) == 0", a, b);
+    if (t->kind == NSC_T_STRING) return NSC_FMT(g, "strncmp(%s, %s, %uu) == 0", a, b, t->capacity + 1u);
     return NSC_FMT(g, "%s == %s", a, b);
 }
 
@@ -946,6 +949,29 @@ static void list_helpers(helper *x)
     else common_tail(x, NSC_FMT(g, "const %s *", nsc_cg_value_type(g, e)), NSC_FMT(g, "&%s.items[index]", x->c));
 }
 
+/* Prints text that may hold several lines, one statement each. */
+static void emit_lines(nsc_printer *c, const char *text)
+{
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        nsc_p_line(c, "%.*s", (int)len, p);
+        p += len + (nl ? 1 : 0);
+    }
+}
+
+/* Stores the helper's key argument at index i of array a; a string key (already checked) with
+ * the rest of its room zeroed, so equal keys are equal bytes. */
+static void store_key(helper *x, bool text, const char *a)
+{
+    if (!text) {
+        nsc_p_line(x->g->c, "%s.%s[i] = key;", x->c, a);
+        return;
+    }
+    nsc_p_line(x->g->c, "memset(%s.%s[i], 0, sizeof %s.%s[i]);", x->c, a, x->c, a);
+    nsc_p_line(x->g->c, "memcpy(%s.%s[i], key, strlen(key));", x->c, a);
+}
+
 /* Sets and maps: keys kept ascending, found by binary search. */
 static void keyed_helpers(helper *x)
 {
@@ -956,13 +982,17 @@ static void keyed_helpers(helper *x)
     const nsc_slot *k = map ? x->s->key : x->s->elem;
     const nsc_type *kt = map ? t->key : t->elem;
     const char *keys = map ? "keys" : "items", *ops = nsc_cg_coll(g, x->s, "ops");
-    const char *search = NSC_FMT(g, "ns_key_search(&%s.key, %s.%s, n, %s)", ops, x->c, keys, ordered_arg(x, k, "key"));
-    const char *invalid = NSC_FMT(g, "if (!ns_key_valid(&%s.key, %s)) return NS_ERR_RANGE;", ops, ordered_arg(x, k, "key"));
+    bool text = kt->kind == NSC_T_STRING; /* string keys: checked, never cut (two keys could become one) */
+    const char *search = text ? NSC_FMT(g, "ns_key_search_text(&%s.key, %s.%s, n, key)", ops, x->c, keys)
+                              : NSC_FMT(g, "ns_key_search(&%s.key, %s.%s, n, %s)", ops, x->c, keys, ordered_arg(x, k, "key"));
+    const char *invalid = text ? NSC_FMT(g, "const ns_status bad = ns_key_text_check(&%s.key, key);\n"
+                                            "if (bad != NS_OK) return bad;", ops)
+                               : NSC_FMT(g, "if (!ns_key_valid(&%s.key, %s)) return NS_ERR_RANGE;", ops, ordered_arg(x, k, "key"));
     const char *pk = param(g, kt);
     if (map) {
         const nsc_type *vt = t->elem;
         begin(x, NSC_FMT(g, "ns_status %s(%s *v, %skey, %svalue)", nsc_cg_coll(g, x->s, "set"), x->r, pk, param(g, vt)));
-        nsc_p_line(c, "%s", invalid);
+        emit_lines(c, invalid);
         count_line(x);
         const char *arg = argument(x, vt);
         nsc_p_line(c, "const int32_t at = %s;", search);
@@ -975,20 +1005,20 @@ static void keyed_helpers(helper *x)
         nsc_p_line(c, "const uint32_t i = (uint32_t)(-at - 1);");
         shift(x, "keys", true);
         shift(x, "values", true);
-        nsc_p_line(c, "%s.keys[i] = key;", x->c);
+        store_key(x, text, "keys");
         store(x, vt, NSC_FMT(g, "%s.values[i]", x->c), arg);
         nsc_p_line(c, "%s.count = (uint16_t)(n + 1);", x->c);
         nsc_p_close(c, "}");
     } else {
         begin(x, NSC_FMT(g, "ns_status %s(%s *v, %skey)", nsc_cg_coll(g, x->s, "add"), x->r, pk));
-        nsc_p_line(c, "%s", invalid);
+        emit_lines(c, invalid);
         count_line(x);
         nsc_p_line(c, "const int32_t at = %s;", search);
         nsc_p_line(c, "if (at >= 0) return NS_OK;");
         nsc_p_line(c, "if (n >= %uu) return NS_ERR_CAPACITY;", x->n);
         nsc_p_line(c, "const uint32_t i = (uint32_t)(-at - 1);");
         shift(x, "items", true);
-        nsc_p_line(c, "%s.items[i] = key;", x->c);
+        store_key(x, text, "items");
         nsc_p_line(c, "%s.count = (uint16_t)(n + 1);", x->c);
     }
     if (*x->mark) nsc_p_line(c, "%s", x->mark);

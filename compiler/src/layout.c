@@ -226,6 +226,15 @@ static uint32_t gap_key_bits(const nsc_slot *k)
     return packed64_cost(k->span);
 }
 
+/* Worst bits of the at most 2n keys of a set or map delta: integer keys as the first key and
+ * gaps; string keys each coded against the previous key, at most a whole string each (runtime
+ * coll_keyed.c, docs/wire.md section 12.6). */
+static uint64_t keys_bits(const nsc_slot *k, uint64_t n)
+{
+    if (k->enc == NSC_ENC_STRING) return 2 * n * k->max_bits;
+    return first_key_bits(k) + (2 * n - 1) * gap_key_bits(k);
+}
+
 /* Worst bits of one element: a struct codes itself (its own mask); anything else has a change
  * bit and, when set, its payload. */
 static uint32_t elem_bits(const nsc_slot *e)
@@ -283,12 +292,12 @@ static void collection(nsc_checker *c, nsc_slot *s, const nsc_field_sem *sem, co
         break;
     case NSC_T_SET:
         s->elem = element(c, sem, t->elem); /* a @range bounds the keys */
-        bits = nsc_packed_cost(2 * n) + first_key_bits(s->elem) + (2 * n - 1) * gap_key_bits(s->elem) + 2 * n;
+        bits = nsc_packed_cost(2 * n) + keys_bits(s->elem, n) + 2 * n;
         break;
     case NSC_T_MAP:
         s->key = element(c, &none, t->key);
         s->elem = element(c, sem, t->elem);
-        bits = nsc_packed_cost(2 * n) + first_key_bits(s->key) + (2 * n - 1) * gap_key_bits(s->key) + 2 * n * 2 +
+        bits = nsc_packed_cost(2 * n) + keys_bits(s->key, n) + 2 * n * 2 +
                n * elem_bits(s->elem);
         break;
     default: /* fastarray: IDs are 32-bit, the first one zigzagged against the reference's first */

@@ -5,8 +5,11 @@
 
 #include "coll_internal.h"
 
+#include <netschema/text.h>
+
 uint64_t ns_key_load(const ns_key_type *k, const void *p)
 {
+    if (ns_key_is_text(k)) return 0; /* a string key has no ordered form: read nothing */
     switch (k->size) {
     case 1: {
         uint8_t v;
@@ -76,6 +79,37 @@ int32_t ns_key_search(const ns_key_type *k, const void *keys, uint32_t count, ui
     return -(int32_t)lo - 1;
 }
 
+/* ---- string keys -------------------------------------------------------------------------- */
+
+int ns_key_compare(const ns_key_type *k, const void *a, const void *b)
+{
+    if (ns_key_is_text(k)) return strncmp((const char *)a, (const char *)b, (size_t)k->max + 1u); /* as unsigned char */
+    uint64_t x = ns_key_load(k, a), y = ns_key_load(k, b);
+    return x < y ? -1 : x > y;
+}
+
+ns_status ns_key_text_check(const ns_key_type *k, const char *key)
+{
+    size_t n = ns_strnlen(key, (size_t)k->max + 1u);
+    if (n > k->max) return NS_ERR_RANGE;
+    return ns_utf8_valid(key, n) ? NS_OK : NS_ERR_MALFORMED;
+}
+
+int32_t ns_key_search_text(const ns_key_type *k, const void *keys, uint32_t count, const char *key)
+{
+    const uint8_t *base = (const uint8_t *)keys;
+    size_t stride = (size_t)k->max + 1u;
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int d = strncmp((const char *)base + (size_t)mid * stride, key, stride);
+        if (d == 0) return (int32_t)mid;
+        if (d < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return -(int32_t)lo - 1;
+}
+
 int32_t ns_fa_find(const void *items, uint32_t count, size_t stride, uint32_t id)
 {
     uint32_t at = ns__id_lower_bound(items, stride, 0, count, id);
@@ -111,10 +145,12 @@ typedef struct sorter {
     const ns_key_type *key; /* NULL: a fastarray ID (uint32_t) leads each entry of a */
 } sorter;
 
-static uint64_t sort_key(const sorter *s, size_t i)
+/* Entry i against entry j: negative, 0 or positive. */
+static int sort_cmp(const sorter *s, size_t i, size_t j)
 {
-    if (s->key) return ns_key_load(s->key, s->a + i * s->a_size);
-    return ns__id_at(s->a, s->a_size, i);
+    if (s->key) return ns_key_compare(s->key, s->a + i * s->a_size, s->a + j * s->a_size);
+    uint32_t x = ns__id_at(s->a, s->a_size, i), y = ns__id_at(s->a, s->a_size, j);
+    return x < y ? -1 : x > y;
 }
 
 static void swap_entries(const sorter *s, size_t i, size_t j)
@@ -128,8 +164,8 @@ static void sift_down(const sorter *s, size_t root, size_t n)
     for (;;) {
         size_t child = 2 * root + 1;
         if (child >= n) return;
-        if (child + 1 < n && sort_key(s, child + 1) > sort_key(s, child)) child++;
-        if (sort_key(s, root) >= sort_key(s, child)) return;
+        if (child + 1 < n && sort_cmp(s, child + 1, child) > 0) child++;
+        if (sort_cmp(s, root, child) >= 0) return;
         swap_entries(s, root, child);
         root = child;
     }
@@ -138,7 +174,7 @@ static void sift_down(const sorter *s, size_t root, size_t n)
 static bool is_sorted(const sorter *s, size_t n)
 {
     for (size_t i = 1; i < n; i++)
-        if (sort_key(s, i - 1) > sort_key(s, i)) return false;
+        if (sort_cmp(s, i - 1, i) > 0) return false;
     return true;
 }
 
@@ -200,7 +236,17 @@ ns_status ns_coll_check(const ns_coll_ops *ops, const void *c)
     const uint8_t *items = (const uint8_t *)c + ops->items;
     uint16_t n = ns__count(c);
     if (n > ops->capacity) return NS_ERR_CAPACITY;
-    if (ops->kind == NS_COLL_SET || ops->kind == NS_COLL_MAP) {
+    if ((ops->kind == NS_COLL_SET || ops->kind == NS_COLL_MAP) && ns_key_is_text(&ops->key)) {
+        for (uint16_t i = 0; i < n; i++) {
+            const uint8_t *k = items + (size_t)i * ops->stride;
+            ns_status st = ns_key_text_check(&ops->key, (const char *)k);
+            if (st != NS_OK) return st;
+            if (i == 0) continue;
+            int d = ns_key_compare(&ops->key, k - ops->stride, k);
+            if (d == 0) return NS_ERR_DUPLICATE;
+            if (d > 0) return NS_ERR_ORDER;
+        }
+    } else if (ops->kind == NS_COLL_SET || ops->kind == NS_COLL_MAP) {
         for (uint16_t i = 0; i < n; i++) {
             uint64_t k = ns_key_load(&ops->key, items + (size_t)i * ops->stride);
             if (!ns_key_valid(&ops->key, k)) return NS_ERR_RANGE;
@@ -234,16 +280,28 @@ static bool fa_same(const ns_coll_ops *ops, const void *a, const void *b, bool k
     return !ops->order || memcmp(ns__u16s_c(a, ops->order), ns__u16s_c(b, ops->order), (size_t)n * 2) == 0;
 }
 
+/* Equal keys: identical bytes, or (string keys, whose bytes after the NUL may differ) the same
+ * content. */
+static bool keys_same(const ns_coll_ops *ops, const uint8_t *ia, const uint8_t *ib, uint16_t n)
+{
+    if (memcmp(ia, ib, (size_t)n * ops->stride) == 0) return true;
+    if (!ns_key_is_text(&ops->key)) return false;
+    for (uint16_t i = 0; i < n; i++)
+        if (ns_key_compare(&ops->key, ia + (size_t)i * ops->stride, ib + (size_t)i * ops->stride) != 0) return false;
+    return true;
+}
+
 bool ns_coll_equal(const ns_coll_ops *ops, const void *a, const void *b)
 {
     uint16_t n = ns__count(a);
     if (n != ns__count(b)) return false;
+    if (n > ops->capacity) n = (uint16_t)ops->capacity;
     const uint8_t *ia = (const uint8_t *)a + ops->items, *ib = (const uint8_t *)b + ops->items;
     switch (ops->kind) {
     case NS_COLL_SET:
-        return memcmp(ia, ib, (size_t)n * ops->stride) == 0;
+        return keys_same(ops, ia, ib, n);
     case NS_COLL_MAP:
-        if (memcmp(ia, ib, (size_t)n * ops->stride) != 0) return false;
+        if (!keys_same(ops, ia, ib, n)) return false;
         ia = (const uint8_t *)a + ops->values;
         ib = (const uint8_t *)b + ops->values;
         for (uint16_t i = 0; i < n; i++)

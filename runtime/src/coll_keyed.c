@@ -9,10 +9,16 @@
  *                    map: 0 change, 10 add, 11 remove; a change or add is followed by the value,
  *                         coded against the old value (change) or the default (add)
  *
+ * String keys (docs/wire.md section 12.6) replace the key's coding: each is ns_write_text
+ * against the previous key of the delta (the first against ""), so a key costs the length of
+ * the prefix it shares with that key, the length of the rest and the rest's bytes.
+ *
  * Because the operation says what the writer believed, a reader whose reference differs from
  * the writer's notices: an add of a key it holds is NS_ERR_DUPLICATE, a change or remove of
  * one it does not hold NS_ERR_UNKNOWN_ID. */
 #include "coll_internal.h"
+
+#include <netschema/text.h>
 
 enum { OP_CHANGE, OP_ADD, OP_REMOVE };
 
@@ -27,10 +33,11 @@ static keyed view(const ns_coll_ops *ops, const void *c)
     return k;
 }
 
-static uint64_t key_at(const keyed *k, uint32_t i)
+static const uint8_t *key_ptr(const keyed *k, uint32_t i)
 {
-    return ns_key_load(&k->ops->key, k->keys + (size_t)i * k->ops->stride);
+    return k->keys + (size_t)i * k->ops->stride;
 }
+
 
 static const uint8_t *value_at(const keyed *k, uint32_t i)
 {
@@ -46,6 +53,7 @@ static bool is_map(const ns_coll_ops *ops)
  * the valid key nearest zero, so the distance never exceeds the key type's span. */
 static uint64_t origin(const ns_coll_ops *ops, const void *ref)
 {
+    if (ns_key_is_text(&ops->key)) return 0; /* unused: string keys start from "" */
     if (ns__count(ref)) return ns_key_load(&ops->key, (const uint8_t *)ref + ops->items);
     uint64_t zero = ops->key.is_signed ? UINT64_C(0x8000000000000000) : 0;
     return zero < ops->key.min ? ops->key.min : zero > ops->key.max ? ops->key.max : zero;
@@ -56,6 +64,15 @@ static void write_key(ns_writer *w, const ns_coll_ops *ops, uint64_t key, uint64
     if (first) ns__write_first(w, key, base);
     else if (ops->key.size <= 4) ns_write_packed_u32(w, (uint32_t)(key - *prev - 1), NULL);
     else ns_write_packed_u64(w, key - *prev - 1, NULL);
+    *prev = key;
+}
+
+/* A string key against the previous key of the delta (the first against ""). */
+static void write_text_key(ns_writer *w, const ns_coll_ops *ops, const uint8_t *key, const uint8_t **prev)
+{
+    size_t cap = (size_t)ops->key.max;
+    const uint8_t *p = *prev ? *prev : (const uint8_t *)"";
+    ns_write_text(w, key, ns_strnlen((const char *)key, cap), p, ns_strnlen((const char *)p, cap));
     *prev = key;
 }
 
@@ -72,22 +89,24 @@ static ns_status diff(ns_writer *w, const ns_coll_ops *ops, const void *cur, con
     keyed c = view(ops, cur), f = view(ops, ref);
     uint32_t nc = ns__count(cur), nr = ns__count(ref), i = 0, j = 0, ops_n = 0;
     uint64_t prev = 0, base = origin(ops, ref);
+    const uint8_t *prev_text = NULL;
     while (i < nc || j < nr) {
-        uint64_t kc = i < nc ? key_at(&c, i) : 0, kr = j < nr ? key_at(&f, j) : 0;
-        int op;
-        uint64_t key;
-        if (j >= nr || (i < nc && kc < kr)) {
-            op = OP_ADD, key = kc;
-        } else if (i >= nc || kr < kc) {
-            op = OP_REMOVE, key = kr;
+        const uint8_t *pc = i < nc ? key_ptr(&c, i) : NULL, *pr = j < nr ? key_ptr(&f, j) : NULL;
+        int d = !pc ? 1 : !pr ? -1 : ns_key_compare(&ops->key, pc, pr), op;
+        const uint8_t *key;
+        if (d < 0) {
+            op = OP_ADD, key = pc;
+        } else if (d > 0) {
+            op = OP_REMOVE, key = pr;
         } else if (is_map(ops) && !ns__same(ops, value_at(&c, i), value_at(&f, j), ops->value_stride)) {
-            op = OP_CHANGE, key = kc;
+            op = OP_CHANGE, key = pc;
         } else {
             i++, j++;
             continue;
         }
         if (w) {
-            write_key(w, ops, key, &prev, ops_n == 0, base);
+            if (ns_key_is_text(&ops->key)) write_text_key(w, ops, key, &prev_text);
+            else write_key(w, ops, ns_key_load(&ops->key, key), &prev, ops_n == 0, base);
             write_op(w, ops, op);
             if (is_map(ops) && op != OP_REMOVE) {
                 ns_status st = ops->write(w, value_at(&c, i), op == OP_CHANGE ? value_at(&f, j) : NULL);
@@ -112,9 +131,22 @@ ns_status ns__keyed_write(ns_writer *w, const ns_coll_ops *ops, const void *cur,
     return st != NS_OK ? st : ns_writer_status(w);
 }
 
-/* Reads one key; false (with the reader failed) if it runs past the key type's range. */
-static bool read_key(ns_reader *r, const ns_coll_ops *ops, uint64_t *key, bool first, uint64_t base)
+/* Longest string key: string<N> allows N up to 4096 (idl/SPEC.md section 5.3). */
+#define TEXT_KEY_MAX 4096u
+
+/* The key being read, in stored form: an integer key as the key type stores it, a string key
+ * as char[M + 1], NUL-terminated. `prev` is the delta's previous string key. */
+typedef struct key_buf {
+    uint8_t  key[TEXT_KEY_MAX + 1];
+    uint8_t  prev[TEXT_KEY_MAX + 1];
+    size_t   prev_len;
+    uint64_t ordered; /* integer keys: the key in ordered form */
+} key_buf;
+
+/* Reads one integer key; false (with the reader failed) if it runs past the key type's range. */
+static bool read_key(ns_reader *r, const ns_coll_ops *ops, key_buf *b, bool first, uint64_t base)
 {
+    uint64_t *key = &b->ordered;
     if (first) {
         *key = ns__read_first(r, base);
     } else {
@@ -130,6 +162,31 @@ static bool read_key(ns_reader *r, const ns_coll_ops *ops, uint64_t *key, bool f
         ns_reader_fail(r, NS_ERR_RANGE);
         return false;
     }
+    ns_key_store(&ops->key, b->key, *key);
+    return true;
+}
+
+/* Reads one string key against the previous one; false (with the reader failed) if it is over
+ * M bytes, not UTF-8, or not above the previous key. */
+static bool read_text_key(ns_reader *r, const ns_coll_ops *ops, key_buf *b, bool first)
+{
+    size_t cap = (size_t)ops->key.max;
+    size_t n = ns_read_text(r, b->key, cap, b->prev, b->prev_len);
+    if (ns_reader_failed(r)) return false;
+    b->key[n] = 0;
+    if (!ns_utf8_valid((const char *)b->key, n)) {
+        ns_reader_fail(r, NS_ERR_MALFORMED);
+        return false;
+    }
+    if (!first) {
+        int d = ns_key_compare(&ops->key, b->prev, b->key);
+        if (d >= 0) {
+            ns_reader_fail(r, d == 0 ? NS_ERR_DUPLICATE : NS_ERR_ORDER);
+            return false;
+        }
+    }
+    memcpy(b->prev, b->key, n + 1);
+    b->prev_len = n;
     return true;
 }
 
@@ -146,10 +203,21 @@ typedef struct output {
     uint32_t n;
 } output;
 
-static bool put(output *o, uint64_t key)
+/* Appends a key in stored form (a string key with its NUL, the rest of its room zeroed, so
+ * that equal keys are equal bytes). */
+static bool put(output *o, const uint8_t *key)
 {
     if (o->n >= o->ops->capacity) return false;
-    if (o->keys) ns_key_store(&o->ops->key, o->keys + (size_t)o->n * o->ops->stride, key);
+    if (o->keys) {
+        uint8_t *to = o->keys + (size_t)o->n * o->ops->stride;
+        if (ns_key_is_text(&o->ops->key)) {
+            size_t len = ns_strnlen((const char *)key, (size_t)o->ops->key.max);
+            memcpy(to, key, len);
+            memset(to + len, 0, o->ops->stride - len);
+        } else {
+            memcpy(to, key, o->ops->key.size);
+        }
+    }
     o->n++;
     return true;
 }
@@ -159,11 +227,11 @@ static uint8_t *out_value(output *o)
     return o->values ? o->values + (size_t)(o->n - 1) * o->ops->value_stride : NULL;
 }
 
-/* Copies reference entries with keys below `limit` (all of them when `all`). */
-static bool keep_below(ns_reader *r, output *o, const keyed *f, uint32_t *j, uint32_t nr, uint64_t limit, bool all)
+/* Copies reference entries with keys below `limit` (all of them when limit is NULL). */
+static bool keep_below(ns_reader *r, output *o, const keyed *f, uint32_t *j, uint32_t nr, const uint8_t *limit)
 {
-    for (; *j < nr && (all || key_at(f, *j) < limit); (*j)++) {
-        if (!put(o, key_at(f, *j))) {
+    for (; *j < nr && (!limit || ns_key_compare(&o->ops->key, key_ptr(f, *j), limit) < 0); (*j)++) {
+        if (!put(o, key_ptr(f, *j))) {
             ns_reader_fail(r, NS_ERR_CAPACITY);
             return false;
         }
@@ -182,12 +250,19 @@ void ns__keyed_read(ns_reader *r, const ns_coll_ops *ops, void *dst, const void 
         ns_reader_fail(r, NS_ERR_CAPACITY);
         return;
     }
+    if (ns_key_is_text(&ops->key) && ops->key.max > TEXT_KEY_MAX) { /* not a table netschemac makes */
+        ns_reader_fail(r, NS_ERR_ARGUMENT);
+        return;
+    }
     output o = {ops, dst ? (uint8_t *)dst + ops->items : NULL, dst && is_map(ops) ? (uint8_t *)dst + ops->values : NULL, 0};
-    uint64_t key = 0, base = origin(ops, ref);
+    uint64_t base = origin(ops, ref);
+    key_buf b;
+    b.prev[0] = 0, b.prev_len = 0, b.ordered = 0;
     for (uint32_t k = 0; k < count; k++) {
-        if (!read_key(r, ops, &key, k == 0, base)) return;
-        if (!keep_below(r, &o, &f, &j, nr, key, false)) return;
-        bool held = j < nr && key_at(&f, j) == key;
+        bool ok = ns_key_is_text(&ops->key) ? read_text_key(r, ops, &b, k == 0) : read_key(r, ops, &b, k == 0, base);
+        if (!ok) return;
+        if (!keep_below(r, &o, &f, &j, nr, b.key)) return;
+        bool held = j < nr && ns_key_compare(&ops->key, key_ptr(&f, j), b.key) == 0;
         int op = read_op(r, ops);
         if (held == (op == OP_ADD)) {
             ns_reader_fail(r, held ? NS_ERR_DUPLICATE : NS_ERR_UNKNOWN_ID);
@@ -197,7 +272,7 @@ void ns__keyed_read(ns_reader *r, const ns_coll_ops *ops, void *dst, const void 
             j++;
             continue;
         }
-        if (!put(&o, key)) {
+        if (!put(&o, b.key)) {
             ns_reader_fail(r, NS_ERR_CAPACITY);
             return;
         }
@@ -205,6 +280,6 @@ void ns__keyed_read(ns_reader *r, const ns_coll_ops *ops, void *dst, const void 
         if (held) j++;
         if (ns_reader_failed(r)) return;
     }
-    if (!keep_below(r, &o, &f, &j, nr, 0, true)) return;
+    if (!keep_below(r, &o, &f, &j, nr, NULL)) return;
     if (dst) ns__set_count(dst, o.n);
 }

@@ -380,6 +380,10 @@ static void print_struct(FILE *out, const ns_type_desc *t, const uint8_t *p)
 
 static void print_key(FILE *out, const ns_key_type *k, const uint8_t *p)
 {
+    if (ns_key_is_text(k)) { /* a string key: its bytes up to the NUL, at most max */
+        print_string(out, p, ns_strnlen((const char *)p, (size_t)k->max));
+        return;
+    }
     uint64_t ordered = ns_key_load(k, p);
     if (k->is_signed) fprintf(out, "%" PRId64, (int64_t)(ordered ^ UINT64_C(0x8000000000000000)));
     else fprintf(out, "%" PRIu64, ordered);

@@ -1,6 +1,7 @@
 /* fuzz_reader.c — libFuzzer target: any bytes through generated readers. It covers every
- * component, input and rpc of idl/examples/everything.netschema (every type and attribute) and
- * of tests/e2e/coll.netschema (every collection kind), reached through the schemas' dispatch
+ * component, input and rpc of idl/examples/everything.netschema (every type and attribute), of
+ * tests/e2e/coll.netschema (every collection kind) and of tests/e2e/strkeys.netschema (sets and
+ * maps with string keys), reached through the schemas' dispatch
  * tables (ns_schema), so a record added to either schema is fuzzed without a change here.
  *
  * Input: byte 0 picks the record; byte 1 the number of baselines (0..3, bits 0-1) and the
@@ -18,6 +19,7 @@
 
 #include "coll.ns.h"
 #include "everything.ns.h"
+#include "strkeys.ns.h"
 
 /* One record, component or message, behind one interface. */
 typedef struct record {
@@ -54,12 +56,13 @@ static ns_status record_write(const record *k, ns_writer *w, const void *cur, co
 /* The record with index i over both schemas' components and messages, modulo their number. */
 static record pick_record(uint8_t i)
 {
-    static const ns_schema *const schemas[] = {&all_schema, &coll_schema};
+    static const ns_schema *const schemas[] = {&all_schema, &coll_schema, &strk_schema};
+    enum { NSCHEMAS = sizeof schemas / sizeof schemas[0] };
     uint32_t total = 0;
-    for (size_t s = 0; s < 2; s++) total += schemas[s]->component_count + schemas[s]->message_count;
+    for (size_t s = 0; s < NSCHEMAS; s++) total += schemas[s]->component_count + schemas[s]->message_count;
     uint32_t n = i % total;
     record k = {NULL, NULL};
-    for (size_t s = 0; s < 2; s++) {
+    for (size_t s = 0; s < NSCHEMAS; s++) {
         const ns_schema *sc = schemas[s];
         if (n < sc->component_count) {
             k.component = &sc->components[n];

@@ -6,8 +6,9 @@
  * them rarely. A collection snapshot always starts with its `uint16_t count`.
  *
  *   list       elements in order;                          items[N]
- *   set        integer keys, ascending, distinct;          items[N]
+ *   set        keys, ascending, distinct;                  items[N]
  *   map        ascending distinct keys and their values;   keys in items[N], values[N]
+ *              (keys are integers, enums, entities or string<M> as char[M + 1])
  *   fastarray  items {uint32_t id; uint32_t key; value} ascending by ID (IDs are never 0);
  *              with @ordered also order[N] (sender position -> item index) and pos[N] (its
  *              inverse), both uint16_t.
@@ -33,12 +34,15 @@ typedef enum ns_coll_kind {
     NS_COLL_LIST, NS_COLL_SET, NS_COLL_MAP, NS_COLL_FASTARRAY
 } ns_coll_kind;
 
-/* An integer key type (set elements, map keys). Keys are compared in "ordered" form: unsigned
- * keys as they are, signed keys offset by 2^63, so that unsigned comparison sorts them. */
+/* A key type (set elements, map keys). Integer keys are compared in "ordered" form: unsigned
+ * keys as they are, signed keys offset by 2^63, so that unsigned comparison sorts them.
+ * A string<M> key has size 0 and max M: it is stored as char[M + 1] (valid UTF-8, NUL-terminated)
+ * and compared by content, byte by byte as unsigned values, a proper prefix first
+ * (docs/wire.md section 12.6); the ns_key_* functions on ordered forms do not apply to it. */
 typedef struct ns_key_type {
-    uint8_t  size;              /* 1, 2, 4 or 8 bytes */
+    uint8_t  size;              /* 1, 2, 4 or 8 bytes; 0 for a string key */
     bool     is_signed;
-    uint64_t min, max;          /* the valid range, in ordered form */
+    uint64_t min, max;          /* the valid range, in ordered form; a string key: 0 and M */
     bool   (*valid)(int64_t v); /* enums: the declared values; NULL when every value in range is */
 } ns_key_type;
 
@@ -61,7 +65,7 @@ typedef struct ns_coll_ops {
 
 /* ---- keys ------------------------------------------------------------------------------- */
 
-/* The ordered form of the key at p. */
+/* The ordered form of the integer key at p (0, reading nothing, for a string key). */
 uint64_t ns_key_load(const ns_key_type *k, const void *p);
 
 /* Stores a key given in ordered form at p. */
@@ -80,6 +84,24 @@ static inline uint64_t ns_key_ordered_i64(int64_t v)
  * else -(insertion point) - 1. */
 int32_t ns_key_search(const ns_key_type *k, const void *keys, uint32_t count, uint64_t ordered);
 
+/* True for a string key type. */
+static inline bool ns_key_is_text(const ns_key_type *k)
+{
+    return k->size == 0;
+}
+
+/* Compares the stored keys at a and b (either kind): negative, 0 or positive. String keys are
+ * compared up to their NUL (at most M + 1 bytes), bytewise as unsigned values. */
+int ns_key_compare(const ns_key_type *k, const void *a, const void *b);
+
+/* String keys: NS_OK if key (a C string) is one a set or map can hold: at most M bytes
+ * (NS_ERR_RANGE), valid UTF-8 (NS_ERR_MALFORMED). */
+ns_status ns_key_text_check(const ns_key_type *k, const char *key);
+
+/* String keys: binary search of count ascending keys (char[M + 1] each) for key: its index if
+ * present, else -(insertion point) - 1. */
+int32_t ns_key_search_text(const ns_key_type *k, const void *keys, uint32_t count, const char *key);
+
 /* Binary search of count fastarray items (stride bytes each, ID first) for id; falls back to a
  * linear scan when they are not sorted. The index, or -1. */
 int32_t ns_fa_find(const void *items, uint32_t count, size_t stride, uint32_t id);
@@ -96,7 +118,8 @@ void ns_coll_sort(const ns_coll_ops *ops, void *c);
 
 /* NS_OK if the snapshot is one a reader could produce: count within capacity (NS_ERR_CAPACITY),
  * keys and IDs ascending (NS_ERR_ORDER), distinct (NS_ERR_DUPLICATE), keys valid and IDs
- * non-zero (NS_ERR_RANGE), order[] a permutation consistent with pos[] (NS_ERR_MALFORMED). */
+ * non-zero (NS_ERR_RANGE; a string key longer than M too), string keys valid UTF-8 and order[]
+ * a permutation consistent with pos[] (NS_ERR_MALFORMED). */
 ns_status ns_coll_check(const ns_coll_ops *ops, const void *c);
 
 /* True if two snapshots hold the same state. Fastarray keys are the sender's bookkeeping, not
@@ -118,9 +141,10 @@ ns_status ns_coll_write(ns_writer *w, const ns_coll_ops *ops, const void *cur, c
 
 /* Reads a delta written against ref (NULL: empty) into dst, or only checks it if dst is NULL.
  * Malformed deltas fail the reader: NS_ERR_CAPACITY (count over capacity), NS_ERR_RANGE (index
- * or key out of range), NS_ERR_ORDER (keys or IDs past their largest value), NS_ERR_DUPLICATE
- * (an add of a key or ID the reference holds, a position twice), NS_ERR_UNKNOWN_ID (a change or
- * remove of one it does not hold). dst must not alias ref. */
+ * or key out of range, a string key over M bytes), NS_ERR_ORDER (keys or IDs past their largest
+ * value, string keys not ascending), NS_ERR_DUPLICATE (an add of a key or ID the reference
+ * holds, a position or string key twice), NS_ERR_UNKNOWN_ID (a change or remove of one it does
+ * not hold), NS_ERR_MALFORMED (a string key that is not UTF-8). dst must not alias ref. */
 void ns_coll_read(ns_reader *r, const ns_coll_ops *ops, void *dst, const void *ref);
 
 /* ---- fast-array events -------------------------------------------------------------------- */
