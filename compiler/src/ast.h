@@ -100,14 +100,48 @@ struct nsc_typeref {
 /* What the check pass decided about a field's attributes. */
 typedef enum nsc_smooth { NSC_SMOOTH_CLAMP, NSC_SMOOTH_INTERPOLATE, NSC_SMOOTH_EXTRAPOLATE } nsc_smooth;
 
-/* Who receives a field: a set of audiences. */
+/* Who receives a field: a set of audiences on the owner axis (NSC_TO_*), narrowed by conditions
+ * on the receiver that must all hold (NSC_IF_*). The values of all, owner, others and none are
+ * those the type hash has always printed; the conditions only add bits. */
 enum { NSC_TO_OWNER = 1, NSC_TO_OTHERS = 2 };
+enum { NSC_IF_PREDICTED = 4, NSC_IF_INTERPOLATED = 8, NSC_IF_CUSTOM = 16 };
+#define NSC_SYNC_AXIS 3u        /* the NSC_TO_* bits of a sync */
+#define NSC_SYNC_CONDITIONS 28u /* the NSC_IF_* bits */
 typedef enum nsc_sync {
     NSC_SYNC_NONE = 0,
     NSC_SYNC_OWNER = NSC_TO_OWNER,
     NSC_SYNC_OTHERS = NSC_TO_OTHERS,
-    NSC_SYNC_ALL = NSC_TO_OWNER | NSC_TO_OTHERS
+    NSC_SYNC_ALL = NSC_TO_OWNER | NSC_TO_OTHERS,
+    NSC_SYNC_PREDICTED = NSC_SYNC_ALL | NSC_IF_PREDICTED,       /* Unreal's AutonomousOnly */
+    NSC_SYNC_INTERPOLATED = NSC_SYNC_ALL | NSC_IF_INTERPOLATED, /* Unreal's SimulatedOnly */
+    NSC_SYNC_CUSTOM = NSC_SYNC_ALL | NSC_IF_CUSTOM              /* the application's per-connection flag */
 } nsc_sync;
+
+/* The receiver bits of the runtime's ns_audience (netschema/baselines.h): a receiver is one of 8. */
+enum { NSC_RECV_OWNER = 1, NSC_RECV_PREDICTED = 2, NSC_RECV_CUSTOM = 4, NSC_RECEIVERS = 8 };
+
+/* True if a field of sync s reaches a receiver with the NSC_RECV_* bits `to`. */
+static inline bool nsc_sync_admits(unsigned s, unsigned to)
+{
+    if (!(s & ((to & NSC_RECV_OWNER) ? NSC_TO_OWNER : NSC_TO_OTHERS))) return false;
+    if ((s & NSC_IF_PREDICTED) && !(to & NSC_RECV_PREDICTED)) return false;
+    if ((s & NSC_IF_INTERPOLATED) && (to & NSC_RECV_PREDICTED)) return false;
+    return !(s & NSC_IF_CUSTOM) || (to & NSC_RECV_CUSTOM) != 0;
+}
+
+/* A sync as the schema spells it: one word, or a component's word and a field's ("owner predicted"). */
+static inline const char *nsc_sync_name(unsigned s)
+{
+    static const char *const names[3][8] = {
+        {"owner", "owner predicted", "owner interpolated", "owner predicted interpolated", "owner custom",
+         "owner predicted custom", "owner interpolated custom", "owner predicted interpolated custom"},
+        {"others", "others predicted", "others interpolated", "others predicted interpolated", "others custom",
+         "others predicted custom", "others interpolated custom", "others predicted interpolated custom"},
+        {"all", "predicted", "interpolated", "predicted interpolated", "custom", "predicted custom",
+         "interpolated custom", "predicted interpolated custom"},
+    };
+    return (s & NSC_SYNC_AXIS) == 0 ? "none" : names[(s & NSC_SYNC_AXIS) - 1][(s & NSC_SYNC_CONDITIONS) >> 2];
+}
 
 /* A number that is exact for integers and approximate for floats. */
 typedef struct nsc_number {

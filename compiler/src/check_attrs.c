@@ -20,7 +20,7 @@ static const struct {
     [A_RANGE] = {"range", 2, "@range(lo, hi)"},
     [A_SMALLEST_THREE] = {"smallest_three", 1, "@smallest_three(bits), bits 2 to 18"},
     [A_SMOOTH] = {"smooth", 1, "@smooth(clamp | interpolate | extrapolate [, wrap] [, max_distance = D])"},
-    [A_SYNC] = {"sync", 1, "@sync(all | owner | others | none)"},
+    [A_SYNC] = {"sync", 1, "@sync(all | owner | others | none | predicted | interpolated | custom)"},
     [A_NOTIFY] = {"notify", 0, "@notify"},
     [A_INITIAL] = {"initial", 0, "@initial"},
     [A_COMPOSITE] = {"composite", 0, "@composite"},
@@ -110,19 +110,27 @@ static const char *word_arg(nsc_checker *c, const nsc_attr *a, const char *const
               strcmp(a->name.text, "smooth") == 0  ? "clamp, interpolate, extrapolate"
               : strcmp(a->name.text, "model") == 0 ? "packed, entropy"
               : strcmp(a->name.text, "authority") == 0 ? "server, owner"
-                                                   : "all, owner, others, none");
+                                                   : "all, owner, others, none, predicted, interpolated, custom");
     return NULL;
 }
 
+/* The words of @sync: the owner axis (all, owner, others, none), then the conditions on the
+ * receiver (predicted, interpolated, custom: idl/SPEC.md "@sync"). */
+static const char *const sync_words[] = {"all", "owner", "others", "none", "predicted", "interpolated", "custom"};
+static const nsc_sync sync_values[] = {NSC_SYNC_ALL, NSC_SYNC_OWNER, NSC_SYNC_OTHERS, NSC_SYNC_NONE,
+                                       NSC_SYNC_PREDICTED, NSC_SYNC_INTERPOLATED, NSC_SYNC_CUSTOM};
+#define SYNC_WORDS (sizeof sync_words / sizeof sync_words[0])
+
 static nsc_sync sync_of(const char *w)
 {
-    return strcmp(w, "all") == 0 ? NSC_SYNC_ALL : strcmp(w, "owner") == 0 ? NSC_SYNC_OWNER
-         : strcmp(w, "others") == 0 ? NSC_SYNC_OTHERS : NSC_SYNC_NONE;
+    for (size_t i = 0; i < SYNC_WORDS; i++)
+        if (strcmp(w, sync_words[i]) == 0) return sync_values[i];
+    return NSC_SYNC_NONE;
 }
 
 static const char *sync_name(nsc_sync s)
 {
-    return s == NSC_SYNC_ALL ? "all" : s == NSC_SYNC_OWNER ? "owner" : s == NSC_SYNC_OTHERS ? "others" : "none";
+    return nsc_sync_name(s);
 }
 
 /* Reports the second of two identical attributes; returns true if a is a duplicate. */
@@ -175,8 +183,7 @@ void nsc_check_decl_attrs(nsc_checker *c, nsc_decl *d)
                 nsc_error(c->d, "E-attr-place", a->loc, "@sync applies to components and their fields, not to %ss", kind);
                 continue;
             }
-            static const char *const words[] = {"all", "owner", "others", "none"};
-            const char *w = word_arg(c, a, words, 4);
+            const char *w = word_arg(c, a, sync_words, SYNC_WORDS);
             if (w) d->sync = sync_of(w);
         } else if (id == A_ID) {
             if (d->kind != NSC_D_COMPONENT && d->kind != NSC_D_INPUT && d->kind != NSC_D_RPC) {
@@ -514,13 +521,28 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
     case A_SYNC: {
         component_only(c, a, owner, &ok);
         if (!ok) return false;
-        static const char *const words[] = {"all", "owner", "others", "none"};
-        const char *w = word_arg(c, a, words, 4);
+        const char *w = word_arg(c, a, sync_words, SYNC_WORDS);
         if (!w) return false;
         nsc_sync fs = sync_of(w);
-        if ((fs & ~owner->sync) != 0) {
+        /* all, owner, others, none may only narrow the component's owner axis; predicted,
+         * interpolated and custom keep it and add a condition. Either way the component's
+         * conditions hold too. */
+        const bool condition = (fs & NSC_SYNC_CONDITIONS) != 0;
+        if (!condition && (fs & ~owner->sync & NSC_SYNC_AXIS) != 0) {
             nsc_error(c->d, "E-attr-sync", a->loc, "@sync(%s) would send this field to more receivers than its "
                       "component, which is @sync(%s)", w, sync_name(owner->sync));
+            return false;
+        }
+        if (condition) fs = (nsc_sync)((fs & NSC_SYNC_CONDITIONS) | (owner->sync & NSC_SYNC_AXIS));
+        if (fs != NSC_SYNC_NONE) fs = (nsc_sync)(fs | (owner->sync & NSC_SYNC_CONDITIONS));
+        if (condition && (fs & NSC_SYNC_AXIS) == 0) {
+            nsc_error(c->d, "E-attr-sync", a->loc, "@sync(%s) in a component that is @sync(none) reaches no receiver", w);
+            return false;
+        }
+        if ((fs & NSC_IF_PREDICTED) && (fs & NSC_IF_INTERPOLATED)) {
+            nsc_error(c->d, "E-attr-sync", a->loc, "@sync(%s) in a component that is @sync(%s) reaches no receiver: "
+                      "a receiver either predicts the entity or interpolates it; write @sync(none)", w,
+                      sync_name(owner->sync));
             return false;
         }
         s->sync = fs;
@@ -618,5 +640,13 @@ void nsc_check_field_attrs(nsc_checker *c, nsc_decl *owner, nsc_field *f)
         nsc_diag_note(c->d, quant_attr->loc, "@quantize is given here");
         nsc_diag_end(c->d);
         s->smallest_three = 0;
+    }
+    /* The entropy mode (netschema/entropy.h) codes every field that reaches both the owner and
+     * the others, without an audience: it cannot leave out a field that only some of them get. */
+    if (owner->kind == NSC_D_COMPONENT && owner->entropy && (s->sync & NSC_SYNC_CONDITIONS)) {
+        nsc_error(c->d, "E-attr-sync", f->name.loc, "@sync(%s) in a @model(entropy) component: the entropy mode "
+                  "has no audience, so it cannot leave this field out for the receivers it does not reach",
+                  sync_name(s->sync));
+        s->sync = NSC_SYNC_NONE;
     }
 }

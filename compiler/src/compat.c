@@ -116,9 +116,10 @@ static void spell_default(const nsc_field_sem *s, nsc_strbuf *sb)
     else nsc_sb_puts(sb, "none (the zero value)");
 }
 
+/* "predicted", "owner interpolated", ...: nsc_sync_name (ast.h). */
 static const char *sync_name(nsc_sync s)
 {
-    return s == NSC_SYNC_ALL ? "all" : s == NSC_SYNC_OWNER ? "owner" : s == NSC_SYNC_OTHERS ? "others" : "none";
+    return nsc_sync_name(s);
 }
 
 typedef void (*speller)(const nsc_field_sem *, nsc_strbuf *);

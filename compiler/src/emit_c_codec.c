@@ -665,31 +665,72 @@ static void read_members(nsc_cgen *g, const nsc_layout *l, const char *dst, cons
 
 /* ---- _write and _read --------------------------------------------------------------------- */
 
-/* Who gets a slot, as a C condition over `owner` and `full`; NULL for nobody. */
-static const char *sent_condition(const nsc_decl *d, const nsc_slot *s)
+/* Who gets a slot, as a C condition over `owner`, `predicting`, `custom` (the receiver's
+ * ns_audience bits) and `full`; NULL for nobody. */
+static const char *sent_condition(nsc_cgen *g, const nsc_decl *d, const nsc_slot *s)
 {
     if (d->kind != NSC_D_COMPONENT) return "true";
-    if (s->sync == NSC_SYNC_NONE) return NULL;
-    const char *aud = s->sync == NSC_SYNC_ALL ? NULL : s->sync == NSC_SYNC_OWNER ? "owner" : "!owner";
-    if (s->initial) return aud ? (s->sync == NSC_SYNC_OWNER ? "owner && full" : "!owner && full") : "full";
-    return aud ? aud : "true";
+    unsigned sync = (unsigned)s->sync, axis = sync & NSC_SYNC_AXIS;
+    if (axis == 0) return NULL;
+    nsc_strbuf sb = NSC_STRBUF_INIT;
+    if (axis != NSC_SYNC_ALL) nsc_sb_puts(&sb, axis == NSC_SYNC_OWNER ? " && owner" : " && !owner");
+    if (sync & NSC_IF_PREDICTED) nsc_sb_puts(&sb, " && predicting");
+    if (sync & NSC_IF_INTERPOLATED) nsc_sb_puts(&sb, " && !predicting");
+    if (sync & NSC_IF_CUSTOM) nsc_sb_puts(&sb, " && custom");
+    if (s->initial) nsc_sb_puts(&sb, " && full");
+    const char *r = sb.len ? nsc_arena_strdup(g->a, nsc_sb_str(&sb) + 4) : "true";
+    nsc_sb_free(&sb);
+    return r;
 }
 
-/* Which of `owner` and `full` the slots of d depend on. */
-static void dependencies(const nsc_decl *d, bool *owner, bool *full)
+/* What the slots of a record depend on: the receiver's bits and whether it is a full state. */
+typedef struct deps {
+    bool owner, predicting, custom, full;
+} deps;
+
+static deps dependencies(nsc_cgen *g, const nsc_decl *d)
 {
-    *owner = *full = false;
+    deps r = {false, false, false, false};
     for (size_t i = 0; i < d->layout->nslots; i++) {
         const nsc_slot *s = &d->layout->slots[i];
-        if (!sent_condition(d, s)) continue;
-        *owner |= d->kind == NSC_D_COMPONENT && s->sync != NSC_SYNC_ALL;
-        *full |= d->kind == NSC_D_COMPONENT && s->initial;
+        if (d->kind != NSC_D_COMPONENT || !sent_condition(g, d, s)) continue;
+        r.owner |= (s->sync & NSC_SYNC_AXIS) != NSC_SYNC_ALL;
+        r.predicting |= (s->sync & (NSC_IF_PREDICTED | NSC_IF_INTERPOLATED)) != 0;
+        r.custom |= (s->sync & NSC_IF_CUSTOM) != 0;
+        r.full |= s->initial;
     }
+    return r;
 }
 
-/* The number of slots sent, as an expression over owner and full. */
-static const char *sent_count(nsc_cgen *g, const nsc_layout *l)
+/* The slots sent to receiver `to` (NSC_RECV_* bits) as a C expression deciding the variables
+ * vars[i..n) ("owner", "predicting", "custom", "full"); a variable that changes nothing is left out. */
+static const char *count_tree(nsc_cgen *g, const nsc_layout *l, const char *const *vars, size_t i, size_t n,
+                              unsigned to, int kind)
 {
+    if (i == n) return NSC_FMT(g, "%uu", l->mask_slots[to][kind]);
+    const char *v = vars[i];
+    const bool is_full = strcmp(v, "full") == 0;
+    const unsigned bit = v[0] == 'o' ? NSC_RECV_OWNER : v[0] == 'p' ? NSC_RECV_PREDICTED : v[0] == 'c' ? NSC_RECV_CUSTOM : 0;
+    const char *t = count_tree(g, l, vars, i + 1, n, to | bit, is_full ? NSC_WRITE_FULL : kind);
+    const char *f = count_tree(g, l, vars, i + 1, n, to, kind);
+    if (strcmp(t, f) == 0) return t;
+    return NSC_FMT(g, strchr(t, '?') ? (strchr(f, '?') ? "%s ? (%s) : (%s)" : "%s ? (%s) : %s")
+                                      : (strchr(f, '?') ? "%s ? %s : (%s)" : "%s ? %s : %s"), v, t, f);
+}
+
+/* The number of slots sent, as an expression over owner, predicting, custom and full. */
+static const char *sent_count(nsc_cgen *g, const nsc_layout *l, deps dp)
+{
+    if (dp.predicting || dp.custom) {
+        const char *vars[4];
+        size_t n = 0;
+        if (dp.owner) vars[n++] = "owner";
+        if (dp.predicting) vars[n++] = "predicting";
+        if (dp.custom) vars[n++] = "custom";
+        if (dp.full) vars[n++] = "full";
+        return count_tree(g, l, vars, 0, n, 0, NSC_WRITE_DELTA);
+    }
+    /* Only the owner axis: the expressions generated before the conditions existed. */
     unsigned a = l->mask_slots[NSC_AUD_OWNER][NSC_WRITE_FULL], b = l->mask_slots[NSC_AUD_OWNER][NSC_WRITE_DELTA];
     unsigned cc = l->mask_slots[NSC_AUD_OBSERVER][NSC_WRITE_FULL], dd = l->mask_slots[NSC_AUD_OBSERVER][NSC_WRITE_DELTA];
     if (a == b && b == cc && cc == dd) return NSC_FMT(g, "%uu", a);
@@ -698,13 +739,21 @@ static const char *sent_count(nsc_cgen *g, const nsc_layout *l)
     return NSC_FMT(g, "owner ? (full ? %uu : %uu) : (full ? %uu : %uu)", a, b, cc, dd);
 }
 
+/* The receiver's bits and the write kind, as decode_fn's parameters or their arguments. */
+static const char *deps_list(nsc_cgen *g, deps dp, bool params)
+{
+    const char *t = params ? ", const bool " : ", ";
+    return NSC_FMT(g, "%s%s%s%s%s%s%s%s", dp.owner ? t : "", dp.owner ? "owner" : "", dp.predicting ? t : "",
+                   dp.predicting ? "predicting" : "", dp.custom ? t : "", dp.custom ? "custom" : "",
+                   dp.full ? t : "", dp.full ? "full" : "");
+}
+
 /* The part of _write and _read before the fields: arguments checked, reference chosen. */
 static void prologue(nsc_cgen *g, const nsc_decl *d, bool writing)
 {
     nsc_printer *c = g->c;
     const char *n = nsc_cg_name(g, d);
-    bool owner, full;
-    dependencies(d, &owner, &full);
+    const deps dp = dependencies(g, d);
     switch (d->kind) {
     case NSC_D_COMPONENT: {
         bool predicted = has_predicted(d->layout);
@@ -713,9 +762,12 @@ static void prologue(nsc_cgen *g, const nsc_decl *d, bool writing)
         nsc_p_line(c, "if (st != NS_OK) return st;");
         if (predicted) nsc_p_line(c, "%s pred;", nsc_cg_fn(g, d, "pred"));
         nsc_p_line(c, "const %s_snap *ref = %s(base%s);", n, nsc_cg_fn(g, d, "reference"), predicted ? ", &pred" : "");
-        if (owner) nsc_p_line(c, "const bool owner = to == NS_TO_OWNER;");
-        else nsc_p_line(c, "(void)to;");
-        if (full) nsc_p_line(c, "const bool full = ns_baselines_count(base) == 0;");
+        /* ns_audience is a set of bits: test each one, whatever else the caller set. */
+        if (dp.owner) nsc_p_line(c, "const bool owner = (to & NS_TO_OWNER) != 0;");
+        if (dp.predicting) nsc_p_line(c, "const bool predicting = (to & NS_TO_PREDICTED) != 0;");
+        if (dp.custom) nsc_p_line(c, "const bool custom = (to & NS_TO_CUSTOM) != 0;");
+        if (!dp.owner && !dp.predicting && !dp.custom) nsc_p_line(c, "(void)to;");
+        if (dp.full) nsc_p_line(c, "const bool full = ns_baselines_count(base) == 0;");
         break;
     }
     case NSC_D_INPUT:
@@ -735,7 +787,7 @@ static void prologue(nsc_cgen *g, const nsc_decl *d, bool writing)
         }
         nsc_p_line(c, "const %s_snap *ref = &%s;", n, nsc_cg_fn(g, d, "snap_default"));
     }
-    nsc_p_line(c, "const unsigned sent = %s;", sent_count(g, d->layout));
+    nsc_p_line(c, "const unsigned sent = %s;", sent_count(g, d->layout, dp));
 }
 
 static const char *signature(nsc_cgen *g, const nsc_decl *d, bool writing)
@@ -764,12 +816,12 @@ static bool delta32(const nsc_slot *s)
 /* The longest record d's _write can make when every slot is a bool or 32-bit deltas, in bytes
  * (every change bit set, every code its longest: 6 bits of prefix and 32 raw, whatever the
  * baselines hold); 0 when some slot is of another kind. */
-static unsigned record_worst_bytes(const nsc_decl *d)
+static unsigned record_worst_bytes(nsc_cgen *g, const nsc_decl *d)
 {
     unsigned bits = 1; /* any */
     for (size_t i = 0; i < d->layout->nslots; i++) {
         const nsc_slot *s = &d->layout->slots[i];
-        if (!sent_condition(d, s)) continue;
+        if (!sent_condition(g, d, s)) continue;
         if (s->enc == NSC_ENC_BOOL) bits += 1;
         else if (delta32(s)) bits += 1 + elements(s) * 38u;
         else return 0;
@@ -789,11 +841,11 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_line(c, "ns_writer w = *wp;");
     nsc_strbuf any = NSC_STRBUF_INIT;
     bool uses_ref = false;
-    for (size_t i = 0; i < l->nslots; i++) uses_ref |= sent_condition(d, &l->slots[i]) && !l->slots[i].predicted;
+    for (size_t i = 0; i < l->nslots; i++) uses_ref |= sent_condition(g, d, &l->slots[i]) && !l->slots[i].predicted;
     if (!uses_ref) nsc_p_line(c, "(void)ref; /* every field sent is predicted */");
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
-        const char *cond = sent_condition(d, s);
+        const char *cond = sent_condition(g, d, s);
         if (!cond) continue;
         const char *diff = nsc_cg_differs(g, s, NSC_FMT(g, "cur->%s", s->path), refx(g, s));
         if (strcmp(cond, "true") == 0) nsc_p_line(c, "const bool c%zu = %s; /* %s */", i, diff, s->path);
@@ -802,7 +854,7 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
     }
     /* A record of bools and 32-bit deltas has a known worst size: one test for room for all of
      * it (ns_record, netschema/bits.h) instead of one per put. */
-    const unsigned worst = any.len ? record_worst_bytes(d) : 0;
+    const unsigned worst = any.len ? record_worst_bytes(g, d) : 0;
     const char *wr = worst ? "&rec" : "&w", *put = worst ? "ns_record" : "ns_write";
     if (any.len == 0) {
         nsc_p_line(c, "(void)cur;");
@@ -817,7 +869,7 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
         nsc_p_open(c, "if (any || sent == 1) {");
         for (size_t i = 0; i < l->nslots; i++) {
             const nsc_slot *s = &l->slots[i];
-            const char *cond = sent_condition(d, s);
+            const char *cond = sent_condition(g, d, s);
             if (!cond) continue;
             bool always = strcmp(cond, "true") == 0;
             if (!always) nsc_p_open(c, "if (%s) {", cond);
@@ -913,7 +965,7 @@ static void read_fn(nsc_cgen *g, const nsc_decl *d)
     }
     nsc_p_line(c, "ns_reader r = *rp;");
     bool any_slot = false;
-    for (size_t i = 0; i < l->nslots; i++) any_slot |= sent_condition(d, &l->slots[i]) != NULL;
+    for (size_t i = 0; i < l->nslots; i++) any_slot |= sent_condition(g, d, &l->slots[i]) != NULL;
     if (!any_slot) {
         nsc_p_line(c, "(void)sent;");
     } else {
@@ -921,7 +973,7 @@ static void read_fn(nsc_cgen *g, const nsc_decl *d)
         nsc_p_open(c, "if (any) {");
         for (size_t i = 0; i < l->nslots; i++) {
             const nsc_slot *s = &l->slots[i];
-            const char *cond = sent_condition(d, s);
+            const char *cond = sent_condition(g, d, s);
             if (!cond) continue;
             bool always = strcmp(cond, "true") == 0;
             nsc_p_comment(c, "%s", s->path);
@@ -994,26 +1046,26 @@ static void decode_slot(nsc_cgen *g, const nsc_slot *s, const char *path, const 
     nsc_p_close(c, "}");
 }
 
-static void decode_fn(nsc_cgen *g, const nsc_decl *d, bool predicted, bool owner, bool full)
+static void decode_fn(nsc_cgen *g, const nsc_decl *d, bool predicted, deps dp)
 {
     nsc_printer *c = g->c;
     const nsc_layout *l = d->layout;
     const char *n = nsc_cg_name(g, d);
     nsc_p_empty(c);
     nsc_p_comment(c, "Decodes what %s wrote into dst, or with dst NULL only checks it.", nsc_cg_fn(g, d, "write"));
-    nsc_p_line(c, "static void %s(ns_reader *rp, %s_snap *dst, const %s_snap *ref%s%s%s, const unsigned sent)",
+    nsc_p_line(c, "static void %s(ns_reader *rp, %s_snap *dst, const %s_snap *ref%s%s, const unsigned sent)",
                nsc_cg_fn(g, d, "decode"), n, n, predicted ? NSC_FMT(g, ", const %s *pp", nsc_cg_fn(g, d, "pred")) : "",
-               owner ? ", const bool owner" : "", full ? ", const bool full" : "");
+               deps_list(g, dp, true));
     nsc_p_open(c, "{");
     if (predicted) nsc_p_line(c, "const %s pred = *pp;", nsc_cg_fn(g, d, "pred"));
     nsc_p_line(c, "ns_reader r = *rp;");
     nsc_p_line(c, "const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;");
     bool any_slot = false;
-    for (size_t i = 0; i < l->nslots; i++) any_slot |= sent_condition(d, &l->slots[i]) != NULL;
+    for (size_t i = 0; i < l->nslots; i++) any_slot |= sent_condition(g, d, &l->slots[i]) != NULL;
     if (!any_slot) nsc_p_line(c, "(void)any; /* no field is ever sent (@sync(none)) */");
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
-        const char *cond = sent_condition(d, s);
+        const char *cond = sent_condition(g, d, s);
         const char *changed = !cond ? "false"
                             : strcmp(cond, "true") == 0 ? "any && ns_read_bool(&r)"
                             : NSC_FMT(g, "any && (%s) && ns_read_bool(&r)", cond);
@@ -1027,16 +1079,16 @@ static void decode_fn(nsc_cgen *g, const nsc_decl *d, bool predicted, bool owner
 static void read_twice_fn(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *c = g->c;
-    bool owner, full, predicted = d->kind == NSC_D_COMPONENT && has_predicted(d->layout);
-    dependencies(d, &owner, &full);
-    decode_fn(g, d, predicted, owner, full);
+    bool predicted = d->kind == NSC_D_COMPONENT && has_predicted(d->layout);
+    const deps dp = dependencies(g, d);
+    decode_fn(g, d, predicted, dp);
     nsc_p_empty(c);
     nsc_p_line(c, "%s", signature(g, d, false));
     nsc_p_open(c, "{");
     prologue(g, d, false);
     nsc_p_comment(c, "Decoding builds out from ref, so the two must differ.");
     nsc_p_line(c, "if ((const void *)out == (const void *)ref) return NS_ERR_ARGUMENT;");
-    const char *args = NSC_FMT(g, "ref%s%s%s, sent", predicted ? ", &pred" : "", owner ? ", owner" : "", full ? ", full" : "");
+    const char *args = NSC_FMT(g, "ref%s%s, sent", predicted ? ", &pred" : "", deps_list(g, dp, false));
     nsc_p_comment(c, "Check the whole delta first, so that on error out keeps what it held.");
     nsc_p_line(c, "ns_reader check = *rp;");
     nsc_p_line(c, "%s(&check, NULL, %s);", nsc_cg_fn(g, d, "decode"), args);

@@ -41,6 +41,9 @@ static const char *flags(nsc_cgen *g, const nsc_slot *s)
     if (s->field && s->top == s->field && s->field->sem.notify) nsc_sb_puts(&sb, " | NS_FIELD_NOTIFY");
     if (s->snap_ctype && s->snap_ctype[0] == 'u') nsc_sb_puts(&sb, " | NS_FIELD_UNSIGNED");
     if (s->bounded) nsc_sb_puts(&sb, " | NS_FIELD_BOUNDED");
+    if (s->sync & NSC_IF_PREDICTED) nsc_sb_puts(&sb, " | NS_FIELD_IF_PREDICTED");
+    if (s->sync & NSC_IF_INTERPOLATED) nsc_sb_puts(&sb, " | NS_FIELD_IF_INTERPOLATED");
+    if (s->sync & NSC_IF_CUSTOM) nsc_sb_puts(&sb, " | NS_FIELD_IF_CUSTOM");
     const char *r = sb.len ? nsc_arena_strdup(g->a, nsc_sb_str(&sb) + 3) : "0";
     nsc_sb_free(&sb);
     return r;

@@ -22,13 +22,14 @@ static bool measurable(const nsc_type *t)
     }
 }
 
-/* The predicted fields of a component: those its owner receives (@sync all or owner, @initial
- * ones included). The owner is the one who predicts, and these are the fields a server state
- * can correct; the others (@sync others, none) never reach it. Members of a struct field follow
- * the field. */
+/* The predicted fields of a component: those that reach a predicting owner (@sync all, owner,
+ * predicted, custom; @initial ones included). The owner is the one who predicts by default, and
+ * these are the fields a server state can correct; the others (@sync others, interpolated, none)
+ * never reach it. Members of a struct field follow the field. */
 static bool predicted(const nsc_decl *d, const nsc_field *f)
 {
-    return d->kind != NSC_D_COMPONENT || (f->sem.sync & NSC_SYNC_OWNER) != 0;
+    return d->kind != NSC_D_COMPONENT || nsc_sync_admits(f->sem.sync, NSC_RECV_OWNER | NSC_RECV_PREDICTED) ||
+           nsc_sync_admits(f->sem.sync, NSC_RECV_OWNER | NSC_RECV_PREDICTED | NSC_RECV_CUSTOM);
 }
 
 /* A predicted field with a distance gets a prediction error. */

@@ -8,9 +8,10 @@
 #include "layout.h"
 #include "utf8.h"
 
+/* "predicted", "owner interpolated", ...: nsc_sync_name (ast.h). */
 static const char *sync_word(nsc_sync s)
 {
-    return s == NSC_SYNC_ALL ? "all" : s == NSC_SYNC_OWNER ? "owner" : s == NSC_SYNC_OTHERS ? "others" : "none";
+    return nsc_sync_name(s);
 }
 
 static const char *smooth_word(nsc_smooth s)
@@ -134,8 +135,8 @@ static void per_variant(nsc_json *j, const char *key, uint32_t v[2][2])
     nsc_json_object(j);
     nsc_json_key(j, "observer_delta"), nsc_json_uint(j, v[NSC_AUD_OBSERVER][NSC_WRITE_DELTA]);
     nsc_json_key(j, "observer_full"), nsc_json_uint(j, v[NSC_AUD_OBSERVER][NSC_WRITE_FULL]);
-    nsc_json_key(j, "owner_delta"), nsc_json_uint(j, v[NSC_AUD_OWNER][NSC_WRITE_DELTA]);
-    nsc_json_key(j, "owner_full"), nsc_json_uint(j, v[NSC_AUD_OWNER][NSC_WRITE_FULL]);
+    nsc_json_key(j, "owner_delta"), nsc_json_uint(j, v[1][NSC_WRITE_DELTA]);
+    nsc_json_key(j, "owner_full"), nsc_json_uint(j, v[1][NSC_WRITE_FULL]);
     nsc_json_end_object(j);
 }
 
@@ -154,12 +155,12 @@ static void record(nsc_context *ctx, nsc_json *j, const nsc_decl *d)
     /* Only when present, like in the hash: descriptors of schemas without them are unchanged. */
     if (d->send_rate_hz) nsc_json_key(j, "send_rate"), nsc_json_uint(j, d->send_rate_hz);
     if (d->unreliable) nsc_json_key(j, "unreliable"), nsc_json_bool(j, true);
-    uint32_t slots[2][2];
+    /* The two default receivers: an observer (interpolating) and the owner (predicting). */
+    static const int aud[2] = {NSC_AUD_OBSERVER, NSC_AUD_PREDICTING_OWNER};
+    uint32_t slots[2][2], bits[2][2];
     for (int x = 0; x < 2; x++)
-        for (int y = 0; y < 2; y++) slots[x][y] = l->mask_slots[x][y];
+        for (int y = 0; y < 2; y++) slots[x][y] = l->mask_slots[aud[x]][y], bits[x][y] = l->max_bits[aud[x]][y];
     per_variant(j, "mask_slots", slots);
-    uint32_t bits[2][2];
-    memcpy(bits, l->max_bits, sizeof bits);
     per_variant(j, "max_bits", bits);
     nsc_json_key(j, "fields");
     nsc_json_array(j);

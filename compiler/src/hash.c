@@ -56,6 +56,8 @@ static void canon_field(const nsc_field *f, nsc_strbuf *sb, int depth)
         canon_number(&s->range_hi, sb);
     }
     if (s->smallest_three) nsc_sb_printf(sb, " smallest_three=%u", s->smallest_three);
+    /* The nsc_sync value: all, owner, others and none keep the numbers they always had, so
+     * their hashes are unchanged; predicted, interpolated and custom add condition bits. */
     nsc_sb_printf(sb, " sync=%d", (int)s->sync);
     /* Defaults are on the wire too: with no baseline, fields are coded against them. */
     if (s->init) {

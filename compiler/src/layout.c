@@ -40,8 +40,7 @@ const char *nsc_int_ctype(const nsc_type *t)
 
 bool nsc_slot_sent(const nsc_slot *s, int aud, int kind)
 {
-    unsigned to = aud == NSC_AUD_OWNER ? NSC_TO_OWNER : NSC_TO_OTHERS;
-    return (s->sync & to) != 0 && (!s->initial || kind == NSC_WRITE_FULL);
+    return nsc_sync_admits(s->sync, (unsigned)aud) && (!s->initial || kind == NSC_WRITE_FULL);
 }
 
 /* Bits needed for values 0..span. */
@@ -399,7 +398,7 @@ static nsc_layout *layout_of(nsc_checker *c, const nsc_decl *d)
     l->slots = b.slots;
     l->nslots = b.count;
     for (size_t i = 0; i < l->nslots; i++) l->slots[i].index = (unsigned)i;
-    for (int aud = 0; aud < 2; aud++) {
+    for (int aud = 0; aud < NSC_RECEIVERS; aud++) {
         for (int kind = 0; kind < 2; kind++) {
             unsigned n = 0;
             uint32_t bits = 0;

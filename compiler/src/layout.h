@@ -60,16 +60,17 @@ typedef struct nsc_slot {
     bool             record;     /* a struct coded by its own _write (collection elements) */
 } nsc_slot;
 
-/* Audience × write kind, for masks and bounds. */
-enum { NSC_AUD_OBSERVER = 0, NSC_AUD_OWNER = 1 };
+/* Audience × write kind, for masks and bounds. An audience is a receiver's NSC_RECV_* bits
+ * (ast.h), 0 to NSC_RECEIVERS - 1: observer 0, owner 1, a predicting owner 3. */
+enum { NSC_AUD_OBSERVER = 0, NSC_AUD_OWNER = 1, NSC_AUD_PREDICTING_OWNER = 3 };
 enum { NSC_WRITE_DELTA = 0, NSC_WRITE_FULL = 1 };
 
 typedef struct nsc_layout {
     const nsc_decl *decl;
     nsc_slot       *slots;
     size_t          nslots;
-    unsigned        mask_slots[2][2]; /* [audience][kind]: slots in the mask */
-    uint32_t        max_bits[2][2];   /* worst size of one write (mask included) */
+    unsigned        mask_slots[NSC_RECEIVERS][2]; /* [audience][kind]: slots in the mask */
+    uint32_t        max_bits[NSC_RECEIVERS][2];   /* worst size of one write (mask included) */
     uint32_t        max_bits_all;     /* the largest of max_bits */
 } nsc_layout;
 

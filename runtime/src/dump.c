@@ -277,7 +277,7 @@ static void predict(const ns_field_desc *f, const ns_baselines *b, uint8_t *pred
 static bool slot_sent(const ns_type_desc *t, const ns_field_desc *f, ns_audience to, bool full)
 {
     if (t->kind != NS_KIND_COMPONENT) return true;
-    if (!(f->flags & (to == NS_TO_OWNER ? NS_FIELD_TO_OWNER : NS_FIELD_TO_OTHERS))) return false;
+    if (!ns_field_reaches(f->flags, (unsigned)to)) return false;
     return !(f->flags & NS_FIELD_INITIAL) || full;
 }
 
@@ -583,7 +583,12 @@ static void print_against(FILE *out, const ns_type_desc *t, const ns_baselines *
         for (uint32_t i = 0; i < n; i++) fprintf(out, "%s tick %" PRIu32, i ? "," : "", base->tick[i]);
         if (n == 3) fprintf(out, " (predicting tick %" PRIu32 ")", base->tick_now);
     }
-    if (t->kind == NS_KIND_COMPONENT) fputs(to == NS_TO_OWNER ? ", for the owner" : ", for an observer", out);
+    if (t->kind == NS_KIND_COMPONENT) {
+        fputs(to & NS_TO_OWNER ? ", for the owner" : ", for an observer", out);
+        if (to & (NS_TO_PREDICTED | NS_TO_CUSTOM)) /* only schemas with @sync(predicted/interpolated/custom) */
+            fprintf(out, " (%s%s%s)", to & NS_TO_PREDICTED ? "predicting" : "",
+                    (to & NS_TO_PREDICTED) && (to & NS_TO_CUSTOM) ? ", " : "", to & NS_TO_CUSTOM ? "custom" : "");
+    }
 }
 
 ns_status ns__dump_record(FILE *out, int indent, const ns_type_desc *t, ns_reader *r, const ns_baselines *base,

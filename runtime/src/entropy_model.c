@@ -106,9 +106,12 @@ static uint32_t layout(const ns_type_desc *t, chan_info *ci)
     for (uint32_t s = 0; s < t->field_count; s++) {
         const ns_field_desc *f = &t->fields[s];
         if (f->flags & NS_FIELD_INITIAL) continue;
-        /* The mode has no audience: it codes only what every receiver may see, @sync(all).
+        /* The mode has no audience: it codes only what every receiver may see, @sync(all) with no
+         * condition (predicted, interpolated, custom).
          * Owner-only, others-only and unsent fields keep baseline 0's value, like @initial. */
-        if ((f->flags & (NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS)) != (NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS)) continue;
+        if ((f->flags & (NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_CONDITIONS)) !=
+            (NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS))
+            continue;
         unsigned comps = 1, width = (unsigned)f->snap_size;
         switch (f->encoding) {
         case NS_ENC_BOOL:

@@ -53,6 +53,7 @@ ns_status ns__defaults_init(ns__defaults *d, const ns_schema *s)
 {
     uint32_t n = s->component_count;
     memset(d, 0, sizeof *d);
+    d->audiences = NS_TO_OWNER; /* always on the wire: ns_replica_is_owner reads it */
     d->off = calloc(n ? n : 1, sizeof *d->off);
     d->visible = calloc(n ? n : 1, sizeof *d->visible);
     size_t size = 0;
@@ -68,8 +69,10 @@ ns_status ns__defaults_init(ns__defaults *d, const ns_schema *s)
         for (uint32_t f = 0; f < t->field_count; f++) {
             uint32_t flags = t->fields[f].flags;
             uint8_t in = (uint8_t)(NS__IN_FULL | (flags & NS_FIELD_INITIAL ? 0u : NS__IN_DELTA));
-            if (flags & NS_FIELD_TO_OTHERS) d->visible[c][NS_TO_OBSERVER] |= in;
-            if (flags & NS_FIELD_TO_OWNER) d->visible[c][NS_TO_OWNER] |= in;
+            for (unsigned to = 0; to < NS__AUDIENCES; to++)
+                if (ns_field_reaches(flags, to)) d->visible[c][to] |= in;
+            if (flags & (NS_FIELD_IF_PREDICTED | NS_FIELD_IF_INTERPOLATED)) d->audiences |= NS_TO_PREDICTED;
+            if (flags & NS_FIELD_IF_CUSTOM) d->audiences |= NS_TO_CUSTOM;
         }
     }
     return NS_OK;

@@ -93,11 +93,20 @@ static ns_status check_size(walk *k, size_t start, uint32_t size)
     return !k->sizes || ns_reader_bits(k->in) - start == size ? NS_OK : NS_ERR_MALFORMED;
 }
 
+/* Who a record was coded for: its ns_audience bits in words. */
+static const char *who(ns_audience to)
+{
+    static const char *const names[NS__AUDIENCES] = {
+        "an observer", "the owner", "an observer (predicting)", "the owner (predicting)",
+        "an observer (custom)", "the owner (custom)", "an observer (predicting, custom)", "the owner (predicting, custom)"};
+    return names[(unsigned)to % NS__AUDIENCES];
+}
+
 static ns_status spawn(walk *k, uint32_t id, size_t id_bits)
 {
     ns_reader *in = k->in;
     size_t at = ns_reader_bits(in);
-    ns_audience to = ns_read_bits(in, 1) ? NS_TO_OWNER : NS_TO_OBSERVER;
+    ns_audience to = (ns_audience)ns__read_audience(in, k->defaults);
     uint32_t n = ns_read_packed_u32(in, NULL) + 1u, types[NS_REPL_MAX_COMPONENTS], prev = 0;
     if (ns_reader_failed(in)) return ns_reader_status(in);
     if (n > NS_REPL_MAX_COMPONENTS) return NS_ERR_CAPACITY;
@@ -110,7 +119,7 @@ static ns_status spawn(walk *k, uint32_t id, size_t id_bits)
     uint32_t size = k->sizes ? ns_read_packed_u32(in, NULL) : 0;
     if (ns_reader_failed(in)) return ns_reader_status(in);
     fprintf(k->out, "  spawn #%" PRIu32 " for %s (id %zu bits, header %zu bits", id,
-            to == NS_TO_OWNER ? "the owner" : "an observer", id_bits, ns_reader_bits(in) - at);
+            who(to), id_bits, ns_reader_bits(in) - at);
     if (k->sizes) fprintf(k->out, ", body %" PRIu32 " bits", size);
     fputs(")\n", k->out);
     ns__layout l;
@@ -140,11 +149,10 @@ static ns_status update(walk *k, uint32_t id, size_t id_bits, const ns_baselines
     ns_reader *in = k->in;
     uint32_t size = k->sizes ? ns_read_packed_u32(in, NULL) : 0;
     ns_audience to = NS_TO_OBSERVER;
-    if (b->count == 0) to = ns_read_bits(in, 1) ? NS_TO_OWNER : NS_TO_OBSERVER;
-    else if (k->replica && ns_replica_is_owner(k->replica, id)) to = NS_TO_OWNER; /* the audience it holds */
+    if (b->count == 0) to = (ns_audience)ns__read_audience(in, k->defaults);
+    else if (k->replica) to = ns_replica_audience(k->replica, id); /* the audience it holds */
     if (ns_reader_failed(in)) return ns_reader_status(in);
-    fprintf(k->out, "  update #%" PRIu32 " for %s (id %zu bits", id, to == NS_TO_OWNER ? "the owner" : "an observer",
-            id_bits);
+    fprintf(k->out, "  update #%" PRIu32 " for %s (id %zu bits", id, who(to), id_bits);
     if (k->sizes) fprintf(k->out, ", body %" PRIu32 " bits", size);
     fputs(")\n", k->out);
     ns__layout l;

@@ -24,12 +24,34 @@ ns_status ns__layout_init(ns__layout *l, const ns_schema *s, const uint32_t *typ
 /* The slot of component type `type` in l, or -1. */
 int32_t ns__layout_find(const ns__layout *l, const ns_schema *s, uint32_t type);
 
+/* The ns_audience values: every combination of NS_TO_OWNER, NS_TO_PREDICTED, NS_TO_CUSTOM. */
+#define NS__AUDIENCES 8u
+
 /* Per schema component: its default snapshot, and which records can carry it to each audience. */
 typedef struct ns__defaults {
     uint8_t  *blob;       /* every component's default snapshot, at off[c] */
     size_t   *off;
-    uint8_t (*visible)[2];/* [c][audience]: NS__IN_FULL | NS__IN_DELTA */
+    uint8_t (*visible)[NS__AUDIENCES]; /* [c][audience]: NS__IN_FULL | NS__IN_DELTA */
+    uint8_t   audiences;  /* the NS_TO_* bits the schema's fields depend on: NS_TO_OWNER, plus
+                             NS_TO_PREDICTED and NS_TO_CUSTOM when some field tests them */
 } ns__defaults;
+
+/* A record's audience on the wire (docs/replication.md section 2): one bit per NS_TO_* bit of
+ * d->audiences, owner first, then predicted, then custom. Schemas whose fields use only all,
+ * owner, others and none have d->audiences == NS_TO_OWNER: one bit, as before the conditions. */
+static inline void ns__write_audience(ns_writer *w, const ns__defaults *d, unsigned to)
+{
+    for (unsigned bit = NS_TO_OWNER; bit <= NS_TO_CUSTOM; bit <<= 1)
+        if (d->audiences & bit) ns_write_bits(w, (to & bit) != 0, 1);
+}
+
+static inline unsigned ns__read_audience(ns_reader *r, const ns__defaults *d)
+{
+    unsigned to = 0;
+    for (unsigned bit = NS_TO_OWNER; bit <= NS_TO_CUSTOM; bit <<= 1)
+        if ((d->audiences & bit) && ns_read_bits(r, 1)) to |= bit;
+    return to;
+}
 
 #define NS__IN_FULL  1u /* some field of the component is sent to the audience */
 #define NS__IN_DELTA 2u /* ... and is not @initial, so records with baselines can carry it too */
@@ -132,6 +154,7 @@ typedef struct ns__link {
     uint8_t    state;
     uint8_t    audience;      /* the audience its states were last written for */
     uint8_t    waiting;       /* wants to go out since `since` */
+    uint8_t    mode;          /* NS_MODE_DEFAULT, NS_MODE_PREDICTED or NS_MODE_INTERPOLATED */
     uint32_t   since;         /* tick it last went out, began to wait, or began to cool */
     ns_tickset sent;          /* ticks whose packet carried its state */
     ns_tickset event;         /* ticks whose packet carried its spawn or despawn */
@@ -142,6 +165,7 @@ typedef struct ns__conn {
     bool            wrote;    /* a packet went out: last is valid */
     uint32_t        last;     /* tick of the newest packet written */
     ns_tickset      acked;    /* packets the client applied */
+    bool            custom;   /* the application's condition flag (NS_TO_CUSTOM) */
     ns_relevancy_fn relevant;
     void           *ctx;
     float           view[3];
@@ -196,10 +220,15 @@ static inline uint32_t ns__age_cap(const ns_world *w)
     return w->cfg.history_depth / 2;
 }
 
-/* The audience connection `conn` gets for e. */
-static inline ns_audience ns__audience(const ns__entity *e, uint32_t conn)
+/* The audience connection `conn` gets for e, through link l: owner or not, predicting (its
+ * mode, by default the owner's), its condition flag; only the bits the schema's fields test, so
+ * that a change of bits no field reads never throws baselines away. */
+static inline ns_audience ns__audience(const ns_world *w, const ns__entity *e, uint32_t conn, const ns__link *l)
 {
-    return e->owner == (int32_t)conn ? NS_TO_OWNER : NS_TO_OBSERVER;
+    const bool owner = e->owner == (int32_t)conn;
+    const bool predicted = l->mode == NS_MODE_DEFAULT ? owner : l->mode == NS_MODE_PREDICTED;
+    unsigned to = (owner ? NS_TO_OWNER : 0u) | (predicted ? NS_TO_PREDICTED : 0u) | (w->conn[conn].custom ? NS_TO_CUSTOM : 0u);
+    return (ns_audience)(to & w->defaults.audiences);
 }
 
 /* Frees the entity slot's storage and marks it FREE (server). */

@@ -176,7 +176,7 @@ static ns_status check_size(ns_reader *in, bool sizes, size_t start, uint32_t si
 static ns_status read_spawn(ns_replica *r, ns_reader *in, bool sizes, uint32_t tick, ns__rrec *rec)
 {
     rec->kind = NS__SPAWN;
-    rec->audience = (uint8_t)ns_read_bits(in, 1);
+    rec->audience = (uint8_t)ns__read_audience(in, &r->defaults);
     uint32_t n = ns_read_packed_u32(in, NULL) + 1u, types[NS_REPL_MAX_COMPONENTS], prev = 0;
     if (ns_reader_failed(in)) return ns_reader_status(in);
     if (n > NS_REPL_MAX_COMPONENTS) return NS_ERR_CAPACITY;
@@ -229,7 +229,7 @@ static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t 
 {
     rec->kind = NS__UPDATE;
     uint32_t size = sizes ? ns_read_packed_u32(in, NULL) : 0;
-    rec->audience = count == 0 ? (uint8_t)ns_read_bits(in, 1) : 0;
+    rec->audience = count == 0 ? (uint8_t)ns__read_audience(in, &r->defaults) : 0;
     if (ns_reader_failed(in)) return ns_reader_status(in);
     const ns__rent *e = &r->ent[rec->id];
     /* Only a state of the spawn the client holds, not older than it, can be decoded. */
@@ -601,7 +601,13 @@ bool ns_replica_has(const ns_replica *r, ns_entity_id e)
 bool ns_replica_is_owner(const ns_replica *r, ns_entity_id id)
 {
     const ns__rent *e = held(r, id);
-    return e && e->audience == NS_TO_OWNER;
+    return e && (e->audience & NS_TO_OWNER) != 0;
+}
+
+ns_audience ns_replica_audience(const ns_replica *r, ns_entity_id id)
+{
+    const ns__rent *e = held(r, id);
+    return e ? (ns_audience)e->audience : NS_TO_OBSERVER;
 }
 
 const void *ns_replica_value(const ns_replica *r, ns_entity_id id, uint32_t type)

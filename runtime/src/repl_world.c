@@ -196,6 +196,24 @@ int32_t ns_world_owner(const ns_world *w, ns_entity_id id)
     return e ? e->owner : NS_NO_OWNER;
 }
 
+ns_status ns_world_set_predicted(ns_world *w, uint32_t conn, ns_entity_id id, int mode)
+{
+    if (!alive(w, id)) return NS_ERR_UNKNOWN_ID;
+    if (conn >= w->cfg.max_connections || !w->conn[conn].used) return NS_ERR_ARGUMENT;
+    if (mode != NS_MODE_DEFAULT && mode != NS_MODE_PREDICTED && mode != NS_MODE_INTERPOLATED) return NS_ERR_ARGUMENT;
+    /* ns__audience reads it at the next write; states coded for the old audience stop being
+     * baselines there (repl_write.c). */
+    w->conn[conn].links[id].mode = (uint8_t)mode;
+    return NS_OK;
+}
+
+ns_status ns_world_set_condition(ns_world *w, uint32_t conn, bool on)
+{
+    if (conn >= w->cfg.max_connections || !w->conn[conn].used) return NS_ERR_ARGUMENT;
+    w->conn[conn].custom = on;
+    return NS_OK;
+}
+
 ns_status ns_world_set_importance(ns_world *w, ns_entity_id id, float importance)
 {
     ns__entity *e = alive(w, id);

@@ -67,7 +67,7 @@ static ns__pick *add_pick(ns__pass *p, uint32_t id, uint8_t kind, const ns__link
     ns__pick *k = &p->w->pick[p->npick++];
     k->id = id;
     k->kind = kind;
-    k->audience = (uint8_t)ns__audience(e, p->conn);
+    k->audience = (uint8_t)ns__audience(p->w, e, p->conn, l);
     k->priority = kind == NS__DESPAWN ? 0.0f : e->importance * (float)(p->now - l->since + 1u);
     k->base.count = 0;
     k->base.tick_now = p->now;
@@ -115,8 +115,8 @@ static void choose_baselines(const ns__entity *e, const ns__conn *c, const ns__l
  * enough to still be a baseline for a while (docs/replication.md, "The skip rule"). */
 static void consider_update(ns__pass *p, ns_entity_id id, const ns__entity *e, ns__link *l)
 {
-    ns_audience to = ns__audience(e, p->conn);
-    if (to != l->audience) { /* what the client holds was coded for the other audience */
+    ns_audience to = ns__audience(p->w, e, p->conn, l);
+    if (to != l->audience) { /* what the client holds was coded for another audience */
         ns_tickset_clear(&l->sent);
         l->audience = (uint8_t)to;
     }
@@ -215,16 +215,23 @@ static size_t group_cost(ns__pass *p, const ns_baselines *b, bool add)
     return bits;
 }
 
+/* The bits of a record's audience (ns__write_audience). */
+static size_t audience_bits(const ns__defaults *d)
+{
+    return (size_t)((d->audiences & 1u) + (d->audiences >> 1 & 1u) + (d->audiences >> 2 & 1u));
+}
+
 /* An upper bound of the record's bits besides its body (gaps are at most the id itself). */
 static size_t framing_bound(ns__pass *p, const ns__pick *k, const ns__entity *e, size_t body, bool add)
 {
     size_t bits = id_cost(p, k->id) + (p->sizes ? cost((uint32_t)body) : 0);
+    const size_t aud = audience_bits(&p->w->defaults);
     if (k->kind == NS__DESPAWN) bits += 1; /* destroyed or left */
     if (k->kind == NS__SPAWN) {
-        bits += 1 + cost(e->layout.ncomp - 1);
+        bits += aud + cost(e->layout.ncomp - 1);
         for (uint32_t i = 0; i < e->layout.ncomp; i++) bits += cost(p->w->schema->components[e->layout.comp[i]].desc->id);
     } else if (k->kind == NS__UPDATE) {
-        bits += group_cost(p, &k->base, add) + (k->base.count == 0);
+        bits += group_cost(p, &k->base, add) + (k->base.count == 0 ? aud : 0);
     }
     return bits;
 }
@@ -324,7 +331,7 @@ static void write_body(ns__pass *p, ns_writer *out, const ns__pick *k, bool by_t
 static void write_spawn(ns__pass *p, ns_writer *out, const ns__pick *k)
 {
     const ns__layout *l = &p->w->ent[k->id].layout;
-    ns_write_bits(out, k->audience, 1);
+    ns__write_audience(out, &p->w->defaults, k->audience);
     ns_write_packed_u32(out, l->ncomp - 1, NULL);
     uint32_t prev = 0;
     for (uint32_t i = 0; i < l->ncomp; i++) {
@@ -351,7 +358,7 @@ static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, c
         } else if (k->kind == NS__SPAWN) {
             write_spawn(p, out, k);
         } else if (k->kind == NS__UPDATE) {
-            if (k->base.count == 0) ns_write_bits(out, k->audience, 1);
+            if (k->base.count == 0) ns__write_audience(out, &p->w->defaults, k->audience);
             write_body(p, out, k, by_type);
         }
     }

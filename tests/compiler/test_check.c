@@ -271,6 +271,48 @@ static const nsc_layout *layout_of(const compiled *c, const char *type)
     return NULL;
 }
 
+/* @sync(predicted | interpolated | custom): each spelled apart in the hash (the four older words
+ * keep theirs: hashes_follow_the_wire pins them), combined with the component's owner axis, and
+ * counted per receiver (the 8 ns_audience values) in the layout. */
+START_TEST(sync_conditions)
+{
+    static const char *const words[] = {"all", "owner", "others", "none", "predicted", "interpolated", "custom"};
+    uint64_t h[7];
+    for (int i = 0; i < 7; i++) {
+        char src[128];
+        snprintf(src, sizeof src, "package p;\ncomponent C { u8 y @sync(%s); }\n", words[i]);
+        h[i] = type_hash(src, "C");
+        for (int j = 0; j < i; j++) ck_assert_msg(h[i] != h[j], "%s and %s hash alike", words[i], words[j]);
+    }
+    ck_assert(h[0] == UINT64_C(0x8fc9ce771ecb6567)); /* @sync(all) restated: the hash of a plain field */
+    compiled c;
+    test_compile(&c, "package p;\n"
+                     "component A { u8 a @sync(predicted); u8 b @sync(interpolated); u8 c @sync(custom); u8 d;\n"
+                     "  u8 e @initial @sync(predicted); }\n"
+                     "component O @sync(owner) { u8 a @sync(predicted); u8 b; }\n"
+                     "component P @sync(predicted) { u8 a @sync(others); u8 b @sync(custom); }\n");
+    ck_assert_uint_eq(c.errors, 0);
+    const nsc_layout *a = layout_of(&c, "A"), *o = layout_of(&c, "O"), *pr = layout_of(&c, "P");
+    ck_assert_int_eq(a->slots[0].sync, NSC_SYNC_PREDICTED);
+    ck_assert_int_eq(o->slots[0].sync, NSC_SYNC_OWNER | NSC_IF_PREDICTED);
+    ck_assert_int_eq(pr->slots[0].sync, NSC_SYNC_OTHERS | NSC_IF_PREDICTED);
+    ck_assert_int_eq(pr->slots[1].sync, NSC_SYNC_ALL | NSC_IF_PREDICTED | NSC_IF_CUSTOM);
+    /* [audience][delta, full]: observer 0, owner 1, predicting 2, custom 4. */
+    static const unsigned want_a[8][2] = {{2, 2}, {2, 2}, {2, 3}, {2, 3}, {3, 3}, {3, 3}, {3, 4}, {3, 4}};
+    static const unsigned want_o[8] = {0, 1, 0, 2, 0, 1, 0, 2};
+    static const unsigned want_p[8] = {0, 0, 1, 0, 0, 0, 2, 1};
+    for (unsigned to = 0; to < 8; to++) {
+        ck_assert_uint_eq(a->mask_slots[to][NSC_WRITE_DELTA], want_a[to][0]);
+        ck_assert_uint_eq(a->mask_slots[to][NSC_WRITE_FULL], want_a[to][1]);
+        ck_assert_uint_eq(o->mask_slots[to][NSC_WRITE_DELTA], want_o[to]);
+        ck_assert_uint_eq(pr->mask_slots[to][NSC_WRITE_DELTA], want_p[to]);
+    }
+    ck_assert_str_eq(nsc_sync_name(o->slots[0].sync), "owner predicted");
+    ck_assert_str_eq(nsc_sync_name(NSC_SYNC_INTERPOLATED), "interpolated");
+    test_free(&c);
+}
+END_TEST
+
 START_TEST(layout_decisions)
 {
     compiled c;
@@ -353,6 +395,7 @@ static Suite *check_suite(void)
     tcase_add_test(tc, cycles_print_the_chain);
     tcase_add_test(tc, qualified_names_ambiguity_and_unused_imports);
     tcase_add_test(tc, hashes_follow_the_wire);
+    tcase_add_test(tc, sync_conditions);
     tcase_add_test(tc, type_ids_are_unique_across_imports);
     tcase_add_test(tc, layout_decisions);
     tcase_add_test(tc, json_is_deterministic);

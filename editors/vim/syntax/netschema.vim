@@ -42,7 +42,7 @@ syn region netschemaAttrArgs matchgroup=netschemaParen start="(" end=")" contain
       \ contains=netschemaAttrValue,netschemaNumber,netschemaFloat,netschemaNumberError,netschemaOperator,
       \ netschemaString,netschemaBoolean,netschemaParens,netschemaBlockComment
 syn region netschemaParens matchgroup=netschemaParen start="(" end=")" contained transparent
-syn keyword netschemaAttrValue clamp interpolate extrapolate all owner others none contained
+syn keyword netschemaAttrValue clamp interpolate extrapolate all owner others none predicted interpolated custom contained
 
 " Numbers: later definitions win, so a malformed number (12abc, 0x, 1.5f) is an error only when
 " nothing else matches.

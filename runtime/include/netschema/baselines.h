@@ -23,11 +23,15 @@ typedef struct ns_baselines {
     uint32_t    tick_now;  /* the tick being written */
 } ns_baselines;
 
-/* Who a component write is for: fields with @sync(owner) go only to the owner, fields with
- * @sync(others) only to observers. */
+/* Who a component write is for, as a set of bits describing the receiver: fields with
+ * @sync(owner) go only to receivers with NS_TO_OWNER, @sync(others) only to those without it;
+ * @sync(predicted) only with NS_TO_PREDICTED, @sync(interpolated) only without it, @sync(custom)
+ * only with NS_TO_CUSTOM. NS_TO_OBSERVER (0) is an observer that interpolates. */
 typedef enum ns_audience {
     NS_TO_OBSERVER = 0,
-    NS_TO_OWNER = 1
+    NS_TO_OWNER = 1,     /* the receiver owns the entity */
+    NS_TO_PREDICTED = 2, /* the receiver predicts the entity (else it interpolates it) */
+    NS_TO_CUSTOM = 4     /* the application's per-connection condition flag is set */
 } ns_audience;
 
 /* NS_OK if b is NULL or consistent (count <= 3, every used snapshot non-NULL), else

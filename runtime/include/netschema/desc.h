@@ -7,8 +7,11 @@
 #ifndef NETSCHEMA_DESC_H
 #define NETSCHEMA_DESC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "baselines.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +37,21 @@ typedef enum ns_encoding {
 #define NS_FIELD_NOTIFY    0x20u
 #define NS_FIELD_UNSIGNED  0x40u  /* the snapshot holds an unsigned integer (u8..u64, entity, unsigned enums) */
 #define NS_FIELD_BOUNDED   0x80u  /* lo..hi hold the effective bounds: the @range, else the C type's */
+/* Conditions on the receiver, on top of NS_FIELD_TO_OWNER / NS_FIELD_TO_OTHERS: all must hold. */
+#define NS_FIELD_IF_PREDICTED    0x100u /* @sync(predicted): only to receivers with NS_TO_PREDICTED */
+#define NS_FIELD_IF_INTERPOLATED 0x200u /* @sync(interpolated): only to receivers without it */
+#define NS_FIELD_IF_CUSTOM       0x400u /* @sync(custom): only to receivers with NS_TO_CUSTOM */
+#define NS_FIELD_CONDITIONS (NS_FIELD_IF_PREDICTED | NS_FIELD_IF_INTERPOLATED | NS_FIELD_IF_CUSTOM)
+
+/* True if a component field with these flags reaches a receiver with the ns_audience bits `to`
+ * (@initial aside). */
+static inline bool ns_field_reaches(uint32_t flags, unsigned to)
+{
+    if (!(flags & ((to & NS_TO_OWNER) ? NS_FIELD_TO_OWNER : NS_FIELD_TO_OTHERS))) return false;
+    if ((flags & NS_FIELD_IF_PREDICTED) && !(to & NS_TO_PREDICTED)) return false;
+    if ((flags & NS_FIELD_IF_INTERPOLATED) && (to & NS_TO_PREDICTED)) return false;
+    return !(flags & NS_FIELD_IF_CUSTOM) || (to & NS_TO_CUSTOM) != 0;
+}
 
 struct ns_type_desc;
 struct ns_coll_ops;

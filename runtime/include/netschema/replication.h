@@ -108,6 +108,18 @@ void *ns_world_snap(ns_world *w, ns_entity_id e, uint32_t type);
 ns_status ns_world_set_owner(ns_world *w, ns_entity_id e, int32_t conn);
 int32_t ns_world_owner(const ns_world *w, ns_entity_id e);
 
+/* How connection `conn` sees entity e (ns_world_set_predicted): NS_MODE_DEFAULT (the owner
+ * predicts its entities, others interpolate), or forced predicted or interpolated. */
+enum { NS_MODE_DEFAULT = 0, NS_MODE_PREDICTED = 1, NS_MODE_INTERPOLATED = 2 };
+
+/* Sets conn's mode for e (NS_MODE_*): it decides NS_TO_PREDICTED, so @sync(predicted) and
+ * @sync(interpolated) fields; a change sends a full state. Reset to default when e's id is freed. */
+ns_status ns_world_set_predicted(ns_world *w, uint32_t conn, ns_entity_id e, int mode);
+
+/* Sets conn's custom condition flag (NS_TO_CUSTOM: @sync(custom) fields), for every entity;
+ * a change sends full states. */
+ns_status ns_world_set_condition(ns_world *w, uint32_t conn, bool on);
+
 /* Importance (default 1, > 0): an entity's priority is importance × ticks it has waited. */
 ns_status ns_world_set_importance(ns_world *w, ns_entity_id e, float importance);
 
@@ -306,6 +318,10 @@ bool ns_replica_has(const ns_replica *r, ns_entity_id e);
 
 /* True if this client owns e (it receives e's @sync(owner) fields). */
 bool ns_replica_is_owner(const ns_replica *r, ns_entity_id e);
+
+/* The audience of e's newest state here (NS_TO_* bits the schema's fields test: owner,
+ * predicted, custom), NS_TO_OBSERVER when e is not held. */
+ns_audience ns_replica_audience(const ns_replica *r, ns_entity_id e);
 
 /* The live value (a <pkg>_<T>) of component `type` of e, kept up to date by _apply, or NULL. */
 const void *ns_replica_value(const ns_replica *r, ns_entity_id e, uint32_t type);

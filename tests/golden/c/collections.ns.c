@@ -935,7 +935,7 @@ ns_status bag_Inventory_write(ns_writer *wp, const bag_Inventory_snap *cur, cons
     if (st == NS_OK) st = bag_Inventory_check(cur);
     if (st != NS_OK) return st;
     const bag_Inventory_snap *ref = bag_Inventory_reference(base);
-    const bool owner = to == NS_TO_OWNER;
+    const bool owner = (to & NS_TO_OWNER) != 0;
     const unsigned sent = owner ? 10u : 0u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
@@ -1071,7 +1071,7 @@ ns_status bag_Inventory_read(ns_reader *rp, bag_Inventory_snap *out, const ns_ba
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
     const bag_Inventory_snap *ref = bag_Inventory_reference(base);
-    const bool owner = to == NS_TO_OWNER;
+    const bool owner = (to & NS_TO_OWNER) != 0;
     const unsigned sent = owner ? 10u : 0u;
     /* Decoding builds out from ref, so the two must differ. */
     if ((const void *)out == (const void *)ref) return NS_ERR_ARGUMENT;

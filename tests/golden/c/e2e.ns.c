@@ -3139,7 +3139,7 @@ ns_status e2e_Audience_write(ns_writer *wp, const e2e_Audience_snap *cur, const 
     if (st != NS_OK) return st;
     e2e_Audience_pred pred;
     const e2e_Audience_snap *ref = e2e_Audience_reference(base, &pred);
-    const bool owner = to == NS_TO_OWNER;
+    const bool owner = (to & NS_TO_OWNER) != 0;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = full ? 7u : 6u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
@@ -3191,7 +3191,7 @@ ns_status e2e_Audience_read(ns_reader *rp, e2e_Audience_snap *out, const ns_base
     if (st != NS_OK) return st;
     e2e_Audience_pred pred;
     const e2e_Audience_snap *ref = e2e_Audience_reference(base, &pred);
-    const bool owner = to == NS_TO_OWNER;
+    const bool owner = (to & NS_TO_OWNER) != 0;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = full ? 7u : 6u;
     e2e_Audience_snap v;
@@ -3515,7 +3515,7 @@ ns_status e2e_OwnerOnly_write(ns_writer *wp, const e2e_OwnerOnly_snap *cur, cons
     if (st != NS_OK) return st;
     e2e_OwnerOnly_pred pred;
     const e2e_OwnerOnly_snap *ref = e2e_OwnerOnly_reference(base, &pred);
-    const bool owner = to == NS_TO_OWNER;
+    const bool owner = (to & NS_TO_OWNER) != 0;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = owner ? (full ? 2u : 1u) : (full ? 0u : 0u);
     /* A local copy keeps the writer in registers (netschema/bits.h). */
@@ -3547,7 +3547,7 @@ ns_status e2e_OwnerOnly_read(ns_reader *rp, e2e_OwnerOnly_snap *out, const ns_ba
     if (st != NS_OK) return st;
     e2e_OwnerOnly_pred pred;
     const e2e_OwnerOnly_snap *ref = e2e_OwnerOnly_reference(base, &pred);
-    const bool owner = to == NS_TO_OWNER;
+    const bool owner = (to & NS_TO_OWNER) != 0;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = owner ? (full ? 2u : 1u) : (full ? 0u : 0u);
     (void)ref; /* every field is predicted */

@@ -94,7 +94,7 @@ ns_status vis_Secret_write(ns_writer *wp, const vis_Secret_snap *cur, const ns_b
     if (st != NS_OK) return st;
     vis_Secret_pred pred;
     const vis_Secret_snap *ref = vis_Secret_reference(base, &pred);
-    const bool owner = to == NS_TO_OWNER;
+    const bool owner = (to & NS_TO_OWNER) != 0;
     const unsigned sent = owner ? 2u : 0u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
@@ -125,7 +125,7 @@ ns_status vis_Secret_read(ns_reader *rp, vis_Secret_snap *out, const ns_baseline
     if (st != NS_OK) return st;
     vis_Secret_pred pred;
     const vis_Secret_snap *ref = vis_Secret_reference(base, &pred);
-    const bool owner = to == NS_TO_OWNER;
+    const bool owner = (to & NS_TO_OWNER) != 0;
     const unsigned sent = owner ? 2u : 0u;
     (void)ref; /* every field is predicted */
     vis_Secret_snap v;
@@ -355,7 +355,7 @@ ns_status vis_Mixed_write(ns_writer *wp, const vis_Mixed_snap *cur, const ns_bas
     if (st != NS_OK) return st;
     vis_Mixed_pred pred;
     const vis_Mixed_snap *ref = vis_Mixed_reference(base, &pred);
-    const bool owner = to == NS_TO_OWNER;
+    const bool owner = (to & NS_TO_OWNER) != 0;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = full ? 3u : 2u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
@@ -396,7 +396,7 @@ ns_status vis_Mixed_read(ns_reader *rp, vis_Mixed_snap *out, const ns_baselines 
     if (st != NS_OK) return st;
     vis_Mixed_pred pred;
     const vis_Mixed_snap *ref = vis_Mixed_reference(base, &pred);
-    const bool owner = to == NS_TO_OWNER;
+    const bool owner = (to & NS_TO_OWNER) != 0;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = full ? 3u : 2u;
     vis_Mixed_snap v;
@@ -783,7 +783,7 @@ ns_status vis_Spectated_write(ns_writer *wp, const vis_Spectated_snap *cur, cons
     if (st != NS_OK) return st;
     vis_Spectated_pred pred;
     const vis_Spectated_snap *ref = vis_Spectated_reference(base, &pred);
-    const bool owner = to == NS_TO_OWNER;
+    const bool owner = (to & NS_TO_OWNER) != 0;
     const unsigned sent = owner ? 0u : 1u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
@@ -810,7 +810,7 @@ ns_status vis_Spectated_read(ns_reader *rp, vis_Spectated_snap *out, const ns_ba
     if (st != NS_OK) return st;
     vis_Spectated_pred pred;
     const vis_Spectated_snap *ref = vis_Spectated_reference(base, &pred);
-    const bool owner = to == NS_TO_OWNER;
+    const bool owner = (to & NS_TO_OWNER) != 0;
     const unsigned sent = owner ? 0u : 1u;
     (void)ref; /* every field is predicted */
     vis_Spectated_snap v;
