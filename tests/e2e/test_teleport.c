@@ -41,6 +41,22 @@ START_TEST(short_moves_slide)
 }
 END_TEST
 
+/* Error smoothing as docs/runtime.md describes it: _interpolate(corrected, shown, 1 - alpha). A
+ * short correction glides in by alpha; one longer than max_distance shows the corrected value. */
+START_TEST(error_smoothing_glides_short_corrections_and_snaps_long_ones)
+{
+    teleport_Body_snap shown = snap_of(0, 0, 0, 0, 0.0f);
+    teleport_Body_snap corrected = snap_of(2, 0, 0, 0, 0.0f), teleported = snap_of(9, 0, 0, 0, 0.0f);
+    teleport_Body out;
+    teleport_Body_interpolate(&corrected, &shown, 1.0f - 0.25f, &out);
+    ck_assert_float_eq_tol(out.position.x, 0.5f, 1e-3f);  /* a quarter of the way: glides */
+    ck_assert_float_eq_tol(out.slide.x, 0.5f, 1e-3f);
+    teleport_Body_interpolate(&teleported, &shown, 1.0f - 0.25f, &out);
+    ck_assert_float_eq_tol(out.position.x, 9.0f, 1e-3f);  /* 9 > max_distance 5: snaps */
+    ck_assert_float_eq_tol(out.slide.x, 2.25f, 1e-3f);    /* no max_distance: glides any distance */
+}
+END_TEST
+
 START_TEST(long_moves_jump_at_t_1)
 {
     teleport_Body_snap a = snap_of(0, 0, 0, 0, 0.0f), b = snap_of(6, 2.0f, 2.5f, 11, 1.5f);
@@ -129,6 +145,7 @@ static Suite *make_suite(void)
     Suite *s = suite_create("teleport");
     TCase *tc = tcase_create("interpolate");
     tcase_add_test(tc, short_moves_slide);
+    tcase_add_test(tc, error_smoothing_glides_short_corrections_and_snaps_long_ones);
     tcase_add_test(tc, long_moves_jump_at_t_1);
     tcase_add_test(tc, distances);
     tcase_add_test(tc, prediction_errors_per_field);
