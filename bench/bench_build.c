@@ -2,12 +2,12 @@
  * (the field mix of bench_compile), run through `netschemac -o`, then
  *   (a) bytes of generated .ns.c and .ns.h per component;
  *   (b) CPU time of `cc -O2 -c` and `cc -O0 -c` on the generated .ns.c, per component and scaled
- *       to 200 components (issue 12's target: under 10 s at -O2);
+ *       to 200 components (our target: under 10 s at -O2);
  *   (c) `netschemac -o` CPU time on 2,000 components, and when `protoc-c` is on the PATH, its time
  *       on the equivalent .proto in the same run, as a ratio (target: at most 0.5). protoc-c stays
  *       optional: without it the comparison is skipped.
  *
- *     bench_build [COMPONENTS]      default 200 (the issue's size) */
+ *     bench_build [COMPONENTS]      default 200 */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_common.h"

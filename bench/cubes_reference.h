@@ -1,5 +1,5 @@
-/* cubes_reference.h — the in-project yardstick for the cubes bandwidth challenge (issue 13,
- * examples/cubes): our own implementation, written from the description in Glenn Fiedler's
+/* cubes_reference.h — the in-project yardstick for the cubes bandwidth challenge
+ * (examples/cubes): our own implementation, written from the description in Glenn Fiedler's
  * "Snapshot Compression" article, of the hand-tuned bit-packed delta encoder the article ends
  * with. Every netschema figure of `cubes encode` is a ratio to this encoder on the same frames.
  *

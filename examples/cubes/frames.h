@@ -1,4 +1,4 @@
-/* frames.h — the challenge's frame files (issue 13): no header, frames of 901 cubes, each cube
+/* frames.h — the challenge's frame files (README.md beside this file): no header, frames of 901 cubes, each cube
  * 8 little-endian int32 (largest, a, b, c, x, y, z, interacting), 28,832 bytes per frame.
  * Reading checks the size and every value's range, so a malformed file is refused with a
  * message that names the frame, the cube and the field. */

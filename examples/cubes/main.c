@@ -1,4 +1,4 @@
-/* cubes — the bandwidth challenge (issue 13; README.md beside this file): 901 cubes, each frame
+/* cubes — the bandwidth challenge (README.md beside this file): 901 cubes, each frame
  * sent against the frame six ticks older, as in Glenn Fiedler's 2015 compression challenge.
  *
  *   cubes                                  the demo: a 600-frame world, reported like `encode`

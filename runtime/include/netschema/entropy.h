@@ -1,4 +1,4 @@
-/* netschema/entropy.h — the entropy coding mode (issue 13): an adaptive binary range coder and a
+/* netschema/entropy.h — the entropy coding mode (@model(entropy)): an adaptive binary range coder and a
  * descriptor-driven coder that writes many entities of one type into one packet with per-slot
  * context models. The packed model (codec.h, wire format 1) stays the default and is untouched;
  * this mode is a separate packet format chosen by the application.
