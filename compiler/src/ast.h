@@ -177,6 +177,7 @@ typedef struct nsc_field_sem {
     nsc_smooth smooth;
     nsc_sync   sync;             /* effective audience */
     int        depth;            /* struct nesting depth of the owner, for limits */
+    uint32_t   array_n;          /* `T name[N]`: the checked N; 0 for a field that is no array */
     bool       has_quantize;
     bool       has_range;
     bool       explicit_sync;
@@ -194,8 +195,19 @@ typedef struct nsc_field {
     size_t       nattrs;
     const char  *doc;
     nsc_loc      loc;
+    nsc_expr    *array_len;      /* `[N]` as written, or NULL */
+    /* An element of an array field: the layout replaces `T name[N]` in its record's fields by N
+     * element fields named "name[0]".."name[N-1]", each coded as a field of type T would be. */
+    const struct nsc_field *array_of;
+    uint32_t     array_index;
     nsc_field_sem sem;
 } nsc_field;
+
+/* The array field name of an element field: its name without "[i]"; a plain field's own name. */
+static inline const char *nsc_field_base_name(const nsc_field *f)
+{
+    return f->array_of ? f->array_of->name.text : f->name.text;
+}
 
 typedef struct nsc_enum_value {
     nsc_name    name;

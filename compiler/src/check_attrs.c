@@ -560,7 +560,9 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
         if (ok) *(id == A_NOTIFY ? &s->notify : &s->initial) = true;
         return ok;
     case A_COMPOSITE:
-        if (s->type->kind != NSC_T_STRUCT) return wrong_type(c, a, "struct-typed fields", s->type), false;
+        /* On a fixed array: the whole array is one slot (struct elements are then composite too). */
+        if (s->type->kind != NSC_T_STRUCT && !f->array_len)
+            return wrong_type(c, a, "struct-typed fields", s->type), false;
         s->composite = true;
         return true;
     case A_NOPREDICT:
@@ -626,6 +628,18 @@ void nsc_check_field_attrs(nsc_checker *c, nsc_decl *owner, nsc_field *f)
     if (range_attr) check_quantized_range(c, f, range_attr);
     if (s->wrap) check_wrap(c, f);
     if (s->authority_owner) check_authority(c, f);
+    if (s->authority_owner && f->array_len && s->composite) {
+        /* The owner's write checks slot by slot; a @composite array is one slot of many values. */
+        nsc_error(c->d, "E-attr-conflict", f->name.loc, "@authority(owner) applies to an array's elements one by "
+                  "one: it cannot be used with @composite");
+        s->authority_owner = false;
+    }
+    if (owner->kind == NSC_D_COMPONENT && owner->entropy && f->array_len && s->composite) {
+        /* The entropy coder (netschema/entropy.h) models slots of one value each. */
+        nsc_error(c->d, "E-attr-conflict", f->name.loc, "a @composite array in a @model(entropy) component: the "
+                  "entropy mode codes an array's elements as slots of their own, so leave out @composite");
+        s->composite = false;
+    }
     const nsc_attr *nopredict_attr = NULL;
     for (size_t i = 0; i < f->nattrs; i++)
         if (strcmp(f->attrs[i]->name.text, "nopredict") == 0) nopredict_attr = f->attrs[i];

@@ -347,6 +347,36 @@ static void check_collection(nsc_checker *c, const nsc_decl *owner, const nsc_fi
                   v->decl->name.text);
 }
 
+/* A fixed array `T name[N]`: N is 1 to NSC_MAX_ARRAY, and every element is coded as a field of
+ * type T would be, so T is anything a field may be but a collection, or a struct holding one
+ * (idl/SPEC.md, "Fixed arrays"). */
+static void check_array(nsc_checker *c, nsc_decl *d, nsc_field *f)
+{
+    nsc_int v;
+    if (!nsc_eval_int(c, d->unit, f->array_len, "an array length", &v)) return;
+    if (v.neg || v.mag == 0 || v.mag > NSC_MAX_ARRAY) {
+        nsc_strbuf sb = NSC_STRBUF_INIT;
+        nsc_int_spell(v, &sb);
+        nsc_error(c->d, "E-limit-array", f->array_len->loc, "array length %s is out of range: it must be 1 to %u",
+                  nsc_sb_str(&sb), NSC_MAX_ARRAY);
+        nsc_sb_free(&sb);
+        return;
+    }
+    const nsc_type *t = f->sem.type;
+    if (!t) return;
+    if (nsc_type_is_collection(t)) {
+        nsc_error(c->d, "E-type-element", f->type->loc, "an array's elements are scalars, vectors, quaternions, enums, "
+                  "entities, strings, bytes or structs, not collections");
+        return;
+    }
+    if (t->kind == NSC_T_STRUCT && !t->decl->cyclic && holds_collection(t->decl, 0)) {
+        nsc_error(c->d, "E-type-element", f->type->loc, "struct '%s' holds a collection, so it cannot be an array's "
+                  "element", t->decl->name.text);
+        return;
+    }
+    f->sem.array_n = (uint32_t)v.mag;
+}
+
 void nsc_check_record(nsc_checker *c, nsc_decl *d)
 {
     if (d->nfields > NSC_MAX_FIELDS)
@@ -363,6 +393,7 @@ void nsc_check_record(nsc_checker *c, nsc_decl *d)
             nsc_diag_note(c->d, prev->name.loc, "first declared here");
             nsc_diag_end(c->d);
         }
+        if (f->array_len) check_array(c, d, f);
         if (!f->sem.type) continue;
         if (nsc_type_is_collection(f->sem.type)) check_collection(c, d, f);
         nsc_check_field_attrs(c, d, f);

@@ -27,6 +27,7 @@ typedef struct nsc_checker {
 #define NSC_MAX_FIELDS        255u
 #define NSC_MAX_LIST          1024u
 #define NSC_MAX_MAP           1024u
+#define NSC_MAX_ARRAY         1024u   /* elements of a fixed array T name[N] */
 #define NSC_MAX_FASTARRAY     65535u
 #define NSC_MAX_STRING        4096u
 #define NSC_MAX_ENUM_VALUES   65536u

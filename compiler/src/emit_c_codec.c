@@ -96,7 +96,7 @@ static const char *refx(nsc_cgen *g, const nsc_slot *s)
 bool nsc_cg_snap_is_array(const nsc_slot *s)
 {
     return s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_VEC_F || s->enc == NSC_ENC_QUAT_Q || s->enc == NSC_ENC_QUAT_F ||
-           s->enc == NSC_ENC_STRING || s->enc == NSC_ENC_BYTES;
+           s->enc == NSC_ENC_STRING || s->enc == NSC_ENC_BYTES || s->enc == NSC_ENC_ARRAY;
 }
 
 static const char *bound(nsc_cgen *g, const char *fn, int64_t v);
@@ -368,6 +368,9 @@ void nsc_cg_check_slot(nsc_cgen *g, const nsc_slot *s, const char *base)
     case NSC_ENC_STRUCT:
         check_slots(g, s->composite, NSC_FMT(g, "%s.", p));
         return;
+    case NSC_ENC_ARRAY: /* element paths are "[i]" */
+        check_slots(g, s->composite, p);
+        return;
     case NSC_ENC_LIST:
     case NSC_ENC_MAP:
     case NSC_ENC_SET:
@@ -475,6 +478,18 @@ const char *nsc_cg_differs(nsc_cgen *g, const nsc_slot *s, const char *cur, cons
         return NSC_FMT(g, "(%s.len != %s.len || memcmp(%s.data, %s.data, %s.len) != 0)", cur, ref, cur, ref, cur);
     case NSC_ENC_STRUCT:
         return NSC_FMT(g, "!%s(&%s, &%s)", nsc_cg_fn(g, s->type->decl, "snap_equal"), cur, ref);
+    case NSC_ENC_ARRAY: {
+        /* Element by element, up to the first that differs. */
+        nsc_strbuf sb = NSC_STRBUF_INIT;
+        for (size_t k = 0; k < s->composite->nslots; k++) {
+            const nsc_slot *e = &s->composite->slots[k];
+            nsc_sb_printf(&sb, "%s(%s)", k ? " || " : "",
+                          nsc_cg_differs(g, e, NSC_FMT(g, "%s%s", cur, e->path), NSC_FMT(g, "%s%s", ref, e->path)));
+        }
+        const char *out = NSC_FMT(g, "(%s)", nsc_sb_str(&sb));
+        nsc_sb_free(&sb);
+        return out;
+    }
     default:
         return NSC_FMT(g, "%s != %s", cur, ref);
     }
@@ -536,6 +551,9 @@ void nsc_cg_write_payload(nsc_cgen *g, const nsc_slot *s, const char *cur, const
     }
     case NSC_ENC_STRUCT:
         write_members(g, s->composite, NSC_FMT(g, "%s.", cur), NSC_FMT(g, "%s.", ref));
+        return;
+    case NSC_ENC_ARRAY: /* element paths are "[i]" */
+        write_members(g, s->composite, cur, ref);
         return;
     case NSC_ENC_LIST:
     case NSC_ENC_MAP:
@@ -649,6 +667,9 @@ void nsc_cg_read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const 
     }
     case NSC_ENC_STRUCT:
         read_members(g, s->composite, NSC_FMT(g, "%s.", dst), NSC_FMT(g, "%s.", ref));
+        return;
+    case NSC_ENC_ARRAY:
+        read_members(g, s->composite, dst, ref);
         return;
     default:
         return;
@@ -932,6 +953,7 @@ static void copy_slot(nsc_cgen *g, const nsc_slot *s, const char *dst, const cha
         return;
     case NSC_ENC_STRING:
     case NSC_ENC_BYTES:
+    case NSC_ENC_ARRAY:
         nsc_p_line(g->c, "memcpy(&%s, &%s, sizeof %s);", dst, src, dst);
         return;
     default:

@@ -21,6 +21,7 @@ static const char *enc_name(nsc_enc e)
         "NS_ENC_BOOL", "NS_ENC_INT", "NS_ENC_INT64", "NS_ENC_RAW", "NS_ENC_QUANT", "NS_ENC_FLOAT32", "NS_ENC_FLOAT64",
         "NS_ENC_VEC_Q", "NS_ENC_VEC_F", "NS_ENC_QUAT_Q", "NS_ENC_QUAT_S3", "NS_ENC_QUAT_F", "NS_ENC_STRING",
         "NS_ENC_BYTES", "NS_ENC_COMPOSITE", "NS_ENC_LIST", "NS_ENC_MAP", "NS_ENC_SET", "NS_ENC_FASTARRAY",
+        "NS_ENC_ARRAY",
     };
     return names[e];
 }
@@ -57,9 +58,11 @@ static const char *elem_desc(nsc_cgen *g, const nsc_slot *s)
     return "NULL";
 }
 
-/* A list's scalar element or a map's scalar value, described as a slot of its own. */
+/* A list's scalar element or a map's scalar value, or a @composite array's element (of any
+ * kind), described as a slot of its own. */
 static const nsc_slot *scalar_elem(const nsc_slot *s)
 {
+    if (s->enc == NSC_ENC_ARRAY) return &s->composite->slots[0];
     if (s->enc != NSC_ENC_LIST && s->enc != NSC_ENC_MAP) return NULL;
     return s->elem && s->elem->enc != NSC_ENC_STRUCT ? s->elem : NULL;
 }
@@ -114,11 +117,13 @@ static void elem_descs(nsc_cgen *g, const nsc_decl *d)
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i], *e = scalar_elem(s);
         if (!e) continue;
-        nsc_p_line(g->c, "static const ns_field_desc %s = {\"\", %s, %u, %u, %s, 0, 0, sizeof(((%s_snap *)0)->%s.%s[0]), "
-                         "%s, %s, %.17g, %uu, %uu, NULL, %s, NULL, NULL};",
-                   elem_desc_name(g, d, s), enc_name(e->enc), e->arity, e->raw_bits, flags(g, e), nsc_cg_name(g, d), s->path,
-                   s->enc == NSC_ENC_MAP ? "values" : "items", i64(g, e->bounded ? e->lo : 0), i64(g, e->bounded ? e->hi : 0),
-                   e->scale, e->max_bits, e->type->capacity,
+        const char *one = s->enc == NSC_ENC_ARRAY ? NSC_FMT(g, "%s[0]", s->path)
+                        : NSC_FMT(g, "%s.%s[0]", s->path, s->enc == NSC_ENC_MAP ? "values" : "items");
+        nsc_p_line(g->c, "static const ns_field_desc %s = {\"\", %s, %u, %u, %s, 0, 0, sizeof(((%s_snap *)0)->%s), "
+                         "%s, %s, %.17g, %uu, %uu, %s, %s, NULL, NULL};",
+                   elem_desc_name(g, d, s), enc_name(e->enc), e->arity, e->raw_bits, flags(g, e), nsc_cg_name(g, d), one,
+                   i64(g, e->bounded ? e->lo : 0), i64(g, e->bounded ? e->hi : 0), e->scale, e->max_bits,
+                   e->type->capacity, elem_desc(g, e),
                    e->type->kind == NSC_T_ENUM ? NSC_FMT(g, "&%s", enum_desc_name(g, d, e->type->decl)) : "NULL");
     }
 }
@@ -140,7 +145,7 @@ void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
                           "%s, %s, %.17g, %uu, %uu, %s, %s, %s, %s},",
                        s->path, enc_name(s->enc), s->arity, s->raw_bits, flags(g, s), n, s->path, n, s->path, n, s->path,
                        i64(g, s->bounded ? s->lo : 0), i64(g, s->bounded ? s->hi : 0), s->scale, s->max_bits,
-                       s->type->capacity, elem_desc(g, s),
+                       s->enc == NSC_ENC_ARRAY ? (unsigned)s->composite->nslots : s->type->capacity, elem_desc(g, s),
                        s->type->kind == NSC_T_ENUM ? NSC_FMT(g, "&%s", enum_desc_name(g, d, s->type->decl)) : "NULL",
                        nsc_type_is_collection(s->type) ? NSC_FMT(g, "&%s", nsc_cg_coll(g, s, "ops")) : "NULL",
                        scalar_elem(s) ? NSC_FMT(g, "&%s", elem_desc_name(g, d, s)) : "NULL");

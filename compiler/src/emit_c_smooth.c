@@ -237,6 +237,12 @@ void nsc_cg_interpolate(nsc_cgen *g, const nsc_decl *d)
 
 /* ---- _apply ------------------------------------------------------------------------------- */
 
+/* A C identifier for field f in local names: "name_3_" for the array element "name[3]". */
+static const char *local_name(nsc_cgen *g, const nsc_field *f)
+{
+    return f->array_of ? NSC_FMT(g, "%s_%u_", f->array_of->name.text, f->array_index) : f->name.text;
+}
+
 void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d)
 {
     if (d->kind != NSC_D_COMPONENT) return;
@@ -271,18 +277,18 @@ void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d)
         const nsc_field *f = d->fields[i];
         if (!f->sem.notify) continue;
         const nsc_type *t = f->sem.type;
-        const char *m = f->name.text;
+        const char *m = f->name.text, *o = local_name(g, f);
         if (nsc_type_is_collection(t)) {
             nsc_p_line(c, "const bool changed_%s = %s(&live->%s, &s->%s);", m,
                        nsc_cg_coll(g, nsc_cg_field_slot(d->layout, f), "differs"), m, m);
         } else if (t->kind == NSC_T_STRING) {
-            nsc_p_line(c, "char old_%s[%u + 1];", m, t->capacity);
-            nsc_p_line(c, "memcpy(old_%s, live->%s, sizeof old_%s);", m, m, m);
+            nsc_p_line(c, "char old_%s[%u + 1];", o, t->capacity);
+            nsc_p_line(c, "memcpy(old_%s, live->%s, sizeof old_%s);", o, m, o);
         } else if (t->kind == NSC_T_BYTES) {
-            nsc_p_line(c, "struct { uint16_t len; uint8_t data[%u]; } old_%s;", t->capacity, m);
-            nsc_p_line(c, "memcpy(&old_%s, &live->%s, sizeof old_%s);", m, m, m);
+            nsc_p_line(c, "struct { uint16_t len; uint8_t data[%u]; } old_%s;", t->capacity, o);
+            nsc_p_line(c, "memcpy(&old_%s, &live->%s, sizeof old_%s);", o, m, o);
         } else {
-            nsc_p_line(c, "const %s old_%s = live->%s;", nsc_cg_value_type(g, t), m, m);
+            nsc_p_line(c, "const %s old_%s = live->%s;", nsc_cg_value_type(g, t), o, m);
         }
     }
     if (!collections) {
@@ -312,13 +318,16 @@ void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d)
             nsc_p_line(c, "if (hooks->%s && changed_%s) (hooks->%s)(ctx, live);", m, m, m);
             continue;
         }
-        const char *old = NSC_FMT(g, "old_%s", m), *now = NSC_FMT(g, "live->%s", m);
+        const char *old = NSC_FMT(g, "old_%s", local_name(g, f)), *now = NSC_FMT(g, "live->%s", m);
         bool by_pointer = t->kind == NSC_T_STRUCT || t->kind == NSC_T_BYTES || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT;
         const char *args = t->kind == NSC_T_STRING ? NSC_FMT(g, "%s, %s", old, now)
                          : by_pointer ? NSC_FMT(g, "&%s, &%s", old, now) : NSC_FMT(g, "%s, %s", old, now);
+        /* An array's hook is called once per changed element, with its index. */
+        if (f->array_of) args = NSC_FMT(g, "%uu, %s", f->array_index, args);
+        const char *h = nsc_field_base_name(f);
         /* (hooks->f)(...): a field may be named after a function-like macro (isnan, from
          * <math.h>), which a name followed by '(' would invoke. */
-        nsc_p_line(c, "if (hooks->%s && %s) (hooks->%s)(ctx, live, %s);", m, nsc_cg_value_differs(g, t, old, now), m, args);
+        nsc_p_line(c, "if (hooks->%s && %s) (hooks->%s)(ctx, live, %s);", h, nsc_cg_value_differs(g, t, old, now), h, args);
     }
     nsc_p_close(c, "}");
 }

@@ -44,8 +44,12 @@ const char *nsc_cg_value_type(nsc_cgen *g, const nsc_type *t)
 
 const nsc_slot *nsc_cg_field_slot(const nsc_layout *l, const nsc_field *f)
 {
-    for (size_t i = 0; i < l->nslots; i++)
+    for (size_t i = 0; i < l->nslots; i++) {
         if (l->slots[i].top == f && l->slots[i].field == f) return &l->slots[i];
+        /* An element of a @composite array: its slot inside the array's one slot. */
+        if (l->slots[i].enc == NSC_ENC_ARRAY && f->array_of == l->slots[i].field)
+            return &l->slots[i].composite->slots[f->array_index];
+    }
     return NULL;
 }
 
@@ -129,11 +133,21 @@ void nsc_cg_enum_functions(nsc_cgen *g)
 
 /* ---- structs ---------------------------------------------------------------------------- */
 
+/* The declarator of a member: its name, "name[N]" for the first element of an array (the C
+ * declarator suffix of T then follows: "char names[4][33]"), NULL for its other elements. */
+static const char *array_declarator(nsc_cgen *g, const nsc_field *f)
+{
+    if (!f->array_of) return f->name.text;
+    if (f->array_index > 0) return NULL;
+    return NSC_FMT(g, "%s[%u]", f->array_of->name.text, f->array_of->sem.array_n);
+}
+
 /* A value-struct member: "int32_t hp", "char name[33]", "struct {...} blob". */
 static void value_member(nsc_cgen *g, const nsc_decl *d, const nsc_field *f)
 {
     const nsc_type *t = f->sem.type;
-    const char *n = f->name.text;
+    const char *n = array_declarator(g, f);
+    if (!n) return;
     if (f->doc) nsc_p_doc(g->h, f->doc);
     if (nsc_type_is_collection(t)) nsc_p_line(g->h, "%s %s;", nsc_coll_name(g->a, d, f, ""), n);
     else if (t->kind == NSC_T_STRING) nsc_p_line(g->h, "char %s[%u + 1]; /* UTF-8, NUL-terminated */", n, t->capacity);
@@ -145,7 +159,8 @@ static void value_member(nsc_cgen *g, const nsc_decl *d, const nsc_field *f)
 static void snap_member(nsc_cgen *g, const nsc_layout *l, const nsc_field *f)
 {
     const nsc_type *t = f->sem.type;
-    const char *n = f->name.text;
+    const char *n = array_declarator(g, f);
+    if (!n) return;
     if (t->kind == NSC_T_STRUCT) {
         nsc_p_line(g->h, "%s_snap %s;", nsc_cg_name(g, t->decl), n);
         return;
@@ -229,6 +244,21 @@ static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
             nsc_p_line(h, "void (*%s_remove)(void *ctx, %s *live, const %s *item); /* item still in live */", m, name, item);
             nsc_p_line(h, "void (*%s_add)(void *ctx, %s *live, const %s *item);", m, name, item);
             nsc_p_line(h, "void (*%s_change)(void *ctx, %s *live, const %s *item, const %s *old);", m, name, item, item);
+            continue;
+        }
+        if (f->sem.notify && f->array_of) {
+            /* A fixed array: one hook, called per changed element with its index. */
+            if (f->array_index > 0) continue;
+            any = true;
+            const char *vt = t->kind == NSC_T_BYTES ? "void" : nsc_cg_value_type(g, t), *m = f->array_of->name.text;
+            if (t->kind == NSC_T_STRING)
+                nsc_p_line(h, "void (*%s)(void *ctx, %s *live, uint32_t index, const char *old_value, const char *new_value);",
+                           m, name);
+            else if (t->kind == NSC_T_BYTES || t->kind == NSC_T_STRUCT || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
+                nsc_p_line(h, "void (*%s)(void *ctx, %s *live, uint32_t index, const %s *old_value, const %s *new_value);",
+                           m, name, vt, vt);
+            else
+                nsc_p_line(h, "void (*%s)(void *ctx, %s *live, uint32_t index, %s old_value, %s new_value);", m, name, vt, vt);
             continue;
         }
         if (f->sem.notify) {
@@ -373,17 +403,23 @@ static void prototypes(nsc_cgen *g, const nsc_decl *d)
         for (size_t i = 0; i < d->nfields; i++) {
             const nsc_field *f = d->fields[i];
             const nsc_type *t = f->sem.type;
-            if (nsc_type_is_collection(t)) continue;
-            const char *fn = nsc_cg_fn(g, d, NSC_FMT(g, "set_%s", f->name.text));
-            nsc_p_comment(h, "Sets %s; marks it dirty if the value changed.", f->name.text);
-            if (t->kind == NSC_T_STRING)
-                nsc_p_line(h, "void %s(%s *v, const char *value);", fn, n);
-            else if (t->kind == NSC_T_BYTES)
-                nsc_p_line(h, "void %s(%s *v, const void *data, size_t len);", fn, n);
-            else if (t->kind == NSC_T_STRUCT)
-                nsc_p_line(h, "void %s(%s *v, const %s *value);", fn, n, nsc_cg_value_type(g, t));
+            if (nsc_type_is_collection(t) || (f->array_of && f->array_index > 0)) continue;
+            const char *fn = nsc_cg_fn(g, d, NSC_FMT(g, "set_%s", nsc_field_base_name(f)));
+            /* An array's setter sets one element: an index past the end changes nothing. */
+            const char *v = f->array_of ? NSC_FMT(g, "%s *v, uint32_t index", n) : NSC_FMT(g, "%s *v", n);
+            if (f->array_of)
+                nsc_p_comment(h, "Sets %s[index] (index < %u); marks it dirty if the value changed.", f->array_of->name.text,
+                              f->array_of->sem.array_n);
             else
-                nsc_p_line(h, "void %s(%s *v, %s value);", fn, n, nsc_cg_value_type(g, t));
+                nsc_p_comment(h, "Sets %s; marks it dirty if the value changed.", f->name.text);
+            if (t->kind == NSC_T_STRING)
+                nsc_p_line(h, "void %s(%s, const char *value);", fn, v);
+            else if (t->kind == NSC_T_BYTES)
+                nsc_p_line(h, "void %s(%s, const void *data, size_t len);", fn, v);
+            else if (t->kind == NSC_T_STRUCT)
+                nsc_p_line(h, "void %s(%s, const %s *value);", fn, v, nsc_cg_value_type(g, t));
+            else
+                nsc_p_line(h, "void %s(%s, %s value);", fn, v, nsc_cg_value_type(g, t));
         }
         nsc_p_comment(h, "True if a setter or collection helper changed a field since the last _clear_dirty.");
         nsc_p_line(h, "bool %s(const %s *v);", nsc_cg_fn(g, d, "is_dirty"), n);

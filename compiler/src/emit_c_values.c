@@ -195,9 +195,11 @@ static void init_field(nsc_cgen *g, const nsc_type *t, const nsc_literal *l, con
     nsc_strbuf sb = NSC_STRBUF_INIT;
     if (t->kind == NSC_T_STRUCT) {
         nsc_p_line(c, "%s(&%s);", nsc_cg_fn(g, t->decl, "init"), path);
-        for (size_t i = 0; l && i < l->count && i < t->decl->nfields; i++) {
+        for (size_t i = 0, k = 0; l && i < t->decl->nfields && k < l->count; i++) {
             const nsc_field *m = t->decl->fields[i];
-            init_field(g, m->sem.type, field_default(g, m, l->items[i]), NSC_FMT(g, "%s.%s", path, m->name.text));
+            const nsc_literal *item = l->items[k]; /* an array's elements share their field's item */
+            if (!m->array_of || m->array_index + 1 == m->array_of->sem.array_n) k++;
+            init_field(g, m->sem.type, field_default(g, m, item), NSC_FMT(g, "%s.%s", path, m->name.text));
         }
     } else if (t->kind == NSC_T_QUAT || nsc_type_is_vector(t)) {
         static const char *const axis[] = {"x", "y", "z", "w"};
@@ -235,11 +237,15 @@ static void snap_record(nsc_cgen *g, const nsc_decl *d, const nsc_literal *overr
         return;
     }
     nsc_sb_puts(sb, "{");
-    for (size_t i = 0; i < d->nfields; i++) {
+    for (size_t i = 0, k = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
-        const nsc_literal *lit = field_default(g, f, override && i < override->count ? override->items[i] : NULL);
+        /* k: the source field's index in a struct literal (an array's elements share its item) */
+        const nsc_literal *lit = field_default(g, f, override && k < override->count ? override->items[k] : NULL);
+        if (!f->array_of || f->array_index + 1 == f->array_of->sem.array_n) k++;
         if (i) nsc_sb_puts(sb, ", ");
+        if (f->array_of && f->array_index == 0) nsc_sb_puts(sb, "{"); /* a fixed array's elements */
         snap_value(g, d->layout, f, lit, sb);
+        if (f->array_of && f->array_index + 1 == f->array_of->sem.array_n) nsc_sb_puts(sb, "}");
     }
     nsc_sb_puts(sb, "}");
 }
@@ -660,35 +666,47 @@ static void setter(nsc_cgen *g, const nsc_decl *d, size_t i)
     const nsc_field *f = d->fields[i];
     const nsc_type *t = f->sem.type;
     const char *n = nsc_cg_name(g, d), *m = f->name.text;
-    const char *fn = nsc_cg_fn(g, d, NSC_FMT(g, "set_%s", m));
+    const char *fn = nsc_cg_fn(g, d, NSC_FMT(g, "set_%s", nsc_field_base_name(f)));
     const char *mark = NSC_FMT(g, "v->ns_dirty[%zu] |= UINT32_C(1) << %zu;", i / 32, i % 32);
+    const char *self = NSC_FMT(g, "%s *v", n);
+    if (f->array_of) {
+        /* A fixed array: one setter taking the index; each element has its own dirty bit, the
+         * elements' bits consecutive from the first's (i). */
+        m = NSC_FMT(g, "%s[index]", f->array_of->name.text);
+        mark = NSC_FMT(g, "v->ns_dirty[(%zuu + index) / 32u] |= UINT32_C(1) << ((%zuu + index) %% 32u);", i, i);
+        self = NSC_FMT(g, "%s *v, uint32_t index", n);
+    }
     nsc_p_empty(c);
     switch (t->kind) {
     case NSC_T_STRING:
-        nsc_p_line(c, "void %s(%s *v, const char *value)", fn, n);
+        nsc_p_line(c, "void %s(%s, const char *value)", fn, self);
         nsc_p_open(c, "{");
+        if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
         nsc_p_line(c, "char clean[%u + 1];", t->capacity);
         nsc_p_line(c, "ns_string_sanitize(clean, %u, value, strlen(value));", t->capacity);
         nsc_p_line(c, "if (strncmp(clean, v->%s, sizeof clean) == 0) return;", m);
         nsc_p_line(c, "memcpy(v->%s, clean, sizeof clean);", m);
         break;
     case NSC_T_BYTES:
-        nsc_p_line(c, "void %s(%s *v, const void *data, size_t len)", fn, n);
+        nsc_p_line(c, "void %s(%s, const void *data, size_t len)", fn, self);
         nsc_p_open(c, "{");
+        if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
         nsc_p_line(c, "if (len > %u) len = %u;", t->capacity, t->capacity);
         nsc_p_line(c, "if (v->%s.len == len && memcmp(v->%s.data, data, len) == 0) return;", m, m);
         nsc_p_line(c, "v->%s.len = (uint16_t)len;", m);
         nsc_p_line(c, "memcpy(v->%s.data, data, len);", m);
         break;
     case NSC_T_STRUCT:
-        nsc_p_line(c, "void %s(%s *v, const %s *value)", fn, n, nsc_cg_value_type(g, t));
+        nsc_p_line(c, "void %s(%s, const %s *value)", fn, self, nsc_cg_value_type(g, t));
         nsc_p_open(c, "{");
+        if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
         nsc_p_line(c, "if (%s(&v->%s, value)) return;", nsc_cg_fn(g, t->decl, "equal"), m);
         nsc_p_line(c, "v->%s = *value;", m);
         break;
     default:
-        nsc_p_line(c, "void %s(%s *v, %s value)", fn, n, nsc_cg_value_type(g, t));
+        nsc_p_line(c, "void %s(%s, %s value)", fn, self, nsc_cg_value_type(g, t));
         nsc_p_open(c, "{");
+        if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
         if (nsc_type_is_float(t) || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
             nsc_p_line(c, "if (memcmp(&v->%s, &value, sizeof value) == 0) return; /* bitwise, so NaN and -0 count */", m);
         else
@@ -705,7 +723,8 @@ void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d)
     nsc_printer *c = g->c;
     const char *n = nsc_cg_name(g, d);
     for (size_t i = 0; i < d->nfields; i++)
-        if (!nsc_type_is_collection(d->fields[i]->sem.type)) setter(g, d, i);
+        if (!nsc_type_is_collection(d->fields[i]->sem.type) && !(d->fields[i]->array_of && d->fields[i]->array_index))
+            setter(g, d, i);
     nsc_p_empty(c);
     nsc_p_line(c, "bool %s(const %s *v)", nsc_cg_fn(g, d, "is_dirty"), n);
     nsc_p_open(c, "{");

@@ -72,9 +72,12 @@ static void type_text(nsc_json *j, const nsc_type *t)
 static void field(nsc_json *j, const nsc_field *f)
 {
     const nsc_field_sem *s = &f->sem;
+    /* A fixed array is one field with an "array" length (its elements are the slots). */
+    if (f->array_of && f->array_index > 0) return;
     nsc_json_object(j);
-    nsc_json_key(j, "name"), nsc_json_string(j, f->name.text);
+    nsc_json_key(j, "name"), nsc_json_string(j, nsc_field_base_name(f));
     nsc_json_key(j, "type"), type_text(j, s->type);
+    if (f->array_of) nsc_json_key(j, "array"), nsc_json_uint(j, f->array_of->sem.array_n);
     doc(j, f->doc);
     nsc_json_key(j, "default");
     if (s->init) literal(j, s->init);
@@ -126,6 +129,10 @@ static void slot(nsc_json *j, const nsc_slot *s)
     nsc_json_key(j, "predicted"), nsc_json_bool(j, s->predicted);
     nsc_json_key(j, "sync"), nsc_json_string(j, sync_word(s->sync));
     nsc_json_key(j, "initial"), nsc_json_bool(j, s->initial);
+    if (s->enc == NSC_ENC_ARRAY) { /* a @composite array: its length and how one element is coded */
+        nsc_json_key(j, "elements"), nsc_json_uint(j, s->composite->nslots);
+        nsc_json_key(j, "element"), slot(j, &s->composite->slots[0]);
+    }
     nsc_json_end_object(j);
 }
 

@@ -268,6 +268,13 @@ static void parse_field(fmt *f, rows *body)
     row *r = new_row(body, R_FIELD);
     put_until(f, r, &r->head, (stop_set){{SEMI, 0}, true});
     put_text(&r->rest, f, eat(f, r)); /* the name */
+    if (peek(f)->kind == LBRACKET) { /* a fixed array: name[N] */
+        eat(f, r);
+        nsc_sb_putc(&r->rest, '[');
+        put_until(f, r, &r->rest, (stop_set){{RBRACKET, SEMI}, false});
+        if (peek(f)->kind == RBRACKET) eat(f, r);
+        nsc_sb_putc(&r->rest, ']');
+    }
     if (peek(f)->kind == EQ) {
         eat(f, r);
         nsc_sb_puts(&r->rest, " = ");

@@ -46,7 +46,11 @@ static void canon_literal(const nsc_literal *l, nsc_strbuf *sb)
 static void canon_field(const nsc_field *f, nsc_strbuf *sb, int depth)
 {
     const nsc_field_sem *s = &f->sem;
-    nsc_sb_printf(sb, "%s:", f->name.text);
+    /* A fixed array is spelled once, with its length, as "name[N]:type": the layout made its
+     * elements fields of their own, which share everything but the index. */
+    if (f->array_of && f->array_index > 0) return;
+    if (f->array_of) nsc_sb_printf(sb, "%s[%u]:", f->array_of->name.text, f->array_of->sem.array_n);
+    else nsc_sb_printf(sb, "%s:", f->name.text);
     canon_type(s->type, sb, depth);
     if (s->has_quantize) nsc_sb_printf(sb, " quantize=%.17g", s->quantize);
     if (s->has_range) {

@@ -16,7 +16,7 @@ const char *nsc_enc_name(nsc_enc e)
     static const char *const names[] = {
         "bool", "packed_delta", "packed_delta64", "raw", "quantized", "float32", "float64",
         "vec_quantized", "vec_float", "quat_quantized", "quat_smallest_three", "quat_float",
-        "string", "bytes", "composite", "list", "map", "set", "fastarray",
+        "string", "bytes", "composite", "list", "map", "set", "fastarray", "array",
     };
     return names[e];
 }
@@ -324,16 +324,76 @@ static nsc_slot *push(builder *b)
     return s;
 }
 
+/* A slot's flat name: the path with '_' for '.', and "name_3" for the element "name[3]". */
+static const char *flat_name(nsc_checker *c, const char *prefix, const nsc_field *f)
+{
+    const char *own = f->array_of ? nsc_arena_printf(c->a, "%s_%u", f->array_of->name.text, f->array_index) : f->name.text;
+    return prefix ? nsc_arena_printf(c->a, "%s_%s", prefix, own) : own;
+}
+
+static void add_field(builder *b, const nsc_decl *owner, const nsc_decl *decl, const nsc_field *top,
+                      const nsc_field *f, const char *path, const char *flat);
+
+/* True for the element fields of a @composite array: one slot codes them all. */
+static bool in_composite_array(const nsc_field *f)
+{
+    return f->array_of && f->array_of->sem.composite;
+}
+
+/* The one slot of a @composite array whose first element field is f (path "name[0]"): its
+ * elements are slots of a layout of their own, coded without change bits, like a @composite
+ * struct's members (docs/wire.md section 12.7). */
+static void add_composite_array(builder *b, const nsc_decl *decl, const nsc_field *top, const nsc_field *f,
+                                const char *path, const char *flat)
+{
+    const nsc_field *arr = f->array_of;
+    uint32_t n = arr->sem.array_n;
+    builder inner = {b->c, NSC_NEW_ARRAY(b->c->a, nsc_slot, n), 0, n};
+    size_t first = 0; /* f's index in decl->fields: the other elements follow it */
+    while (decl->fields[first] != f) first++;
+    for (uint32_t i = 0; i < n; i++) {
+        const nsc_field *el = decl->fields[first + i];
+        add_field(&inner, decl, decl, el, el, nsc_arena_printf(b->c->a, "[%u]", i), nsc_arena_printf(b->c->a, "%u", i));
+    }
+    nsc_layout *l = NSC_NEW(b->c->a, nsc_layout);
+    l->decl = decl;
+    l->slots = inner.slots;
+    l->nslots = inner.count;
+    nsc_slot *s = push(b);
+    s->field = arr;
+    s->top = top == f ? arr : top;
+    s->decl = decl;
+    s->path = nsc_arena_strndup(b->c->a, path, strlen(path) - 3); /* "name[0]" less "[0]" */
+    s->flat = nsc_arena_strndup(b->c->a, flat, strlen(flat) - 2); /* "name_0" less "_0" */
+    s->type = arr->sem.type;
+    s->sync = top->sem.sync;
+    s->initial = top->sem.initial;
+    s->enc = NSC_ENC_ARRAY;
+    s->arity = 1;
+    s->composite = l;
+    s->snap_ctype = "";
+    for (size_t i = 0; i < l->nslots; i++) {
+        l->slots[i].index = (unsigned)i;
+        l->slots[i].predicted = false;
+        s->full_bits = add_sat(s->full_bits, l->slots[i].full_bits);
+    }
+    s->max_bits = s->full_bits;
+}
+
 /* Adds the slots of f: one, or (for a non-composite struct) one per member, recursively. */
 static void add_field(builder *b, const nsc_decl *owner, const nsc_decl *decl, const nsc_field *top,
                       const nsc_field *f, const char *path, const char *flat)
 {
     const nsc_type *t = f->sem.type;
+    if (in_composite_array(f) && path[0] != '[') {
+        if (f->array_index == 0) add_composite_array(b, decl, top, f, path, flat);
+        return;
+    }
     if (t->kind == NSC_T_STRUCT && !f->sem.composite) {
         for (size_t i = 0; i < t->decl->nfields; i++) {
             const nsc_field *sub = t->decl->fields[i];
             add_field(b, owner, t->decl, top, sub, nsc_arena_printf(b->c->a, "%s.%s", path, sub->name.text),
-                      nsc_arena_printf(b->c->a, "%s_%s", flat, sub->name.text));
+                      flat_name(b->c, flat, sub));
         }
         return;
     }
@@ -372,26 +432,63 @@ static uint32_t mask_bits(unsigned n)
 }
 
 /* Slots of field f: one, or those of its members for a non-composite struct. */
-static size_t count_slots(const nsc_field *f)
+static size_t count_slots(nsc_checker *c, const nsc_field *f)
 {
     const nsc_type *t = f->sem.type;
+    if (in_composite_array(f)) return f->array_index == 0;
     if (t->kind != NSC_T_STRUCT || f->sem.composite) return 1;
+    layout_of(c, t->decl); /* its array fields expanded first */
     size_t n = 0;
-    for (size_t i = 0; i < t->decl->nfields; i++) n += count_slots(t->decl->fields[i]);
+    for (size_t i = 0; i < t->decl->nfields; i++) n += count_slots(c, t->decl->fields[i]);
     return n;
+}
+
+/* Replaces every array field `T name[N]` of d by N element fields "name[0]".."name[N-1]" that
+ * share its checked semantics: from here on (slots, hash, emitters) an element is a field of
+ * type T whose C path indexes the array (idl/SPEC.md, "Fixed arrays"). */
+static void expand_arrays(nsc_checker *c, nsc_decl *d)
+{
+    size_t n = 0;
+    bool any = false;
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        any |= f->sem.array_n != 0 && !f->array_of;
+        n += f->sem.array_n && !f->array_of ? f->sem.array_n : 1;
+    }
+    if (!any) return;
+    nsc_field **out = NSC_NEW_ARRAY(c->a, nsc_field *, n);
+    size_t k = 0;
+    for (size_t i = 0; i < d->nfields; i++) {
+        nsc_field *f = d->fields[i];
+        if (!f->sem.array_n || f->array_of) {
+            out[k++] = f;
+            continue;
+        }
+        for (uint32_t e = 0; e < f->sem.array_n; e++) {
+            nsc_field *el = NSC_NEW(c->a, nsc_field);
+            *el = *f;
+            el->name.text = nsc_arena_printf(c->a, "%s[%u]", f->name.text, e);
+            el->array_of = f;
+            el->array_index = e;
+            out[k++] = el;
+        }
+    }
+    d->fields = out;
+    d->nfields = n;
 }
 
 static nsc_layout *layout_of(nsc_checker *c, const nsc_decl *d)
 {
     if (d->layout) return d->layout;
+    expand_arrays(c, (nsc_decl *)d);
     /* Sized exactly up front: growing by doubling left the smaller arrays in the arena, and a
      * one-field struct paid for eight slots. */
     builder b = {c, NULL, 0, 0};
-    for (size_t i = 0; i < d->nfields; i++) b.cap += count_slots(d->fields[i]);
+    for (size_t i = 0; i < d->nfields; i++) b.cap += count_slots(c, d->fields[i]);
     if (b.cap) b.slots = NSC_NEW_ARRAY(c->a, nsc_slot, b.cap);
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
-        add_field(&b, d, d, f, f, f->name.text, f->name.text);
+        add_field(&b, d, d, f, f, f->name.text, flat_name(c, NULL, f));
     }
     nsc_layout *l = NSC_NEW(c->a, nsc_layout);
     l->decl = d;

@@ -26,7 +26,8 @@ typedef enum nsc_enc {
     NSC_ENC_STRING,    /* string<N> */
     NSC_ENC_BYTES,     /* bytes<N> */
     NSC_ENC_STRUCT,    /* a @composite struct: every member coded against the reference, no mask */
-    NSC_ENC_LIST, NSC_ENC_MAP, NSC_ENC_SET, NSC_ENC_FASTARRAY
+    NSC_ENC_LIST, NSC_ENC_MAP, NSC_ENC_SET, NSC_ENC_FASTARRAY,
+    NSC_ENC_ARRAY      /* a @composite fixed array: its elements (composite's slots) coded maskless */
 } nsc_enc;
 
 struct nsc_layout;
@@ -43,7 +44,8 @@ typedef struct nsc_slot {
     uint64_t         span;       /* hi − lo when has_range */
     double           scale;      /* @quantize */
     const char      *snap_ctype; /* C type of one snapshot component */
-    const struct nsc_layout *composite; /* NSC_ENC_STRUCT: the struct's layout */
+    const struct nsc_layout *composite; /* NSC_ENC_STRUCT: the struct's layout; NSC_ENC_ARRAY: the
+                                           elements' slots, paths "[0]".."[N-1]" */
     struct nsc_slot *elem;       /* collections: the element (list, set, fastarray) or value (map) */
     struct nsc_slot *key;        /* map: the key */
     nsc_enc          enc;

@@ -233,6 +233,8 @@ static bool first_on_line(const nsc_parser *ps, void *scanner, nsc_loc at)
 %token <tok> COLON          "':'"
 %token <tok> DOT            "'.'"
 %token <tok> AT             "'@'"
+%token <tok> LBRACKET       "'['"
+%token <tok> RBRACKET       "']'"
 %token <tok> MINUS          "'-'"
 %token <tok> PLUS           "'+'"
 %token <tok> STAR           "'*'"
@@ -247,6 +249,7 @@ static bool first_on_line(const nsc_parser *ps, void *scanner, nsc_loc at)
 %type <decl>    decl package_decl import_decl const_decl enum_decl record_decl
 %type <tok>     record_kw_tok
 %type <field>   field
+%type <expr>    array_len
 %type <enumval> enum_value
 %type <attr>    attr
 %type <dtype>   type
@@ -384,23 +387,31 @@ fields
     ;
 
 field
-    : type IDENT attrs SEMI         {
+    : type IDENT array_len attrs SEMI {
                                       $$ = NSC_NEW(ps->arena, nsc_field);
                                       $$->type = $1.type;
                                       $$->name = name_of(&$2, @2);
+                                      $$->array_len = $3;
                                       $$->doc = $1.doc;
                                       $$->loc = @$;
-                                      FINISH($3, nsc_attr, $$->attrs, $$->nattrs);
+                                      FINISH($4, nsc_attr, $$->attrs, $$->nattrs);
                                     }
-    | type IDENT EQ init attrs SEMI {
+    | type IDENT array_len EQ init attrs SEMI {
                                       $$ = NSC_NEW(ps->arena, nsc_field);
                                       $$->type = $1.type;
                                       $$->name = name_of(&$2, @2);
+                                      $$->array_len = $3;
                                       $$->doc = $1.doc;
-                                      $$->init = $4;
+                                      $$->init = $5;
                                       $$->loc = @$;
-                                      FINISH($5, nsc_attr, $$->attrs, $$->nattrs);
+                                      FINISH($6, nsc_attr, $$->attrs, $$->nattrs);
                                     }
+    ;
+
+/* A fixed array's length: `T name[N]` (idl/SPEC.md, "Fixed arrays"). */
+array_len
+    : %empty                        { $$ = NULL; }
+    | LBRACKET expr RBRACKET        { $$ = $2; }
     ;
 
 init
@@ -591,6 +602,8 @@ static int describe_expected(const yysymbol_kind_t *exp, int n, nsc_strbuf *sb)
     for (int i = 0; i < n; i++) {
         if (exp[i] == YYSYMBOL_IDENT || (decl_keywords == 8 && is_declaration_keyword(exp[i]))) continue;
         if (value && starts_value(exp[i])) continue;
+        /* An array length after a field's name is optional and rarely the token that is missing. */
+        if (exp[i] == YYSYMBOL_LBRACKET) continue;
         words[count++] = exp[i] == YYSYMBOL_AT ? "an attribute" : exp[i] == YYSYMBOL_LBRACE && value ? "'{'" : yysymbol_name(exp[i]);
     }
     for (int i = 0; i < count; i++) {

@@ -211,11 +211,11 @@ With RESUME, the next search starts at the end of group 1."
     ("@[ \t]*[A-Za-z_][A-Za-z0-9_]*" . 'netschema-attribute-face)
     ("@[ \t]*\\(?:sync\\|smooth\\)[ \t]*([ \t]*\\([a-z]+\\)"
      (1 font-lock-constant-face))
-    ;; Field names, after the type and before '=', '@' or ';'.  First, as
-    ;; 'u8 u8;' is legal.
+    ;; Field names, after the type and before '=', '@', ';' or an array's
+    ;; '['.  First, as 'u8 u8;' is legal.
     (,(netschema--matcher
        (concat "[[:alnum:]_>][ \t]+\\(" netschema--ident "\\)"
-               "[ \t]*\\(?:[=@;]\\|//\\|/\\*\\|$\\)")
+               "[ \t]*\\(?:[=@;]\\|\\[\\|//\\|/\\*\\|$\\)")
        'record)
      1 font-lock-variable-name-face)
     ;; Types: built-in ones, a field's type before its name, and a type
@@ -225,7 +225,7 @@ With RESUME, the next search starts at the end of group 1."
      1 font-lock-type-face)
     (,(netschema--matcher
        (concat "\\_<\\(" netschema--qname "\\)[ \t]+" netschema--ident
-               "[ \t]*\\(?:[=@;]\\|$\\)")
+               "[ \t]*\\(?:[=@;]\\|\\[\\|$\\)")
        'record)
      1 font-lock-type-face)
     (,(netschema--matcher

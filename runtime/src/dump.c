@@ -224,6 +224,14 @@ static void read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, con
         }
         ns_coll_read(r, f->coll, dst, ref);
         return;
+    case NS_ENC_ARRAY: /* a @composite fixed array: every element maskless, against ref's */
+        if (!f->elem) {
+            ns_reader_fail(r, NS_ERR_ARGUMENT);
+            return;
+        }
+        for (uint32_t k = 0; k < f->capacity; k++)
+            read_payload(r, f->elem, dst + k * f->elem->snap_size, ref + k * f->elem->snap_size, true);
+        return;
     }
 }
 
@@ -520,6 +528,14 @@ static void print_value(FILE *out, const ns_field_desc *f, const uint8_t *p)
     case NS_ENC_SET:
     case NS_ENC_FASTARRAY:
         print_collection(out, f, p);
+        return;
+    case NS_ENC_ARRAY:
+        fputc('[', out);
+        for (uint32_t k = 0; f->elem && k < f->capacity; k++) {
+            fputs(k ? ", " : "", out);
+            print_value(out, f->elem, p + k * f->elem->snap_size);
+        }
+        fputc(']', out);
         return;
     }
 }

@@ -217,6 +217,27 @@ static uint64_t type_hash(const char *src, const char *type)
     return h;
 }
 
+/* A fixed array's hash changes with its length, its element type and @composite (each changes
+ * the wire), and not with what the wire does not carry; a plain field is not a one-element array. */
+START_TEST(array_hashes_follow_the_wire)
+{
+    const char *base = "package p;\ncomponent C { u16 a[4] @range(0, 999); u8 y; }\n";
+    uint64_t h = type_hash(base, "C");
+    ck_assert(h != 0);
+    ck_assert(h == type_hash("package p;\nconst N = 4;\ncomponent C {\n  u16 a[N] @range(0, 999) @notify; // hi\n  u8 y;\n}\n",
+                             "C"));
+    ck_assert(h != type_hash("package p;\ncomponent C { u16 a[5] @range(0, 999); u8 y; }\n", "C"));
+    ck_assert(h != type_hash("package p;\ncomponent C { u16 a[3] @range(0, 999); u8 y; }\n", "C"));
+    ck_assert(h != type_hash("package p;\ncomponent C { u32 a[4] @range(0, 999); u8 y; }\n", "C"));
+    ck_assert(h != type_hash("package p;\ncomponent C { u16 a[4] @range(0, 998); u8 y; }\n", "C"));
+    ck_assert(h != type_hash("package p;\ncomponent C { u16 a[4] @range(0, 999) @composite; u8 y; }\n", "C"));
+    ck_assert(type_hash("package p;\ncomponent C { u8 a[1]; }\n", "C") != type_hash("package p;\ncomponent C { u8 a; }\n", "C"));
+    /* Arrays inside a struct reach the hash of the component that holds it. */
+    ck_assert(type_hash("package p;\nstruct S { u8 v[2]; }\ncomponent C { S s; }\n", "C") !=
+              type_hash("package p;\nstruct S { u8 v[3]; }\ncomponent C { S s; }\n", "C"));
+}
+END_TEST
+
 START_TEST(hashes_follow_the_wire)
 {
     const char *base = "package p;\ncomponent C { f32 x @quantize(100); u8 y; }\n";
@@ -395,6 +416,7 @@ static Suite *check_suite(void)
     tcase_add_test(tc, cycles_print_the_chain);
     tcase_add_test(tc, qualified_names_ambiguity_and_unused_imports);
     tcase_add_test(tc, hashes_follow_the_wire);
+    tcase_add_test(tc, array_hashes_follow_the_wire);
     tcase_add_test(tc, sync_conditions);
     tcase_add_test(tc, type_ids_are_unique_across_imports);
     tcase_add_test(tc, layout_decisions);

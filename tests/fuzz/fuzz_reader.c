@@ -1,7 +1,8 @@
 /* fuzz_reader.c — libFuzzer target: any bytes through generated readers. It covers every
  * component, input and rpc of idl/examples/everything.netschema (every type and attribute), of
- * tests/e2e/coll.netschema (every collection kind) and of tests/e2e/strkeys.netschema (sets and
- * maps with string keys), reached through the schemas' dispatch
+ * tests/e2e/coll.netschema (every collection kind), of tests/e2e/strkeys.netschema (sets and
+ * maps with string keys) and of tests/e2e/arrays.netschema (fixed arrays, per element and
+ * @composite), reached through the schemas' dispatch
  * tables (ns_schema), so a record added to either schema is fuzzed without a change here.
  *
  * Input: byte 0 picks the record; byte 1 the number of baselines (0..3, bits 0-1) and the
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrays.ns.h"
 #include "coll.ns.h"
 #include "everything.ns.h"
 #include "strkeys.ns.h"
@@ -56,7 +58,7 @@ static ns_status record_write(const record *k, ns_writer *w, const void *cur, co
 /* The record with index i over both schemas' components and messages, modulo their number. */
 static record pick_record(uint8_t i)
 {
-    static const ns_schema *const schemas[] = {&all_schema, &coll_schema, &strk_schema};
+    static const ns_schema *const schemas[] = {&all_schema, &coll_schema, &strk_schema, &arr_schema};
     enum { NSCHEMAS = sizeof schemas / sizeof schemas[0] };
     uint32_t total = 0;
     for (size_t s = 0; s < NSCHEMAS; s++) total += schemas[s]->component_count + schemas[s]->message_count;

@@ -28,13 +28,13 @@ syn region netschemaEnumBody matchgroup=netschemaBrace start="{" end="}" contain
 syn match netschemaEnumMember "\%(\%([{,]\|^\)\s*\)\@<=\h\w*" contained
 
 " Field types: a name followed by the field's name; a type argument followed by ','; built-in types.
-syn match netschemaUserType "\<\h\w*\%(\s*\.\s*\h\w*\)*\ze\s\+\h\w*\s*\%([=@;]\|$\)"
+syn match netschemaUserType "\<\h\w*\%(\s*\.\s*\h\w*\)*\ze\s\+\h\w*\s*\%([=@;]\|\[\|$\)"
 syn match netschemaUserType "\%(<[^<>;={}]*\)\@<=\<\h\w*\%(\s*\.\s*\h\w*\)*\ze\s*,"
 syn match netschemaType "\<\%(bool\|[iu]\%(8\|16\|32\|64\)\|f32\|f64\|vec[234]\|quat\|entity\)\>"
 syn match netschemaType "\<\%(string\|bytes\|list\|map\|set\|fastarray\)\>\ze\s*<"
 
-" A field's name: after its type (a word or '>'), before '=', '@' or ';'.
-syn match netschemaField "\%([[:alnum:]_>]\s\+\)\@<=\h\w*\ze\s*\%([=@;]\|//\|/\*\|$\)"
+" A field's name: after its type (a word or '>'), before '=', '@', ';' or an array's '['.
+syn match netschemaField "\%([[:alnum:]_>]\s\+\)\@<=\h\w*\ze\s*\%([=@;]\|\[\|//\|/\*\|$\)"
 
 " Attributes, and the bare words of @smooth and @sync inside their arguments.
 syn match netschemaAttribute "@\s*\h\w*" nextgroup=netschemaAttrArgs skipwhite

@@ -25,7 +25,8 @@ typedef enum ns_type_kind {
 typedef enum ns_encoding {
     NS_ENC_BOOL, NS_ENC_INT, NS_ENC_INT64, NS_ENC_RAW, NS_ENC_QUANT, NS_ENC_FLOAT32, NS_ENC_FLOAT64,
     NS_ENC_VEC_Q, NS_ENC_VEC_F, NS_ENC_QUAT_Q, NS_ENC_QUAT_S3, NS_ENC_QUAT_F, NS_ENC_STRING,
-    NS_ENC_BYTES, NS_ENC_COMPOSITE, NS_ENC_LIST, NS_ENC_MAP, NS_ENC_SET, NS_ENC_FASTARRAY
+    NS_ENC_BYTES, NS_ENC_COMPOSITE, NS_ENC_LIST, NS_ENC_MAP, NS_ENC_SET, NS_ENC_FASTARRAY,
+    NS_ENC_ARRAY   /* a @composite fixed array: capacity elements, each as elem, without change bits */
 } ns_encoding;
 
 /* Field flags. */
@@ -81,12 +82,13 @@ typedef struct ns_field_desc {
     int64_t     lo, hi;       /* when NS_FIELD_RANGED */
     double      scale;        /* @quantize, else 0 */
     uint32_t    max_bits;     /* worst payload when changed */
-    uint32_t    capacity;     /* string, bytes and collections: N */
+    uint32_t    capacity;     /* string, bytes, collections and @composite arrays: N */
     const struct ns_type_desc *type; /* composite struct members, else NULL */
     const ns_enum_desc *enum_type;   /* enum fields: the declared values, else NULL */
     const struct ns_coll_ops *coll;  /* collections: the generated <pkg>_<T>_<field>_ops, else NULL */
     const struct ns_field_desc *elem; /* lists and maps of non-struct elements: one element (list)
-                                         or value (map) as a slot at offset 0, else NULL */
+                                         or value (map) as a slot at offset 0; @composite arrays:
+                                         one element (any kind) at offset 0; else NULL */
 } ns_field_desc;
 
 typedef struct ns_type_desc {
