@@ -12,6 +12,7 @@ const char *nsc_decl_kind_name(nsc_decl_kind k)
     case NSC_D_COMPONENT: return "component";
     case NSC_D_INPUT: return "input";
     case NSC_D_RPC: return "rpc";
+    case NSC_D_EXTERN: return "extern struct";
     }
     return "declaration";
 }

@@ -221,7 +221,8 @@ typedef struct nsc_enum_value {
 
 typedef enum nsc_decl_kind {
     NSC_D_PACKAGE, NSC_D_IMPORT, NSC_D_CONST, NSC_D_ENUM,
-    NSC_D_STRUCT, NSC_D_COMPONENT, NSC_D_INPUT, NSC_D_RPC
+    NSC_D_STRUCT, NSC_D_COMPONENT, NSC_D_INPUT, NSC_D_RPC,
+    NSC_D_EXTERN   /* extern struct: a custom type whose codec the user writes */
 } nsc_decl_kind;
 
 typedef struct nsc_decl {
@@ -262,6 +263,7 @@ typedef struct nsc_decl {
     int          nesting;      /* structs: how deep structs nest inside it */
     uint32_t     id;           /* wire type id: components, inputs, rpcs */
     uint32_t     send_rate_hz; /* components: @send_rate(hz), 0 without */
+    uint32_t     max_bits;     /* extern structs: @max_bits(N), 0 until checked */
     uint32_t     index;        /* position in its unit's decls: lets passes flag decls in an array */
     bool         import_used;  /* import */
     bool         const_ok;

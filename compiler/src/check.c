@@ -53,6 +53,7 @@ unsigned nsc_check(nsc_context *ctx)
     each_decl(&c, NSC_D_INPUT, nsc_check_decl_attrs);
     each_decl(&c, NSC_D_RPC, nsc_check_decl_attrs);
     each_decl(&c, NSC_D_STRUCT, nsc_check_decl_attrs);
+    each_decl(&c, NSC_D_EXTERN, nsc_check_decl_attrs);
     each_record(&c, nsc_resolve_record_types);
     each_decl(&c, NSC_D_STRUCT, nsc_check_containment);
     each_record(&c, nsc_check_record);

@@ -8,7 +8,8 @@
 
 typedef enum attr_id {
     A_QUANTIZE, A_RANGE, A_SMALLEST_THREE, A_SMOOTH, A_SYNC, A_NOTIFY, A_INITIAL, A_COMPOSITE,
-    A_NOPREDICT, A_RAW, A_ID, A_ORDERED, A_SEND_RATE, A_UNRELIABLE, A_MODEL, A_AUTHORITY, A_COUNT
+    A_NOPREDICT, A_RAW, A_ID, A_ORDERED, A_SEND_RATE, A_UNRELIABLE, A_MODEL, A_AUTHORITY, A_MAX_BITS,
+    A_COUNT
 } attr_id;
 
 static const struct {
@@ -32,6 +33,7 @@ static const struct {
     [A_UNRELIABLE] = {"unreliable", 0, "@unreliable"},
     [A_MODEL] = {"model", 1, "@model(packed | entropy)"},
     [A_AUTHORITY] = {"authority", 1, "@authority(server | owner [, clamp])"},
+    [A_MAX_BITS] = {"max_bits", 1, "@max_bits(N), N 1 to 4096"},
 };
 
 /* Named arguments (`key = value`) exist only for @smooth, and come after the others. */
@@ -170,15 +172,39 @@ static void dispatch_attr(nsc_checker *c, nsc_decl *d, const nsc_attr *a, int id
     d->send_rate_hz = (uint32_t)v.mag;
 }
 
+/* @max_bits(N) of an extern struct: the most bits the user's write may produce (the generated
+ * caller refuses a longer write), which bounds the record's size like any other field. */
+static void max_bits_attr(nsc_checker *c, nsc_decl *d, const nsc_attr *a)
+{
+    if (d->kind != NSC_D_EXTERN) {
+        nsc_error(c->d, "E-attr-place", a->loc, "@max_bits applies to extern structs, not to %ss",
+                  nsc_decl_kind_name(d->kind));
+        return;
+    }
+    nsc_int v;
+    if (!nsc_eval_int(c, d->unit, a->args[0], "a number of bits", &v)) return;
+    if (v.neg || v.mag < 1 || v.mag > NSC_MAX_EXTERN_BITS) {
+        nsc_error(c->d, "E-attr-args", a->args[0]->loc, "@max_bits(N) takes 1 to %u bits", NSC_MAX_EXTERN_BITS);
+        return;
+    }
+    d->max_bits = (uint32_t)v.mag;
+}
+
 void nsc_check_decl_attrs(nsc_checker *c, nsc_decl *d)
 {
     d->sync = NSC_SYNC_ALL;
+    bool max_bits_given = false;
     for (size_t i = 0; i < d->nattrs; i++) {
         nsc_attr *a = d->attrs[i];
         int id = lookup_attr(c, a);
+        if (strcmp(a->name.text, "max_bits") == 0) max_bits_given = true;
         if (id < 0 || duplicate(c, d->attrs, i)) continue;
         const char *kind = nsc_decl_kind_name(d->kind);
-        if (id == A_SYNC) {
+        if (id == A_MAX_BITS) {
+            max_bits_attr(c, d, a);
+        } else if (d->kind == NSC_D_EXTERN) {
+            nsc_error(c->d, "E-attr-place", a->loc, "an extern struct takes only @max_bits, not @%s", attrs[id].name);
+        } else if (id == A_SYNC) {
             if (d->kind != NSC_D_COMPONENT) {
                 nsc_error(c->d, "E-attr-place", a->loc, "@sync applies to components and their fields, not to %ss", kind);
                 continue;
@@ -214,6 +240,9 @@ void nsc_check_decl_attrs(nsc_checker *c, nsc_decl *d)
             nsc_error(c->d, "E-attr-place", a->loc, "@%s applies to fields, not to %ss", attrs[id].name, kind);
         }
     }
+    if (d->kind == NSC_D_EXTERN && !max_bits_given)
+        nsc_error(c->d, "E-attr-needs", d->name.loc, "extern struct '%s' needs @max_bits(N): the most bits its "
+                  "write produces, 1 to %u", d->name.text, NSC_MAX_EXTERN_BITS);
 }
 
 /* The type attributes look at: a list's, set's or map's element (value) type, else the field's. */
@@ -599,6 +628,9 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
         return false;
     case A_AUTHORITY:
         return authority_attr(c, owner, f, a);
+    case A_MAX_BITS:
+        nsc_error(c->d, "E-attr-place", a->loc, "@max_bits applies to extern structs, not to fields");
+        return false;
     case A_COUNT:
         break;
     }

@@ -215,6 +215,10 @@ static nsc_literal *default_for(nsc_checker *c, nsc_unit *u, const nsc_field_sem
         if (e->kind == NSC_EX_LIST && e->count == 0) return lit(c, NSC_LIT_LIST);
         nsc_error(c->d, "E-default-type", e->loc, "collections start empty; their only default is {}");
         return NULL;
+    case NSC_T_EXTERN:
+        nsc_error(c->d, "E-default-type", e->loc, "an extern struct has no default: it starts zeroed, as the user's "
+                  "type does in a zeroed snapshot");
+        return NULL;
     default:
         return int_default(c, u, s, t, e);
     }

@@ -130,7 +130,7 @@ static const nsc_type *resolve(nsc_checker *c, nsc_unit *u, const nsc_typeref *t
             const char *mine[256];
             size_t n = 0;
             for (size_t i = 0; i < u->ndecls && n < 256; i++)
-                if (u->decls[i]->kind == NSC_D_ENUM || u->decls[i]->kind == NSC_D_STRUCT) mine[n++] = u->decls[i]->name.text;
+                if (u->decls[i]->kind == NSC_D_ENUM || u->decls[i]->kind == NSC_D_STRUCT || u->decls[i]->kind == NSC_D_EXTERN) mine[n++] = u->decls[i]->name.text;
             hint = nsc_suggest(name, mine, n);
         }
         if (hint) nsc_error(c->d, "E-type-unknown", t->name.loc, "unknown type '%s'; did you mean '%s'?", name, hint);
@@ -141,7 +141,7 @@ static const nsc_type *resolve(nsc_checker *c, nsc_unit *u, const nsc_typeref *t
         nsc_error(c->d, "E-type-args", t->loc, "'%s' takes no type arguments", name);
         return NULL;
     }
-    if (d->kind != NSC_D_ENUM && d->kind != NSC_D_STRUCT) {
+    if (d->kind != NSC_D_ENUM && d->kind != NSC_D_STRUCT && d->kind != NSC_D_EXTERN) {
         nsc_diag_begin(c->d, NSC_ERROR, "E-type-kind", t->name.loc,
                        "'%s' is %s %s; a field's type is a built-in type, an enum or a struct", name,
                        nsc_article(nsc_decl_kind_name(d->kind)), nsc_decl_kind_name(d->kind));
@@ -150,7 +150,7 @@ static const nsc_type *resolve(nsc_checker *c, nsc_unit *u, const nsc_typeref *t
         return NULL;
     }
     if (!d->type) {
-        nsc_type *nt = new_type(c, d->kind == NSC_D_ENUM ? NSC_T_ENUM : NSC_T_STRUCT);
+        nsc_type *nt = new_type(c, d->kind == NSC_D_ENUM ? NSC_T_ENUM : d->kind == NSC_D_STRUCT ? NSC_T_STRUCT : NSC_T_EXTERN);
         nt->decl = d;
         d->type = nt;
     }
@@ -250,6 +250,49 @@ static bool holds_collection(const nsc_decl *d, int depth)
         if (t->kind == NSC_T_STRUCT && holds_collection(t->decl, depth + 1)) return true;
     }
     return false;
+}
+
+/* True if a struct (transitively, through nested structs) holds an extern struct field. */
+static bool holds_extern(const nsc_decl *d, int depth)
+{
+    if (depth > 64) return false;
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_type *t = d->fields[i]->sem.type;
+        if (!t) continue;
+        if (t->kind == NSC_T_EXTERN) return true;
+        if (t->kind == NSC_T_STRUCT && holds_extern(t->decl, depth + 1)) return true;
+    }
+    return false;
+}
+
+/* An extern struct is one slot of a record (idl/SPEC.md, "Custom types"): not an element of a
+ * collection or array, not inside a @composite struct, not in a @model(entropy) component
+ * (@authority(owner) refuses its type in check_attrs.c). */
+static void check_extern_place(nsc_checker *c, const nsc_decl *owner, const nsc_field *f)
+{
+    const nsc_type *t = f->sem.type;
+    const nsc_type *e = nsc_type_is_collection(t) ? t->elem : t;
+    const nsc_type *k = t->kind == NSC_T_MAP ? t->key : NULL;
+    bool direct = t->kind == NSC_T_EXTERN;
+    bool inner = (e && e->kind == NSC_T_EXTERN) || (k && k->kind == NSC_T_EXTERN) ||
+                 (e && e->kind == NSC_T_STRUCT && !e->decl->cyclic && holds_extern(e->decl, 0));
+    if (!direct && !inner) return;
+    nsc_loc at = f->type->loc;
+    if (nsc_type_is_collection(t) || f->array_len) {
+        const char *where = f->array_len ? "an array's" : "a collection's";
+        if (e->kind == NSC_T_EXTERN || (k && k->kind == NSC_T_EXTERN))
+            nsc_error(c->d, "E-type-element", at, "an extern struct cannot be %s element: it is coded as one field "
+                      "of a record", where);
+        else
+            nsc_error(c->d, "E-type-element", at, "struct '%s' holds an extern struct, so it cannot be %s element",
+                      e->decl->name.text, where);
+    }
+    else if (f->sem.composite)
+        nsc_error(c->d, "E-attr-conflict", at, "a @composite struct cannot hold an extern struct: its members are "
+                  "coded without change bits");
+    else if (owner->kind == NSC_D_COMPONENT && owner->entropy)
+        nsc_error(c->d, "E-type-place", at, "a @model(entropy) component cannot hold an extern struct: the entropy "
+                  "mode models only the built-in encodings");
 }
 
 /* The struct a field holds, directly or as a collection's elements, or NULL. */
@@ -397,6 +440,7 @@ void nsc_check_record(nsc_checker *c, nsc_decl *d)
         if (!f->sem.type) continue;
         if (nsc_type_is_collection(f->sem.type)) check_collection(c, d, f);
         nsc_check_field_attrs(c, d, f);
+        check_extern_place(c, d, f);
     }
     nsc_map_free(&seen);
 }

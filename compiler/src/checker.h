@@ -32,6 +32,7 @@ typedef struct nsc_checker {
 #define NSC_MAX_STRING        4096u
 #define NSC_MAX_ENUM_VALUES   65536u
 #define NSC_MAX_TYPE_ID       65535u
+#define NSC_MAX_EXTERN_BITS   4096u  /* @max_bits(N) of an extern struct */
 #define NSC_MAX_NESTING       8u      /* structs inside structs */
 #define NSC_MAX_NAME_LENGTH   1000    /* characters in one identifier (C keeps string literals under 4095) */
 

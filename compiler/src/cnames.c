@@ -348,6 +348,15 @@ static void claim_enum(nsc_checker *c, const nsc_decl *d)
     }
 }
 
+/* An extern struct: the type the user defines and the three functions the user writes. */
+static void claim_extern(nsc_checker *c, const nsc_decl *d)
+{
+    const char *what = nsc_arena_printf(c->a, "extern struct '%s'", d->name.text);
+    claim(c, nsc_cname(c->a, d), d, what, d->name.loc);
+    static const char *const suffixes[] = {"write", "read", "equal", "desc"};
+    for (size_t i = 0; i < 4; i++) claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, what, d->name.loc);
+}
+
 static void claim_unit(nsc_checker *c, nsc_unit *u)
 {
     if (!u->package_decl) return;
@@ -368,6 +377,7 @@ static void claim_unit(nsc_checker *c, nsc_unit *u)
         const nsc_decl *d = u->decls[i];
         if (d->kind == NSC_D_ENUM) claim_enum(c, d);
         else if (nsc_decl_is_record(d)) claim_record(c, d);
+        else if (d->kind == NSC_D_EXTERN) claim_extern(c, d);
         else if (d->kind == NSC_D_CONST)
             claim(c, nsc_macro_name(c->a, d, NULL), d, nsc_arena_printf(c->a, "constant '%s'", d->name.text), d->name.loc);
     }

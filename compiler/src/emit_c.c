@@ -25,6 +25,37 @@ static void preamble(nsc_cgen *g, nsc_printer *p, const char *ext)
                (unsigned long long)g->u->hash, NSC_WIRE_VERSION);
 }
 
+static bool has_extern(const nsc_unit *u)
+{
+    for (size_t i = 0; i < u->ndecls; i++)
+        if (u->decls[i]->kind == NSC_D_EXTERN) return true;
+    return false;
+}
+
+/* The codec of each extern struct, which the user writes (idl/SPEC.md, "Custom types"). */
+static void extern_prototypes(nsc_cgen *g)
+{
+    nsc_printer *h = g->h;
+    for (size_t i = 0; i < g->u->ndecls; i++) {
+        const nsc_decl *d = g->u->decls[i];
+        if (d->kind != NSC_D_EXTERN) continue;
+        const char *n = nsc_cg_name(g, d);
+        nsc_p_empty(h);
+        nsc_p_line(h, "/* ---- extern struct %s: its type comes from %s_extern.h, its codec from you ---- */",
+                   d->name.text, g->u->prefix);
+        nsc_p_doc(h, d->doc);
+        nsc_p_comment(h, "Writes cur against ref in at most %u bits (more: the record's _write fails with NS_ERR_RANGE).",
+                      d->max_bits);
+        nsc_p_line(h, "ns_status %s(ns_writer *w, const %s *cur, const %s *ref);", nsc_cg_fn(g, d, "write"), n, n);
+        nsc_p_comment(h, "Reads what _write wrote against the same ref into out; an error status fails the record's read.");
+        nsc_p_line(h, "ns_status %s(ns_reader *r, %s *out, const %s *ref);", nsc_cg_fn(g, d, "read"), n, n);
+        nsc_p_comment(h, "True if a and b are the same value: false sends the field.");
+        nsc_p_line(h, "bool %s(const %s *a, const %s *b);", nsc_cg_fn(g, d, "equal"), n, n);
+        nsc_p_comment(h, "Its descriptor: name and size only (generic walkers refuse records holding it).");
+        nsc_p_line(h, "extern const ns_type_desc %s;", nsc_cg_fn(g, d, "desc"));
+    }
+}
+
 static void header(nsc_cgen *g)
 {
     nsc_printer *h = g->h;
@@ -37,6 +68,8 @@ static void header(nsc_cgen *g)
         const nsc_decl *d = g->u->decls[i];
         if (d->kind == NSC_D_IMPORT && d->target) nsc_p_line(h, "#include \"%s.ns.h\"", d->target->stem);
     }
+    /* The C types of the extern structs: the user's header defines them. */
+    if (has_extern(g->u)) nsc_p_line(h, "#include \"%s_extern.h\"", g->u->prefix);
     nsc_p_empty(h);
     nsc_p_line(h, "#if NS_RUNTIME_ABI != 1");
     nsc_p_line(h, "#error \"%s.ns.h was generated for netschema runtime ABI 1: regenerate it with the netschemac that "
@@ -50,6 +83,7 @@ static void header(nsc_cgen *g)
     if (g->u->package_decl && g->u->package_decl->doc) nsc_p_doc(h, g->u->package_decl->doc);
     nsc_p_comment(h, "Protocol hash of this schema: compare it in your handshake (see --hash for per-type hashes).");
     nsc_p_line(h, "#define %s UINT64_C(0x%016llx)", nsc_unit_macro(g->a, g->u, "SCHEMA_HASH"), (unsigned long long)g->u->hash);
+    extern_prototypes(g);
     nsc_cg_header_types(g);
     nsc_cg_header_functions(g);
     nsc_cg_dispatch_header(g);
@@ -72,6 +106,8 @@ static void source(nsc_cgen *g)
     nsc_p_line(c, "#include <stddef.h>");
     nsc_p_line(c, "#include <string.h>");
     nsc_cg_enum_functions(g);
+    for (size_t i = 0; i < g->u->ndecls; i++)
+        if (g->u->decls[i]->kind == NSC_D_EXTERN) nsc_cg_extern_descriptor(g, g->u->decls[i]);
     const nsc_decl **order = g->order;
     size_t n = g->norder;
     for (size_t i = 0; i < n; i++) {

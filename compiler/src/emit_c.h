@@ -114,6 +114,8 @@ bool nsc_cg_has_authority(const nsc_decl *d);             /* d is a component wi
 void nsc_cg_entropy_header(nsc_cgen *g);                  /* the include and prototypes */
 void nsc_cg_entropy(nsc_cgen *g, const nsc_decl *d);      /* _entropy_write, _entropy_read */
 void nsc_cg_type_table(nsc_cgen *g);
+/* An extern struct's ns_type_desc: name and size, no fields (emit_c_desc.c). */
+void nsc_cg_extern_descriptor(nsc_cgen *g, const nsc_decl *d);
 
 /* ---- dispatch tables, handlers and _send (emit_c_dispatch.c) ---- */
 void nsc_cg_dispatch_header(nsc_cgen *g);   /* the tables' and handlers' declarations */

@@ -478,6 +478,8 @@ const char *nsc_cg_differs(nsc_cgen *g, const nsc_slot *s, const char *cur, cons
         return NSC_FMT(g, "(%s.len != %s.len || memcmp(%s.data, %s.data, %s.len) != 0)", cur, ref, cur, ref, cur);
     case NSC_ENC_STRUCT:
         return NSC_FMT(g, "!%s(&%s, &%s)", nsc_cg_fn(g, s->type->decl, "snap_equal"), cur, ref);
+    case NSC_ENC_CUSTOM:
+        return NSC_FMT(g, "!%s(&%s, &%s)", nsc_cg_fn(g, s->type->decl, "equal"), cur, ref);
     case NSC_ENC_ARRAY: {
         /* Element by element, up to the first that differs. */
         nsc_strbuf sb = NSC_STRBUF_INIT;
@@ -551,6 +553,16 @@ void nsc_cg_write_payload(nsc_cgen *g, const nsc_slot *s, const char *cur, const
     }
     case NSC_ENC_STRUCT:
         write_members(g, s->composite, NSC_FMT(g, "%s.", cur), NSC_FMT(g, "%s.", ref));
+        return;
+    case NSC_ENC_CUSTOM:
+        /* The user's codec (never maskless: the checker keeps extern structs out of composites).
+         * A write longer than @max_bits would break MAX_BITS: refused, the caller's writer unmoved. */
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "const size_t at = ns_writer_bits(&w);");
+        nsc_p_line(c, "st = %s(&w, &%s, &%s);", nsc_cg_fn(g, s->type->decl, "write"), cur, ref);
+        nsc_p_line(c, "if (st == NS_OK && ns_writer_bits(&w) - at > %uu) st = NS_ERR_RANGE;", s->max_bits);
+        nsc_p_line(c, "if (st != NS_OK) return st;");
+        nsc_p_close(c, "}");
         return;
     case NSC_ENC_ARRAY: /* element paths are "[i]" */
         write_members(g, s->composite, cur, ref);
@@ -667,6 +679,16 @@ void nsc_cg_read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const 
     }
     case NSC_ENC_STRUCT:
         read_members(g, s->composite, NSC_FMT(g, "%s.", dst), NSC_FMT(g, "%s.", ref));
+        return;
+    case NSC_ENC_CUSTOM:
+        /* The user's read gets the bounds-checked reader; its error status, or more than
+         * @max_bits read, fails the reader, so the caller's destination keeps what it held. */
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "const size_t at = ns_reader_bits(&r);");
+        nsc_p_line(c, "const ns_status ust = %s(&r, &%s, &%s);", nsc_cg_fn(g, s->type->decl, "read"), dst, ref);
+        nsc_p_line(c, "if (ust != NS_OK) ns_reader_fail(&r, ust);");
+        nsc_p_line(c, "else if (ns_reader_bits(&r) - at > %uu) ns_reader_fail(&r, NS_ERR_MALFORMED);", s->max_bits);
+        nsc_p_close(c, "}");
         return;
     case NSC_ENC_ARRAY:
         read_members(g, s->composite, dst, ref);

@@ -74,6 +74,8 @@ static const char *zero_of(nsc_cgen *g, const nsc_slot *e)
         return "{0, {0}}";
     case NSC_ENC_STRUCT:
         return zero_record(g, e->type->decl->layout);
+    case NSC_ENC_CUSTOM:
+        return "NS_ZERO_INIT";
     case NSC_ENC_LIST:
     case NSC_ENC_SET:
         return NSC_FMT(g, "{0, {%s}}", zero_of(g, e->elem));

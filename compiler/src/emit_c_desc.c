@@ -21,7 +21,7 @@ static const char *enc_name(nsc_enc e)
         "NS_ENC_BOOL", "NS_ENC_INT", "NS_ENC_INT64", "NS_ENC_RAW", "NS_ENC_QUANT", "NS_ENC_FLOAT32", "NS_ENC_FLOAT64",
         "NS_ENC_VEC_Q", "NS_ENC_VEC_F", "NS_ENC_QUAT_Q", "NS_ENC_QUAT_S3", "NS_ENC_QUAT_F", "NS_ENC_STRING",
         "NS_ENC_BYTES", "NS_ENC_COMPOSITE", "NS_ENC_LIST", "NS_ENC_MAP", "NS_ENC_SET", "NS_ENC_FASTARRAY",
-        "NS_ENC_ARRAY",
+        "NS_ENC_ARRAY", "NS_ENC_CUSTOM",
     };
     return names[e];
 }
@@ -40,7 +40,7 @@ static const char *flags(nsc_cgen *g, const nsc_slot *s)
     if (s->predicted) nsc_sb_puts(&sb, " | NS_FIELD_PREDICTED");
     if (s->has_range) nsc_sb_puts(&sb, " | NS_FIELD_RANGED");
     if (s->field && s->top == s->field && s->field->sem.notify) nsc_sb_puts(&sb, " | NS_FIELD_NOTIFY");
-    if (s->snap_ctype && s->snap_ctype[0] == 'u') nsc_sb_puts(&sb, " | NS_FIELD_UNSIGNED");
+    if (s->enc != NSC_ENC_CUSTOM && s->snap_ctype && s->snap_ctype[0] == 'u') nsc_sb_puts(&sb, " | NS_FIELD_UNSIGNED");
     if (s->bounded) nsc_sb_puts(&sb, " | NS_FIELD_BOUNDED");
     if (s->sync & NSC_IF_PREDICTED) nsc_sb_puts(&sb, " | NS_FIELD_IF_PREDICTED");
     if (s->sync & NSC_IF_INTERPOLATED) nsc_sb_puts(&sb, " | NS_FIELD_IF_INTERPOLATED");
@@ -50,10 +50,11 @@ static const char *flags(nsc_cgen *g, const nsc_slot *s)
     return r;
 }
 
-/* The struct descriptor of a composite slot, or of a collection's struct elements. */
+/* The struct descriptor of a composite slot, of a collection's struct elements, or of an extern
+ * struct (its name and size only). */
 static const char *elem_desc(nsc_cgen *g, const nsc_slot *s)
 {
-    if (s->enc == NSC_ENC_STRUCT) return NSC_FMT(g, "&%s", nsc_cg_fn(g, s->type->decl, "desc"));
+    if (s->enc == NSC_ENC_STRUCT || s->enc == NSC_ENC_CUSTOM) return NSC_FMT(g, "&%s", nsc_cg_fn(g, s->type->decl, "desc"));
     if (s->elem && s->elem->enc == NSC_ENC_STRUCT) return NSC_FMT(g, "&%s", nsc_cg_fn(g, s->elem->type->decl, "desc"));
     return "NULL";
 }
@@ -158,6 +159,17 @@ void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
     nsc_p_line(c, "sizeof(%s), sizeof(%s_snap), %uu, %s, %zuu, &%s,", n, n, l->max_bits_all, l->nslots ? fields : "NULL",
                l->nslots, nsc_cg_fn(g, d, "snap_default"));
     nsc_p_close(c, "};");
+}
+
+void nsc_cg_extern_descriptor(nsc_cgen *g, const nsc_decl *d)
+{
+    /* No fields and no default snapshot: a walker given it refuses (NS_ERR_ARGUMENT). */
+    const char *n = nsc_cg_name(g, d);
+    nsc_p_empty(g->c);
+    nsc_p_open(g->c, "const ns_type_desc %s = {", nsc_cg_fn(g, d, "desc"));
+    nsc_p_line(g->c, "\"%s\", \"%s\", \"%s\", NS_KIND_STRUCT, 0u, UINT64_C(0),", d->name.text, n, d->unit->package);
+    nsc_p_line(g->c, "sizeof(%s), sizeof(%s), %uu, NULL, 0u, NULL,", n, n, d->max_bits);
+    nsc_p_close(g->c, "};");
 }
 
 void nsc_cg_type_table(nsc_cgen *g)

@@ -4,8 +4,8 @@
  * predicted fields of a snapshot (docs/generated-api.md, "_prediction_error", "_backup"). */
 #include "emit_c.h"
 
-/* Types with a distance (netschema/interp.h): numbers, vectors, quaternions; bools and enums
- * count 1 when they differ. Strings, bytes, entity ids and collections have none. */
+/* Types with a distance (netschema/interp.h): numbers, vectors, quaternions; bools, enums and
+ * extern structs (by their _equal) count 1 when they differ. Strings, bytes, entity ids and collections have none. */
 static bool measurable(const nsc_type *t)
 {
     switch (t->kind) {
@@ -71,6 +71,8 @@ static const char *error_expr(nsc_cgen *g, const nsc_field *f, const char *p, co
     case NSC_T_BOOL:
     case NSC_T_ENUM:
         return NSC_FMT(g, "%s != %s ? 1.0f : 0.0f", p, a);
+    case NSC_T_EXTERN:
+        return NSC_FMT(g, "%s(&%s, &%s) ? 0.0f : 1.0f", nsc_cg_fn(g, t->decl, "equal"), p, a);
     case NSC_T_VEC2:
     case NSC_T_VEC3:
     case NSC_T_VEC4:

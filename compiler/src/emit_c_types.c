@@ -37,7 +37,8 @@ const char *nsc_cg_value_type(nsc_cgen *g, const nsc_type *t)
     case NSC_T_QUAT: return "ns_quat";
     case NSC_T_ENTITY: return "ns_entity";
     case NSC_T_ENUM:
-    case NSC_T_STRUCT: return nsc_cg_name(g, t->decl);
+    case NSC_T_STRUCT:
+    case NSC_T_EXTERN: return nsc_cg_name(g, t->decl);
     default: return nsc_int_ctype(t);
     }
 }
@@ -416,7 +417,7 @@ static void prototypes(nsc_cgen *g, const nsc_decl *d)
                 nsc_p_line(h, "void %s(%s, const char *value);", fn, v);
             else if (t->kind == NSC_T_BYTES)
                 nsc_p_line(h, "void %s(%s, const void *data, size_t len);", fn, v);
-            else if (t->kind == NSC_T_STRUCT)
+            else if (t->kind == NSC_T_STRUCT || t->kind == NSC_T_EXTERN)
                 nsc_p_line(h, "void %s(%s, const %s *value);", fn, v, nsc_cg_value_type(g, t));
             else
                 nsc_p_line(h, "void %s(%s, %s value);", fn, v, nsc_cg_value_type(g, t));

@@ -274,6 +274,9 @@ static void snap_value(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, con
     case NSC_ENC_BOOL:
         nsc_sb_puts(sb, lit && lit->b ? "true" : "false");
         return;
+    case NSC_ENC_CUSTOM: /* an extern struct starts zeroed */
+        nsc_sb_puts(sb, "NS_ZERO_INIT");
+        return;
     case NSC_ENC_QUANT: {
         double v = lit ? lit_double(lit) : 0.0;
         int32_t q = t->kind == NSC_T_F32 ? ns_round_clamp((double)(float)v * s->scale, lo, hi)
@@ -607,6 +610,7 @@ const char *nsc_cg_value_differs(nsc_cgen *g, const nsc_type *t, const char *a, 
 {
     switch (t->kind) {
     case NSC_T_STRUCT:
+    case NSC_T_EXTERN: /* the user's _equal */
         return NSC_FMT(g, "!%s(&%s, &%s)", nsc_cg_fn(g, t->decl, "equal"), a, b);
     case NSC_T_F32:
         return NSC_FMT(g, "ns_f32_bits(%s) != ns_f32_bits(%s)", a, b);
@@ -697,6 +701,7 @@ static void setter(nsc_cgen *g, const nsc_decl *d, size_t i)
         nsc_p_line(c, "memcpy(v->%s.data, data, len);", m);
         break;
     case NSC_T_STRUCT:
+    case NSC_T_EXTERN:
         nsc_p_line(c, "void %s(%s, const %s *value)", fn, self, nsc_cg_value_type(g, t));
         nsc_p_open(c, "{");
         if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);

@@ -225,6 +225,13 @@ static void section(nsc_context *ctx, nsc_json *j, const nsc_unit *u, const char
             enumeration(ctx, j, d);
         } else if (which == 3 && nsc_decl_is_record(d)) {
             record(ctx, j, d);
+        } else if (which == 4 && d->kind == NSC_D_EXTERN) {
+            nsc_json_object(j);
+            nsc_json_key(j, "name"), nsc_json_string(j, d->name.text);
+            nsc_json_key(j, "c_name"), nsc_json_string(j, nsc_cname(&ctx->arena, d));
+            nsc_json_key(j, "max_bits"), nsc_json_uint(j, d->max_bits);
+            doc(j, d->doc);
+            nsc_json_end_object(j);
         }
     }
     nsc_json_end_array(j);
@@ -248,6 +255,10 @@ int nsc_emit_json(nsc_context *ctx, const nsc_unit *u, FILE *out)
     section(ctx, &j, u, "constants", 1);
     section(ctx, &j, u, "enums", 2);
     section(ctx, &j, u, "types", 3);
+    /* Only when the schema has extern structs: descriptors of others are unchanged. */
+    bool externs = false;
+    for (size_t i = 0; i < u->ndecls; i++) externs |= u->decls[i]->kind == NSC_D_EXTERN;
+    if (externs) section(ctx, &j, u, "externs", 4);
     nsc_json_end_object(&j);
     int rc = fputs(nsc_sb_str(&sb), out) < 0 ? -1 : 0;
     nsc_sb_free(&sb);

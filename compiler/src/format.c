@@ -221,7 +221,7 @@ static void put_until(fmt *f, row *r, nsc_strbuf *sb, stop_set s)
 
 static const char *const field_attr_order[] = {"quantize", "range", "smallest_three", "smooth", "sync", "notify",
                                                "initial", "composite", "nopredict", "raw", "ordered", NULL};
-static const char *const decl_attr_order[] = {"sync", "id", "send_rate", "unreliable", "model", NULL};
+static const char *const decl_attr_order[] = {"sync", "id", "send_rate", "unreliable", "model", "max_bits", NULL};
 
 static size_t attr_rank(const char *const *order, const char *name, size_t len)
 {
@@ -339,7 +339,17 @@ static void parse_decl(fmt *f, rows *top)
         nsc_sb_puts(&r->rest, "= ");
         put_until(f, r, &r->rest, (stop_set){{SEMI, 0}, false});
     } else {
+        if (kind == EXTERN) { /* extern struct Name @max_bits(N); */
+            put_text(&r->head, f, eat(f, r));
+            nsc_sb_putc(&r->head, ' ');
+        }
         put_text(&r->head, f, eat(f, r)); /* the name */
+        if (kind == EXTERN && peek(f)->kind != LBRACE) {
+            put_attrs(f, r, &r->head, decl_attr_order);
+            eat(f, r);
+            nsc_sb_putc(&r->head, ';');
+            return;
+        }
         if (peek(f)->kind == COLON) {
             eat(f, r);
             nsc_sb_puts(&r->head, " : ");

@@ -111,6 +111,9 @@ static void canon_type(const nsc_type *t, nsc_strbuf *sb, int depth)
         if (depth > 16) nsc_sb_puts(sb, "...");
         else canon_record(t->decl, sb, depth);
         return;
+    case NSC_T_EXTERN: /* the user's codec: only its name and bound are known (and on the wire) */
+        nsc_sb_printf(sb, "extern %s max_bits=%u", t->decl->name.text, t->decl->max_bits);
+        return;
     case NSC_T_LIST:
     case NSC_T_SET:
     case NSC_T_FASTARRAY:

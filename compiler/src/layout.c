@@ -6,6 +6,8 @@
 
 #include <netschema/packed.h>
 
+#include "cnames.h"
+
 unsigned nsc_packed_cost(uint64_t v)
 {
     return v > 0xffffffffu ? 38u : ns_packed_u32_cost((uint32_t)v, NULL);
@@ -16,7 +18,7 @@ const char *nsc_enc_name(nsc_enc e)
     static const char *const names[] = {
         "bool", "packed_delta", "packed_delta64", "raw", "quantized", "float32", "float64",
         "vec_quantized", "vec_float", "quat_quantized", "quat_smallest_three", "quat_float",
-        "string", "bytes", "composite", "list", "map", "set", "fastarray", "array",
+        "string", "bytes", "composite", "list", "map", "set", "fastarray", "array", "custom",
     };
     return names[e];
 }
@@ -181,6 +183,11 @@ static void encode(nsc_slot *slot, const nsc_field_sem *s, const nsc_type *t)
                   : t->kind == NSC_T_SET ? NSC_ENC_SET : NSC_ENC_FASTARRAY;
         slot->snap_ctype = "";
         return; /* the element slots and sizes come from collection() */
+    case NSC_T_EXTERN: /* the user's bits, at most @max_bits(N); the snapshot holds the user's type */
+        slot->enc = NSC_ENC_CUSTOM;
+        slot->max_bits = t->decl->max_bits;
+        slot->full_bits = slot->max_bits + 1u;
+        return;
     default: /* integers, enums, entity */
         slot->snap_ctype = nsc_int_ctype(t);
         int_range(s, t, slot);
@@ -417,6 +424,7 @@ static void add_field(builder *b, const nsc_decl *owner, const nsc_decl *decl, c
     } else {
         encode(s, &f->sem, t);
         if (nsc_type_is_collection(t)) collection(b->c, s, &f->sem, t);
+        if (t->kind == NSC_T_EXTERN) s->snap_ctype = nsc_cname(b->c->a, t->decl);
     }
     /* Enums and entity handles are labels, not quantities: extrapolating them means nothing. */
     bool label = t->kind == NSC_T_ENUM || t->kind == NSC_T_ENTITY;

@@ -27,7 +27,8 @@ typedef enum nsc_enc {
     NSC_ENC_BYTES,     /* bytes<N> */
     NSC_ENC_STRUCT,    /* a @composite struct: every member coded against the reference, no mask */
     NSC_ENC_LIST, NSC_ENC_MAP, NSC_ENC_SET, NSC_ENC_FASTARRAY,
-    NSC_ENC_ARRAY      /* a @composite fixed array: its elements (composite's slots) coded maskless */
+    NSC_ENC_ARRAY,     /* a @composite fixed array: its elements (composite's slots) coded maskless */
+    NSC_ENC_CUSTOM     /* an extern struct: the user's _write/_read/_equal, at most max_bits bits */
 } nsc_enc;
 
 struct nsc_layout;

@@ -182,7 +182,8 @@ static bool first_on_line(const nsc_parser *ps, void *scanner, nsc_loc at)
 #define RESYNC_DECL()                                                                             \
     do {                                                                                          \
         if ((yychar == PACKAGE || yychar == IMPORT || yychar == CONST || yychar == ENUM ||        \
-             yychar == STRUCT || yychar == COMPONENT || yychar == INPUT || yychar == RPC) &&      \
+             yychar == STRUCT || yychar == COMPONENT || yychar == INPUT || yychar == RPC ||         \
+             yychar == EXTERN) &&                                                                 \
             first_on_line(ps, scanner, yylloc))                                                   \
             yyerrok;                                                                              \
     } while (0)
@@ -215,6 +216,7 @@ static bool first_on_line(const nsc_parser *ps, void *scanner, nsc_loc at)
 %token <tok> COMPONENT      "'component'"
 %token <tok> INPUT          "'input'"
 %token <tok> RPC            "'rpc'"
+%token <tok> EXTERN         "'extern'"
 %token <tok> TRUE           "'true'"
 %token <tok> FALSE          "'false'"
 %token <tok> IDENT          "identifier"
@@ -246,7 +248,7 @@ static bool first_on_line(const nsc_parser *ps, void *scanner, nsc_loc at)
 %precedence UNARY
 
 %type <list>    fields enum_values enum_value_list attrs args type_args init_list
-%type <decl>    decl package_decl import_decl const_decl enum_decl record_decl
+%type <decl>    decl package_decl import_decl const_decl enum_decl record_decl extern_decl
 %type <tok>     record_kw_tok
 %type <field>   field
 %type <expr>    array_len
@@ -277,6 +279,7 @@ decl
     | const_decl
     | enum_decl
     | record_decl
+    | extern_decl
     ;
 
 package_decl
@@ -369,6 +372,23 @@ record_decl
                                       $$->name = name_of(&$2, @2);
                                       FINISH($3, nsc_attr, $$->attrs, $$->nattrs);
                                       FINISH($5, nsc_field, $$->fields, $$->nfields);
+                                    }
+    ;
+
+/* A custom type: the user writes its codec (idl/SPEC.md, "Custom types"). A body is parsed so
+ * that the checker can point at it. */
+extern_decl
+    : EXTERN STRUCT IDENT attrs SEMI {
+                                      $$ = new_decl(ps, NSC_D_EXTERN, &$1, @1, @$);
+                                      $$->name = name_of(&$3, @3);
+                                      FINISH($4, nsc_attr, $$->attrs, $$->nattrs);
+                                    }
+    | EXTERN STRUCT IDENT attrs LBRACE fields RBRACE {
+                                      $$ = new_decl(ps, NSC_D_EXTERN, &$1, @1, @$);
+                                      $$->name = name_of(&$3, @3);
+                                      FINISH($4, nsc_attr, $$->attrs, $$->nattrs);
+                                      nsc_ptrvec_free($6); /* the fields are not kept */
+                                      nsc_error(ps->diags, "E-extern-body", @5, "an extern struct has no body: its codec is written by hand");
                                     }
     ;
 
@@ -575,7 +595,8 @@ static void describe_found(nsc_parser *ps, yysymbol_kind_t kind, nsc_loc loc, ns
 static bool is_declaration_keyword(yysymbol_kind_t k)
 {
     return k == YYSYMBOL_PACKAGE || k == YYSYMBOL_IMPORT || k == YYSYMBOL_CONST || k == YYSYMBOL_ENUM ||
-           k == YYSYMBOL_STRUCT || k == YYSYMBOL_COMPONENT || k == YYSYMBOL_INPUT || k == YYSYMBOL_RPC;
+           k == YYSYMBOL_STRUCT || k == YYSYMBOL_COMPONENT || k == YYSYMBOL_INPUT || k == YYSYMBOL_RPC ||
+           k == YYSYMBOL_EXTERN;
 }
 
 /* Tokens that can start a value: where all of them are expected, the list says "a value". */
@@ -598,9 +619,9 @@ static int describe_expected(const yysymbol_kind_t *exp, int n, nsc_strbuf *sb)
     if (value) words[count++] = "a value";
     for (int i = 0; i < n && !value; i++)
         if (exp[i] == YYSYMBOL_IDENT) words[count++] = "identifier";
-    if (decl_keywords == 8) words[count++] = "a declaration";
+    if (decl_keywords == 9) words[count++] = "a declaration";
     for (int i = 0; i < n; i++) {
-        if (exp[i] == YYSYMBOL_IDENT || (decl_keywords == 8 && is_declaration_keyword(exp[i]))) continue;
+        if (exp[i] == YYSYMBOL_IDENT || (decl_keywords == 9 && is_declaration_keyword(exp[i]))) continue;
         if (value && starts_value(exp[i])) continue;
         /* An array length after a field's name is optional and rarely the token that is missing. */
         if (exp[i] == YYSYMBOL_LBRACKET) continue;

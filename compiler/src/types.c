@@ -42,6 +42,7 @@ void nsc_type_spell(const nsc_type *t, nsc_strbuf *sb)
     switch (t->kind) {
     case NSC_T_ENUM:
     case NSC_T_STRUCT:
+    case NSC_T_EXTERN:
         nsc_sb_puts(sb, t->decl->name.text);
         return;
     case NSC_T_STRING:
@@ -90,7 +91,7 @@ bool nsc_type_is_vector(const nsc_type *t)
 
 bool nsc_type_is_collection(const nsc_type *t)
 {
-    return t->kind >= NSC_T_LIST;
+    return t->kind >= NSC_T_LIST && t->kind <= NSC_T_FASTARRAY;
 }
 
 unsigned nsc_type_int_bits(const nsc_type *t)

@@ -59,7 +59,7 @@
   "Face for escapes in strings, such as \\n and \\u{e9}.")
 
 (defconst netschema-keywords
-  '("package" "import" "const" "enum" "struct" "component" "input" "rpc")
+  '("package" "import" "const" "enum" "struct" "component" "input" "rpc" "extern")
   "Keywords of the netschema language, less true and false.")
 
 (defconst netschema-builtin-types

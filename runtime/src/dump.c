@@ -232,6 +232,9 @@ static void read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, con
         for (uint32_t k = 0; k < f->capacity; k++)
             read_payload(r, f->elem, dst + k * f->elem->snap_size, ref + k * f->elem->snap_size, true);
         return;
+    case NS_ENC_CUSTOM: /* the user's bits: ns_walk_record refuses such records before reading */
+        ns_reader_fail(r, NS_ERR_ARGUMENT);
+        return;
     }
 }
 
@@ -294,6 +297,10 @@ ns_status ns_walk_record(ns_reader *r, const ns_type_desc *t, const ns_baselines
 {
     if (!r || !t || !t->snap_default) return NS_ERR_ARGUMENT;
     if (ns_baselines_check(base) != NS_OK) return NS_ERR_BASELINE;
+    /* An extern struct's bits are its user's codec: no descriptor can decode them, so a record
+     * holding one is refused whole, before any bit is read. */
+    for (uint32_t i = 0; i < t->field_count; i++)
+        if (t->fields[i].encoding == NS_ENC_CUSTOM) return NS_ERR_ARGUMENT;
     uint32_t n = ns_baselines_count(base);
     const uint8_t *ref = n && t->kind != NS_KIND_RPC ? (const uint8_t *)base->snap[0] : (const uint8_t *)t->snap_default;
     bool comp = t->kind == NS_KIND_COMPONENT, predicting = comp && n == 3;
@@ -522,6 +529,9 @@ static void print_value(FILE *out, const ns_field_desc *f, const uint8_t *p)
     }
     case NS_ENC_COMPOSITE:
         if (f->type) print_struct(out, f->type, p);
+        return;
+    case NS_ENC_CUSTOM: /* the user's type: only its name is known */
+        fprintf(out, "<extern %s>", f->type ? f->type->name : "?");
         return;
     case NS_ENC_LIST:
     case NS_ENC_MAP:

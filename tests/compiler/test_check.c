@@ -238,6 +238,23 @@ START_TEST(array_hashes_follow_the_wire)
 }
 END_TEST
 
+/* An extern struct's field hashes its name and @max_bits (the user's bits are all the wire
+ * knows); renaming it or changing N changes the hash, its doc comment and a blank line do not. */
+START_TEST(extern_hashes_follow_the_wire)
+{
+    const char *base = "package p;\nextern struct B @max_bits(24);\ncomponent C { B b; u8 y; }\n";
+    uint64_t h = type_hash(base, "C");
+    ck_assert(h != 0);
+    ck_assert(h == type_hash("package p;\n\n/// doc\nextern struct B @max_bits(24);\ncomponent C { B b; u8 y; }\n", "C"));
+    ck_assert(h != type_hash("package p;\nextern struct B @max_bits(25);\ncomponent C { B b; u8 y; }\n", "C"));
+    ck_assert(h != type_hash("package p;\nextern struct D @max_bits(24);\ncomponent C { D b; u8 y; }\n", "C"));
+    ck_assert(h != type_hash("package p;\nstruct B { u8 v; }\ncomponent C { B b; u8 y; }\n", "C"));
+    /* Through a struct too. */
+    ck_assert(type_hash("package p;\nextern struct B @max_bits(8);\nstruct S { B b; }\ncomponent C { S s; }\n", "C") !=
+              type_hash("package p;\nextern struct B @max_bits(9);\nstruct S { B b; }\ncomponent C { S s; }\n", "C"));
+}
+END_TEST
+
 START_TEST(hashes_follow_the_wire)
 {
     const char *base = "package p;\ncomponent C { f32 x @quantize(100); u8 y; }\n";
@@ -417,6 +434,7 @@ static Suite *check_suite(void)
     tcase_add_test(tc, qualified_names_ambiguity_and_unused_imports);
     tcase_add_test(tc, hashes_follow_the_wire);
     tcase_add_test(tc, array_hashes_follow_the_wire);
+    tcase_add_test(tc, extern_hashes_follow_the_wire);
     tcase_add_test(tc, sync_conditions);
     tcase_add_test(tc, type_ids_are_unique_across_imports);
     tcase_add_test(tc, layout_decisions);

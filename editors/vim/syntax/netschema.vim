@@ -12,6 +12,7 @@ syn match netschemaOperator "[-+*/%=]"
 syn keyword netschemaKeyword package nextgroup=netschemaPackageName skipwhite skipempty
 syn keyword netschemaInclude import
 syn keyword netschemaStorage const nextgroup=netschemaConstName skipwhite skipempty
+syn keyword netschemaStorage extern
 syn keyword netschemaStructure struct component input rpc nextgroup=netschemaTypeName skipwhite skipempty
 syn keyword netschemaStructure enum nextgroup=netschemaEnumName skipwhite skipempty
 syn keyword netschemaBoolean true false

@@ -26,8 +26,17 @@ typedef enum ns_encoding {
     NS_ENC_BOOL, NS_ENC_INT, NS_ENC_INT64, NS_ENC_RAW, NS_ENC_QUANT, NS_ENC_FLOAT32, NS_ENC_FLOAT64,
     NS_ENC_VEC_Q, NS_ENC_VEC_F, NS_ENC_QUAT_Q, NS_ENC_QUAT_S3, NS_ENC_QUAT_F, NS_ENC_STRING,
     NS_ENC_BYTES, NS_ENC_COMPOSITE, NS_ENC_LIST, NS_ENC_MAP, NS_ENC_SET, NS_ENC_FASTARRAY,
-    NS_ENC_ARRAY   /* a @composite fixed array: capacity elements, each as elem, without change bits */
+    NS_ENC_ARRAY,  /* a @composite fixed array: capacity elements, each as elem, without change bits */
+    NS_ENC_CUSTOM  /* an extern struct: the user's codec, at most max_bits bits; descriptors cannot decode it */
 } ns_encoding;
+
+/* The zero initializer of an extern struct in generated default snapshots: its members are the
+ * user's, so C spells the universal {0} and C++ empty braces (no missing-initializer warning). */
+#ifdef __cplusplus
+#define NS_ZERO_INIT {}
+#else
+#define NS_ZERO_INIT {0}
+#endif
 
 /* Field flags. */
 #define NS_FIELD_TO_OWNER  0x01u  /* sent to the owning connection */
