@@ -46,68 +46,80 @@ NS__HOT uint64_t ns__default_code(uint32_t u, unsigned *len)
     return m->code[b] | (uint64_t)(u - m->offset[b]) << m->code_len[b];
 }
 
+/* The default-model code of the delta value − ref (zigzagged; modulo 2^32, so it serves signed
+ * and unsigned 32-bit slots alike) and its length in *len. */
+NS__HOT uint64_t ns__delta_code(uint32_t value, uint32_t ref, unsigned *len)
+{
+    return ns__default_code(ns_zigzag32(ns__u32_as_i32(value - ref)), len);
+}
+
+/* A slot's change bit and, when it is set, the slot's (first) delta after it, as one code with
+ * no branch: either a single 0 bit or 1 followed by the delta's code. *len gets its length. */
+NS__HOT uint64_t ns__changed_delta_code(bool changed, uint32_t value, uint32_t ref, unsigned *len)
+{
+    const uint64_t code = ns__delta_code(value, ref, len);
+    const uint64_t keep = 0u - (uint64_t)changed;
+    *len = 1u + (*len & (unsigned)keep);
+    return (code << 1 | 1u) & keep;
+}
+
 /* ns_write_delta_i32 / ns_write_delta_u32 in the default model, the same bits, branch-free. */
 NS__HOT void ns_write_delta_i32_default(ns_writer *w, int32_t value, int32_t ref)
 {
     unsigned len;
-    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32((uint32_t)value - (uint32_t)ref)), &len);
+    const uint64_t code = ns__delta_code((uint32_t)value, (uint32_t)ref, &len);
     ns__writer_put(w, code, len);
 }
 
 NS__HOT void ns_write_delta_u32_default(ns_writer *w, uint32_t value, uint32_t ref)
 {
     unsigned len;
-    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32(value - ref)), &len);
+    const uint64_t code = ns__delta_code(value, ref, &len);
     ns__writer_put(w, code, len);
 }
 
-/* A slot's change bit and, when it is set, the slot's (first) delta after it: one put with no
- * branch, either a single 0 bit or 1 followed by the code of ns_write_delta_i32_default. */
+/* A change bit and, when set, the delta: ns__changed_delta_code in one put. */
 NS__HOT void ns_write_changed_delta_i32(ns_writer *w, bool changed, int32_t value, int32_t ref)
 {
     unsigned len;
-    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32((uint32_t)value - (uint32_t)ref)), &len);
-    const uint64_t keep = 0u - (uint64_t)changed;
-    ns__writer_put(w, (code << 1 | 1u) & keep, 1u + (len & (unsigned)keep));
+    const uint64_t code = ns__changed_delta_code(changed, (uint32_t)value, (uint32_t)ref, &len);
+    ns__writer_put(w, code, len);
 }
 
 NS__HOT void ns_write_changed_delta_u32(ns_writer *w, bool changed, uint32_t value, uint32_t ref)
 {
     unsigned len;
-    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32(value - ref)), &len);
-    const uint64_t keep = 0u - (uint64_t)changed;
-    ns__writer_put(w, (code << 1 | 1u) & keep, 1u + (len & (unsigned)keep));
+    const uint64_t code = ns__changed_delta_code(changed, value, ref, &len);
+    ns__writer_put(w, code, len);
 }
 
 /* The same codes into an ns_record (bits.h): no test for room per value. */
 NS__HOT void ns_record_delta_i32(ns_record *r, int32_t value, int32_t ref)
 {
     unsigned len;
-    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32((uint32_t)value - (uint32_t)ref)), &len);
+    const uint64_t code = ns__delta_code((uint32_t)value, (uint32_t)ref, &len);
     ns_record_put(r, code, len);
 }
 
 NS__HOT void ns_record_delta_u32(ns_record *r, uint32_t value, uint32_t ref)
 {
     unsigned len;
-    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32(value - ref)), &len);
+    const uint64_t code = ns__delta_code(value, ref, &len);
     ns_record_put(r, code, len);
 }
 
 NS__HOT void ns_record_changed_delta_i32(ns_record *r, bool changed, int32_t value, int32_t ref)
 {
     unsigned len;
-    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32((uint32_t)value - (uint32_t)ref)), &len);
-    const uint64_t keep = 0u - (uint64_t)changed;
-    ns_record_put(r, (code << 1 | 1u) & keep, 1u + (len & (unsigned)keep));
+    const uint64_t code = ns__changed_delta_code(changed, (uint32_t)value, (uint32_t)ref, &len);
+    ns_record_put(r, code, len);
 }
 
 NS__HOT void ns_record_changed_delta_u32(ns_record *r, bool changed, uint32_t value, uint32_t ref)
 {
     unsigned len;
-    const uint64_t code = ns__default_code(ns_zigzag32(ns__u32_as_i32(value - ref)), &len);
-    const uint64_t keep = 0u - (uint64_t)changed;
-    ns_record_put(r, (code << 1 | 1u) & keep, 1u + (len & (unsigned)keep));
+    const uint64_t code = ns__changed_delta_code(changed, value, ref, &len);
+    ns_record_put(r, code, len);
 }
 
 /* Reads a delta written by ns_write_delta_i32; a result outside [lo, hi] fails the reader with
