@@ -60,6 +60,7 @@ struct ns_replica {
     ns_entity        *handle;          /* per id: the application's handle, 0 for id + 1 */
     uint8_t          *refsnap;         /* a snapshot with its references resolved, for _apply */
     uint32_t          npending;        /* references waiting for their entity to spawn */
+    uint32_t          nholders;        /* spawned entities with entity fields: each_ref's work */
     uint8_t          *scratch;
     size_t            scratch_cap, scratch_used;
 };
@@ -349,6 +350,7 @@ static const uint8_t *resolve_refs(ns_replica *r, ns__rent *e, const ns_componen
 static void each_ref(ns_replica *r, uint32_t want,
                      void (*fn)(ns_replica *r, uint32_t holder, uint32_t comp, ns__rent *e, uint32_t k, uint32_t field))
 {
+    if (r->nholders == 0) return; /* a despawn or spawn costs nothing when no entity can refer */
     for (uint32_t id = 0; id < r->cfg.max_entities; id++) {
         ns__rent *e = &r->ent[id];
         if (e->state != NS__R_ALIVE || e->nref == 0) continue;
@@ -444,6 +446,7 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
     e->nref = nref;
     for (uint32_t i = 0; i < l->ncomp; i++) r->schema->components[l->comp[i]].init(mem + voff[i]);
     e->state = NS__R_ALIVE;
+    r->nholders += nref != 0;
     e->since = e->newest = tick;
     e->audience = rec->audience;
     r->count++;
@@ -469,6 +472,7 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
         for (uint32_t k = 0; k < e->nref; k++)
             if (e->ref[k] & NS__REF_PENDING) r->npending--;
         e->state = NS__R_GONE;
+        r->nholders -= e->nref != 0;
         e->gone = tick;
         r->count--;
         r->ngone++;
