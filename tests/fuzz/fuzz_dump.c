@@ -1,8 +1,8 @@
 /* fuzz_dump.c — libFuzzer target: any bytes through the dump walker (netschema/dump.h), which
  * is a reader of its own. Records of idl/examples/everything.netschema and tests/e2e/
- * coll.netschema, chosen and given baselines as in fuzz_reader.c (byte 0 the record, byte 1
- * the baseline count and audience, then length-prefixed payloads that build the baselines by
- * reading them), are read by the generated _read and by ns_walk_record: both must give the
+ * coll.netschema, chosen and given baselines as in fuzz_reader.c (fuzz_records.h: byte 0 the
+ * record, byte 1 the baseline count and audience, then length-prefixed payloads that build
+ * the baselines by reading them), are read by the generated _read and by ns_walk_record: both must give the
  * same status and consume the same bits, and on success the same snapshot (components). The
  * record is then printed with ns_dump_record. Byte 0 = 255 instead feeds the rest to
  * ns_dump_repl_packet (tests/replication/repl.netschema, no replica). ASan sees any read past
@@ -17,66 +17,13 @@
 #include "everything.ns.h"
 #include "repl.ns.h"
 
-typedef struct record {
-    const ns_component_ops *component; /* exactly one of component and message is set */
-    const ns_message_ops   *message;
-} record;
+#include "fuzz_records.h"
 
-static const ns_type_desc *record_desc(const record *k)
-{
-    return k->component ? k->component->desc : k->message->desc;
-}
-
-static ns_status record_read(const record *k, ns_reader *r, void *out, const ns_baselines *b, ns_audience to)
-{
-    if (k->component) return k->component->read(r, out, b, to);
-    const void *prev = k->message->kind == NS_MSG_INPUT && b->count ? b->snap[0] : NULL;
-    return k->message->read(r, out, prev);
-}
-
-static void record_default(const record *k, void *snap)
-{
-    if (k->component) k->component->snap_default(snap);
-    else k->message->snap_default(snap);
-}
-
+/* The records this target covers: every component and message of these schemas. */
 static record pick_record(uint8_t i)
 {
     static const ns_schema *const schemas[] = {&all_schema, &coll_schema};
-    uint32_t total = 0;
-    for (size_t s = 0; s < 2; s++) total += schemas[s]->component_count + schemas[s]->message_count;
-    uint32_t n = i % total;
-    record k = {NULL, NULL};
-    for (size_t s = 0; s < 2; s++) {
-        const ns_schema *sc = schemas[s];
-        if (n < sc->component_count) {
-            k.component = &sc->components[n];
-            return k;
-        }
-        n -= sc->component_count;
-        if (n < sc->message_count) {
-            k.message = &sc->messages[n];
-            return k;
-        }
-        n -= sc->message_count;
-    }
-    abort();
-}
-
-static const uint8_t *payload(const uint8_t **data, size_t *size, size_t *len)
-{
-    size_t prefix = *size && ((*data)[0] & 0x80u) ? 2 : 1;
-    if (*size < prefix) {
-        *len = 0;
-        return *data;
-    }
-    size_t n = prefix == 1 ? (*data)[0] : ((size_t)(*data)[0] & 0x7fu) << 8 | (*data)[1];
-    *data += prefix, *size -= prefix;
-    if (n > *size) n = *size;
-    const uint8_t *p = *data;
-    *data += n, *size -= n;
-    *len = n;
-    return p;
+    return pick_record_in(schemas, sizeof schemas / sizeof schemas[0], i);
 }
 
 /* Where dumps go: nowhere, but through every printing path. */
