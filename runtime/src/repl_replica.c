@@ -8,62 +8,7 @@
 
 #include <netschema/packed.h>
 
-#include "repl_internal.h"
-
-enum { NS__R_NONE, NS__R_ALIVE, NS__R_GONE };
-#define NS__SKIPPED 3 /* a record this client cannot use, skipped by its size */
-
-typedef struct ns__rent {
-    uint8_t    state;
-    uint8_t    audience;              /* of the newest state applied */
-    uint8_t    destroyed;             /* GONE: destroyed on the server, not just out of relevancy */
-    uint32_t   since;                 /* oldest packet tick of this spawn applied */
-    uint32_t   newest;                /* newest tick applied to the live values */
-    uint32_t   gone;                  /* tick of the despawn */
-    ns__layout layout;
-    ns_history ring;
-    uint8_t   *ring_audience;         /* the audience of each ring slot, inside mem */
-    size_t     voff[NS_REPL_MAX_COMPONENTS];
-    uint8_t   *mem;                   /* ring storage, ring audiences, the live values, refs */
-    uint32_t  *ref;                   /* per entity field of its components, in order: the
-                                         target's id + 1 (NS__REF_PENDING while it is not spawned
-                                         here), 0 for none; inside mem */
-    uint32_t   nref;
-} ns__rent;
-
-#define NS__REF_PENDING 0x80000000u
-
-/* One decoded record, waiting for the packet to prove whole. */
-typedef struct ns__rrec {
-    uint8_t    kind;
-    uint8_t    audience;
-    uint8_t    destroyed;             /* despawns */
-    uint32_t   id;
-    size_t     at;                    /* decoded state in scratch */
-    ns__layout layout;                /* spawns */
-} ns__rrec;
-
-struct ns_replica {
-    ns_replica_config cfg;
-    ns_model          dense;           /* the dense id-gap model */
-    const ns_model   *gaps;            /* the packet being read: its id-gap model */
-    const ns_schema  *schema;
-    ns__defaults      defaults;
-    ns__rent         *ent;
-    uint32_t         *stamp;           /* per id: the packet serial that last named it */
-    uint32_t          serial;
-    ns__rrec         *rec;
-    uint32_t          nrec, count, ngone;
-    ns_tickset        received;
-    const void      **hooks;           /* per schema component */
-    void            **hook_ctx;
-    ns_entity        *handle;          /* per id: the application's handle, 0 for id + 1 */
-    uint8_t          *refsnap;         /* a snapshot with its references resolved, for _apply */
-    uint32_t          npending;        /* references waiting for their entity to spawn */
-    uint32_t          nholders;        /* spawned entities with entity fields: each_ref's work */
-    uint8_t          *scratch;
-    size_t            scratch_cap, scratch_used;
-};
+#include "repl_replica_internal.h"
 
 static ns_replica *fail(ns_replica *r, ns_status *status, ns_status s)
 {
@@ -303,111 +248,6 @@ static void store(ns__rent *e, uint32_t tick, const uint8_t *state, uint8_t audi
     e->ring_audience[tick % e->ring.depth] = audience;
 }
 
-/* ---- entity references ---- */
-
-static ns_entity handle_of(const ns_replica *r, uint32_t id)
-{
-    return r->handle[id] ? r->handle[id] : id + 1;
-}
-
-/* What an entity field holding network reference v (0, or id + 1) in the packet of `tick`
- * reads on this client: the target's handle if it is spawned here; 0 if there is none, it is
- * out of range, or it was despawned since; 0 for now if it has not spawned here yet, with
- * *slot marked pending so that its spawn resolves it. */
-static ns_entity resolve(const ns_replica *r, uint32_t v, uint32_t tick, uint32_t *slot)
-{
-    *slot = 0;
-    if (v == 0 || v > r->cfg.max_entities) return 0;
-    const ns__rent *t = &r->ent[v - 1];
-    if (t->state == NS__R_ALIVE) {
-        *slot = v;
-        return handle_of(r, v - 1);
-    }
-    if (t->state == NS__R_GONE && t->destroyed && !ns__newer(tick, t->gone)) return 0; /* destroyed since */
-    *slot = v | NS__REF_PENDING; /* not spawned here yet, or out of relevancy: it may come (back) */
-    return 0;
-}
-
-/* Component i of e's snapshot `snap` with its references resolved (in r->refsnap), recording
- * each in e->ref from index *k on. */
-static const uint8_t *resolve_refs(ns_replica *r, ns__rent *e, const ns_component_ops *ops, const uint8_t *snap,
-                                   uint32_t tick, uint32_t *k)
-{
-    memcpy(r->refsnap, snap, ops->desc->snap_size);
-    for (uint32_t j = 0; j < ops->entity_field_count; j++, (*k)++) {
-        uint32_t v, slot;
-        memcpy(&v, r->refsnap + ops->entity_fields[j].snap_offset, sizeof v);
-        ns_entity h = resolve(r, v, tick, &slot);
-        if (e->ref[*k] & NS__REF_PENDING) r->npending--;
-        if (slot & NS__REF_PENDING) r->npending++;
-        e->ref[*k] = slot;
-        memcpy(r->refsnap + ops->entity_fields[j].snap_offset, &h, sizeof h);
-    }
-    return r->refsnap;
-}
-
-/* Calls fn for every reference slot of every spawned entity that holds `want`. */
-static void each_ref(ns_replica *r, uint32_t want,
-                     void (*fn)(ns_replica *r, uint32_t holder, uint32_t comp, ns__rent *e, uint32_t k, uint32_t field))
-{
-    if (r->nholders == 0) return; /* a despawn or spawn costs nothing when no entity can refer */
-    for (uint32_t id = 0; id < r->cfg.max_entities; id++) {
-        ns__rent *e = &r->ent[id];
-        if (e->state != NS__R_ALIVE || e->nref == 0) continue;
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < e->layout.ncomp; i++) {
-            const ns_component_ops *ops = &r->schema->components[e->layout.comp[i]];
-            for (uint32_t j = 0; j < ops->entity_field_count; j++, k++)
-                if (e->ref[k] == want) fn(r, id, i, e, k, j);
-        }
-    }
-}
-
-/* Writes handle h into the live value of reference slot (comp i, field j) of e. */
-static void set_live_ref(ns_replica *r, ns__rent *e, uint32_t i, uint32_t j, ns_entity h)
-{
-    const ns_component_ops *ops = &r->schema->components[e->layout.comp[i]];
-    memcpy(e->mem + e->voff[i] + ops->entity_fields[j].value_offset, &h, sizeof h);
-}
-
-static uint32_t target_of(uint32_t slot)
-{
-    return (slot & ~NS__REF_PENDING) - 1u;
-}
-
-static void resolve_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
-{
-    uint32_t target = target_of(e->ref[k]);
-    e->ref[k] = target + 1;
-    r->npending--;
-    set_live_ref(r, e, i, j, handle_of(r, target));
-    if (r->cfg.on_resolve)
-        r->cfg.on_resolve(r, holder, r->schema->components[e->layout.comp[i]].desc->id, target, r->cfg.ctx);
-}
-
-static void null_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
-{
-    (void)holder;
-    if (e->ref[k] & NS__REF_PENDING) r->npending--;
-    e->ref[k] = 0;
-    set_live_ref(r, e, i, j, 0);
-}
-
-/* The target left relevancy: the reference reads 0 and waits for it to come back. */
-static void pend_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
-{
-    (void)holder;
-    e->ref[k] |= NS__REF_PENDING;
-    r->npending++;
-    set_live_ref(r, e, i, j, 0);
-}
-
-static void rebind_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
-{
-    (void)holder;
-    set_live_ref(r, e, i, j, handle_of(r, target_of(e->ref[k])));
-}
-
 /* Brings e's live values to the state of `tick` (newest), calling hooks unless it spawns.
  * Entity references reach _apply resolved, so hooks compare handles with handles. */
 static void apply_live(ns_replica *r, ns__rent *e, const uint8_t *state, uint32_t tick, bool hooks)
@@ -417,7 +257,7 @@ static void apply_live(ns_replica *r, ns__rent *e, const uint8_t *state, uint32_
         uint32_t c = e->layout.comp[i];
         const ns_component_ops *ops = &r->schema->components[c];
         const uint8_t *snap = state + e->layout.off[i];
-        if (ops->entity_field_count) snap = resolve_refs(r, e, ops, snap, tick, &k);
+        if (ops->entity_field_count) snap = ns__refs_resolve(r, e, ops, snap, tick, &k);
         ops->apply(e->mem + e->voff[i], snap, hooks ? r->hooks[c] : NULL, hooks ? r->hook_ctx[c] : NULL);
     }
 }
@@ -457,8 +297,7 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
 {
     ns__rent *e = &r->ent[rec->id];
     if (rec->kind == NS__DESPAWN) {
-        /* Destroyed: references waiting for it never resolve (its id may be reused later). */
-        if (rec->destroyed && r->npending) each_ref(r, (rec->id + 1) | NS__REF_PENDING, null_one);
+        ns__refs_unheld_despawn(r, rec->id, rec->destroyed);
         if (e->state != NS__R_ALIVE) {
             /* Not held: remember the despawn, so that a copy of the spawn it ends, reordered
              * behind it, is refused below instead of creating an entity nothing will despawn. */
@@ -469,17 +308,13 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
         }
         if (!ns__newer(tick, e->since)) return; /* of an older spawn */
         if (r->cfg.on_despawn) r->cfg.on_despawn(r, rec->id, r->cfg.ctx);
-        for (uint32_t k = 0; k < e->nref; k++)
-            if (e->ref[k] & NS__REF_PENDING) r->npending--;
         e->state = NS__R_GONE;
-        r->nholders -= e->nref != 0;
         e->gone = tick;
         r->count--;
         r->ngone++;
         e->destroyed = rec->destroyed;
         r->handle[rec->id] = 0;
-        /* What pointed at it reads 0: for good if it was destroyed, else until it comes back. */
-        each_ref(r, rec->id + 1, rec->destroyed ? null_one : pend_one);
+        ns__refs_despawn(r, rec->id, e, rec->destroyed); /* after: e no longer refers to itself */
         return;
     }
     if (rec->kind != NS__SPAWN && rec->kind != NS__UPDATE) return; /* skipped by its size */
@@ -490,7 +325,7 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
         store(e, tick, state, rec->audience);
         apply_live(r, e, state, tick, false);
         if (r->cfg.on_spawn) r->cfg.on_spawn(r, rec->id, r->cfg.ctx);
-        if (r->npending) each_ref(r, (rec->id + 1) | NS__REF_PENDING, resolve_one);
+        ns__refs_spawn(r, rec->id);
         return;
     }
     /* A state of the spawn the client holds (a resent spawn is a full state). */
@@ -575,55 +410,35 @@ void ns_replica_write_ack(const ns_replica *r, ns_writer *w)
     if (n > 32) ns_write_bits(w, (uint32_t)(older >> 32) & (uint32_t)ns__mask64(n - 32), n - 32);
 }
 
-static const ns__rent *held(const ns_replica *r, ns_entity_id id);
-
-ns_status ns_replica_bind(ns_replica *r, ns_entity_id id, ns_entity handle)
-{
-    if (!held(r, id) || handle == 0) return NS_ERR_ARGUMENT;
-    r->handle[id] = handle;
-    each_ref(r, id + 1, rebind_one);
-    return NS_OK;
-}
-
-ns_entity ns_replica_handle(const ns_replica *r, ns_entity ref)
-{
-    return ref && ref <= r->cfg.max_entities && held(r, ref - 1) ? handle_of(r, ref - 1) : 0;
-}
-
 /* ---- inspection ---- */
-
-static const ns__rent *held(const ns_replica *r, ns_entity_id id)
-{
-    return id < r->cfg.max_entities && r->ent[id].state == NS__R_ALIVE ? &r->ent[id] : NULL;
-}
 
 bool ns_replica_has(const ns_replica *r, ns_entity_id e)
 {
-    return held(r, e) != NULL;
+    return ns__held(r, e) != NULL;
 }
 
 bool ns_replica_is_owner(const ns_replica *r, ns_entity_id id)
 {
-    const ns__rent *e = held(r, id);
+    const ns__rent *e = ns__held(r, id);
     return e && (e->audience & NS_TO_OWNER) != 0;
 }
 
 ns_audience ns_replica_audience(const ns_replica *r, ns_entity_id id)
 {
-    const ns__rent *e = held(r, id);
+    const ns__rent *e = ns__held(r, id);
     return e ? (ns_audience)e->audience : NS_TO_OBSERVER;
 }
 
 const void *ns_replica_value(const ns_replica *r, ns_entity_id id, uint32_t type)
 {
-    const ns__rent *e = held(r, id);
+    const ns__rent *e = ns__held(r, id);
     int32_t i = e ? ns__layout_find(&e->layout, r->schema, type) : -1;
     return i < 0 ? NULL : e->mem + e->voff[i];
 }
 
 const void *ns_replica_snap_at(const ns_replica *r, ns_entity_id id, uint32_t type, uint32_t tick)
 {
-    const ns__rent *e = held(r, id);
+    const ns__rent *e = ns__held(r, id);
     int32_t i = e ? ns__layout_find(&e->layout, r->schema, type) : -1;
     const uint8_t *s = i < 0 ? NULL : ns_history_get(&e->ring, tick);
     return s ? s + e->layout.off[i] : NULL;
@@ -631,7 +446,7 @@ const void *ns_replica_snap_at(const ns_replica *r, ns_entity_id id, uint32_t ty
 
 const void *ns_replica_snap(const ns_replica *r, ns_entity_id id, uint32_t type, uint32_t *tick)
 {
-    const ns__rent *e = held(r, id);
+    const ns__rent *e = ns__held(r, id);
     if (!e) return NULL;
     if (tick) *tick = e->newest;
     return ns_replica_snap_at(r, id, type, e->newest);

@@ -1,0 +1,139 @@
+/* repl_refs.c — entity references on the client: each `entity` field of a held entity is
+ * resolved to the target's handle when _apply sees it, waits (pending) while the target is not
+ * spawned here, and is nulled or re-pended when the target despawns (docs/replication.md
+ * section 13). */
+#include <string.h>
+
+#include "repl_replica_internal.h"
+
+static ns_entity handle_of(const ns_replica *r, uint32_t id)
+{
+    return r->handle[id] ? r->handle[id] : id + 1;
+}
+
+/* What an entity field holding network reference v (0, or id + 1) in the packet of `tick`
+ * reads on this client: the target's handle if it is spawned here; 0 if there is none, it is
+ * out of range, or it was despawned since; 0 for now if it has not spawned here yet, with
+ * *slot marked pending so that its spawn resolves it. */
+static ns_entity resolve(const ns_replica *r, uint32_t v, uint32_t tick, uint32_t *slot)
+{
+    *slot = 0;
+    if (v == 0 || v > r->cfg.max_entities) return 0;
+    const ns__rent *t = &r->ent[v - 1];
+    if (t->state == NS__R_ALIVE) {
+        *slot = v;
+        return handle_of(r, v - 1);
+    }
+    if (t->state == NS__R_GONE && t->destroyed && !ns__newer(tick, t->gone)) return 0; /* destroyed since */
+    *slot = v | NS__REF_PENDING; /* not spawned here yet, or out of relevancy: it may come (back) */
+    return 0;
+}
+
+const uint8_t *ns__refs_resolve(ns_replica *r, ns__rent *e, const ns_component_ops *ops, const uint8_t *snap,
+                                uint32_t tick, uint32_t *k)
+{
+    memcpy(r->refsnap, snap, ops->desc->snap_size);
+    for (uint32_t j = 0; j < ops->entity_field_count; j++, (*k)++) {
+        uint32_t v, slot;
+        memcpy(&v, r->refsnap + ops->entity_fields[j].snap_offset, sizeof v);
+        ns_entity h = resolve(r, v, tick, &slot);
+        if (e->ref[*k] & NS__REF_PENDING) r->npending--;
+        if (slot & NS__REF_PENDING) r->npending++;
+        e->ref[*k] = slot;
+        memcpy(r->refsnap + ops->entity_fields[j].snap_offset, &h, sizeof h);
+    }
+    return r->refsnap;
+}
+
+/* Calls fn for every reference slot of every spawned entity that holds `want`. */
+static void each_ref(ns_replica *r, uint32_t want,
+                     void (*fn)(ns_replica *r, uint32_t holder, uint32_t comp, ns__rent *e, uint32_t k, uint32_t field))
+{
+    if (r->nholders == 0) return; /* a despawn or spawn costs nothing when no entity can refer */
+    for (uint32_t id = 0; id < r->cfg.max_entities; id++) {
+        ns__rent *e = &r->ent[id];
+        if (e->state != NS__R_ALIVE || e->nref == 0) continue;
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < e->layout.ncomp; i++) {
+            const ns_component_ops *ops = &r->schema->components[e->layout.comp[i]];
+            for (uint32_t j = 0; j < ops->entity_field_count; j++, k++)
+                if (e->ref[k] == want) fn(r, id, i, e, k, j);
+        }
+    }
+}
+
+/* Writes handle h into the live value of reference slot (comp i, field j) of e. */
+static void set_live_ref(ns_replica *r, ns__rent *e, uint32_t i, uint32_t j, ns_entity h)
+{
+    const ns_component_ops *ops = &r->schema->components[e->layout.comp[i]];
+    memcpy(e->mem + e->voff[i] + ops->entity_fields[j].value_offset, &h, sizeof h);
+}
+
+static uint32_t target_of(uint32_t slot)
+{
+    return (slot & ~NS__REF_PENDING) - 1u;
+}
+
+static void resolve_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
+{
+    uint32_t target = target_of(e->ref[k]);
+    e->ref[k] = target + 1;
+    r->npending--;
+    set_live_ref(r, e, i, j, handle_of(r, target));
+    if (r->cfg.on_resolve)
+        r->cfg.on_resolve(r, holder, r->schema->components[e->layout.comp[i]].desc->id, target, r->cfg.ctx);
+}
+
+static void null_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
+{
+    (void)holder;
+    if (e->ref[k] & NS__REF_PENDING) r->npending--;
+    e->ref[k] = 0;
+    set_live_ref(r, e, i, j, 0);
+}
+
+/* The target left relevancy: the reference reads 0 and waits for it to come back. */
+static void pend_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
+{
+    (void)holder;
+    e->ref[k] |= NS__REF_PENDING;
+    r->npending++;
+    set_live_ref(r, e, i, j, 0);
+}
+
+static void rebind_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
+{
+    (void)holder;
+    set_live_ref(r, e, i, j, handle_of(r, target_of(e->ref[k])));
+}
+
+void ns__refs_unheld_despawn(ns_replica *r, uint32_t id, bool destroyed)
+{
+    if (destroyed && r->npending) each_ref(r, (id + 1) | NS__REF_PENDING, null_one);
+}
+
+void ns__refs_despawn(ns_replica *r, uint32_t id, ns__rent *e, bool destroyed)
+{
+    for (uint32_t k = 0; k < e->nref; k++)
+        if (e->ref[k] & NS__REF_PENDING) r->npending--;
+    r->nholders -= e->nref != 0;
+    each_ref(r, id + 1, destroyed ? null_one : pend_one);
+}
+
+void ns__refs_spawn(ns_replica *r, uint32_t id)
+{
+    if (r->npending) each_ref(r, (id + 1) | NS__REF_PENDING, resolve_one);
+}
+
+ns_status ns_replica_bind(ns_replica *r, ns_entity_id id, ns_entity handle)
+{
+    if (!ns__held(r, id) || handle == 0) return NS_ERR_ARGUMENT;
+    r->handle[id] = handle;
+    each_ref(r, id + 1, rebind_one);
+    return NS_OK;
+}
+
+ns_entity ns_replica_handle(const ns_replica *r, ns_entity ref)
+{
+    return ref && ref <= r->cfg.max_entities && ns__held(r, ref - 1) ? handle_of(r, ref - 1) : 0;
+}

@@ -1,0 +1,87 @@
+/* repl_replica_internal.h — the client replica's private structures, shared by the packet
+ * reader (repl_replica.c) and the entity-reference bookkeeping (repl_refs.c). */
+#ifndef NS_REPL_REPLICA_INTERNAL_H
+#define NS_REPL_REPLICA_INTERNAL_H
+
+#include "repl_internal.h"
+
+enum { NS__R_NONE, NS__R_ALIVE, NS__R_GONE };
+#define NS__SKIPPED 3 /* a record this client cannot use, skipped by its size */
+
+typedef struct ns__rent {
+    uint8_t    state;
+    uint8_t    audience;              /* of the newest state applied */
+    uint8_t    destroyed;             /* GONE: destroyed on the server, not just out of relevancy */
+    uint32_t   since;                 /* oldest packet tick of this spawn applied */
+    uint32_t   newest;                /* newest tick applied to the live values */
+    uint32_t   gone;                  /* tick of the despawn */
+    ns__layout layout;
+    ns_history ring;
+    uint8_t   *ring_audience;         /* the audience of each ring slot, inside mem */
+    size_t     voff[NS_REPL_MAX_COMPONENTS];
+    uint8_t   *mem;                   /* ring storage, ring audiences, the live values, refs */
+    uint32_t  *ref;                   /* per entity field of its components, in order: the
+                                         target's id + 1 (NS__REF_PENDING while it is not spawned
+                                         here), 0 for none; inside mem */
+    uint32_t   nref;
+} ns__rent;
+
+#define NS__REF_PENDING 0x80000000u
+
+/* One decoded record, waiting for the packet to prove whole. */
+typedef struct ns__rrec {
+    uint8_t    kind;
+    uint8_t    audience;
+    uint8_t    destroyed;             /* despawns */
+    uint32_t   id;
+    size_t     at;                    /* decoded state in scratch */
+    ns__layout layout;                /* spawns */
+} ns__rrec;
+
+struct ns_replica {
+    ns_replica_config cfg;
+    ns_model          dense;           /* the dense id-gap model */
+    const ns_model   *gaps;            /* the packet being read: its id-gap model */
+    const ns_schema  *schema;
+    ns__defaults      defaults;
+    ns__rent         *ent;
+    uint32_t         *stamp;           /* per id: the packet serial that last named it */
+    uint32_t          serial;
+    ns__rrec         *rec;
+    uint32_t          nrec, count, ngone;
+    ns_tickset        received;
+    const void      **hooks;           /* per schema component */
+    void            **hook_ctx;
+    ns_entity        *handle;          /* per id: the application's handle, 0 for id + 1 */
+    uint8_t          *refsnap;         /* a snapshot with its references resolved, for _apply */
+    uint32_t          npending;        /* references waiting for their entity to spawn */
+    uint32_t          nholders;        /* spawned entities with entity fields: each_ref's work */
+    uint8_t          *scratch;
+    size_t            scratch_cap, scratch_used;
+};
+
+/* e when entity id is spawned on this client, else NULL. */
+static inline const ns__rent *ns__held(const ns_replica *r, ns_entity_id id)
+{
+    return id < r->cfg.max_entities && r->ent[id].state == NS__R_ALIVE ? &r->ent[id] : NULL;
+}
+
+/* ---- entity references (repl_refs.c) ---- */
+
+/* Component `ops` of e's snapshot `snap` (of packet `tick`) with its references resolved, in
+ * r->refsnap; records each reference's state in e->ref from index *k on. */
+const uint8_t *ns__refs_resolve(ns_replica *r, ns__rent *e, const ns_component_ops *ops, const uint8_t *snap,
+                                uint32_t tick, uint32_t *k);
+
+/* Entity id was despawned while this client did not hold it: if it was destroyed, references
+ * waiting for it never resolve (its id may be reused later). */
+void ns__refs_unheld_despawn(ns_replica *r, uint32_t id, bool destroyed);
+
+/* Held entity e (id) is despawned: its own pending references stop counting, and what pointed at
+ * it reads 0, for good if it was destroyed, else until it comes back. */
+void ns__refs_despawn(ns_replica *r, uint32_t id, ns__rent *e, bool destroyed);
+
+/* Entity id spawned: references waiting for it resolve (on_resolve is called for each). */
+void ns__refs_spawn(ns_replica *r, uint32_t id);
+
+#endif
