@@ -13,6 +13,7 @@ const char *nsc_decl_kind_name(nsc_decl_kind k)
     case NSC_D_INPUT: return "input";
     case NSC_D_RPC: return "rpc";
     case NSC_D_EXTERN: return "extern struct";
+    case NSC_D_UNION: return "union";
     }
     return "declaration";
 }

@@ -222,7 +222,8 @@ typedef struct nsc_enum_value {
 typedef enum nsc_decl_kind {
     NSC_D_PACKAGE, NSC_D_IMPORT, NSC_D_CONST, NSC_D_ENUM,
     NSC_D_STRUCT, NSC_D_COMPONENT, NSC_D_INPUT, NSC_D_RPC,
-    NSC_D_EXTERN   /* extern struct: a custom type whose codec the user writes */
+    NSC_D_EXTERN,  /* extern struct: a custom type whose codec the user writes */
+    NSC_D_UNION    /* union: one of its member structs, chosen by a tag */
 } nsc_decl_kind;
 
 typedef struct nsc_decl {
@@ -248,7 +249,7 @@ typedef struct nsc_decl {
     const struct nsc_type *underlying_type; /* resolved (default u8) */
     nsc_enum_value **values;
     size_t       nvalues;
-    /* struct, component, input, rpc */
+    /* struct, component, input, rpc; union: its members */
     nsc_field  **fields;
     size_t       nfields;
     /* filled by check */

@@ -55,8 +55,10 @@ unsigned nsc_check(nsc_context *ctx)
     each_decl(&c, NSC_D_STRUCT, nsc_check_decl_attrs);
     each_decl(&c, NSC_D_EXTERN, nsc_check_decl_attrs);
     each_record(&c, nsc_resolve_record_types);
+    each_decl(&c, NSC_D_UNION, nsc_resolve_record_types);
     each_decl(&c, NSC_D_STRUCT, nsc_check_containment);
     each_record(&c, nsc_check_record);
+    each_decl(&c, NSC_D_UNION, nsc_check_union);
     each_record(&c, defaults);
     for (size_t i = 0; i < ctx->nunits; i++) nsc_fingerprint_c_names(&c, ctx->units[i]);
     for (size_t i = 0; i < ctx->nunits; i++) {

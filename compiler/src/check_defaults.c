@@ -219,6 +219,10 @@ static nsc_literal *default_for(nsc_checker *c, nsc_unit *u, const nsc_field_sem
         nsc_error(c->d, "E-default-type", e->loc, "an extern struct has no default: it starts zeroed, as the user's "
                   "type does in a zeroed snapshot");
         return NULL;
+    case NSC_T_UNION:
+        nsc_error(c->d, "E-default-type", e->loc, "a union has no default: it starts as its first member, with that "
+                  "struct's defaults");
+        return NULL;
     default:
         return int_default(c, u, s, t, e);
     }

@@ -130,7 +130,7 @@ static const nsc_type *resolve(nsc_checker *c, nsc_unit *u, const nsc_typeref *t
             const char *mine[256];
             size_t n = 0;
             for (size_t i = 0; i < u->ndecls && n < 256; i++)
-                if (u->decls[i]->kind == NSC_D_ENUM || u->decls[i]->kind == NSC_D_STRUCT || u->decls[i]->kind == NSC_D_EXTERN) mine[n++] = u->decls[i]->name.text;
+                if (u->decls[i]->kind == NSC_D_ENUM || u->decls[i]->kind == NSC_D_STRUCT || u->decls[i]->kind == NSC_D_EXTERN || u->decls[i]->kind == NSC_D_UNION) mine[n++] = u->decls[i]->name.text;
             hint = nsc_suggest(name, mine, n);
         }
         if (hint) nsc_error(c->d, "E-type-unknown", t->name.loc, "unknown type '%s'; did you mean '%s'?", name, hint);
@@ -141,7 +141,7 @@ static const nsc_type *resolve(nsc_checker *c, nsc_unit *u, const nsc_typeref *t
         nsc_error(c->d, "E-type-args", t->loc, "'%s' takes no type arguments", name);
         return NULL;
     }
-    if (d->kind != NSC_D_ENUM && d->kind != NSC_D_STRUCT && d->kind != NSC_D_EXTERN) {
+    if (d->kind != NSC_D_ENUM && d->kind != NSC_D_STRUCT && d->kind != NSC_D_EXTERN && d->kind != NSC_D_UNION) {
         nsc_diag_begin(c->d, NSC_ERROR, "E-type-kind", t->name.loc,
                        "'%s' is %s %s; a field's type is a built-in type, an enum or a struct", name,
                        nsc_article(nsc_decl_kind_name(d->kind)), nsc_decl_kind_name(d->kind));
@@ -150,7 +150,10 @@ static const nsc_type *resolve(nsc_checker *c, nsc_unit *u, const nsc_typeref *t
         return NULL;
     }
     if (!d->type) {
-        nsc_type *nt = new_type(c, d->kind == NSC_D_ENUM ? NSC_T_ENUM : d->kind == NSC_D_STRUCT ? NSC_T_STRUCT : NSC_T_EXTERN);
+        nsc_type *nt = new_type(c, d->kind == NSC_D_ENUM     ? NSC_T_ENUM
+                                   : d->kind == NSC_D_STRUCT ? NSC_T_STRUCT
+                                   : d->kind == NSC_D_UNION  ? NSC_T_UNION
+                                                             : NSC_T_EXTERN);
         nt->decl = d;
         d->type = nt;
     }
@@ -441,6 +444,7 @@ void nsc_check_record(nsc_checker *c, nsc_decl *d)
         if (nsc_type_is_collection(f->sem.type)) check_collection(c, d, f);
         nsc_check_field_attrs(c, d, f);
         check_extern_place(c, d, f);
+        nsc_check_union_place(c, d, f);
     }
     nsc_map_free(&seen);
 }

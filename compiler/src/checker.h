@@ -33,6 +33,7 @@ typedef struct nsc_checker {
 #define NSC_MAX_ENUM_VALUES   65536u
 #define NSC_MAX_TYPE_ID       65535u
 #define NSC_MAX_EXTERN_BITS   4096u  /* @max_bits(N) of an extern struct */
+#define NSC_MAX_UNION_MEMBERS 256u    /* members of a union: its tag fits a byte */
 #define NSC_MAX_NESTING       8u      /* structs inside structs */
 #define NSC_MAX_NAME_LENGTH   1000    /* characters in one identifier (C keeps string literals under 4095) */
 
@@ -92,6 +93,11 @@ void nsc_resolve_record_types(nsc_checker *c, nsc_decl *d);
 void nsc_check_containment(nsc_checker *c, nsc_decl *d);
 void nsc_check_record(nsc_checker *c, nsc_decl *d);
 void nsc_assign_type_ids(nsc_checker *c, nsc_unit *u);
+
+/* ---- unions: check_unions.c ---- */
+void nsc_check_union(nsc_checker *c, nsc_decl *d);
+/* Refuses a union (or a struct holding one) where a record cannot code it as one slot. */
+void nsc_check_union_place(nsc_checker *c, const nsc_decl *owner, const nsc_field *f);
 
 /* ---- attributes: check_attrs.c ---- */
 void nsc_check_decl_attrs(nsc_checker *c, nsc_decl *d);

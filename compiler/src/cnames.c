@@ -357,6 +357,24 @@ static void claim_extern(nsc_checker *c, const nsc_decl *d)
     for (size_t i = 0; i < 4; i++) claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, what, d->name.loc);
 }
 
+/* A union: its value and snapshot types, functions, member setters and tag macros. */
+static void claim_union(nsc_checker *c, const nsc_decl *d)
+{
+    const char *what = nsc_arena_printf(c->a, "union '%s'", d->name.text);
+    claim(c, nsc_cname(c->a, d), d, what, d->name.loc);
+    static const char *const suffixes[] = {"snap", "snap_default", "init", "quantize", "dequantize", "snap_equal",
+                                           "equal", "write", "read", "interpolate", "desc", "desc_fields"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+        claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, what, d->name.loc);
+    claim(c, nsc_macro_name(c->a, d, "COUNT"), d, what, d->name.loc);
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        const char *member = nsc_arena_printf(c->a, "member '%s' of union '%s'", f->name.text, d->name.text);
+        claim(c, nsc_macro_name(c->a, d, f->name.text), d, member, f->name.loc);
+        claim(c, nsc_cname_suffix(c->a, d, nsc_arena_printf(c->a, "set_%s", f->name.text)), d, member, f->name.loc);
+    }
+}
+
 static void claim_unit(nsc_checker *c, nsc_unit *u)
 {
     if (!u->package_decl) return;
@@ -378,6 +396,7 @@ static void claim_unit(nsc_checker *c, nsc_unit *u)
         if (d->kind == NSC_D_ENUM) claim_enum(c, d);
         else if (nsc_decl_is_record(d)) claim_record(c, d);
         else if (d->kind == NSC_D_EXTERN) claim_extern(c, d);
+        else if (d->kind == NSC_D_UNION) claim_union(c, d);
         else if (d->kind == NSC_D_CONST)
             claim(c, nsc_macro_name(c->a, d, NULL), d, nsc_arena_printf(c->a, "constant '%s'", d->name.text), d->name.loc);
     }

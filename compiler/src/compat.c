@@ -188,7 +188,7 @@ static bool diff_type(finding *w, const nsc_type *o, const nsc_type *n, const ch
     nsc_strbuf a = NSC_STRBUF_INIT, b = NSC_STRBUF_INIT, sub = NSC_STRBUF_INIT;
     nsc_type_spell(o, &a);
     nsc_type_spell(n, &b);
-    bool named = o->kind == NSC_T_ENUM || o->kind == NSC_T_STRUCT || o->kind == NSC_T_EXTERN;
+    bool named = o->kind == NSC_T_ENUM || o->kind == NSC_T_STRUCT || o->kind == NSC_T_EXTERN || o->kind == NSC_T_UNION;
     if (o->kind != n->kind || (named && strcmp(o->decl->name.text, n->decl->name.text) != 0)) {
         found(w, slot, "type", "type %s -> %s", nsc_sb_str(&a), nsc_sb_str(&b));
     } else if (o->kind == NSC_T_ENUM) {
@@ -196,7 +196,7 @@ static bool diff_type(finding *w, const nsc_type *o, const nsc_type *n, const ch
     } else if (o->kind == NSC_T_EXTERN && o->decl->max_bits != n->decl->max_bits) {
         /* The user's codec: its bound is all the schema knows of its wire (the hash spells it). */
         found(w, slot, "max_bits", "@max_bits %u -> %u (%s)", o->decl->max_bits, n->decl->max_bits, nsc_sb_str(&a));
-    } else if (o->kind == NSC_T_STRUCT) {
+    } else if (o->kind == NSC_T_STRUCT || o->kind == NSC_T_UNION) { /* a union's members, in tag order */
         nsc_sb_printf(&sub, "%s.", slot);
         diff_fields(w, o->decl, n->decl, nsc_sb_str(&sub));
     } else if (o->kind == NSC_T_MAP) {

@@ -117,6 +117,11 @@ static void source(nsc_cgen *g)
         const nsc_decl *d = order[i];
         nsc_p_blank(c);
         nsc_p_line(c, "/* ---- %s %s ---- */", nsc_decl_kind_name(d->kind), d->name.text);
+        if (d->kind == NSC_D_UNION) {
+            nsc_cg_union_source(g, d);
+            nsc_arena_release(g->a, mark);
+            continue;
+        }
         nsc_cg_defaults(g, d);
         nsc_cg_coll_support(g, d);
         nsc_cg_quantize(g, d);

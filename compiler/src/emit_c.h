@@ -20,7 +20,8 @@ typedef struct nsc_cgen {
     const nsc_unit *u;
     nsc_printer    *h;   /* the header */
     nsc_printer    *c;   /* the source */
-    const nsc_decl **order;  /* the records, each struct before its users (nsc_cg_record_order) */
+    const nsc_decl **order;  /* the records and unions, each struct or union before its users
+                                (nsc_cg_record_order) */
     size_t          norder;
 } nsc_cgen;
 
@@ -69,6 +70,8 @@ void nsc_cg_dequantize_value(nsc_cgen *g, const nsc_slot *s, const nsc_type *t, 
 /* A C condition: values a and b of type t differ (floats bitwise). */
 const char *nsc_cg_value_differs(nsc_cgen *g, const nsc_type *t, const char *a, const char *b);
 void nsc_cg_defaults(nsc_cgen *g, const nsc_decl *d);    /* snap default, _init */
+/* The C initializer of the default snapshot of struct type t. */
+void nsc_cg_snap_initializer(nsc_cgen *g, const nsc_type *t, nsc_strbuf *sb);
 void nsc_cg_quantize(nsc_cgen *g, const nsc_decl *d);    /* _quantize, _dequantize */
 /* Statements that dequantize field f from the snapshot at prefix src ("s->") into dst ("v->"). */
 void nsc_cg_dequantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, const char *src, const char *dst);
@@ -116,6 +119,11 @@ void nsc_cg_entropy(nsc_cgen *g, const nsc_decl *d);      /* _entropy_write, _en
 void nsc_cg_type_table(nsc_cgen *g);
 /* An extern struct's ns_type_desc: name and size, no fields (emit_c_desc.c). */
 void nsc_cg_extern_descriptor(nsc_cgen *g, const nsc_decl *d);
+
+/* ---- unions (emit_c_union.c): g->order holds them after their members, before their users ---- */
+void nsc_cg_union_types(nsc_cgen *g, const nsc_decl *u);       /* header: value, snapshot, tags */
+void nsc_cg_union_prototypes(nsc_cgen *g, const nsc_decl *u);  /* header: functions */
+void nsc_cg_union_source(nsc_cgen *g, const nsc_decl *u);      /* source: functions, descriptor */
 
 /* ---- dispatch tables, handlers and _send (emit_c_dispatch.c) ---- */
 void nsc_cg_dispatch_header(nsc_cgen *g);   /* the tables' and handlers' declarations */

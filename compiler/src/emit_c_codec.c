@@ -480,6 +480,8 @@ const char *nsc_cg_differs(nsc_cgen *g, const nsc_slot *s, const char *cur, cons
         return NSC_FMT(g, "!%s(&%s, &%s)", nsc_cg_fn(g, s->type->decl, "snap_equal"), cur, ref);
     case NSC_ENC_CUSTOM:
         return NSC_FMT(g, "!%s(&%s, &%s)", nsc_cg_fn(g, s->type->decl, "equal"), cur, ref);
+    case NSC_ENC_UNION:
+        return NSC_FMT(g, "!%s(&%s, &%s)", nsc_cg_fn(g, s->type->decl, "snap_equal"), cur, ref);
     case NSC_ENC_ARRAY: {
         /* Element by element, up to the first that differs. */
         nsc_strbuf sb = NSC_STRBUF_INIT;
@@ -566,6 +568,10 @@ void nsc_cg_write_payload(nsc_cgen *g, const nsc_slot *s, const char *cur, const
         return;
     case NSC_ENC_ARRAY: /* element paths are "[i]" */
         write_members(g, s->composite, cur, ref);
+        return;
+    case NSC_ENC_UNION: /* never maskless: the checker keeps unions out of composites */
+        nsc_p_line(c, "st = %s(&w, &%s, &%s);", nsc_cg_fn(g, s->type->decl, "write"), cur, ref);
+        nsc_p_line(c, "if (st != NS_OK) return st;");
         return;
     case NSC_ENC_LIST:
     case NSC_ENC_MAP:
@@ -692,6 +698,12 @@ void nsc_cg_read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const 
         return;
     case NSC_ENC_ARRAY:
         read_members(g, s->composite, dst, ref);
+        return;
+    case NSC_ENC_UNION: /* a bad tag or member fails the reader: the caller's destination is kept */
+        nsc_p_open(c, "{");
+        nsc_p_line(c, "const ns_status ust = %s(&r, &%s, &%s);", nsc_cg_fn(g, s->type->decl, "read"), dst, ref);
+        nsc_p_line(c, "if (ust != NS_OK) ns_reader_fail(&r, ust);");
+        nsc_p_close(c, "}");
         return;
     default:
         return;

@@ -26,7 +26,8 @@ const char *nsc_cg_snap_decl(nsc_cgen *g, const nsc_slot *e, const char *name)
     case NSC_ENC_QUAT_S3: return NSC_FMT(g, "uint64_t %s", name);
     case NSC_ENC_STRING: return NSC_FMT(g, "char %s[%u + 1]", name, e->type->capacity);
     case NSC_ENC_BYTES: return NSC_FMT(g, "struct { uint16_t len; uint8_t data[%u]; } %s", e->type->capacity, name);
-    case NSC_ENC_STRUCT: return NSC_FMT(g, "%s_snap %s", nsc_cg_name(g, e->type->decl), name);
+    case NSC_ENC_STRUCT:
+    case NSC_ENC_UNION: return NSC_FMT(g, "%s_snap %s", nsc_cg_name(g, e->type->decl), name);
     case NSC_ENC_ARRAY: /* its element's declarator, the name indexed: "int32_t heat[3][3]" */
         return nsc_cg_snap_decl(g, &e->composite->slots[0], NSC_FMT(g, "%s[%zu]", name, e->composite->nslots));
     case NSC_ENC_LIST:

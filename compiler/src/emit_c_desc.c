@@ -21,7 +21,7 @@ static const char *enc_name(nsc_enc e)
         "NS_ENC_BOOL", "NS_ENC_INT", "NS_ENC_INT64", "NS_ENC_RAW", "NS_ENC_QUANT", "NS_ENC_FLOAT32", "NS_ENC_FLOAT64",
         "NS_ENC_VEC_Q", "NS_ENC_VEC_F", "NS_ENC_QUAT_Q", "NS_ENC_QUAT_S3", "NS_ENC_QUAT_F", "NS_ENC_STRING",
         "NS_ENC_BYTES", "NS_ENC_COMPOSITE", "NS_ENC_LIST", "NS_ENC_MAP", "NS_ENC_SET", "NS_ENC_FASTARRAY",
-        "NS_ENC_ARRAY", "NS_ENC_CUSTOM",
+        "NS_ENC_ARRAY", "NS_ENC_CUSTOM", "NS_ENC_UNION",
     };
     return names[e];
 }
@@ -54,7 +54,7 @@ static const char *flags(nsc_cgen *g, const nsc_slot *s)
  * struct (its name and size only). */
 static const char *elem_desc(nsc_cgen *g, const nsc_slot *s)
 {
-    if (s->enc == NSC_ENC_STRUCT || s->enc == NSC_ENC_CUSTOM) return NSC_FMT(g, "&%s", nsc_cg_fn(g, s->type->decl, "desc"));
+    if (s->enc == NSC_ENC_STRUCT || s->enc == NSC_ENC_CUSTOM || s->enc == NSC_ENC_UNION) return NSC_FMT(g, "&%s", nsc_cg_fn(g, s->type->decl, "desc"));
     if (s->elem && s->elem->enc == NSC_ENC_STRUCT) return NSC_FMT(g, "&%s", nsc_cg_fn(g, s->elem->type->decl, "desc"));
     return "NULL";
 }
@@ -146,7 +146,9 @@ void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
                           "%s, %s, %.17g, %uu, %uu, %s, %s, %s, %s},",
                        s->path, enc_name(s->enc), s->arity, s->raw_bits, flags(g, s), n, s->path, n, s->path, n, s->path,
                        i64(g, s->bounded ? s->lo : 0), i64(g, s->bounded ? s->hi : 0), s->scale, s->max_bits,
-                       s->enc == NSC_ENC_ARRAY ? (unsigned)s->composite->nslots : s->type->capacity, elem_desc(g, s),
+                       s->enc == NSC_ENC_ARRAY || s->enc == NSC_ENC_UNION ? (unsigned)s->composite->nslots
+                                                                          : s->type->capacity,
+                       elem_desc(g, s),
                        s->type->kind == NSC_T_ENUM ? NSC_FMT(g, "&%s", enum_desc_name(g, d, s->type->decl)) : "NULL",
                        nsc_type_is_collection(s->type) ? NSC_FMT(g, "&%s", nsc_cg_coll(g, s, "ops")) : "NULL",
                        scalar_elem(s) ? NSC_FMT(g, "&%s", elem_desc_name(g, d, s)) : "NULL");
@@ -179,11 +181,14 @@ void nsc_cg_type_table(nsc_cgen *g)
     size_t n = g->norder;
     nsc_p_empty(c);
     nsc_p_open(c, "const ns_type_desc *const %s_types[] = {", g->u->prefix);
+    size_t records = 0;
     for (size_t i = 0; i < n; i++) {
+        if (order[i]->kind == NSC_D_UNION) continue; /* records only: a union is a field's type */
+        records++;
         nsc_arena_mark mark = nsc_arena_get_mark(g->a); /* see source() in emit_c.c */
         nsc_p_line(c, "&%s,", nsc_cg_fn(g, order[i], "desc"));
         nsc_arena_release(g->a, mark);
     }
-    if (n == 0) nsc_p_line(c, "NULL,");
+    if (records == 0) nsc_p_line(c, "NULL,");
     nsc_p_close(c, "};");
 }

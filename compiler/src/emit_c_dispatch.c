@@ -105,6 +105,7 @@ static void header(nsc_cgen *g, const seen_records *s)
     size_t n = g->norder;
     if (n) nsc_p_comment(h, "The snapshot of each record's schema defaults (what _read decodes when nothing changed).");
     for (size_t i = 0; i < n; i++) {
+        if (order[i]->kind == NSC_D_UNION) continue; /* declared with its functions */
         nsc_arena_mark mark = nsc_arena_get_mark(g->a); /* see source() in emit_c.c */
         nsc_p_line(h, "extern const %s_snap %s;", nsc_cg_name(g, order[i]), nsc_cg_fn(g, order[i], "snap_default"));
         nsc_arena_release(g->a, mark);

@@ -72,6 +72,7 @@ static const char *error_expr(nsc_cgen *g, const nsc_field *f, const char *p, co
     case NSC_T_ENUM:
         return NSC_FMT(g, "%s != %s ? 1.0f : 0.0f", p, a);
     case NSC_T_EXTERN:
+    case NSC_T_UNION:
         return NSC_FMT(g, "%s(&%s, &%s) ? 0.0f : 1.0f", nsc_cg_fn(g, t->decl, "equal"), p, a);
     case NSC_T_VEC2:
     case NSC_T_VEC3:

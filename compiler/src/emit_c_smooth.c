@@ -185,7 +185,7 @@ static void interpolate_field(nsc_cgen *g, const nsc_decl *d, const nsc_field *f
 {
     const nsc_type *t = f->sem.type;
     const char *m = f->name.text;
-    if (t->kind == NSC_T_STRUCT) {
+    if (t->kind == NSC_T_STRUCT || t->kind == NSC_T_UNION) {
         nsc_p_line(g->c, "%s(&from->%s, &to->%s, t, &out->%s);", nsc_cg_fn(g, t->decl, "interpolate"), m, m, m);
         return;
     }
@@ -207,7 +207,7 @@ void nsc_cg_interpolate(nsc_cgen *g, const nsc_decl *d)
     bool jump = false, ti = false, te = false;
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
-        if (f->sem.type->kind == NSC_T_STRUCT) continue;
+        if (f->sem.type->kind == NSC_T_STRUCT || f->sem.type->kind == NSC_T_UNION) continue;
         const nsc_slot *s = nsc_cg_field_slot(d->layout, f);
         if (!smooth(f, s) || f->sem.max_distance > 0) jump = true;
         if (!smooth(f, s)) continue;
@@ -215,7 +215,8 @@ void nsc_cg_interpolate(nsc_cgen *g, const nsc_decl *d)
         else ti = true;
     }
     bool structs = false;
-    for (size_t i = 0; i < d->nfields; i++) structs |= d->fields[i]->sem.type->kind == NSC_T_STRUCT;
+    for (size_t i = 0; i < d->nfields; i++)
+        structs |= d->fields[i]->sem.type->kind == NSC_T_STRUCT || d->fields[i]->sem.type->kind == NSC_T_UNION;
     nsc_p_empty(c);
     nsc_p_line(c, "void %s(const %s_snap *from, const %s_snap *to, float t, %s *out)", nsc_cg_fn(g, d, "interpolate"), n, n, n);
     nsc_p_open(c, "{");
@@ -319,7 +320,8 @@ void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d)
             continue;
         }
         const char *old = NSC_FMT(g, "old_%s", local_name(g, f)), *now = NSC_FMT(g, "live->%s", m);
-        bool by_pointer = t->kind == NSC_T_STRUCT || t->kind == NSC_T_BYTES || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT;
+        bool by_pointer = t->kind == NSC_T_STRUCT || t->kind == NSC_T_UNION || t->kind == NSC_T_BYTES ||
+                          nsc_type_is_vector(t) || t->kind == NSC_T_QUAT;
         const char *args = t->kind == NSC_T_STRING ? NSC_FMT(g, "%s, %s", old, now)
                          : by_pointer ? NSC_FMT(g, "&%s, &%s", old, now) : NSC_FMT(g, "%s, %s", old, now);
         /* An array's hook is called once per changed element, with its index. */

@@ -38,7 +38,8 @@ const char *nsc_cg_value_type(nsc_cgen *g, const nsc_type *t)
     case NSC_T_ENTITY: return "ns_entity";
     case NSC_T_ENUM:
     case NSC_T_STRUCT:
-    case NSC_T_EXTERN: return nsc_cg_name(g, t->decl);
+    case NSC_T_EXTERN:
+    case NSC_T_UNION: return nsc_cg_name(g, t->decl);
     default: return nsc_int_ctype(t);
     }
 }
@@ -63,7 +64,7 @@ static void visit(nsc_cgen *g, const nsc_decl *d, unsigned char *seen)
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_type *t = d->fields[i]->sem.type;
         while (t && t->elem) t = t->elem;
-        if (t && t->kind == NSC_T_STRUCT) visit(g, t->decl, seen);
+        if (t && (t->kind == NSC_T_STRUCT || t->kind == NSC_T_UNION)) visit(g, t->decl, seen);
     }
     g->order[g->norder++] = d;
 }
@@ -76,7 +77,7 @@ void nsc_cg_record_order(nsc_cgen *g)
     g->order = nsc_xrealloc(NULL, (n ? n : 1) * sizeof *g->order);
     g->norder = 0;
     for (size_t i = 0; i < n; i++)
-        if (nsc_decl_is_record(g->u->decls[i])) visit(g, g->u->decls[i], seen);
+        if (nsc_decl_is_record(g->u->decls[i]) || g->u->decls[i]->kind == NSC_D_UNION) visit(g, g->u->decls[i], seen);
     free(seen);
 }
 
@@ -162,7 +163,7 @@ static void snap_member(nsc_cgen *g, const nsc_layout *l, const nsc_field *f)
     const nsc_type *t = f->sem.type;
     const char *n = array_declarator(g, f);
     if (!n) return;
-    if (t->kind == NSC_T_STRUCT) {
+    if (t->kind == NSC_T_STRUCT || t->kind == NSC_T_UNION) {
         nsc_p_line(g->h, "%s_snap %s;", nsc_cg_name(g, t->decl), n);
         return;
     }
@@ -255,7 +256,8 @@ static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
             if (t->kind == NSC_T_STRING)
                 nsc_p_line(h, "void (*%s)(void *ctx, %s *live, uint32_t index, const char *old_value, const char *new_value);",
                            m, name);
-            else if (t->kind == NSC_T_BYTES || t->kind == NSC_T_STRUCT || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
+            else if (t->kind == NSC_T_BYTES || t->kind == NSC_T_STRUCT || t->kind == NSC_T_UNION || nsc_type_is_vector(t) ||
+                     t->kind == NSC_T_QUAT)
                 nsc_p_line(h, "void (*%s)(void *ctx, %s *live, uint32_t index, const %s *old_value, const %s *new_value);",
                            m, name, vt, vt);
             else
@@ -268,7 +270,8 @@ static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
                 nsc_p_line(h, "void (*%s)(void *ctx, %s *live); /* after it changed */", f->name.text, name);
             else if (t->kind == NSC_T_STRING)
                 nsc_p_line(h, "void (*%s)(void *ctx, %s *live, const char *old_value, const char *new_value);", f->name.text, name);
-            else if (t->kind == NSC_T_BYTES || t->kind == NSC_T_STRUCT || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
+            else if (t->kind == NSC_T_BYTES || t->kind == NSC_T_STRUCT || t->kind == NSC_T_UNION || nsc_type_is_vector(t) ||
+                     t->kind == NSC_T_QUAT)
                 nsc_p_line(h, "void (*%s)(void *ctx, %s *live, const %s *old_value, const %s *new_value);", f->name.text, name,
                            t->kind == NSC_T_BYTES ? "void" : nsc_cg_value_type(g, t),
                            t->kind == NSC_T_BYTES ? "void" : nsc_cg_value_type(g, t));
@@ -340,7 +343,8 @@ void nsc_cg_header_types(nsc_cgen *g)
     size_t n = g->norder;
     for (size_t i = 0; i < n; i++) {
         nsc_arena_mark mark = nsc_arena_get_mark(g->a); /* see source() in emit_c.c */
-        header_record(g, order[i]);
+        if (order[i]->kind == NSC_D_UNION) nsc_cg_union_types(g, order[i]);
+        else header_record(g, order[i]);
         nsc_arena_release(g->a, mark);
     }
 }
@@ -417,7 +421,7 @@ static void prototypes(nsc_cgen *g, const nsc_decl *d)
                 nsc_p_line(h, "void %s(%s, const char *value);", fn, v);
             else if (t->kind == NSC_T_BYTES)
                 nsc_p_line(h, "void %s(%s, const void *data, size_t len);", fn, v);
-            else if (t->kind == NSC_T_STRUCT || t->kind == NSC_T_EXTERN)
+            else if (t->kind == NSC_T_STRUCT || t->kind == NSC_T_EXTERN || t->kind == NSC_T_UNION)
                 nsc_p_line(h, "void %s(%s, const %s *value);", fn, v, nsc_cg_value_type(g, t));
             else
                 nsc_p_line(h, "void %s(%s, %s value);", fn, v, nsc_cg_value_type(g, t));
@@ -436,13 +440,15 @@ void nsc_cg_header_functions(nsc_cgen *g)
     size_t n = g->norder;
     nsc_p_blank(g->h);
     nsc_p_line(g->h, "/* ---- functions ---- */");
+    size_t records = 0; /* unions have no place in the type table */
     for (size_t i = 0; i < n; i++) {
         nsc_arena_mark mark = nsc_arena_get_mark(g->a);
-        prototypes(g, order[i]);
+        if (order[i]->kind == NSC_D_UNION) nsc_cg_union_prototypes(g, order[i]);
+        else prototypes(g, order[i]), records++;
         nsc_arena_release(g->a, mark);
     }
     nsc_p_blank(g->h);
     nsc_p_comment(g->h, "Every type of this schema, for generic tools.");
     nsc_p_line(g->h, "extern const ns_type_desc *const %s_types[];", g->u->prefix);
-    nsc_p_line(g->h, "#define %s %zuu", nsc_unit_macro(g->a, g->u, "TYPE_COUNT"), n);
+    nsc_p_line(g->h, "#define %s %zuu", nsc_unit_macro(g->a, g->u, "TYPE_COUNT"), records);
 }

@@ -193,7 +193,9 @@ static void init_field(nsc_cgen *g, const nsc_type *t, const nsc_literal *l, con
 {
     nsc_printer *c = g->c;
     nsc_strbuf sb = NSC_STRBUF_INIT;
-    if (t->kind == NSC_T_STRUCT) {
+    if (t->kind == NSC_T_UNION) {
+        nsc_p_line(c, "%s(&%s);", nsc_cg_fn(g, t->decl, "init"), path);
+    } else if (t->kind == NSC_T_STRUCT) {
         nsc_p_line(c, "%s(&%s);", nsc_cg_fn(g, t->decl, "init"), path);
         for (size_t i = 0, k = 0; l && i < t->decl->nfields && k < l->count; i++) {
             const nsc_field *m = t->decl->fields[i];
@@ -255,11 +257,22 @@ static float comp(const nsc_literal *lit, unsigned k, float dflt)
     return lit ? (float)lit_double(lit->items[k]) : dflt;
 }
 
+void nsc_cg_snap_initializer(nsc_cgen *g, const nsc_type *t, nsc_strbuf *sb)
+{
+    snap_record(g, t->decl, NULL, sb);
+}
+
 static void snap_value(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, const nsc_literal *lit, nsc_strbuf *sb)
 {
     const nsc_type *t = f->sem.type;
     if (t->kind == NSC_T_STRUCT) {
         snap_record(g, t->decl, lit, sb);
+        return;
+    }
+    if (t->kind == NSC_T_UNION) { /* tag 0: the first member, with its struct's defaults */
+        nsc_sb_puts(sb, "{0, {");
+        snap_record(g, t->decl->fields[0]->sem.type->decl, NULL, sb);
+        nsc_sb_puts(sb, "}}");
         return;
     }
     const nsc_slot *s = nsc_cg_field_slot(l, f);
@@ -391,7 +404,7 @@ void nsc_cg_quantize_value(nsc_cgen *g, const nsc_slot *s, const nsc_type *t, co
                            const char *q)
 {
     nsc_printer *c = g->c;
-    if (t->kind == NSC_T_STRUCT) {
+    if (t->kind == NSC_T_STRUCT || t->kind == NSC_T_UNION) {
         nsc_p_line(c, "%s(&%s, &%s);", nsc_cg_fn(g, t->decl, "quantize"), v, q);
         return;
     }
@@ -469,7 +482,7 @@ static void quantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f)
 void nsc_cg_dequantize_value(nsc_cgen *g, const nsc_slot *s, const nsc_type *t, const char *from, const char *to)
 {
     nsc_printer *c = g->c;
-    if (t->kind == NSC_T_STRUCT) {
+    if (t->kind == NSC_T_STRUCT || t->kind == NSC_T_UNION) {
         nsc_p_line(c, "%s(&%s, &%s);", nsc_cg_fn(g, t->decl, "dequantize"), from, to);
         return;
     }
@@ -610,6 +623,7 @@ const char *nsc_cg_value_differs(nsc_cgen *g, const nsc_type *t, const char *a, 
 {
     switch (t->kind) {
     case NSC_T_STRUCT:
+    case NSC_T_UNION:
     case NSC_T_EXTERN: /* the user's _equal */
         return NSC_FMT(g, "!%s(&%s, &%s)", nsc_cg_fn(g, t->decl, "equal"), a, b);
     case NSC_T_F32:
@@ -701,6 +715,7 @@ static void setter(nsc_cgen *g, const nsc_decl *d, size_t i)
         nsc_p_line(c, "memcpy(v->%s.data, data, len);", m);
         break;
     case NSC_T_STRUCT:
+    case NSC_T_UNION:
     case NSC_T_EXTERN:
         nsc_p_line(c, "void %s(%s, const %s *value)", fn, self, nsc_cg_value_type(g, t));
         nsc_p_open(c, "{");

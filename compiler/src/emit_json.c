@@ -117,7 +117,8 @@ static void slot(nsc_json *j, const nsc_slot *s)
     nsc_json_key(j, "encoding"), nsc_json_string(j, nsc_enc_name(s->enc));
     nsc_json_key(j, "snapshot_type"), nsc_json_string(j, s->snap_ctype);
     nsc_json_key(j, "components"), nsc_json_uint(j, s->arity);
-    if (s->enc == NSC_ENC_RAW || s->enc == NSC_ENC_QUAT_S3) nsc_json_key(j, "bits"), nsc_json_uint(j, s->raw_bits);
+    if (s->enc == NSC_ENC_RAW || s->enc == NSC_ENC_QUAT_S3 || s->enc == NSC_ENC_UNION)
+        nsc_json_key(j, "bits"), nsc_json_uint(j, s->raw_bits); /* a union's: its tag's */
     if (s->has_range) {
         nsc_json_key(j, "range");
         nsc_json_array_inline(j);
@@ -232,6 +233,28 @@ static void section(nsc_context *ctx, nsc_json *j, const nsc_unit *u, const char
             nsc_json_key(j, "max_bits"), nsc_json_uint(j, d->max_bits);
             doc(j, d->doc);
             nsc_json_end_object(j);
+        } else if (which == 5 && d->kind == NSC_D_UNION) {
+            const nsc_layout *l = nsc_union_layout(d);
+            nsc_json_object(j);
+            nsc_json_key(j, "name"), nsc_json_string(j, d->name.text);
+            nsc_json_key(j, "c_name"), nsc_json_string(j, nsc_cname(&ctx->arena, d));
+            nsc_json_key(j, "hash"), nsc_json_hex64(j, d->hash);
+            nsc_json_key(j, "tag_bits"), nsc_json_uint(j, l->nslots ? l->slots[0].raw_bits : 0);
+            nsc_json_key(j, "max_bits"), nsc_json_uint(j, l->max_bits_all);
+            doc(j, d->doc);
+            nsc_json_key(j, "members");
+            nsc_json_array(j);
+            for (size_t k = 0; k < d->nfields; k++) {
+                nsc_json_object(j);
+                nsc_json_key(j, "tag"), nsc_json_uint(j, k);
+                nsc_json_key(j, "name"), nsc_json_string(j, d->fields[k]->name.text);
+                nsc_json_key(j, "type"), type_text(j, d->fields[k]->sem.type);
+                nsc_json_key(j, "max_bits"), nsc_json_uint(j, l->slots[k].max_bits);
+                doc(j, d->fields[k]->doc);
+                nsc_json_end_object(j);
+            }
+            nsc_json_end_array(j);
+            nsc_json_end_object(j);
         }
     }
     nsc_json_end_array(j);
@@ -259,6 +282,9 @@ int nsc_emit_json(nsc_context *ctx, const nsc_unit *u, FILE *out)
     bool externs = false;
     for (size_t i = 0; i < u->ndecls; i++) externs |= u->decls[i]->kind == NSC_D_EXTERN;
     if (externs) section(ctx, &j, u, "externs", 4);
+    bool unions = false;
+    for (size_t i = 0; i < u->ndecls; i++) unions |= u->decls[i]->kind == NSC_D_UNION;
+    if (unions) section(ctx, &j, u, "unions", 5);
     nsc_json_end_object(&j);
     int rc = fputs(nsc_sb_str(&sb), out) < 0 ? -1 : 0;
     nsc_sb_free(&sb);

@@ -108,6 +108,7 @@ static void canon_type(const nsc_type *t, nsc_strbuf *sb, int depth)
         canon_enum(t->decl, sb);
         return;
     case NSC_T_STRUCT:
+    case NSC_T_UNION: /* "union Shape{circle:struct Circle{...} sync=0;...}": members in tag order */
         if (depth > 16) nsc_sb_puts(sb, "...");
         else canon_record(t->decl, sb, depth);
         return;
@@ -150,10 +151,13 @@ void nsc_hash_unit(nsc_checker *c, nsc_unit *u)
     uint64_t h = nsc_fnv1a(sb.data, sb.len, NSC_FNV_OFFSET);
     for (size_t i = 0; i < u->ndecls; i++) {
         nsc_decl *d = u->decls[i];
-        if (d->kind != NSC_D_ENUM && !nsc_decl_is_record(d)) continue;
+        if (d->kind != NSC_D_ENUM && !nsc_decl_is_record(d) && d->kind != NSC_D_UNION) continue;
         nsc_sb_reset(&sb);
         nsc_canonical_decl(d, &sb);
         d->hash = nsc_fnv1a(sb.data, sb.len, NSC_FNV_OFFSET);
+        /* A union is on the wire only inside the records that hold it (their hashes spell it):
+         * on its own it leaves the schema hash alone. */
+        if (d->kind == NSC_D_UNION) continue;
         uint8_t le[8];
         for (int k = 0; k < 8; k++) le[k] = (uint8_t)(d->hash >> (8 * k));
         h = nsc_fnv1a(le, 8, h);

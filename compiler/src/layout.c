@@ -18,7 +18,7 @@ const char *nsc_enc_name(nsc_enc e)
     static const char *const names[] = {
         "bool", "packed_delta", "packed_delta64", "raw", "quantized", "float32", "float64",
         "vec_quantized", "vec_float", "quat_quantized", "quat_smallest_three", "quat_float",
-        "string", "bytes", "composite", "list", "map", "set", "fastarray", "array", "custom",
+        "string", "bytes", "composite", "list", "map", "set", "fastarray", "array", "custom", "union",
     };
     return names[e];
 }
@@ -183,6 +183,10 @@ static void encode(nsc_slot *slot, const nsc_field_sem *s, const nsc_type *t)
                   : t->kind == NSC_T_SET ? NSC_ENC_SET : NSC_ENC_FASTARRAY;
         slot->snap_ctype = "";
         return; /* the element slots and sizes come from collection() */
+    case NSC_T_UNION: /* sized by add_field, from the union's layout */
+        slot->enc = NSC_ENC_UNION;
+        slot->snap_ctype = "";
+        return;
     case NSC_T_EXTERN: /* the user's bits, at most @max_bits(N); the snapshot holds the user's type */
         slot->enc = NSC_ENC_CUSTOM;
         slot->max_bits = t->decl->max_bits;
@@ -317,6 +321,38 @@ static void collection(nsc_checker *c, nsc_slot *s, const nsc_field_sem *sem, co
     s->full_bits = add_sat(s->max_bits, 1);
 }
 
+/* A union's layout: its tag's width, and per member a slot coded by the member struct's own
+ * _write (docs/wire.md section 12.9). Built once per union, by the first record that holds it or
+ * by nsc_layout_unit. */
+static nsc_layout *union_layout(nsc_checker *c, const nsc_decl *d)
+{
+    if (d->layout) return d->layout;
+    nsc_layout *l = NSC_NEW(c->a, nsc_layout);
+    l->decl = d;
+    l->nslots = d->nfields;
+    l->slots = NSC_NEW_ARRAY(c->a, nsc_slot, d->nfields);
+    unsigned tag = bits_for(d->nfields ? d->nfields - 1u : 0u);
+    uint32_t worst = 0;
+    for (size_t i = 0; i < d->nfields; i++) {
+        nsc_slot *s = &l->slots[i];
+        *s = *element(c, &d->fields[i]->sem, d->fields[i]->sem.type);
+        s->field = s->top = d->fields[i];
+        s->decl = d;
+        s->path = s->flat = d->fields[i]->name.text;
+        s->index = (unsigned)i;
+        s->raw_bits = tag;
+        if (s->max_bits > worst) worst = s->max_bits;
+    }
+    l->max_bits_all = add_sat(tag, worst);
+    ((nsc_decl *)d)->layout = l;
+    return l;
+}
+
+const nsc_layout *nsc_union_layout(const nsc_decl *d)
+{
+    return d->layout;
+}
+
 static nsc_slot *push(builder *b)
 {
     if (b->count == b->cap) {
@@ -425,6 +461,12 @@ static void add_field(builder *b, const nsc_decl *owner, const nsc_decl *decl, c
         encode(s, &f->sem, t);
         if (nsc_type_is_collection(t)) collection(b->c, s, &f->sem, t);
         if (t->kind == NSC_T_EXTERN) s->snap_ctype = nsc_cname(b->c->a, t->decl);
+        if (t->kind == NSC_T_UNION) {
+            s->composite = union_layout(b->c, t->decl);
+            s->raw_bits = s->composite->nslots ? s->composite->slots[0].raw_bits : 0;
+            s->max_bits = s->composite->max_bits_all;
+            s->full_bits = add_sat(s->max_bits, 1);
+        }
     }
     /* Enums and entity handles are labels, not quantities: extrapolating them means nothing. */
     bool label = t->kind == NSC_T_ENUM || t->kind == NSC_T_ENTITY;
@@ -525,4 +567,5 @@ void nsc_layout_unit(nsc_checker *c, nsc_unit *u)
 {
     for (size_t i = 0; i < u->ndecls; i++)
         if (nsc_decl_is_record(u->decls[i])) layout_of(c, u->decls[i]);
+        else if (u->decls[i]->kind == NSC_D_UNION) union_layout(c, u->decls[i]);
 }

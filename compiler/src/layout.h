@@ -28,7 +28,9 @@ typedef enum nsc_enc {
     NSC_ENC_STRUCT,    /* a @composite struct: every member coded against the reference, no mask */
     NSC_ENC_LIST, NSC_ENC_MAP, NSC_ENC_SET, NSC_ENC_FASTARRAY,
     NSC_ENC_ARRAY,     /* a @composite fixed array: its elements (composite's slots) coded maskless */
-    NSC_ENC_CUSTOM     /* an extern struct: the user's _write/_read/_equal, at most max_bits bits */
+    NSC_ENC_CUSTOM,    /* an extern struct: the user's _write/_read/_equal, at most max_bits bits */
+    NSC_ENC_UNION      /* a union: raw_bits of tag, then the member's own _write (composite: the
+                          union's layout, one record slot per member) */
 } nsc_enc;
 
 struct nsc_layout;
@@ -46,7 +48,8 @@ typedef struct nsc_slot {
     double           scale;      /* @quantize */
     const char      *snap_ctype; /* C type of one snapshot component */
     const struct nsc_layout *composite; /* NSC_ENC_STRUCT: the struct's layout; NSC_ENC_ARRAY: the
-                                           elements' slots, paths "[0]".."[N-1]" */
+                                           elements' slots, paths "[0]".."[N-1]"; NSC_ENC_UNION:
+                                           the union's (nsc_union_layout) */
     struct nsc_slot *elem;       /* collections: the element (list, set, fastarray) or value (map) */
     struct nsc_slot *key;        /* map: the key */
     nsc_enc          enc;
@@ -79,6 +82,10 @@ typedef struct nsc_layout {
 
 /* Builds the layout of every record in u (after a clean check). */
 void nsc_layout_unit(nsc_checker *c, nsc_unit *u);
+
+/* The layout of union d: one record slot per member, path the member's name, raw_bits the tag's
+ * width (0 for one member), max_bits_all the worst tag plus member write. */
+const nsc_layout *nsc_union_layout(const nsc_decl *d);
 
 /* True if slot s is written for audience aud in a write of the given kind. */
 bool nsc_slot_sent(const nsc_slot *s, int aud, int kind);

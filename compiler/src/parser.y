@@ -183,7 +183,7 @@ static bool first_on_line(const nsc_parser *ps, void *scanner, nsc_loc at)
     do {                                                                                          \
         if ((yychar == PACKAGE || yychar == IMPORT || yychar == CONST || yychar == ENUM ||        \
              yychar == STRUCT || yychar == COMPONENT || yychar == INPUT || yychar == RPC ||         \
-             yychar == EXTERN) &&                                                                 \
+             yychar == EXTERN || yychar == UNION) &&                                                                 \
             first_on_line(ps, scanner, yylloc))                                                   \
             yyerrok;                                                                              \
     } while (0)
@@ -217,6 +217,7 @@ static bool first_on_line(const nsc_parser *ps, void *scanner, nsc_loc at)
 %token <tok> INPUT          "'input'"
 %token <tok> RPC            "'rpc'"
 %token <tok> EXTERN         "'extern'"
+%token <tok> UNION          "'union'"
 %token <tok> TRUE           "'true'"
 %token <tok> FALSE          "'false'"
 %token <tok> IDENT          "identifier"
@@ -248,7 +249,7 @@ static bool first_on_line(const nsc_parser *ps, void *scanner, nsc_loc at)
 %precedence UNARY
 
 %type <list>    fields enum_values enum_value_list attrs args type_args init_list
-%type <decl>    decl package_decl import_decl const_decl enum_decl record_decl extern_decl
+%type <decl>    decl package_decl import_decl const_decl enum_decl record_decl extern_decl union_decl
 %type <tok>     record_kw_tok
 %type <field>   field
 %type <expr>    array_len
@@ -280,6 +281,7 @@ decl
     | enum_decl
     | record_decl
     | extern_decl
+    | union_decl
     ;
 
 package_decl
@@ -389,6 +391,16 @@ extern_decl
                                       FINISH($4, nsc_attr, $$->attrs, $$->nattrs);
                                       nsc_ptrvec_free($6); /* the fields are not kept */
                                       nsc_error(ps->diags, "E-extern-body", @5, "an extern struct has no body: its codec is written by hand");
+                                    }
+    ;
+
+/* A tagged union of structs (idl/SPEC.md, "Unions"): members are written like fields. */
+union_decl
+    : UNION IDENT attrs LBRACE fields RBRACE {
+                                      $$ = new_decl(ps, NSC_D_UNION, &$1, @1, @$);
+                                      $$->name = name_of(&$2, @2);
+                                      FINISH($3, nsc_attr, $$->attrs, $$->nattrs);
+                                      FINISH($5, nsc_field, $$->fields, $$->nfields);
                                     }
     ;
 
@@ -596,7 +608,7 @@ static bool is_declaration_keyword(yysymbol_kind_t k)
 {
     return k == YYSYMBOL_PACKAGE || k == YYSYMBOL_IMPORT || k == YYSYMBOL_CONST || k == YYSYMBOL_ENUM ||
            k == YYSYMBOL_STRUCT || k == YYSYMBOL_COMPONENT || k == YYSYMBOL_INPUT || k == YYSYMBOL_RPC ||
-           k == YYSYMBOL_EXTERN;
+           k == YYSYMBOL_EXTERN || k == YYSYMBOL_UNION;
 }
 
 /* Tokens that can start a value: where all of them are expected, the list says "a value". */
@@ -619,9 +631,9 @@ static int describe_expected(const yysymbol_kind_t *exp, int n, nsc_strbuf *sb)
     if (value) words[count++] = "a value";
     for (int i = 0; i < n && !value; i++)
         if (exp[i] == YYSYMBOL_IDENT) words[count++] = "identifier";
-    if (decl_keywords == 9) words[count++] = "a declaration";
+    if (decl_keywords == 10) words[count++] = "a declaration";
     for (int i = 0; i < n; i++) {
-        if (exp[i] == YYSYMBOL_IDENT || (decl_keywords == 9 && is_declaration_keyword(exp[i]))) continue;
+        if (exp[i] == YYSYMBOL_IDENT || (decl_keywords == 10 && is_declaration_keyword(exp[i]))) continue;
         if (value && starts_value(exp[i])) continue;
         /* An array length after a field's name is optional and rarely the token that is missing. */
         if (exp[i] == YYSYMBOL_LBRACKET) continue;

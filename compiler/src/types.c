@@ -43,6 +43,7 @@ void nsc_type_spell(const nsc_type *t, nsc_strbuf *sb)
     case NSC_T_ENUM:
     case NSC_T_STRUCT:
     case NSC_T_EXTERN:
+    case NSC_T_UNION:
         nsc_sb_puts(sb, t->decl->name.text);
         return;
     case NSC_T_STRING:

@@ -14,7 +14,8 @@ typedef enum nsc_type_kind {
     NSC_T_F32, NSC_T_F64, NSC_T_VEC2, NSC_T_VEC3, NSC_T_VEC4, NSC_T_QUAT, NSC_T_ENTITY,
     NSC_T_ENUM, NSC_T_STRUCT, NSC_T_STRING, NSC_T_BYTES,
     NSC_T_LIST, NSC_T_MAP, NSC_T_SET, NSC_T_FASTARRAY,
-    NSC_T_EXTERN   /* an extern struct: the user's codec (decl->max_bits) */
+    NSC_T_EXTERN,  /* an extern struct: the user's codec (decl->max_bits) */
+    NSC_T_UNION    /* a union: a tag, then one member struct (decl->fields) */
 } nsc_type_kind;
 
 typedef struct nsc_type {
@@ -22,7 +23,7 @@ typedef struct nsc_type {
     uint32_t               capacity;  /* string, bytes and collections */
     const struct nsc_type *elem;      /* list, set and fastarray element; map value */
     const struct nsc_type *key;       /* map key */
-    nsc_decl              *decl;      /* enum, struct or extern struct */
+    nsc_decl              *decl;      /* enum, struct, extern struct or union */
 } nsc_type;
 
 /* The built-in scalar type of that name (bool, u16, vec3, quat, entity, ...), or NULL. */

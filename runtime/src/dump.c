@@ -147,6 +147,53 @@ static void read_raw(ns_reader *r, const ns_field_desc *f, uint8_t *dst)
 
 /* Reads one slot's payload into dst against ref (both point at the slot's snapshot member).
  * maskless: a member of a @composite struct, without a change bit of its own. */
+static void read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const uint8_t *ref, bool maskless);
+
+/* A struct coded by its own _write (a union's member): the "any" bit when it has more than one
+ * slot, then per slot its change bit and, when set, its payload against ref. */
+static void read_own_record(ns_reader *r, const ns_type_desc *t, const uint8_t *ref, uint8_t *out)
+{
+    memcpy(out, ref, t->snap_size);
+    bool any = t->field_count > 1 ? ns_read_bool(r) : t->field_count == 1;
+    for (uint32_t i = 0; any && i < t->field_count && !ns_reader_failed(r); i++) {
+        const ns_field_desc *m = &t->fields[i];
+        if (ns_read_bool(r)) read_payload(r, m, out + m->snap_offset, ref + m->snap_offset, false);
+    }
+}
+
+/* A union (docs/wire.md section 12.9): its tag, then the member's record against the
+ * reference's member when the reference holds the same one, else against its defaults. The
+ * members not named stay zero, as the generated code keeps them. */
+static void read_union(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const uint8_t *ref)
+{
+    const ns_type_desc *u = f->type;
+    if (!u || u->field_count == 0) {
+        ns_reader_fail(r, NS_ERR_ARGUMENT);
+        return;
+    }
+    uint64_t tag = ns_read_raw(r, f->bits);
+    if (tag >= u->field_count) {
+        ns_reader_fail(r, NS_ERR_RANGE);
+        return;
+    }
+    const ns_field_desc *m = &u->fields[tag];
+    if (!m->type || !m->type->snap_default) {
+        ns_reader_fail(r, NS_ERR_ARGUMENT);
+        return;
+    }
+    const uint8_t *mref = ref[0] == tag ? ref + m->snap_offset : (const uint8_t *)m->type->snap_default;
+    uint8_t *member = (uint8_t *)malloc(m->type->snap_size ? m->type->snap_size : 1);
+    if (!member) {
+        ns_reader_fail(r, NS_ERR_NOMEM);
+        return;
+    }
+    read_own_record(r, m->type, mref, member); /* mref may lie inside dst's reference */
+    memset(dst, 0, f->snap_size);
+    dst[0] = (uint8_t)tag;
+    memcpy(dst + m->snap_offset, member, m->type->snap_size);
+    free(member);
+}
+
 static void read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const uint8_t *ref, bool maskless)
 {
     switch (f->encoding) {
@@ -234,6 +281,9 @@ static void read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, con
         return;
     case NS_ENC_CUSTOM: /* the user's bits: ns_walk_record refuses such records before reading */
         ns_reader_fail(r, NS_ERR_ARGUMENT);
+        return;
+    case NS_ENC_UNION: /* never maskless: unions are not members of composites */
+        read_union(r, f, dst, ref);
         return;
     }
 }
@@ -532,6 +582,14 @@ static void print_value(FILE *out, const ns_field_desc *f, const uint8_t *p)
         return;
     case NS_ENC_CUSTOM: /* the user's type: only its name is known */
         fprintf(out, "<extern %s>", f->type ? f->type->name : "?");
+        return;
+    case NS_ENC_UNION: /* `member Type { … }` */
+        if (!f->type || p[0] >= f->type->field_count || !f->type->fields[p[0]].type) {
+            fprintf(out, "<tag %u>", p[0]);
+            return;
+        }
+        fprintf(out, "%s ", f->type->fields[p[0]].path);
+        print_struct(out, f->type->fields[p[0]].type, p + f->type->fields[p[0]].snap_offset);
         return;
     case NS_ENC_LIST:
     case NS_ENC_MAP:

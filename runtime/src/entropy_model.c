@@ -106,7 +106,7 @@ static uint32_t layout(const ns_type_desc *t, chan_info *ci)
     for (uint32_t s = 0; s < t->field_count; s++) {
         const ns_field_desc *f = &t->fields[s];
         /* An extern struct's bits are the user's: nothing here can model them. */
-        if (f->encoding == NS_ENC_CUSTOM) return 0;
+        if (f->encoding == NS_ENC_CUSTOM || f->encoding == NS_ENC_UNION) return 0;
         if (f->flags & NS_FIELD_INITIAL) continue;
         /* The mode has no audience: it codes only what every receiver may see, @sync(all) with no
          * condition (predicted, interpolated, custom).

@@ -255,6 +255,44 @@ START_TEST(extern_hashes_follow_the_wire)
 }
 END_TEST
 
+/* A union field hashes its members' names, order and structs (the tag and the member records
+ * are the wire); a doc comment does not, and a union no record holds leaves the schema hash alone. */
+START_TEST(union_hashes_follow_the_wire)
+{
+    const char *base = "package p;\nstruct A { u8 a; }\nstruct B { u16 b; }\nunion U { A a; B b; }\n"
+                       "component C { U u; u8 y; }\n";
+    uint64_t h = type_hash(base, "C");
+    ck_assert(h != 0);
+    ck_assert(h == type_hash("package p;\nstruct A { u8 a; }\nstruct B { u16 b; }\n/// doc\nunion U {\n  A a; // x\n  B b;\n}\n"
+                             "component C { U u; u8 y; }\n", "C"));
+    /* Member order is the tag; a member more widens it; a member's struct is its wire. */
+    ck_assert(h != type_hash("package p;\nstruct A { u8 a; }\nstruct B { u16 b; }\nunion U { B b; A a; }\n"
+                             "component C { U u; u8 y; }\n", "C"));
+    ck_assert(h != type_hash("package p;\nstruct A { u8 a; }\nstruct B { u16 b; }\nunion U { A a; B b; A c; }\n"
+                             "component C { U u; u8 y; }\n", "C"));
+    ck_assert(h != type_hash("package p;\nstruct A { u8 a; }\nstruct B { u32 b; }\nunion U { A a; B b; }\n"
+                             "component C { U u; u8 y; }\n", "C"));
+    /* Not a struct of the same members: a union codes a tag. */
+    ck_assert(h != type_hash("package p;\nstruct A { u8 a; }\nstruct B { u16 b; }\nstruct U { A a; B b; }\n"
+                             "component C { U u; u8 y; }\n", "C"));
+    /* A union nobody holds is not on the wire: the schema hash stays. */
+    compiled x, y;
+    test_compile(&x, "package p;\ncomponent C { u8 y; }\n");
+    test_compile(&y, "package p;\nstruct A { u8 a; }\nunion U { A a; }\ncomponent C { u8 y; }\n");
+    ck_assert_uint_eq(x.errors + y.errors, 0);
+    uint64_t hx = x.unit->hash, hy = y.unit->hash;
+    test_free(&x);
+    test_free(&y);
+    /* Struct A itself is a type of the schema (hashed into it); the unused union adds nothing. */
+    compiled z;
+    test_compile(&z, "package p;\nstruct A { u8 a; }\ncomponent C { u8 y; }\n");
+    ck_assert_uint_eq(z.errors, 0);
+    ck_assert_uint_eq(hy, z.unit->hash);
+    ck_assert(hx != hy);
+    test_free(&z);
+}
+END_TEST
+
 START_TEST(hashes_follow_the_wire)
 {
     const char *base = "package p;\ncomponent C { f32 x @quantize(100); u8 y; }\n";
@@ -435,6 +473,7 @@ static Suite *check_suite(void)
     tcase_add_test(tc, hashes_follow_the_wire);
     tcase_add_test(tc, array_hashes_follow_the_wire);
     tcase_add_test(tc, extern_hashes_follow_the_wire);
+    tcase_add_test(tc, union_hashes_follow_the_wire);
     tcase_add_test(tc, sync_conditions);
     tcase_add_test(tc, type_ids_are_unique_across_imports);
     tcase_add_test(tc, layout_decisions);

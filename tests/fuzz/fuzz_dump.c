@@ -16,13 +16,14 @@
 #include "coll.ns.h"
 #include "everything.ns.h"
 #include "repl.ns.h"
+#include "unions.ns.h"
 
 #include "fuzz_records.h"
 
 /* The records this target covers: every component and message of these schemas. */
 static record pick_record(uint8_t i)
 {
-    static const ns_schema *const schemas[] = {&all_schema, &coll_schema};
+    static const ns_schema *const schemas[] = {&all_schema, &coll_schema, &un_schema};
     return pick_record_in(schemas, sizeof schemas / sizeof schemas[0], i);
 }
 

@@ -1,8 +1,8 @@
 /* fuzz_reader.c — libFuzzer target: any bytes through generated readers. It covers every
  * component, input and rpc of idl/examples/everything.netschema (every type and attribute), of
  * tests/e2e/coll.netschema (every collection kind), of tests/e2e/strkeys.netschema (sets and
- * maps with string keys) and of tests/e2e/arrays.netschema (fixed arrays, per element and
- * @composite), reached through the schemas' dispatch
+ * maps with string keys), of tests/e2e/arrays.netschema (fixed arrays, per element and
+ * @composite) and of tests/e2e/unions.netschema (tags and members), reached through the schemas' dispatch
  * tables (ns_schema), so a record added to either schema is fuzzed without a change here.
  *
  * Input: byte 0 picks the record; byte 1 the number of baselines (0..3, bits 0-1) and the
@@ -22,13 +22,14 @@
 #include "coll.ns.h"
 #include "everything.ns.h"
 #include "strkeys.ns.h"
+#include "unions.ns.h"
 
 #include "fuzz_records.h"
 
 /* The records this target covers: every component and message of these schemas. */
 static record pick_record(uint8_t i)
 {
-    static const ns_schema *const schemas[] = {&all_schema, &coll_schema, &strk_schema, &arr_schema};
+    static const ns_schema *const schemas[] = {&all_schema, &coll_schema, &strk_schema, &arr_schema, &un_schema};
     return pick_record_in(schemas, sizeof schemas / sizeof schemas[0], i);
 }
 

@@ -18,7 +18,8 @@ extern "C" {
 #endif
 
 typedef enum ns_type_kind {
-    NS_KIND_STRUCT, NS_KIND_COMPONENT, NS_KIND_INPUT, NS_KIND_RPC, NS_KIND_ENUM
+    NS_KIND_STRUCT, NS_KIND_COMPONENT, NS_KIND_INPUT, NS_KIND_RPC, NS_KIND_ENUM,
+    NS_KIND_UNION  /* fields: one per member in tag order, each a struct (type) coded by its own mask */
 } ns_type_kind;
 
 /* How a slot is coded (mirrors the compiler's layout; see idl/SPEC.md "Wire format"). */
@@ -27,7 +28,10 @@ typedef enum ns_encoding {
     NS_ENC_VEC_Q, NS_ENC_VEC_F, NS_ENC_QUAT_Q, NS_ENC_QUAT_S3, NS_ENC_QUAT_F, NS_ENC_STRING,
     NS_ENC_BYTES, NS_ENC_COMPOSITE, NS_ENC_LIST, NS_ENC_MAP, NS_ENC_SET, NS_ENC_FASTARRAY,
     NS_ENC_ARRAY,  /* a @composite fixed array: capacity elements, each as elem, without change bits */
-    NS_ENC_CUSTOM  /* an extern struct: the user's codec, at most max_bits bits; descriptors cannot decode it */
+    NS_ENC_CUSTOM, /* an extern struct: the user's codec, at most max_bits bits; descriptors cannot decode it */
+    NS_ENC_UNION   /* a union (type, NS_KIND_UNION): `bits` of tag below capacity, then that member's
+                      record against the reference's member when its tag is the same, else against
+                      the member's defaults (docs/wire.md section 12.9) */
 } ns_encoding;
 
 /* The zero initializer of an extern struct in generated default snapshots: its members are the
