@@ -71,8 +71,8 @@ bench: build
 fuzz:
 	@scripts/deps.sh fuzz
 	@$(call configure,$(FUZZ_BUILD),-DCMAKE_C_COMPILER=clang -DNETSCHEMA_FUZZ=ON -DNETSCHEMA_BUILD_TESTS=OFF)
-	@$(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_compiler fuzz_reader fuzz_dispatch fuzz_unbatch fuzz_replica
-	@mkdir -p $(FUZZ_BUILD)/corpus/compiler $(FUZZ_BUILD)/corpus/reader $(FUZZ_BUILD)/corpus/dispatch $(FUZZ_BUILD)/corpus/unbatch $(FUZZ_BUILD)/corpus/replica
+	@$(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_compiler fuzz_reader fuzz_dispatch fuzz_unbatch fuzz_replica fuzz_custom
+	@mkdir -p $(FUZZ_BUILD)/corpus/compiler $(FUZZ_BUILD)/corpus/reader $(FUZZ_BUILD)/corpus/dispatch $(FUZZ_BUILD)/corpus/unbatch $(FUZZ_BUILD)/corpus/replica $(FUZZ_BUILD)/corpus/custom
 	@cp idl/examples/*.netschema $(FUZZ_BUILD)/corpus/compiler/
 	./$(FUZZ_BUILD)/tests/fuzz/fuzz_compiler -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 		$(FUZZ_BUILD)/corpus/compiler
@@ -84,6 +84,8 @@ fuzz:
 		$(FUZZ_BUILD)/corpus/unbatch
 	./$(FUZZ_BUILD)/tests/fuzz/fuzz_replica -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
 		$(FUZZ_BUILD)/corpus/replica
+	./$(FUZZ_BUILD)/tests/fuzz/fuzz_custom -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
+		$(FUZZ_BUILD)/corpus/custom
 	@$(call configure,$(BUILD),)
 	@$(CMAKE) --build $(BUILD) -j$(JOBS) --target netschemac gen_schema
 	NS_RANDOM_O2=4 NS_RANDOM_JOBS=$(JOBS) sh tests/compiler/run_random.sh $(BUILD)/compiler/netschemac \

@@ -349,6 +349,13 @@ static void snap_value(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, con
     }
 }
 
+static bool holds_custom(const nsc_layout *l)
+{
+    for (size_t i = 0; i < l->nslots; i++)
+        if (l->slots[i].enc == NSC_ENC_CUSTOM) return true;
+    return false;
+}
+
 void nsc_cg_defaults(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *c = g->c;
@@ -357,7 +364,21 @@ void nsc_cg_defaults(nsc_cgen *g, const nsc_decl *d)
     snap_record(g, d, NULL, &sb);
     nsc_p_blank(c);
     nsc_p_comment(c, "The snapshot of the schema defaults: what fields are coded against with no baseline.");
+    /* An extern struct's zero is NS_ZERO_INIT, C's universal {0}: whatever the user's type
+     * starts with (an array, a struct), gcc's -Wmissing-braces would ask for more braces. */
+    bool custom = holds_custom(d->layout);
+    if (custom) {
+        nsc_p_line(c, "#if defined(__GNUC__)");
+        nsc_p_line(c, "#pragma GCC diagnostic push");
+        nsc_p_line(c, "#pragma GCC diagnostic ignored \"-Wmissing-braces\"");
+        nsc_p_line(c, "#endif");
+    }
     nsc_p_line(c, "const %s_snap %s = %s;", n, nsc_cg_fn(g, d, "snap_default"), nsc_sb_str(&sb));
+    if (custom) {
+        nsc_p_line(c, "#if defined(__GNUC__)");
+        nsc_p_line(c, "#pragma GCC diagnostic pop");
+        nsc_p_line(c, "#endif");
+    }
     nsc_sb_free(&sb);
 
     nsc_p_empty(c);

@@ -9,6 +9,7 @@
 # <stem>.ns.c is then compiled (-O2 -c, so the optimizer's warnings count too) by each of gcc,
 # clang, g++ and clang++ that is installed. Under the sanitizer build netschemac itself runs with
 # UBSan, which catches undefined behaviour in the emitter. At least one C compiler must exist.
+# DIR is on the include path too: a schema with extern structs keeps its <prefix>_extern.h there.
 # netschemac also writes a --depfile into a directory that does not exist yet: it must create it,
 # as -o creates the output directory, and list the schema.
 set -u
@@ -50,7 +51,7 @@ for src in *.netschema *.gen.sh; do
         std=-std=c11
         [ "$lang" = c++ ] && std=-std=c++17
         # shellcheck disable=SC2086 # warnings is a word list on purpose
-        if ! $cc -x "$lang" $std $warnings -O2 -c -I"$include" -I"$out" "$out/$stem.ns.c" -o "$out/$stem.o" \
+        if ! $cc -x "$lang" $std $warnings -O2 -c -I"$include" -I"$out" -I. "$out/$stem.ns.c" -o "$out/$stem.o" \
             >"$tmp/cc.log" 2>&1; then
             echo "FAIL: $stem.ns.c with $cc $std:"
             cut -c1-300 "$tmp/cc.log" | head -20

@@ -18,7 +18,14 @@ const ns_type_desc cust_Tag_desc = {
 /* ---- struct Look ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-braces"
+#endif
 const cust_Look_snap cust_Look_snap_default = {0, NS_ZERO_INIT};
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 void cust_Look_init(cust_Look *v)
 {
@@ -139,7 +146,14 @@ const ns_type_desc cust_Look_desc = {
 /* ---- component Paint ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-braces"
+#endif
 const cust_Paint_snap cust_Paint_snap_default = {0, NS_ZERO_INIT, NS_ZERO_INIT, {0, NS_ZERO_INIT}, NS_ZERO_INIT};
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 void cust_Paint_init(cust_Paint *v)
 {
@@ -497,7 +511,14 @@ const ns_type_desc cust_Paint_desc = {
 /* ---- input Brush ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-braces"
+#endif
 const cust_Brush_snap cust_Brush_snap_default = {NS_ZERO_INIT, false};
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 void cust_Brush_init(cust_Brush *v)
 {
@@ -637,7 +658,14 @@ const ns_type_desc cust_Brush_desc = {
 /* ---- rpc Stamp ---- */
 
 /* The snapshot of the schema defaults: what fields are coded against with no baseline. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-braces"
+#endif
 const cust_Stamp_snap cust_Stamp_snap_default = {NS_ZERO_INIT, 0};
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
 
 void cust_Stamp_init(cust_Stamp *v)
 {
