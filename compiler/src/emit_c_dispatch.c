@@ -175,22 +175,48 @@ static void common_wrappers(nsc_cgen *g, const nsc_decl *d)
             NSC_FMT(g, "%s((const %s_snap *)snap, (%s *)value);", nsc_cg_fn(g, d, "dequantize"), n, n));
 }
 
-/* The entity fields of record d, its structs' members included: one {snap, value} offset pair
- * each, the offsets relative to `snap` and `value` (C expressions). */
-static size_t entity_fields(nsc_cgen *g, const nsc_decl *d, const char *snap, const char *value, bool print)
+/* The entity fields of record d, its structs' members included: one ns_entity_field each, the
+ * offsets relative to `snap` and `value` (C expressions ending in " + ", or ""). `coll` is NULL
+ * outside a collection, else the rest of an entry for the elements of the collection holding
+ * d: capacity, count offset, strides and order offset (netschema/schema.h). A fixed array's
+ * elements are fields of their own (the layout flattened them). Set elements and map keys
+ * are not listed: they are their collection's keys, and stay network references. */
+static size_t entity_fields(nsc_cgen *g, const nsc_decl *d, const char *snap, const char *value, const char *coll,
+                            bool print)
 {
     size_t n = 0;
     const char *name = nsc_cg_name(g, d);
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
         const nsc_type *t = f->sem.type;
-        const char *so = NSC_FMT(g, "%soffsetof(%s_snap, %s)", snap, name, f->name.text);
-        const char *vo = NSC_FMT(g, "%soffsetof(%s, %s)", value, name, f->name.text);
+        const char *fn = f->name.text;
         if (t->kind == NSC_T_STRUCT) {
-            n += entity_fields(g, t->decl, NSC_FMT(g, "%s + ", so), NSC_FMT(g, "%s + ", vo), print);
+            n += entity_fields(g, t->decl, NSC_FMT(g, "%soffsetof(%s_snap, %s) + ", snap, name, fn),
+                               NSC_FMT(g, "%soffsetof(%s, %s) + ", value, name, fn), coll, print);
         } else if (t->kind == NSC_T_ENTITY) {
-            if (print) nsc_p_line(g->c, "{(uint32_t)(%s), (uint32_t)(%s)},", so, vo);
+            if (print)
+                nsc_p_line(g->c, "{(uint32_t)(%soffsetof(%s_snap, %s)), (uint32_t)(%soffsetof(%s, %s)), %s},", snap, name,
+                           fn, value, name, fn, coll ? coll : "0, 0, 0, 0, 0");
             n++;
+        } else if (!coll && (t->kind == NSC_T_LIST || t->kind == NSC_T_MAP || t->kind == NSC_T_FASTARRAY)) {
+            /* Collection elements cannot hold collections (idl/SPEC.md, struct): one level. */
+            const char *items = t->kind == NSC_T_MAP ? "values" : "items";
+            const char *elem = t->kind == NSC_T_FASTARRAY ? "items[0].value" : items;
+            const char *order = t->kind == NSC_T_FASTARRAY && f->sem.ordered
+                                    ? NSC_FMT(g, "(uint32_t)(%soffsetof(%s_snap, %s.order))", snap, name, fn)
+                                    : "0";
+            const char *inner = NSC_FMT(g,
+                                        "%uu, (uint32_t)(%soffsetof(%s_snap, %s.count)), (uint32_t)sizeof(((%s_snap *)0)->%s.%s[0]), "
+                                        "(uint32_t)sizeof(((%s *)0)->%s.%s[0]), %s",
+                                        t->capacity, snap, name, fn, name, fn, items, name, fn, items, order);
+            const char *so = NSC_FMT(g, "%soffsetof(%s_snap, %s.%s)", snap, name, fn, elem);
+            const char *vo = NSC_FMT(g, "%soffsetof(%s, %s.%s)", value, name, fn, elem);
+            if (t->elem->kind == NSC_T_ENTITY) {
+                if (print) nsc_p_line(g->c, "{(uint32_t)(%s), (uint32_t)(%s), %s},", so, vo, inner);
+                n++;
+            } else if (t->elem->kind == NSC_T_STRUCT) {
+                n += entity_fields(g, t->elem->decl, NSC_FMT(g, "%s + ", so), NSC_FMT(g, "%s + ", vo), inner, print);
+            }
         }
     }
     return n;
@@ -199,9 +225,9 @@ static size_t entity_fields(nsc_cgen *g, const nsc_decl *d, const char *snap, co
 /* A component's table of entity fields, when it has any. */
 static void entity_table(nsc_cgen *g, const nsc_decl *d)
 {
-    if (entity_fields(g, d, "", "", false) == 0) return;
+    if (entity_fields(g, d, "", "", NULL, false) == 0) return;
     nsc_p_open(g->c, "static const ns_entity_field %s[] = {", erased(g, d, "entities"));
-    entity_fields(g, d, "", "", true);
+    entity_fields(g, d, "", "", NULL, true);
     nsc_p_close(g->c, "};");
 }
 
@@ -282,7 +308,7 @@ static void tables(nsc_cgen *g, const seen_records *s)
         nsc_p_open(c, "const ns_component_ops %s_components[] = {", p);
         for (size_t i = 0; i < s->ncomponents; i++) {
             const nsc_decl *d = s->components[i];
-            size_t refs = entity_fields(g, d, "", "", false);
+            size_t refs = entity_fields(g, d, "", "", NULL, false);
             nsc_p_line(c, "{&%s, %uu, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %zuu, %s},", nsc_cg_fn(g, d, "desc"),
                        d->send_rate_hz, erased(g, d, "snap_default"), erased(g, d, "init"), erased(g, d, "quantize"),
                        erased(g, d, "dequantize"), erased(g, d, "snap_equal"), erased(g, d, "write"),

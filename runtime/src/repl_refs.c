@@ -1,4 +1,5 @@
-/* repl_refs.c — entity references on the client: each `entity` field of a held entity is
+/* repl_refs.c — entity references on the client: each `entity` reference of a held entity (a
+ * field, or an element of a list, of a map's values, of a fast array or a fixed array) is
  * resolved to the target's handle when _apply sees it, waits (pending) while the target is not
  * spawned here, and is nulled or re-pended when the target despawns (docs/replication.md
  * section 13). */
@@ -29,44 +30,95 @@ static ns_entity resolve(const ns_replica *r, uint32_t v, uint32_t tick, uint32_
     return 0;
 }
 
+uint32_t ns__refs_slots(const ns_component_ops *ops)
+{
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < ops->entity_field_count; j++)
+        n += ops->entity_fields[j].capacity ? ops->entity_fields[j].capacity : 1u; /* 0: a plain field */
+    return n;
+}
+
+/* Resolves the reference at `from` (the decoded snapshot) into `to` (the same place in
+ * r->refsnap), recording its state in slot k. */
+static void resolve_slot(ns_replica *r, ns__rent *e, uint32_t k, const uint8_t *from, uint8_t *to, uint32_t tick)
+{
+    uint32_t v, slot;
+    memcpy(&v, from, sizeof v);
+    ns_entity h = resolve(r, v, tick, &slot);
+    if (e->ref[k] & NS__REF_PENDING) r->npending--;
+    if (slot & NS__REF_PENDING) r->npending++;
+    e->ref[k] = slot;
+    memcpy(to, &h, sizeof h);
+}
+
+static uint16_t u16_at(const uint8_t *p)
+{
+    uint16_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 const uint8_t *ns__refs_resolve(ns_replica *r, ns__rent *e, const ns_component_ops *ops, const uint8_t *snap,
                                 uint32_t tick, uint32_t *k)
 {
     memcpy(r->refsnap, snap, ops->desc->snap_size);
-    for (uint32_t j = 0; j < ops->entity_field_count; j++, (*k)++) {
-        uint32_t v, slot;
-        memcpy(&v, r->refsnap + ops->entity_fields[j].snap_offset, sizeof v);
-        ns_entity h = resolve(r, v, tick, &slot);
-        if (e->ref[*k] & NS__REF_PENDING) r->npending--;
-        if (slot & NS__REF_PENDING) r->npending++;
-        e->ref[*k] = slot;
-        memcpy(r->refsnap + ops->entity_fields[j].snap_offset, &h, sizeof h);
+    for (uint32_t j = 0; j < ops->entity_field_count; j++) {
+        const ns_entity_field *f = &ops->entity_fields[j];
+        if (f->capacity == 0) {
+            resolve_slot(r, e, (*k)++, snap + f->snap_offset, r->refsnap + f->snap_offset, tick);
+            continue;
+        }
+        /* Slot p follows element p of the live collection: the snapshot's element p, or
+         * order[p] in an @ordered fast array (where ns_fa_apply puts it). Reads come from snap,
+         * so a repeated order[] entry cannot resolve a handle a second time. */
+        uint32_t n = u16_at(snap + f->count_offset), p = 0;
+        if (n > f->capacity) n = f->capacity; /* as _apply clamps it */
+        for (; p < n; p++) {
+            uint32_t x = f->order_offset ? u16_at(snap + f->order_offset + 2u * p) : p;
+            if (x >= n) x = p; /* not an order any reader accepts */
+            size_t at = f->snap_offset + (size_t)x * f->snap_stride;
+            resolve_slot(r, e, *k + p, snap + at, r->refsnap + at, tick);
+        }
+        for (; p < f->capacity; p++) { /* absent elements hold no reference */
+            if (e->ref[*k + p] & NS__REF_PENDING) r->npending--;
+            e->ref[*k + p] = 0;
+        }
+        *k += f->capacity;
     }
     return r->refsnap;
 }
 
-/* Calls fn for every reference slot of every spawned entity that holds `want`. */
-static void each_ref(ns_replica *r, uint32_t want,
-                     void (*fn)(ns_replica *r, uint32_t holder, uint32_t comp, ns__rent *e, uint32_t k, uint32_t field))
+/* Calls fn for every reference slot k of every spawned entity (holder) that holds `want`. */
+static void each_ref(ns_replica *r, uint32_t want, void (*fn)(ns_replica *r, uint32_t holder, ns__rent *e, uint32_t k))
 {
     if (r->nholders == 0) return; /* a despawn or spawn costs nothing when no entity can refer */
     for (uint32_t id = 0; id < r->cfg.max_entities; id++) {
         ns__rent *e = &r->ent[id];
-        if (e->state != NS__R_ALIVE || e->nref == 0) continue;
-        uint32_t k = 0;
-        for (uint32_t i = 0; i < e->layout.ncomp; i++) {
-            const ns_component_ops *ops = &r->schema->components[e->layout.comp[i]];
-            for (uint32_t j = 0; j < ops->entity_field_count; j++, k++)
-                if (e->ref[k] == want) fn(r, id, i, e, k, j);
-        }
+        if (e->state != NS__R_ALIVE) continue;
+        for (uint32_t k = 0; k < e->nref; k++)
+            if (e->ref[k] == want) fn(r, id, e, k);
     }
 }
 
-/* Writes handle h into the live value of reference slot (comp i, field j) of e. */
-static void set_live_ref(ns_replica *r, ns__rent *e, uint32_t i, uint32_t j, ns_entity h)
+/* Writes handle h into the live value of reference slot k of e; returns the type id of the
+ * component holding it. Slots follow e's components, their entity_fields and, within a
+ * collection's entry, the live elements. */
+static uint32_t set_live_ref(ns_replica *r, ns__rent *e, uint32_t k, ns_entity h)
 {
-    const ns_component_ops *ops = &r->schema->components[e->layout.comp[i]];
-    memcpy(e->mem + e->voff[i] + ops->entity_fields[j].value_offset, &h, sizeof h);
+    for (uint32_t i = 0; i < e->layout.ncomp; i++) {
+        const ns_component_ops *ops = &r->schema->components[e->layout.comp[i]];
+        for (uint32_t j = 0; j < ops->entity_field_count; j++) {
+            const ns_entity_field *f = &ops->entity_fields[j];
+            uint32_t n = f->capacity ? f->capacity : 1u;
+            if (k >= n) {
+                k -= n;
+                continue;
+            }
+            memcpy(e->mem + e->voff[i] + f->value_offset + (size_t)k * f->value_stride, &h, sizeof h);
+            return ops->desc->id;
+        }
+    }
+    return 0; /* not reached: k < e->nref */
 }
 
 static uint32_t target_of(uint32_t slot)
@@ -74,37 +126,36 @@ static uint32_t target_of(uint32_t slot)
     return (slot & ~NS__REF_PENDING) - 1u;
 }
 
-static void resolve_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
+static void resolve_one(ns_replica *r, uint32_t holder, ns__rent *e, uint32_t k)
 {
     uint32_t target = target_of(e->ref[k]);
     e->ref[k] = target + 1;
     r->npending--;
-    set_live_ref(r, e, i, j, handle_of(r, target));
-    if (r->cfg.on_resolve)
-        r->cfg.on_resolve(r, holder, r->schema->components[e->layout.comp[i]].desc->id, target, r->cfg.ctx);
+    uint32_t type = set_live_ref(r, e, k, handle_of(r, target));
+    if (r->cfg.on_resolve) r->cfg.on_resolve(r, holder, type, target, r->cfg.ctx);
 }
 
-static void null_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
+static void null_one(ns_replica *r, uint32_t holder, ns__rent *e, uint32_t k)
 {
     (void)holder;
     if (e->ref[k] & NS__REF_PENDING) r->npending--;
     e->ref[k] = 0;
-    set_live_ref(r, e, i, j, 0);
+    set_live_ref(r, e, k, 0);
 }
 
 /* The target left relevancy: the reference reads 0 and waits for it to come back. */
-static void pend_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
+static void pend_one(ns_replica *r, uint32_t holder, ns__rent *e, uint32_t k)
 {
     (void)holder;
     e->ref[k] |= NS__REF_PENDING;
     r->npending++;
-    set_live_ref(r, e, i, j, 0);
+    set_live_ref(r, e, k, 0);
 }
 
-static void rebind_one(ns_replica *r, uint32_t holder, uint32_t i, ns__rent *e, uint32_t k, uint32_t j)
+static void rebind_one(ns_replica *r, uint32_t holder, ns__rent *e, uint32_t k)
 {
     (void)holder;
-    set_live_ref(r, e, i, j, handle_of(r, target_of(e->ref[k])));
+    set_live_ref(r, e, k, handle_of(r, target_of(e->ref[k])));
 }
 
 void ns__refs_unheld_despawn(ns_replica *r, uint32_t id, bool destroyed)

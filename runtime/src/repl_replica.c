@@ -271,7 +271,7 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
     for (uint32_t i = 0; i < l->ncomp; i++) {
         voff[i] = ring + values;
         values += (r->schema->components[l->comp[i]].desc->value_size + 15u) & ~(size_t)15u;
-        nref += r->schema->components[l->comp[i]].entity_field_count;
+        nref += ns__refs_slots(&r->schema->components[l->comp[i]]);
     }
     uint8_t *mem = calloc(1, ring + values + (size_t)nref * sizeof(uint32_t));
     if (!mem) return false;

@@ -20,9 +20,10 @@ typedef struct ns__rent {
     uint8_t   *ring_audience;         /* the audience of each ring slot, inside mem */
     size_t     voff[NS_REPL_MAX_COMPONENTS];
     uint8_t   *mem;                   /* ring storage, ring audiences, the live values, refs */
-    uint32_t  *ref;                   /* per entity field of its components, in order: the
-                                         target's id + 1 (NS__REF_PENDING while it is not spawned
-                                         here), 0 for none; inside mem */
+    uint32_t  *ref;                   /* per reference slot of its components, in order (one per
+                                         entity field, `capacity` per collection entry, see
+                                         ns__refs_slots): the target's id + 1 (NS__REF_PENDING
+                                         while it is not spawned here), 0 for none; inside mem */
     uint32_t   nref;
 } ns__rent;
 
@@ -68,8 +69,13 @@ static inline const ns__rent *ns__held(const ns_replica *r, ns_entity_id id)
 
 /* ---- entity references (repl_refs.c) ---- */
 
+/* The reference slots component `ops` needs in ns__rent.ref: one per plain entity field, the
+ * capacity of each collection entry (slot p follows the live collection's element p). */
+uint32_t ns__refs_slots(const ns_component_ops *ops);
+
 /* Component `ops` of e's snapshot `snap` (of packet `tick`) with its references resolved, in
- * r->refsnap; records each reference's state in e->ref from index *k on. */
+ * r->refsnap; records each reference's state in e->ref from index *k on (*k advances by
+ * ns__refs_slots(ops); slots of absent collection elements become 0). */
 const uint8_t *ns__refs_resolve(ns_replica *r, ns__rent *e, const ns_component_ops *ops, const uint8_t *snap,
                                 uint32_t tick, uint32_t *k);
 

@@ -1,10 +1,11 @@
 /* test_refs.c — entity references through the replica (netschema/replication.h): an `entity`
- * field carries the target's network reference; each client reads the handle it bound for
- * that entity, 0 while the target is not spawned there (and the reference resolves when it
- * arrives, calling on_resolve), 0 for good once the target is destroyed. Checked after every
- * tick on three clients over links that lose, reorder and duplicate, with relevancy changing
- * and ids reused: each live reference is exactly what the holder's newest state names, as
- * that client knows the world. */
+ * field, fixed array element, list element, map value or fast-array item carries the target's
+ * network reference; each client reads the handle it bound for that entity, 0 while the target
+ * is not spawned there (and the reference resolves when it arrives, calling on_resolve), 0 for
+ * good once the target is destroyed; map keys and set elements stay network references. Checked
+ * after every tick on three clients over links that lose, reorder and duplicate, with relevancy
+ * changing and ids reused: each live reference is exactly what the holder's newest state names,
+ * as that client knows the world, and every hook sees handles. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,10 @@ typedef struct refs_game {
     uint32_t  inc[IDS];              /* the server's incarnation of each id (spawn counter) */
     uint32_t  inc_at[HIST][IDS];     /* inc[] as it was at each tick */
     uint32_t  client_inc[CLIENTS][IDS]; /* the incarnation each client spawned */
-    uint32_t  resolved[CLIENTS];
+    uint32_t  resolved[CLIENTS], resolved_crowd[CLIENTS];
     uint32_t  checked, pending_seen, live_seen;
+    uint32_t  elems_checked, elems_pending, elems_live, keys_checked, hook_refs;
+    rf_Crowd  crowd[IDS];            /* the server's game: each Crowd's value */
     uint64_t  rng;
 } refs_game;
 
@@ -53,9 +56,112 @@ static void on_resolve(ns_replica *r, ns_entity_id holder, uint32_t type, ns_ent
 {
     client_ctx *cc = ctx;
     (void)r, (void)holder, (void)target;
-    ck_assert_uint_eq(type, RF_LINK_ID);
+    ck_assert(type == RF_LINK_ID || type == RF_CROWD_ID);
     cc->t->resolved[cc->c]++;
+    if (type == RF_CROWD_ID) cc->t->resolved_crowd[cc->c]++;
 }
+
+/* Hooks of every client: a resolved reference is 0 or a handle handle_for() made (never a
+ * network reference, which is at most IDS); map keys and set elements are network references. */
+static void seen_handle(void *ctx, ns_entity h)
+{
+    client_ctx *cc = ctx;
+    if (h != 0 && h < 1000000u) ck_abort_msg("client %u: a hook saw network reference %u", cc->c, h);
+    cc->t->hook_refs++;
+}
+
+static void seen_key(void *ctx, ns_entity key)
+{
+    ck_assert_uint_le(key, IDS);
+    ((client_ctx *)ctx)->t->hook_refs++;
+}
+
+static void h_members_insert(void *ctx, rf_Crowd *live, uint32_t index, ns_entity value)
+{
+    (void)live, (void)index;
+    seen_handle(ctx, value);
+}
+
+static void h_members_set(void *ctx, rf_Crowd *live, uint32_t index, ns_entity old_value, ns_entity new_value)
+{
+    (void)live, (void)index, (void)old_value; /* old_value may be a handle since patched */
+    seen_handle(ctx, new_value);
+}
+
+static void h_packs_insert(void *ctx, rf_Crowd *live, uint32_t index, const rf_Pack *value)
+{
+    (void)live, (void)index;
+    seen_handle(ctx, value->one), seen_handle(ctx, value->aim.at);
+}
+
+static void h_packs_set(void *ctx, rf_Crowd *live, uint32_t index, const rf_Pack *old_value, const rf_Pack *new_value)
+{
+    (void)old_value;
+    h_packs_insert(ctx, live, index, new_value);
+}
+
+static void h_seats_add(void *ctx, rf_Crowd *live, uint8_t key, ns_entity value)
+{
+    (void)live, (void)key;
+    seen_handle(ctx, value);
+}
+
+static void h_seats_set(void *ctx, rf_Crowd *live, uint8_t key, ns_entity old_value, ns_entity new_value)
+{
+    (void)live, (void)key, (void)old_value;
+    seen_handle(ctx, new_value);
+}
+
+static void h_scores_add(void *ctx, rf_Crowd *live, ns_entity key, uint8_t value)
+{
+    (void)live, (void)value;
+    seen_key(ctx, key);
+}
+
+static void h_friends_add(void *ctx, rf_Crowd *live, ns_entity key)
+{
+    (void)live;
+    seen_key(ctx, key);
+}
+
+static void h_squad_add(void *ctx, rf_Crowd *live, const rf_Crowd_squad_item *item)
+{
+    (void)live;
+    seen_handle(ctx, item->value.at);
+}
+
+static void h_squad_change(void *ctx, rf_Crowd *live, const rf_Crowd_squad_item *item, const rf_Crowd_squad_item *old)
+{
+    (void)old;
+    h_squad_add(ctx, live, item);
+}
+
+static void h_crew_add(void *ctx, rf_Crowd *live, const rf_Crowd_crew_item *item)
+{
+    (void)live;
+    seen_handle(ctx, item->value.at);
+}
+
+static void h_crew_change(void *ctx, rf_Crowd *live, const rf_Crowd_crew_item *item, const rf_Crowd_crew_item *old)
+{
+    (void)old;
+    h_crew_add(ctx, live, item);
+}
+
+static const rf_Crowd_hooks crowd_hooks = {
+    .members_insert = h_members_insert,
+    .members_set = h_members_set,
+    .packs_insert = h_packs_insert,
+    .packs_set = h_packs_set,
+    .seats_add = h_seats_add,
+    .seats_set = h_seats_set,
+    .scores_add = h_scores_add,
+    .friends_add = h_friends_add,
+    .squad_add = h_squad_add,
+    .squad_change = h_squad_change,
+    .crew_add = h_crew_add,
+    .crew_change = h_crew_change,
+};
 
 /* Relevancy changes every 30 ticks, differently per client and entity. */
 static bool relevant(const ns_world *w, uint32_t conn, ns_entity_id e, void *ctx)
@@ -76,9 +182,71 @@ static ns_entity expected(const refs_game *t, uint32_t c, ns_replica *r, uint32_
     return handle_for(c, id, named);
 }
 
+/* One resolved element of a Crowd: live must be what network reference v names. */
+static void check_elem(refs_game *t, uint32_t c, uint32_t holder, uint32_t tick, const char *what, ns_entity live,
+                       uint32_t v)
+{
+    ns_entity want = expected(t, c, t->g.replica[c], tick, v);
+    if (live != want)
+        ck_abort_msg("client %u, holder %u at tick %u: %s %u (want %u, ref %u)", c, holder, tick, what, live, want, v);
+    t->elems_checked++;
+    if (v && !want) t->elems_pending++;
+    if (want) t->elems_live++;
+}
+
+static void check_crowd(refs_game *t, uint32_t c, uint32_t id)
+{
+    ns_replica *r = t->g.replica[c];
+    uint32_t tick;
+    const rf_Crowd_snap *s = ns_replica_snap(r, id, RF_CROWD_ID, &tick);
+    if (!s) return;
+    const rf_Crowd *live = ns_replica_value(r, id, RF_CROWD_ID);
+    ck_assert_ptr_nonnull(live);
+    ck_assert_uint_lt(t->g.tick - tick, HIST);
+    ck_assert_uint_eq(live->members.count, s->members.count);
+    for (uint32_t i = 0; i < s->members.count; i++)
+        check_elem(t, c, id, tick, "member", live->members.items[i], s->members.items[i]);
+    ck_assert_uint_eq(live->packs.count, s->packs.count);
+    for (uint32_t i = 0; i < s->packs.count; i++) {
+        check_elem(t, c, id, tick, "pack one", live->packs.items[i].one, s->packs.items[i].one);
+        check_elem(t, c, id, tick, "pack aim", live->packs.items[i].aim.at, s->packs.items[i].aim.at);
+    }
+    ck_assert_uint_eq(live->seats.count, s->seats.count);
+    for (uint32_t i = 0; i < s->seats.count; i++) {
+        ck_assert_uint_eq(live->seats.keys[i], s->seats.keys[i]);
+        check_elem(t, c, id, tick, "seat", live->seats.values[i], s->seats.values[i]);
+    }
+    /* Keys are the collection's identity: network references, as in the snapshot. */
+    ck_assert_uint_eq(live->scores.count, s->scores.count);
+    for (uint32_t i = 0; i < s->scores.count; i++, t->keys_checked++) {
+        ck_assert_uint_eq(live->scores.keys[i], s->scores.keys[i]);
+        ck_assert_uint_eq(live->scores.values[i], s->scores.values[i]);
+    }
+    ck_assert_uint_eq(live->friends.count, s->friends.count);
+    for (uint32_t i = 0; i < s->friends.count; i++, t->keys_checked++)
+        ck_assert_uint_eq(live->friends.items[i], s->friends.items[i]);
+    ck_assert_uint_eq(live->squad.count, s->squad.count);
+    for (uint32_t p = 0; p < s->squad.count; p++) { /* @ordered: position p holds item order[p] */
+        const rf_Crowd_squad_item_snap *it = &s->squad.items[s->squad.order[p]];
+        ck_assert_uint_eq(live->squad.items[p].id, it->id);
+        check_elem(t, c, id, tick, "squad", live->squad.items[p].value.at, it->value.at);
+    }
+    ck_assert_uint_eq(live->crew.count, s->crew.count);
+    for (uint32_t p = 0; p < s->crew.count; p++) {
+        ck_assert_uint_eq(live->crew.items[p].id, s->crew.items[p].id);
+        check_elem(t, c, id, tick, "crew", live->crew.items[p].value.at, s->crew.items[p].value.at);
+    }
+    for (uint32_t i = 0; i < 2; i++) {
+        check_elem(t, c, id, tick, "pair", live->pair[i], s->pair[i]);
+        check_elem(t, c, id, tick, "aims", live->aims[i].at, s->aims[i].at);
+        check_elem(t, c, id, tick, "duo", live->duo.two[i], s->duo.two[i]);
+    }
+}
+
 static void check_client(refs_game *t, uint32_t c)
 {
     ns_replica *r = t->g.replica[c];
+    for (uint32_t id = 0; id < IDS; id++) check_crowd(t, c, id);
     for (uint32_t id = 0; id < IDS; id++) {
         uint32_t tick;
         const rf_Link_snap *s = ns_replica_snap(r, id, RF_LINK_ID, &tick);
@@ -99,15 +267,109 @@ static void check_client(refs_game *t, uint32_t c)
     }
 }
 
-/* The server's game: spawns, destroys (clearing references to what it destroys), relinks. */
+static ns_entity random_ref(refs_game *t)
+{
+    ns_entity_id to = (ns_entity_id)(rh_next(&t->rng) % IDS);
+    return ns_world_alive(t->g.world, to) && rh_next(&t->rng) % 8 ? ns_entity_ref(to) : 0;
+}
+
+/* One change to a random Crowd's references: an element added, replaced, removed or moved. */
+static void change_crowd(refs_game *t)
+{
+    ns_world *w = t->g.world;
+    ns_entity_id id = (ns_entity_id)(rh_next(&t->rng) % IDS);
+    if (!ns_world_alive(w, id) || !ns_world_snap(w, id, RF_CROWD_ID)) return;
+    rf_Crowd *v = &t->crowd[id];
+    uint32_t op = (uint32_t)(rh_next(&t->rng) % 10), pick = (uint32_t)(rh_next(&t->rng) % 8);
+    ns_entity ref = random_ref(t);
+    rf_Aim aim = {ref, (uint8_t)pick};
+    switch (op) {
+    case 0:
+        if (rf_Crowd_members_insert(v, pick % (v->members.count + 1u), ref) != NS_OK) rf_Crowd_members_remove(v, 0);
+        break;
+    case 1:
+        if (v->members.count) rf_Crowd_members_set(v, pick % v->members.count, ref);
+        break;
+    case 2: {
+        rf_Pack pk = {ref, {random_ref(t), 1}};
+        if (v->packs.count && pick < 5) rf_Crowd_packs_set(v, pick % v->packs.count, &pk);
+        else if (rf_Crowd_packs_add(v, &pk) != NS_OK) rf_Crowd_packs_remove(v, pick % v->packs.count);
+        break;
+    }
+    case 3:
+        if (rf_Crowd_seats_set(v, (uint8_t)(pick % 6), ref) != NS_OK) rf_Crowd_seats_remove(v, v->seats.keys[0]);
+        break;
+    case 4:
+        if (ref && rf_Crowd_scores_set(v, ref, (uint8_t)pick) != NS_OK)
+            rf_Crowd_scores_remove(v, v->scores.keys[pick % 4]);
+        if (ref && rf_Crowd_friends_add(v, ref) != NS_OK) rf_Crowd_friends_remove(v, v->friends.items[pick % 4]);
+        break;
+    case 5:
+    case 6:
+        if (v->squad.count && pick < 4) rf_Crowd_squad_set(v, v->squad.items[pick % v->squad.count].id, &aim);
+        else if (v->squad.count && pick < 6) rf_Crowd_squad_move(v, v->squad.items[0].id, v->squad.count - 1u);
+        else if (rf_Crowd_squad_insert(v, pick % (v->squad.count + 1u), &aim, NULL) != NS_OK)
+            rf_Crowd_squad_remove(v, v->squad.items[pick % v->squad.count].id);
+        break;
+    case 7:
+        if (v->crew.count && pick < 4) rf_Crowd_crew_set(v, v->crew.items[pick % v->crew.count].id, &aim);
+        else if (rf_Crowd_crew_add(v, &aim, NULL) != NS_OK)
+            rf_Crowd_crew_remove(v, v->crew.items[pick % v->crew.count].id);
+        break;
+    case 8:
+        if (pick < 4) rf_Crowd_set_pair(v, pick % 2, ref);
+        else v->duo.two[pick % 2] = ref; /* the whole value is quantized: no setter needed */
+        break;
+    default:
+        rf_Crowd_set_aims(v, pick % 2, &aim);
+        break;
+    }
+    ck_assert_int_eq(ns_world_set(w, id, RF_CROWD_ID, v), NS_OK);
+}
+
+/* Crowd id stops naming ref (destroyed): list members naming it are removed, other elements
+ * set to 0. A client that never held the target is not told of its destruction (docs/replication.md
+ * section 13), so a game clears what names it, as it does for plain fields. */
+static void forget(refs_game *t, ns_entity_id id, ns_entity ref)
+{
+    rf_Crowd *v = &t->crowd[id];
+    for (int32_t at; (at = rf_Crowd_members_find(v, ref)) >= 0;)
+        ck_assert_int_eq(rf_Crowd_members_remove(v, (uint32_t)at), NS_OK);
+    for (uint32_t i = 0; i < v->packs.count; i++) {
+        rf_Pack pk = v->packs.items[i];
+        if (pk.one == ref) pk.one = 0;
+        if (pk.aim.at == ref) pk.aim.at = 0;
+        rf_Crowd_packs_set(v, i, &pk);
+    }
+    for (uint32_t i = 0; i < v->seats.count; i++)
+        if (v->seats.values[i] == ref) rf_Crowd_seats_set(v, v->seats.keys[i], 0);
+    rf_Crowd_scores_remove(v, ref);
+    rf_Crowd_friends_remove(v, ref);
+    for (uint32_t i = 0; i < v->squad.count; i++)
+        if (v->squad.items[i].value.at == ref) rf_Crowd_squad_set(v, v->squad.items[i].id, &(rf_Aim){0, 0});
+    for (uint32_t i = 0; i < v->crew.count; i++)
+        if (v->crew.items[i].value.at == ref) rf_Crowd_crew_set(v, v->crew.items[i].id, &(rf_Aim){0, 0});
+    for (uint32_t i = 0; i < 2; i++) {
+        if (v->pair[i] == ref) rf_Crowd_set_pair(v, i, 0);
+        if (v->aims[i].at == ref) rf_Crowd_set_aims(v, i, &(rf_Aim){0, 0});
+        if (v->duo.two[i] == ref) v->duo.two[i] = 0;
+    }
+    ck_assert_int_eq(ns_world_set(t->g.world, id, RF_CROWD_ID, v), NS_OK);
+}
+
+/* The server's game: spawns, destroys (clearing references to what it destroys), relinks,
+ * changes crowds. */
 static void play(refs_game *t)
 {
     ns_world *w = t->g.world;
     uint32_t roll = (uint32_t)rh_next(&t->rng) % 100;
     if (roll < 12 && ns_world_count(w) < IDS - 4) {
-        uint32_t types[2] = {RF_BODY_ID, RF_LINK_ID};
+        static const uint32_t kinds[4][3] = {{RF_BODY_ID}, {RF_BODY_ID, RF_LINK_ID}, {RF_CROWD_ID, RF_BODY_ID},
+                                             {RF_LINK_ID, RF_CROWD_ID, RF_BODY_ID}};
+        static const uint32_t nkinds[4] = {1, 2, 2, 3};
+        uint32_t k = (uint32_t)(rh_next(&t->rng) % 4);
         ns_entity_id id;
-        if (ns_world_spawn(w, types, 1 + (uint32_t)(rh_next(&t->rng) % 2), &id) == NS_OK) t->inc[id]++;
+        if (ns_world_spawn(w, kinds[k], nkinds[k], &id) == NS_OK) t->inc[id]++, rf_Crowd_init(&t->crowd[id]);
     } else if (roll < 20 && ns_world_count(w) > 8) {
         ns_entity_id victim = (ns_entity_id)(rh_next(&t->rng) % IDS);
         if (ns_world_alive(w, victim)) {
@@ -118,8 +380,11 @@ static void play(refs_game *t)
                 if (l->target == ns_entity_ref(victim)) l->target = 0;
                 if (l->aim.at == ns_entity_ref(victim)) l->aim.at = 0;
             }
+            for (uint32_t id = 0; id < IDS; id++)
+                if (ns_world_alive(w, id) && ns_world_snap(w, id, RF_CROWD_ID)) forget(t, id, ns_entity_ref(victim));
         }
     }
+    for (uint32_t k = 0; k < 3 && roll % 3 == 0; k++) change_crowd(t);
     for (uint32_t k = 0; k < 2 && roll % 8 == 0; k++) { /* now and then a link changes its targets: most
                                                            references outlive a relevancy change */
         ns_entity_id id = (ns_entity_id)(rh_next(&t->rng) % IDS), to = (ns_entity_id)(rh_next(&t->rng) % IDS);
@@ -151,6 +416,7 @@ START_TEST(references_resolve_as_each_client_knows_the_world)
         ns_status st;
         t->g.replica[c] = ns_replica_create(&rc, &st);
         ck_assert_int_eq(st, NS_OK);
+        ck_assert_int_eq(ns_replica_set_hooks(t->g.replica[c], RF_CROWD_ID, &crowd_hooks, &ctxs[c]), NS_OK);
         ns_world_set_relevancy(t->g.world, t->g.conn[c], relevant, t);
     }
     for (uint32_t i = 0; i < TICKS; i++) {
@@ -165,9 +431,19 @@ START_TEST(references_resolve_as_each_client_knows_the_world)
     ck_assert_uint_gt(t->checked, 50000);
     ck_assert_uint_gt(t->live_seen, 10000);
     ck_assert_uint_gt(t->pending_seen, 1000);
+    ck_assert_uint_gt(t->elems_checked, 100000);
+    ck_assert_uint_gt(t->elems_live, 20000);
+    ck_assert_uint_gt(t->elems_pending, 2000);
+    ck_assert_uint_gt(t->keys_checked, 10000);
+    ck_assert_uint_gt(t->hook_refs, 1000);
     printf("%u references checked: %u live, %u waiting; resolved later: %u, %u, %u\n", t->checked, t->live_seen,
            t->pending_seen, t->resolved[0], t->resolved[1], t->resolved[2]);
-    for (uint32_t c = 0; c < CLIENTS; c++) ck_assert_uint_gt(t->resolved[c], 20);
+    printf("%u collection and array elements checked: %u live, %u waiting; %u keys; %u seen by hooks; resolved "
+           "later: %u, %u, %u\n",
+           t->elems_checked, t->elems_live, t->elems_pending, t->keys_checked, t->hook_refs, t->resolved_crowd[0],
+           t->resolved_crowd[1], t->resolved_crowd[2]);
+    for (uint32_t c = 0; c < CLIENTS; c++) ck_assert_uint_gt(t->resolved[c] - t->resolved_crowd[c], 20);
+    for (uint32_t c = 0; c < CLIENTS; c++) ck_assert_uint_gt(t->resolved_crowd[c], 20);
     rh_stop(&t->g);
     free(t);
 }
@@ -263,6 +539,186 @@ START_TEST(a_reference_survives_its_target_leaving_and_ends_when_it_is_destroyed
 }
 END_TEST
 
+/* A crowd names a target the client does not have yet, in every kind of place: each element
+ * reads 0 and waits; when the target arrives each resolves (on_resolve once per reference) though
+ * the holder was not resent; a rebind reaches the elements; hooks of new elements see the handle;
+ * the target's destruction turns every element to 0. Map keys and set elements stay network
+ * references throughout. */
+typedef struct crowd_ctx {
+    bool         away;
+    ns_entity_id target;
+    uint32_t     resolved;
+    ns_entity    inserted, seated, squad_added; /* what the hooks saw last */
+} crowd_ctx;
+
+static void crowd_spawn(ns_replica *r, ns_entity_id e, void *ctx)
+{
+    (void)ctx;
+    ck_assert_int_eq(ns_replica_bind(r, e, 500u + e), NS_OK);
+}
+
+static void crowd_resolve(ns_replica *r, ns_entity_id holder, uint32_t type, ns_entity_id target, void *ctx)
+{
+    crowd_ctx *a = ctx;
+    (void)r, (void)holder;
+    ck_assert_uint_eq(type, RF_CROWD_ID);
+    ck_assert_uint_eq(target, a->target);
+    a->resolved++;
+}
+
+static bool crowd_relevant(const ns_world *w, uint32_t conn, ns_entity_id e, void *ctx)
+{
+    const crowd_ctx *a = ctx;
+    (void)w, (void)conn;
+    return !(a->away && e == a->target);
+}
+
+static void c_members_insert(void *ctx, rf_Crowd *live, uint32_t index, ns_entity value)
+{
+    (void)live, (void)index;
+    ((crowd_ctx *)ctx)->inserted = value;
+}
+
+static void c_seats_add(void *ctx, rf_Crowd *live, uint8_t key, ns_entity value)
+{
+    (void)live, (void)key;
+    ((crowd_ctx *)ctx)->seated = value;
+}
+
+static void c_squad_add(void *ctx, rf_Crowd *live, const rf_Crowd_squad_item *item)
+{
+    (void)live;
+    ((crowd_ctx *)ctx)->squad_added = item->value.at;
+}
+
+/* The nine references to the target the crowd below holds, as the client reads them. */
+static void crowd_refs(const rf_Crowd *v, ns_entity out[9])
+{
+    out[0] = v->members.items[0];
+    out[1] = v->packs.items[0].one;
+    out[2] = v->packs.items[0].aim.at;
+    out[3] = v->seats.values[0];
+    out[4] = v->squad.items[0].value.at;
+    out[5] = v->crew.items[0].value.at;
+    out[6] = v->pair[1];
+    out[7] = v->aims[0].at;
+    out[8] = v->duo.two[1];
+}
+
+static void assert_crowd_reads(const rf_Crowd *v, ns_entity want)
+{
+    ns_entity got[9];
+    crowd_refs(v, got);
+    for (int i = 0; i < 9; i++)
+        if (got[i] != want) ck_abort_msg("reference %d reads %u, want %u", i, got[i], want);
+}
+
+START_TEST(collection_elements_wait_resolve_rebind_and_end)
+{
+    rh_game g;
+    crowd_ctx a = {.away = true};
+    ns_world_config cfg = {.schema = &rf_schema, .max_entities = 8, .max_connections = 1, .history_depth = 56,
+                           .reorder_window = 4};
+    rh_impair quiet = {0};
+    rh_start(&g, cfg, 1, quiet, 5);
+    ns_replica_destroy(g.replica[0]);
+    ns_handshake h = ns_world_handshake(g.world, g.conn[0]);
+    ns_replica_config rc = {0};
+    ck_assert_int_eq(ns_handshake_accept(&h, &rf_schema, &rc, NULL, 0), NS_OK);
+    rc.on_spawn = crowd_spawn;
+    rc.on_resolve = crowd_resolve;
+    rc.ctx = &a;
+    ns_status st;
+    g.replica[0] = ns_replica_create(&rc, &st);
+    ck_assert_int_eq(st, NS_OK);
+    static const rf_Crowd_hooks hooks = {.members_insert = c_members_insert, .seats_add = c_seats_add,
+                                         .squad_add = c_squad_add};
+    ck_assert_int_eq(ns_replica_set_hooks(g.replica[0], RF_CROWD_ID, &hooks, &a), NS_OK);
+    ns_world_set_relevancy(g.world, g.conn[0], crowd_relevant, &a);
+
+    static const uint32_t crowd_types[] = {RF_CROWD_ID}, body_types[] = {RF_BODY_ID};
+    ns_entity_id holder, target, other;
+    ck_assert_int_eq(ns_world_spawn(g.world, body_types, 1, &target), NS_OK);
+    ck_assert_int_eq(ns_world_spawn(g.world, body_types, 1, &other), NS_OK);
+    ck_assert_int_eq(ns_world_spawn(g.world, crowd_types, 1, &holder), NS_OK);
+    a.target = target;
+    const ns_entity ref = ns_entity_ref(target);
+    rf_Crowd v;
+    rf_Crowd_init(&v);
+    ck_assert_int_eq(rf_Crowd_members_add(&v, ref), NS_OK);
+    ck_assert_int_eq(rf_Crowd_members_add(&v, ns_entity_ref(other)), NS_OK);
+    rf_Pack pk = {ref, {ref, 2}};
+    ck_assert_int_eq(rf_Crowd_packs_add(&v, &pk), NS_OK);
+    ck_assert_int_eq(rf_Crowd_seats_set(&v, 3, ref), NS_OK);
+    ck_assert_int_eq(rf_Crowd_scores_set(&v, ref, 9), NS_OK);
+    ck_assert_int_eq(rf_Crowd_friends_add(&v, ref), NS_OK);
+    rf_Aim aim = {ref, 1};
+    ck_assert_int_eq(rf_Crowd_squad_add(&v, &aim, NULL), NS_OK);
+    ck_assert_int_eq(rf_Crowd_crew_add(&v, &aim, NULL), NS_OK);
+    rf_Crowd_set_pair(&v, 1, ref);
+    rf_Crowd_set_aims(&v, 0, &aim);
+    v.duo.two[1] = ref;
+    ck_assert_int_eq(ns_world_set(g.world, holder, RF_CROWD_ID, &v), NS_OK);
+    for (int i = 0; i < 10; i++) rh_step(&g);
+
+    /* The target is not here: every reference to it reads 0 and waits, hooks saw 0. */
+    ns_replica *r = g.replica[0];
+    ck_assert(!ns_replica_has(r, target));
+    const rf_Crowd *live = ns_replica_value(r, holder, RF_CROWD_ID);
+    ck_assert_ptr_nonnull(live);
+    assert_crowd_reads(live, 0);
+    ck_assert_uint_eq(live->members.items[1], 500u + other); /* a present target: its handle */
+    ck_assert_uint_eq(live->scores.keys[0], ref);            /* keys: network references */
+    ck_assert_uint_eq(live->friends.items[0], ref);
+    ck_assert_uint_eq(a.seated, 0);
+    ck_assert_uint_eq(a.squad_added, 0);
+    ck_assert_uint_eq(a.resolved, 0);
+    uint32_t before;
+    ck_assert_ptr_nonnull(ns_replica_snap(r, holder, RF_CROWD_ID, &before));
+
+    a.away = false; /* the target arrives; the holder does not change */
+    for (int i = 0; i < 10 && !ns_replica_has(r, target); i++) rh_step(&g);
+    ck_assert(ns_replica_has(r, target));
+    uint32_t after;
+    ck_assert_ptr_nonnull(ns_replica_snap(r, holder, RF_CROWD_ID, &after));
+    ck_assert_uint_eq(after, before); /* not resent: the pending elements resolved */
+    live = ns_replica_value(r, holder, RF_CROWD_ID);
+    assert_crowd_reads(live, 500u + target);
+    ck_assert_uint_eq(a.resolved, 9);
+    ck_assert_uint_eq(live->scores.keys[0], ref);
+    ck_assert_uint_eq(ns_replica_handle(r, live->friends.items[0]), 500u + target);
+
+    ck_assert_int_eq(ns_replica_bind(r, target, 4242), NS_OK); /* a rebind reaches every element */
+    assert_crowd_reads(live, 4242);
+
+    /* New elements naming the target: the hooks see its handle, never the network reference. */
+    ck_assert_int_eq(rf_Crowd_members_add(&v, ref), NS_OK);
+    ck_assert_int_eq(rf_Crowd_seats_set(&v, 5, ref), NS_OK);
+    ck_assert_int_eq(rf_Crowd_squad_add(&v, &aim, NULL), NS_OK);
+    ck_assert_int_eq(ns_world_set(g.world, holder, RF_CROWD_ID, &v), NS_OK);
+    for (int i = 0; i < 10; i++) rh_step(&g);
+    ck_assert_uint_eq(live->members.count, 3);
+    ck_assert_uint_eq(live->members.items[2], 4242);
+    ck_assert_uint_eq(a.inserted, 4242);
+    ck_assert_uint_eq(a.seated, 4242);
+    ck_assert_uint_eq(a.squad_added, 4242);
+
+    ck_assert_int_eq(ns_world_despawn(g.world, target), NS_OK); /* the references are left dangling */
+    for (int i = 0; i < 10; i++) rh_step(&g);
+    ck_assert(!ns_replica_has(r, target));
+    live = ns_replica_value(r, holder, RF_CROWD_ID);
+    assert_crowd_reads(live, 0);
+    ck_assert_uint_eq(live->members.items[2], 0);
+    ck_assert_uint_eq(live->seats.values[1], 0);
+    ck_assert_uint_eq(live->squad.items[1].value.at, 0);
+    ck_assert_uint_eq(live->members.items[1], 500u + other);
+    ck_assert_uint_eq(live->scores.keys[0], ref);
+    ck_assert_uint_eq(a.resolved, 9);
+    ck_assert_uint_eq(g.read_errors, 0);
+    rh_stop(&g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("refs");
@@ -270,6 +726,7 @@ static Suite *make_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, references_resolve_as_each_client_knows_the_world);
     tcase_add_test(tc, a_reference_survives_its_target_leaving_and_ends_when_it_is_destroyed);
+    tcase_add_test(tc, collection_elements_wait_resolve_rebind_and_end);
     suite_add_tcase(s, tc);
     return s;
 }

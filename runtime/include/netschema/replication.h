@@ -299,8 +299,11 @@ void ns_replica_write_ack(const ns_replica *r, ns_writer *w);
  * the target was despawned, or while it has not spawned here yet; such a pending reference
  * resolves when the target spawns, and on_resolve is called. A despawn turns every reference to
  * the entity into 0: for good if it was destroyed, pending if it only left this client's relevancy
- * (docs/replication.md section 13). Snapshots (ns_replica_snap, _interpolate's input) keep the network
- * reference: ns_replica_handle resolves one. Entities inside collections are not resolved. */
+ * (docs/replication.md section 13). Fixed-array elements, list elements, map values and
+ * fast-array items (their structs' members included) resolve the same way, each on its own; set
+ * elements and map keys are the collection's identity and stay network references. Snapshots
+ * (ns_replica_snap, _interpolate's input) keep the network reference: ns_replica_handle
+ * resolves one. */
 static inline ns_entity ns_entity_ref(ns_entity_id e)
 {
     return e + 1u;

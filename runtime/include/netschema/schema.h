@@ -25,12 +25,22 @@ extern "C" {
 
 struct ns_authority_report; /* netschema/replication.h */
 
-/* Where one `entity` field of a component sits, in its snapshot and in its value (a struct's
- * members included; collections of entities are not listed). The replica resolves these
- * references through its entity map (netschema/replication.h, ns_replica_bind). */
+/* Where the `entity` references of a component sit, in its snapshot and in its value: a field
+ * (a struct's members and fixed arrays' elements included) or, with capacity > 0, the elements
+ * of a list, a map's values or a fast array's items (their structs' members included): up to
+ * capacity references, the first `count` of them present. Set elements and map keys are not
+ * listed: they stay network references. The replica resolves the listed references through its
+ * entity map (netschema/replication.h, ns_replica_bind). */
 typedef struct ns_entity_field {
-    uint32_t snap_offset;
+    uint32_t snap_offset;   /* the reference (of element 0) */
     uint32_t value_offset;
+    uint32_t capacity;      /* 0: one plain reference; else a collection's capacity */
+    uint32_t count_offset;  /* collections: the snapshot's uint16_t count */
+    uint32_t snap_stride;   /* collections: bytes from one element to the next */
+    uint32_t value_stride;
+    uint32_t order_offset;  /* @ordered fast array: the snapshot's uint16_t order[] (position ->
+                               snapshot index; element p of the value is element order[p] of the
+                               snapshot); 0 otherwise (element p is element p) */
 } ns_entity_field;
 
 /* One component type, as the replication layer sees it. Snapshots are plain data of
