@@ -56,8 +56,10 @@ static const char *zero_record(nsc_cgen *g, const nsc_layout *l)
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
         if (i) nsc_sb_puts(&sb, ", ");
+        if (f->array_of && f->array_index == 0) nsc_sb_puts(&sb, "{"); /* a fixed array's elements */
         if (f->sem.type->kind == NSC_T_STRUCT) nsc_sb_puts(&sb, zero_record(g, f->sem.type->decl->layout));
         else nsc_sb_puts(&sb, zero_of(g, nsc_cg_field_slot(l, f)));
+        if (f->array_of && f->array_index + 1 == f->array_of->sem.array_n) nsc_sb_puts(&sb, "}");
     }
     if (d->nfields == 0) nsc_sb_puts(&sb, "0");
     nsc_sb_puts(&sb, "}");
