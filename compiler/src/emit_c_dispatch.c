@@ -180,9 +180,11 @@ static void common_wrappers(nsc_cgen *g, const nsc_decl *d)
  * outside a collection, else the rest of an entry for the elements of the collection holding
  * d: capacity, count offset, strides and order offset (netschema/schema.h). A fixed array's
  * elements are fields of their own (the layout flattened them). Set elements and map keys
- * are not listed: they are their collection's keys, and stay network references. */
+ * are not listed: they are their collection's keys, and stay network references. `tag` is NULL
+ * outside a union, else an entry's last two columns: 1 + its union's tag offset, and the tag of
+ * the member holding d. */
 static size_t entity_fields(nsc_cgen *g, const nsc_decl *d, const char *snap, const char *value, const char *coll,
-                            bool print)
+                            const char *tag, bool print)
 {
     size_t n = 0;
     const char *name = nsc_cg_name(g, d);
@@ -192,12 +194,25 @@ static size_t entity_fields(nsc_cgen *g, const nsc_decl *d, const char *snap, co
         const char *fn = f->name.text;
         if (t->kind == NSC_T_STRUCT) {
             n += entity_fields(g, t->decl, NSC_FMT(g, "%soffsetof(%s_snap, %s) + ", snap, name, fn),
-                               NSC_FMT(g, "%soffsetof(%s, %s) + ", value, name, fn), coll, print);
+                               NSC_FMT(g, "%soffsetof(%s, %s) + ", value, name, fn), coll, tag, print);
         } else if (t->kind == NSC_T_ENTITY) {
             if (print)
-                nsc_p_line(g->c, "{(uint32_t)(%soffsetof(%s_snap, %s)), (uint32_t)(%soffsetof(%s, %s)), %s},", snap, name,
-                           fn, value, name, fn, coll ? coll : "0, 0, 0, 0, 0");
+                nsc_p_line(g->c, "{(uint32_t)(%soffsetof(%s_snap, %s)), (uint32_t)(%soffsetof(%s, %s)), %s, %s},", snap,
+                           name, fn, value, name, fn, coll ? coll : "0, 0, 0, 0, 0", tag ? tag : "0, 0");
             n++;
+        } else if (t->kind == NSC_T_UNION) {
+            /* Each member's references, there while the union's tag names the member (unions
+             * hold no collections and sit in none: idl/SPEC.md, "Unions"). */
+            const char *u = nsc_cg_name(g, t->decl);
+            for (size_t m = 0; m < t->decl->nfields; m++) {
+                const nsc_field *mf = t->decl->fields[m];
+                const char *cond = NSC_FMT(g, "(uint32_t)(%soffsetof(%s_snap, %s.tag)) + 1u, %zuu", snap, name, fn, m);
+                n += entity_fields(g, mf->sem.type->decl,
+                                   NSC_FMT(g, "%soffsetof(%s_snap, %s) + offsetof(%s_snap, %s) + ", snap, name, fn, u,
+                                           mf->name.text),
+                                   NSC_FMT(g, "%soffsetof(%s, %s) + offsetof(%s, %s) + ", value, name, fn, u, mf->name.text),
+                                   NULL, cond, print);
+            }
         } else if (!coll && (t->kind == NSC_T_LIST || t->kind == NSC_T_MAP || t->kind == NSC_T_FASTARRAY)) {
             /* Collection elements cannot hold collections (idl/SPEC.md, struct): one level. */
             const char *items = t->kind == NSC_T_MAP ? "values" : "items";
@@ -212,10 +227,10 @@ static size_t entity_fields(nsc_cgen *g, const nsc_decl *d, const char *snap, co
             const char *so = NSC_FMT(g, "%soffsetof(%s_snap, %s.%s)", snap, name, fn, elem);
             const char *vo = NSC_FMT(g, "%soffsetof(%s, %s.%s)", value, name, fn, elem);
             if (t->elem->kind == NSC_T_ENTITY) {
-                if (print) nsc_p_line(g->c, "{(uint32_t)(%s), (uint32_t)(%s), %s},", so, vo, inner);
+                if (print) nsc_p_line(g->c, "{(uint32_t)(%s), (uint32_t)(%s), %s, 0, 0},", so, vo, inner);
                 n++;
             } else if (t->elem->kind == NSC_T_STRUCT) {
-                n += entity_fields(g, t->elem->decl, NSC_FMT(g, "%s + ", so), NSC_FMT(g, "%s + ", vo), inner, print);
+                n += entity_fields(g, t->elem->decl, NSC_FMT(g, "%s + ", so), NSC_FMT(g, "%s + ", vo), inner, NULL, print);
             }
         }
     }
@@ -225,9 +240,9 @@ static size_t entity_fields(nsc_cgen *g, const nsc_decl *d, const char *snap, co
 /* A component's table of entity fields, when it has any. */
 static void entity_table(nsc_cgen *g, const nsc_decl *d)
 {
-    if (entity_fields(g, d, "", "", NULL, false) == 0) return;
+    if (entity_fields(g, d, "", "", NULL, NULL, false) == 0) return;
     nsc_p_open(g->c, "static const ns_entity_field %s[] = {", erased(g, d, "entities"));
-    entity_fields(g, d, "", "", NULL, true);
+    entity_fields(g, d, "", "", NULL, NULL, true);
     nsc_p_close(g->c, "};");
 }
 
@@ -308,7 +323,7 @@ static void tables(nsc_cgen *g, const seen_records *s)
         nsc_p_open(c, "const ns_component_ops %s_components[] = {", p);
         for (size_t i = 0; i < s->ncomponents; i++) {
             const nsc_decl *d = s->components[i];
-            size_t refs = entity_fields(g, d, "", "", NULL, false);
+            size_t refs = entity_fields(g, d, "", "", NULL, NULL, false);
             nsc_p_line(c, "{&%s, %uu, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %zuu, %s},", nsc_cg_fn(g, d, "desc"),
                        d->send_rate_hz, erased(g, d, "snap_default"), erased(g, d, "init"), erased(g, d, "quantize"),
                        erased(g, d, "dequantize"), erased(g, d, "snap_equal"), erased(g, d, "write"),

@@ -1,5 +1,6 @@
 /* repl_refs.c — entity references on the client: each `entity` reference of a held entity (a
- * field, or an element of a list, of a map's values, of a fast array or a fixed array) is
+ * field, a member of the union member a union holds, or an element of a list, of a map's
+ * values, of a fast array or a fixed array) is
  * resolved to the target's handle when _apply sees it, waits (pending) while the target is not
  * spawned here, and is nulled or re-pended when the target despawns (docs/replication.md
  * section 13). */
@@ -64,6 +65,12 @@ const uint8_t *ns__refs_resolve(ns_replica *r, ns__rent *e, const ns_component_o
     memcpy(r->refsnap, snap, ops->desc->snap_size);
     for (uint32_t j = 0; j < ops->entity_field_count; j++) {
         const ns_entity_field *f = &ops->entity_fields[j];
+        if (f->capacity == 0 && f->tag_offset && snap[f->tag_offset - 1u] != f->tag) {
+            /* A member the union does not hold now: its bytes are another member's. */
+            if (e->ref[*k] & NS__REF_PENDING) r->npending--;
+            e->ref[(*k)++] = 0;
+            continue;
+        }
         if (f->capacity == 0) {
             resolve_slot(r, e, (*k)++, snap + f->snap_offset, r->refsnap + f->snap_offset, tick);
             continue;

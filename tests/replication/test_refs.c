@@ -261,6 +261,18 @@ static void check_client(refs_game *t, uint32_t c)
         t->checked++;
         if (s->target && !want) t->pending_seen++;
         if (want) t->live_seen++;
+        /* The union's member: its references resolve while it is the member held; a member
+         * without references is copied as it is. */
+        ck_assert_uint_eq(live->goal.tag, s->goal.tag);
+        if (s->goal.tag == RF_GOAL_AIM) {
+            check_elem(t, c, id, tick, "goal aim", live->goal.aim.at, s->goal.aim.at);
+            ck_assert_uint_eq(live->goal.aim.slot, s->goal.aim.slot);
+        } else if (s->goal.tag == RF_GOAL_BEAM) {
+            check_elem(t, c, id, tick, "goal beam from", live->goal.beam.from, s->goal.beam.from);
+            check_elem(t, c, id, tick, "goal beam to", live->goal.beam.to, s->goal.beam.to);
+        } else {
+            ck_assert_uint_eq(live->goal.point.x, s->goal.point.x);
+        }
         ck_assert_uint_eq(ns_replica_handle(r, s->target), ns_replica_has(r, s->target - 1u) && s->target
                                                                  ? handle_for(c, s->target - 1u, t->client_inc[c][s->target - 1u])
                                                                  : 0u);
@@ -379,6 +391,9 @@ static void play(refs_game *t)
                 if (!l || !ns_world_alive(w, id)) continue;
                 if (l->target == ns_entity_ref(victim)) l->target = 0;
                 if (l->aim.at == ns_entity_ref(victim)) l->aim.at = 0;
+                if (l->goal.tag == RF_GOAL_AIM && l->goal.aim.at == ns_entity_ref(victim)) l->goal.aim.at = 0;
+                if (l->goal.tag == RF_GOAL_BEAM && l->goal.beam.from == ns_entity_ref(victim)) l->goal.beam.from = 0;
+                if (l->goal.tag == RF_GOAL_BEAM && l->goal.beam.to == ns_entity_ref(victim)) l->goal.beam.to = 0;
             }
             for (uint32_t id = 0; id < IDS; id++)
                 if (ns_world_alive(w, id) && ns_world_snap(w, id, RF_CROWD_ID)) forget(t, id, ns_entity_ref(victim));
@@ -393,6 +408,17 @@ static void play(refs_game *t)
         uint32_t ref = ns_world_alive(w, to) ? ns_entity_ref(to) : 0;
         if (k == 0) l->target = ref;
         else l->aim.at = ref;
+    }
+    if (roll % 6 == 1) { /* a link's goal switches member, or a member's references change */
+        ns_entity_id id = (ns_entity_id)(rh_next(&t->rng) % IDS);
+        rf_Link_snap *l = ns_world_alive(w, id) ? ns_world_snap(w, id, RF_LINK_ID) : NULL;
+        if (l) {
+            uint8_t tag = (uint8_t)(rh_next(&t->rng) % RF_GOAL_COUNT);
+            if (tag != l->goal.tag) memset(&l->goal, 0, sizeof l->goal), l->goal.tag = tag;
+            if (tag == RF_GOAL_POINT) l->goal.point.x = (uint16_t)rh_next(&t->rng);
+            if (tag == RF_GOAL_AIM) l->goal.aim.at = random_ref(t), l->goal.aim.slot = (uint8_t)rh_next(&t->rng);
+            if (tag == RF_GOAL_BEAM) l->goal.beam.from = random_ref(t), l->goal.beam.to = random_ref(t);
+        }
     }
 }
 

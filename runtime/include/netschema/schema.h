@@ -26,7 +26,7 @@ extern "C" {
 struct ns_authority_report; /* netschema/replication.h */
 
 /* Where the `entity` references of a component sit, in its snapshot and in its value: a field
- * (a struct's members and fixed arrays' elements included) or, with capacity > 0, the elements
+ * (a struct's members, fixed arrays' elements and union members' fields included) or, with capacity > 0, the elements
  * of a list, a map's values or a fast array's items (their structs' members included): up to
  * capacity references, the first `count` of them present. Set elements and map keys are not
  * listed: they stay network references. The replica resolves the listed references through its
@@ -41,6 +41,10 @@ typedef struct ns_entity_field {
     uint32_t order_offset;  /* @ordered fast array: the snapshot's uint16_t order[] (position ->
                                snapshot index; element p of the value is element order[p] of the
                                snapshot); 0 otherwise (element p is element p) */
+    uint32_t tag_offset;    /* a union member's reference: 1 + the offset of the union's uint8_t
+                               tag in the snapshot; the reference exists while the tag is `tag`
+                               (the other members' bytes are not references). 0: always */
+    uint32_t tag;
 } ns_entity_field;
 
 /* One component type, as the replication layer sees it. Snapshots are plain data of

@@ -2394,8 +2394,8 @@ static void arr_Loadout_erased_interpolate(const void *from, const void *to, flo
     arr_Loadout_interpolate((const arr_Loadout_snap *)from, (const arr_Loadout_snap *)to, t, (arr_Loadout *)out);
 }
 static const ns_entity_field arr_Loadout_erased_entities[] = {
-    {(uint32_t)(offsetof(arr_Loadout_snap, targets[0])), (uint32_t)(offsetof(arr_Loadout, targets[0])), 0, 0, 0, 0, 0},
-    {(uint32_t)(offsetof(arr_Loadout_snap, targets[1])), (uint32_t)(offsetof(arr_Loadout, targets[1])), 0, 0, 0, 0, 0},
+    {(uint32_t)(offsetof(arr_Loadout_snap, targets[0])), (uint32_t)(offsetof(arr_Loadout, targets[0])), 0, 0, 0, 0, 0, 0, 0},
+    {(uint32_t)(offsetof(arr_Loadout_snap, targets[1])), (uint32_t)(offsetof(arr_Loadout, targets[1])), 0, 0, 0, 0, 0, 0, 0},
 };
 
 /* component arr_Tiny */

@@ -4151,7 +4151,7 @@ static void e2e_Scalars_erased_interpolate(const void *from, const void *to, flo
     e2e_Scalars_interpolate((const e2e_Scalars_snap *)from, (const e2e_Scalars_snap *)to, t, (e2e_Scalars *)out);
 }
 static const ns_entity_field e2e_Scalars_erased_entities[] = {
-    {(uint32_t)(offsetof(e2e_Scalars_snap, e)), (uint32_t)(offsetof(e2e_Scalars, e)), 0, 0, 0, 0, 0},
+    {(uint32_t)(offsetof(e2e_Scalars_snap, e)), (uint32_t)(offsetof(e2e_Scalars, e)), 0, 0, 0, 0, 0, 0, 0},
 };
 
 /* component e2e_Motion */
