@@ -389,6 +389,9 @@ void nsc_cg_check_slot(nsc_cgen *g, const nsc_slot *s, const char *base)
     case NSC_ENC_QUAT_S3:
         nsc_p_line(c, "if (!ns_smallest3_valid(%s, %u)) return NS_ERR_MALFORMED;", p, s->raw_bits);
         return;
+    case NSC_ENC_UNION: /* checked whether or not it changed, as every slot is (its member: by its _write) */
+        nsc_p_line(c, "if (%s.tag >= %s) return NS_ERR_RANGE;", p, nsc_cg_macro(g, s->type->decl, "COUNT"));
+        return;
     case NSC_ENC_BOOL:
     case NSC_ENC_FLOAT32:
     case NSC_ENC_FLOAT64:

@@ -101,6 +101,21 @@ static void canon_record(const nsc_decl *d, nsc_strbuf *sb, int depth)
     nsc_sb_putc(sb, '}');
 }
 
+static void canon_type(const nsc_type *t, nsc_strbuf *sb, int depth);
+
+/* "union Shape{circle:struct Circle{...};box:struct Box{...};}": the members in tag order, each
+ * its name and its struct (members take no attributes, so nothing else is spelled). */
+static void canon_union(const nsc_decl *d, nsc_strbuf *sb, int depth)
+{
+    nsc_sb_printf(sb, "union %s{", d->name.text);
+    for (size_t i = 0; i < d->nfields; i++) {
+        nsc_sb_printf(sb, "%s:", d->fields[i]->name.text);
+        canon_type(d->fields[i]->sem.type, sb, depth + 1);
+        nsc_sb_putc(sb, ';');
+    }
+    nsc_sb_putc(sb, '}');
+}
+
 static void canon_type(const nsc_type *t, nsc_strbuf *sb, int depth)
 {
     switch (t->kind) {
@@ -108,9 +123,11 @@ static void canon_type(const nsc_type *t, nsc_strbuf *sb, int depth)
         canon_enum(t->decl, sb);
         return;
     case NSC_T_STRUCT:
-    case NSC_T_UNION: /* "union Shape{circle:struct Circle{...} sync=0;...}": members in tag order */
         if (depth > 16) nsc_sb_puts(sb, "...");
         else canon_record(t->decl, sb, depth);
+        return;
+    case NSC_T_UNION:
+        canon_union(t->decl, sb, depth);
         return;
     case NSC_T_EXTERN: /* the user's codec: only its name and bound are known (and on the wire) */
         nsc_sb_printf(sb, "extern %s max_bits=%u", t->decl->name.text, t->decl->max_bits);
@@ -140,6 +157,7 @@ void nsc_canonical_decl(const nsc_decl *d, nsc_strbuf *sb)
      * so their hashes are unchanged. */
     nsc_sb_printf(sb, "netschema-wire-%d model=%s ", NSC_WIRE_VERSION, d->entropy ? "entropy" : "default");
     if (d->kind == NSC_D_ENUM) canon_enum(d, sb);
+    else if (d->kind == NSC_D_UNION) canon_union(d, sb, 0);
     else canon_record(d, sb, 0);
 }
 

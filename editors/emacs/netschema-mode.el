@@ -59,7 +59,8 @@
   "Face for escapes in strings, such as \\n and \\u{e9}.")
 
 (defconst netschema-keywords
-  '("package" "import" "const" "enum" "struct" "component" "input" "rpc" "extern")
+  '("package" "import" "const" "enum" "struct" "component" "input" "rpc" "extern"
+    "union")
   "Keywords of the netschema language, less true and false.")
 
 (defconst netschema-builtin-types
@@ -124,7 +125,7 @@ A netschema string never spans lines; an Emacs string would."
   (not (nth 8 (save-excursion (syntax-ppss pos)))))
 
 (defconst netschema--block-keyword-re
-  "[{};]\\|\\_<\\(struct\\|component\\|input\\|rpc\\|enum\\)\\_>"
+  "[{};]\\|\\_<\\(struct\\|component\\|input\\|rpc\\|union\\|enum\\)\\_>"
   "What `netschema--block-kind' looks back for from a brace.")
 
 (defun netschema--block-kind (pos)
@@ -198,7 +199,7 @@ With RESUME, the next search starts at the end of group 1."
 
 (defconst netschema-font-lock-keywords
   `(;; Declarations and the names they introduce.
-    (,(concat "\\_<\\(struct\\|component\\|input\\|rpc\\|enum\\)\\_>[ \t]+\\("
+    (,(concat "\\_<\\(struct\\|component\\|input\\|rpc\\|union\\|enum\\)\\_>[ \t]+\\("
               netschema--ident "\\)")
      (1 font-lock-keyword-face) (2 font-lock-type-face))
     (,(concat "\\_<\\(const\\)\\_>[ \t]+\\(" netschema--ident "\\)")

@@ -185,6 +185,12 @@ START_TEST(bad_tags_refused)
     ns_writer_init(&w, buf, sizeof buf);
     ck_assert_int_eq(un_Collider_write(&w, &c, NULL, NS_TO_OWNER), NS_ERR_RANGE);
     ck_assert_uint_eq(ns_writer_bits(&w), 0);
+    /* Refused even when the baseline holds the same bad tag (the slot is unchanged, so nothing
+     * of it would be written): what no reader accepts is never sent. */
+    ns_baselines same = {{&c, NULL, NULL}, {1, 0, 0}, 1, 2};
+    ns_writer_init(&w, buf, sizeof buf);
+    ck_assert_int_eq(un_Collider_write(&w, &c, &same, NS_TO_OBSERVER), NS_ERR_RANGE);
+    ck_assert_uint_eq(ns_writer_bits(&w), 0);
 
     /* The reader refuses tag 3 (raw bits 11) and keeps its destination, for every member that
      * could follow. */

@@ -13,7 +13,7 @@ syn keyword netschemaKeyword package nextgroup=netschemaPackageName skipwhite sk
 syn keyword netschemaInclude import
 syn keyword netschemaStorage const nextgroup=netschemaConstName skipwhite skipempty
 syn keyword netschemaStorage extern
-syn keyword netschemaStructure struct component input rpc nextgroup=netschemaTypeName skipwhite skipempty
+syn keyword netschemaStructure struct component input rpc union nextgroup=netschemaTypeName skipwhite skipempty
 syn keyword netschemaStructure enum nextgroup=netschemaEnumName skipwhite skipempty
 syn keyword netschemaBoolean true false
 syn match netschemaPackageName "\h\w*\%(\s*\.\s*\h\w*\)*" contained

@@ -144,9 +144,15 @@
              "compile-command is %S" compile-command)
   (let* ((netschema-compiler nst-netschemac)
          (buf (netschema-compile))
-         (proc (get-buffer-process buf)))
-    (while (process-live-p proc)
-      (accept-process-output proc 0.1))
+         (deadline (+ (float-time) 30)))
+    ;; Until the sentinel's closing line: output can still be unread when the process has
+    ;; exited, and the process can be gone before we look at it.
+    (while (and (< (float-time) deadline)
+                (not (with-current-buffer buf
+                       (save-excursion
+                         (goto-char (point-min))
+                         (re-search-forward "^Compilation \\(?:finished\\|exited\\)" nil t)))))
+      (accept-process-output nil 0.1))
     (with-current-buffer buf
       (nst-check (not (string-match-p "\e\\[" (buffer-string))) "colour codes in *compilation*:\n%s"
                  (buffer-string))
