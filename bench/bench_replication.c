@@ -9,7 +9,8 @@
  * connection, bytes per client per tick, and framing (everything but the component writes) as a
  * share of the bits. The yardstick, timed interleaved in the same process: one generated write
  * of an entity's two components against one baseline, the cost a hand-built server pays per
- * entity per connection before any framing. Medians of 7 interleaved rounds. */
+ * entity per connection before any framing. Every scene runs in both snapshot packet formats
+ * (fmt 1 and fmt 2, docs/replication.md section 2). Medians of 7 interleaved rounds. */
 #include "bench_common.h" /* first: it sets _POSIX_C_SOURCE for clock_gettime */
 
 #include <math.h>
@@ -35,6 +36,7 @@ typedef struct scene {
     bench_Transform *t;
     bench_Health    *h;
     double      bytes, bits, framing, packets, records, groups;
+    uint32_t    format;       /* the packet format: NS_PACKET_FORMAT_1 or NS_PACKET_FORMAT_2 */
 } scene;
 
 static uint64_t next(uint64_t *s)
@@ -59,11 +61,11 @@ static void randomize(scene *s, uint32_t e)
     s->t[e].rotation = (ns_quat){0, 0, 0, 1};
 }
 
-static void scene_init(scene *s, int kind, uint32_t n)
+static void scene_init(scene *s, int kind, uint32_t n, uint32_t format)
 {
     memset(s, 0, sizeof *s);
-    s->kind = kind, s->n = n, s->rng = 0x9E3779B97F4A7C15ull + (uint64_t)kind;
-    ns_world_config cfg = {.schema = &bench_schema, .max_entities = n, .max_connections = CONNS};
+    s->kind = kind, s->n = n, s->rng = 0x9E3779B97F4A7C15ull + (uint64_t)kind, s->format = format;
+    ns_world_config cfg = {.schema = &bench_schema, .max_entities = n, .max_connections = CONNS, .packet_format = format};
     s->world = ns_world_create(&cfg, NULL);
     s->t = calloc(n, sizeof *s->t);
     s->h = calloc(n, sizeof *s->h);
@@ -178,44 +180,47 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Every scene in both packet formats: index k * 2 + (format - 1). */
+#define RUNS (SCENES * 2)
+
 int main(void)
 {
     static const uint32_t sizes[] = {1000, 10000};
     printf("bench_replication: %d connections, 1200-byte budget, medians of %d interleaved rounds\n", CONNS, ROUNDS);
-    printf("%-8s %6s %10s %12s %10s %9s %9s %8s %7s\n", "scene", "ents", "us/tick", "ns/ent/conn", "vs write", "B/client",
-           "framing", "rec/pkt", "groups");
+    printf("%-8s %3s %6s %10s %12s %10s %9s %9s %8s %7s\n", "scene", "fmt", "ents", "us/tick", "ns/ent/conn", "vs write",
+           "B/client", "framing", "rec/pkt", "groups");
     for (size_t si = 0; si < 2; si++) {
         uint32_t n = sizes[si];
-        scene sc[SCENES];
+        scene sc[RUNS];
         yard *y = calloc(1, sizeof *y);
         y->n = n;
         y->t = calloc(n, sizeof *y->t), y->tb = calloc(n, sizeof *y->tb);
         y->h = calloc(n, sizeof *y->h), y->hb = calloc(n, sizeof *y->hb);
-        for (int k = 0; k < SCENES; k++) scene_init(&sc[k], k, n);
-        for (int k = 0; k < SCENES; k++)
+        for (int k = 0; k < RUNS; k++) scene_init(&sc[k], k / 2, n, (uint32_t)(k % 2) + NS_PACKET_FORMAT_1);
+        for (int k = 0; k < RUNS; k++)
             for (int i = 0; i < 40; i++) step(&sc[k]); /* warm up: every spawn acked */
-        for (int k = 0; k < SCENES; k++) sc[k].bytes = sc[k].bits = sc[k].framing = sc[k].packets = sc[k].records = sc[k].groups = 0;
-        double tick_time[SCENES][ROUNDS], write_time[ROUNDS];
+        for (int k = 0; k < RUNS; k++) sc[k].bytes = sc[k].bits = sc[k].framing = sc[k].packets = sc[k].records = sc[k].groups = 0;
+        double tick_time[RUNS][ROUNDS], write_time[ROUNDS];
         for (int r = 0; r < ROUNDS; r++) {
-            for (int k = 0; k < SCENES; k++) {
+            for (int k = 0; k < RUNS; k++) {
                 double sum = 0;
                 for (int i = 0; i < TICKS_PER_ROUND; i++) sum += step(&sc[k]);
                 tick_time[k][r] = sum / TICKS_PER_ROUND;
             }
-            write_time[r] = yardstick(y, &sc[MOVING]);
+            write_time[r] = yardstick(y, &sc[MOVING * 2]);
         }
         qsort(write_time, ROUNDS, sizeof(double), by_value);
         double write_ns = write_time[ROUNDS / 2] * 1e9;
-        for (int k = 0; k < SCENES; k++) {
+        for (int k = 0; k < RUNS; k++) {
             qsort(tick_time[k], ROUNDS, sizeof(double), by_value);
             double us = tick_time[k][ROUNDS / 2] * 1e6, per = us * 1e3 / ((double)n * CONNS);
-            printf("%-8s %6u %10.1f %12.1f %9.2fx %9.1f %8.1f%% %8.1f %7.1f\n", scene_name[k], n, us, per, per / write_ns,
-                   sc[k].bytes / sc[k].packets, 100.0 * sc[k].framing / (sc[k].bits ? sc[k].bits : 1),
+            printf("%-8s %3u %6u %10.1f %12.1f %9.2fx %9.1f %8.1f%% %8.1f %7.1f\n", scene_name[sc[k].kind], sc[k].format, n, us,
+                   per, per / write_ns, sc[k].bytes / sc[k].packets, 100.0 * sc[k].framing / (sc[k].bits ? sc[k].bits : 1),
                    sc[k].records / sc[k].packets, sc[k].groups / sc[k].packets);
             scene_free(&sc[k]);
         }
-        printf("%-8s %6u %10s %12.1f %9s   (one generated write of Transform + Health, 1 baseline)\n", "yardstick", n,
-               "", write_ns, "1.00x");
+        printf("%-8s %3s %6u %10s %12.1f %9s   (one generated write of Transform + Health, 1 baseline)\n", "yardstick", "",
+               n, "", write_ns, "1.00x");
         free(y->t), free(y->tb), free(y->h), free(y->hb), free(y);
     }
     return 0;

@@ -9,12 +9,13 @@
  *
  *   arena [--clients N] [--ticks N] [--budget BYTES] [--seed N]
  *         [--loss P] [--reorder P] [--duplicate P] [--latency TICKS] [--jitter TICKS]
- *         [--dump N] [--profile]
+ *         [--dump N] [--profile] [--format 1|2]
  *
  * --dump N prints client 0's first N snapshot packets field by field with their bits
  * (ns_dump_repl_packet); --profile prints the server's per-field bandwidth profile at exit
  * (ns_profile_report), in a build with NS_PROFILE: the arena_profile target, or any target of
- * a build configured with -DNETSCHEMA_PROFILE=ON. */
+ * a build configured with -DNETSCHEMA_PROFILE=ON. --format picks the snapshot packet format
+ * (docs/replication.md section 2): 2, the compact one, by default; 1, the original. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ static const option_spec SPECS[] = {
     {"--latency", 0, 30, offsetof(options, impair.latency)},
     {"--jitter", 0, 8, offsetof(options, impair.jitter)},
     {"--dump", 0, 1000000, offsetof(options, dump)},
+    {"--format", NS_PACKET_FORMAT_1, NS_PACKET_FORMAT_2, offsetof(options, format)},
 };
 
 /* The --profile counters: main owns them, the server's writers count into them. */
@@ -49,7 +51,8 @@ static ns_profile profile_store;
 
 static bool parse(int argc, char **argv, options *o)
 {
-    *o = (options){.clients = 3, .npcs = GAME_NPCS, .ticks = 600, .budget = 1200, .seed = 1, .impair = {.loss = 10}};
+    *o = (options){.clients = 3, .npcs = GAME_NPCS, .ticks = 600, .budget = 1200, .seed = 1, .impair = {.loss = 10},
+                   .format = NS_PACKET_FORMAT_2};
     for (int i = 1; i < argc; i += 2) {
         if (!strcmp(argv[i], "--profile")) { /* the one option without a value */
             o->profile = &profile_store;
@@ -78,7 +81,7 @@ static void usage(void)
     fprintf(stderr, "usage: arena [--clients 1..%d] [--npcs 0..%d] [--ticks %d..] [--budget %d..%d] [--seed N]\n"
                     "             [--loss 0..99] [--reorder 0..100] [--duplicate 0..100] [--latency 0..30]"
                     " [--jitter 0..8]\n"
-                    "             [--dump N] [--profile]\n",
+                    "             [--dump N] [--profile] [--format 1..2]\n",
             GAME_MAX_CLIENTS, GAME_MAX_NPCS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
 }
 
@@ -219,9 +222,9 @@ static totals gather(game *g)
 static void print_header(const game *g, double seconds)
 {
     const impairment *im = &g->o.impair;
-    printf("arena: %u clients, %u NPCs, %u ticks (%.1f s at %d Hz), budget %u bytes, seed %llu\n", g->o.clients,
-           g->o.npcs, g->o.ticks, (double)g->o.ticks / GAME_RATE, GAME_RATE, g->o.budget,
-           (unsigned long long)g->o.seed);
+    printf("arena: %u clients, %u NPCs, %u ticks (%.1f s at %d Hz), budget %u bytes, seed %llu, packet format %u\n",
+           g->o.clients, g->o.npcs, g->o.ticks, (double)g->o.ticks / GAME_RATE, GAME_RATE, g->o.budget,
+           (unsigned long long)g->o.seed, g->o.format);
     printf("links, each way: %u%% loss, %u%% reordered, %u%% duplicated, latency %u + jitter 0..%u ticks;"
            " honest for the last %d ticks\n",
            im->loss, im->reorder, im->duplicate, im->latency, im->jitter, GAME_QUIET_TICKS);
@@ -250,9 +253,9 @@ static void print_numbers(game *g, const totals *t)
            ratio((double)t->down.bytes, (double)t->down.sent), t->down.max_bytes);
     printf("  up         %7lu %6lu %11lu %10.1f %8lu\n", t->up.sent, t->up.lost, t->up.duplicated,
            ratio((double)t->up.bytes, (double)t->up.sent), t->up.max_bytes);
-    printf("\n  downlink bits: snapshots %.1f%% (of them framing %.1f%%: ns_repl_stats framing_bits / bits),"
+    printf("\n  downlink bits: snapshots %.1f%% (of them framing %.1f%% in packet format %u: ns_repl_stats framing_bits / bits),"
            " reliable frames %.1f%%,\n", 100 * ratio((double)s->snapshot_bits, down_bits),
-           100 * ratio((double)s->framing_bits, (double)s->snapshot_bits),
+           100 * ratio((double)s->framing_bits, (double)s->snapshot_bits), g->o.format,
            100 * ratio((double)s->reliable_bytes * 8, down_bits));
     printf("    frame lengths %.1f%%, InputAck %.1f%%, padding %.1f%%;"
            " everything but component bits: %.1f%%\n", 100 * ratio((double)s->container_bytes * 8, down_bits),

@@ -181,3 +181,68 @@ uint64_t ns__read_types(ns_reader *r, uint32_t n)
     if (n > 32) low = ns_read_bits(r, 32), n -= 32, shift = 32;
     return low | (uint64_t)ns_read_bits(r, n) << shift;
 }
+
+void ns__idlists_free(ns__idlist *lists, uint32_t n)
+{
+    for (uint32_t i = 0; lists && i < n; i++) free(lists[i].id);
+    free(lists);
+}
+
+bool ns__idlist_reserve(ns__idlist *lists, uint32_t n, uint32_t tick, uint32_t count)
+{
+    ns__idlist *l = &lists[tick % n];
+    if (count <= l->cap) return true;
+    uint32_t cap = l->cap ? l->cap : 16;
+    while (cap < count) cap *= 2;
+    uint32_t *p = realloc(l->id, (size_t)cap * sizeof *p);
+    if (!p) return false;
+    l->id = p;
+    l->cap = cap;
+    return true;
+}
+
+/* A baseline's gap (dense) after `prev`; fails the reader as ns__read_ticks does. */
+static bool read_tick_gap(ns_reader *in, const ns_model *dense, uint32_t prev, uint32_t *tick)
+{
+    uint32_t gap = ns_read_packed_u32(in, dense);
+    if (ns_reader_failed(in)) return false;
+    if (gap >= 0x7fffffffu) return ns_reader_fail(in, NS_ERR_BASELINE), false;
+    *tick = prev - gap - 1u;
+    return true;
+}
+
+ns_status ns__read_group2(ns_reader *in, const ns_schema *s, const ns_model *dense, const ns__idlist *lists,
+                          uint32_t nlists, uint32_t tick, bool steady, uint32_t gap0, ns__group2_header *h)
+{
+    memset(h, 0, sizeof *h);
+    h->ids = NS__IDS_GAPS;
+    if (steady || ns_read_bits(in, 1)) { /* baselines */
+        if (steady) h->ticks[0] = tick - gap0 - 1u;
+        else if (!read_tick_gap(in, dense, tick, &h->ticks[0])) return ns_reader_status(in);
+        h->count = 1;
+        h->repeat = steady || ns_read_bits(in, 1);
+        if (!h->repeat) {
+            uint32_t more = ns_read_bits(in, 2);
+            if (more > 2) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
+            for (uint32_t i = 0; i < more; i++, h->count++)
+                if (!read_tick_gap(in, dense, h->ticks[i], &h->ticks[i + 1])) return ns_reader_status(in);
+        }
+        if (steady || ns_read_bits(in, 1)) h->ids = NS__IDS_ALL;
+        else h->ids = ns_read_bits(in, 1) ? NS__IDS_MASK : NS__IDS_GAPS;
+    }
+    if (h->ids == NS__IDS_GAPS) h->n = ns_read_packed_u32(in, NULL);
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    if (h->repeat || h->ids != NS__IDS_GAPS) {
+        h->ref = lists ? ns__idlist_get(lists, nlists, h->ticks[0]) : NULL;
+        if (!h->ref) return ns_reader_fail(in, NS_ERR_BASELINE), NS_ERR_BASELINE;
+    }
+    if (h->repeat) {
+        h->count = ns__chain(h->ref, h->ticks[0], h->ticks);
+        h->by_type = h->ref->ref_by_type;
+        h->types = h->ref->ref_types;
+    } else if ((h->by_type = ns_read_bits(in, 1) != 0)) {
+        if (s->component_count > NS__MASK_TYPES) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
+        h->types = ns__read_types(in, s->component_count);
+    }
+    return ns_reader_status(in);
+}

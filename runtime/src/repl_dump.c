@@ -2,7 +2,9 @@
  * (docs/replication.md section 2) that prints its header, despawns, spawns and update groups,
  * each component field by field with its bits (dump.c). It reads the packet the way
  * repl_replica.c does, with the same checks, but changes nothing: the baselines of updates are
- * looked up through the replica's public accessors. */
+ * looked up through the replica's public accessors. A replica configured for format 2 (or none:
+ * format 1) says which packet format the bytes are in; format 2's groups that name their ids
+ * by reference find them in the replica's lists of the ids of the packets it applied. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -10,7 +12,7 @@
 #include <netschema/replication.h>
 
 #include "dump_internal.h"
-#include "repl_internal.h"
+#include "repl_replica_internal.h"
 
 typedef struct walk {
     FILE                *out;
@@ -21,6 +23,9 @@ typedef struct walk {
     const ns_model      *gaps;      /* the packet's id-gap model */
     bool                 sizes;
     uint32_t             tick;
+    bool                 format2;
+    bool                 steady;    /* format 2's steady packet: one group, said by the header */
+    uint32_t             gap0;      /* ... and its newest baseline's gap */
 } walk;
 
 static ns_status failed(walk *k, ns_status st)
@@ -28,6 +33,13 @@ static ns_status failed(walk *k, ns_status st)
     if (!ns_reader_failed(k->in)) ns_reader_fail(k->in, st);
     fprintf(k->out, "  error: %s\n", ns_status_str(st));
     return st;
+}
+
+/* Bit j of a format-2 group's id mask, which starts at bit `at` of in's buffer (already read). */
+static bool mask_bit(const ns_reader *in, size_t at, uint32_t j)
+{
+    const size_t b = at + j;
+    return (in->buf[b / 8] >> (b % 8) & 1u) != 0;
 }
 
 /* The next id of a run (ids ascend: the first as it is, each next as its gap − 1). */
@@ -190,29 +202,59 @@ static ns_status records(walk *k, const uint32_t counts[3])
     for (uint32_t g = 0; g < counts[2]; g++) {
         size_t at = ns_reader_bits(in);
         ns_baselines b = {{NULL, NULL, NULL}, {0, 0, 0}, 0, k->tick};
-        ns__read_ticks(in, k->tick, b.tick, &b.count, &dense);
-        uint32_t n = ns_read_packed_u32(in, NULL);
-        uint64_t types = 0;
-        bool by_type = ns_read_bits(in, 1) != 0;
-        if (by_type) {
-            if (k->schema->component_count > NS__MASK_TYPES) return NS_ERR_MALFORMED;
-            types = ns__read_types(in, k->schema->component_count);
+        ns__group2_header h = {.ids = NS__IDS_GAPS};
+        if (k->format2) {
+            const ns_replica *r = k->replica;
+            const uint32_t slots = ns__idlist_slots(r->cfg.history_depth + r->cfg.reorder_window);
+            ns_status st = ns__read_group2(in, k->schema, &dense, r->lists, slots, k->tick, g == 0 && k->steady, k->gap0, &h);
+            if (st == NS_ERR_BASELINE && (h.repeat || h.ids != NS__IDS_GAPS))
+                fprintf(k->out, "group %" PRIu32 ": refers to packet %" PRIu32 ", which the replica does not hold\n", g + 1,
+                        h.ticks[0]);
+            if (st != NS_OK) return st;
+            b.count = h.count;
+            memcpy(b.tick, h.ticks, sizeof b.tick);
+        } else {
+            ns__read_ticks(in, k->tick, b.tick, &b.count, &dense);
+            h.n = ns_read_packed_u32(in, NULL);
+            h.by_type = ns_read_bits(in, 1) != 0;
+            if (h.by_type) {
+                if (k->schema->component_count > NS__MASK_TYPES) return NS_ERR_MALFORMED;
+                h.types = ns__read_types(in, k->schema->component_count);
+            }
+            if (ns_reader_failed(in)) return ns_reader_status(in);
         }
-        if (ns_reader_failed(in)) return ns_reader_status(in);
-        if (n >= (1u << 24)) return NS_ERR_CAPACITY;
-        fprintf(k->out, "group %" PRIu32 ": %" PRIu32 " record%s against ", g + 1, n + 1, n ? "s" : "");
+        size_t mask_at = ns_reader_bits(in); /* NS__IDS_MASK: the group's id mask */
+        if (h.ids != NS__IDS_GAPS) {
+            uint32_t picked = 0;
+            for (uint32_t j = 0; j < h.ref->count; j++) picked += h.ids == NS__IDS_ALL || ns_read_bits(in, 1);
+            if (ns_reader_failed(in)) return ns_reader_status(in);
+            if (!picked) return NS_ERR_MALFORMED;
+            h.n = picked - 1;
+        }
+        if (h.n >= (1u << 24)) return NS_ERR_CAPACITY;
+        fprintf(k->out, "group %" PRIu32 ": %" PRIu32 " record%s against ", g + 1, h.n + 1, h.n ? "s" : "");
         if (b.count == 0) fputs("no baselines", k->out);
         for (uint32_t i = 0; i < b.count; i++) fprintf(k->out, "%s%" PRIu32, i ? ", " : "ticks ", b.tick[i]);
-        if (by_type) {
+        if (h.by_type) {
             fputs(", present by type:", k->out);
             for (uint32_t c = 0; c < k->schema->component_count; c++)
-                if (types >> c & 1u) fprintf(k->out, " %s", k->schema->components[c].desc->name);
+                if (h.types >> c & 1u) fprintf(k->out, " %s", k->schema->components[c].desc->name);
         }
+        if (h.repeat) fprintf(k->out, ", repeating packet %" PRIu32 "'s group", b.tick[0]);
+        if (h.ids != NS__IDS_GAPS)
+            fprintf(k->out, ", ids %s of packet %" PRIu32, h.ids == NS__IDS_ALL ? "all those" : "some", b.tick[0]);
         fprintf(k->out, " (%zu bits)\n", ns_reader_bits(in) - at);
         next = 0;
-        for (uint32_t i = 0; i <= n; i++) {
-            ns_status st = read_id(k, &next, &id, &id_bits);
-            if (st == NS_OK) st = update(k, id, id_bits, &b, by_type ? &types : NULL);
+        uint32_t j = 0; /* by reference: the next id of h.ref to consider */
+        for (uint32_t i = 0; i <= h.n; i++) {
+            ns_status st = NS_OK;
+            if (h.ids != NS__IDS_GAPS) { /* the i-th id whose bit is set */
+                while (h.ids == NS__IDS_MASK && !mask_bit(in, mask_at, j)) j++;
+                id = h.ref->id[j++], id_bits = 0;
+            } else {
+                st = read_id(k, &next, &id, &id_bits);
+            }
+            if (st == NS_OK) st = update(k, id, id_bits, &b, h.by_type ? &h.types : NULL);
             if (st != NS_OK) return st;
         }
     }
@@ -227,19 +269,31 @@ ns_status ns_dump_repl_packet(FILE *out, const ns_schema *schema, const ns_repli
     ns_model dense;
     ns__dense_model_init(&dense);
     size_t start = ns_reader_bits(in);
-    uint32_t short_tick = ns_read_bits(in, 1), tick = ns_read_bits(in, short_tick ? 16 : 32);
-    uint32_t flags = ns_read_bits(in, NS__HDR_BITS), counts[3] = {0, 0, 0};
-    for (int i = flags & NS__HDR_EVENTS ? 0 : 2; i < 3; i++) counts[i] = ns_read_packed_u32(in, NULL);
-    walk k = {out, schema, replica, in, &defaults, flags & NS__HDR_DENSE ? &dense : NULL, (flags & NS__HDR_SIZES) != 0, tick};
-    ns_status st = ns_reader_status(in);
-    if (st == NS_OK && short_tick) { /* extended from the newest tick the replica applied, as it does */
-        uint32_t newest = replica ? ns_replica_newest(replica) : 0, up = (tick - newest) & 0xffffu;
-        k.tick = up < 0x8000u ? newest + up : newest - (0x10000u - up);
+    const bool format2 = replica && replica->lists;
+    const unsigned tick_bits = format2 ? ns__tick_bits(replica->cfg.reorder_window) : 16u;
+    uint32_t short_tick = ns_read_bits(in, 1), tick = ns_read_bits(in, short_tick ? tick_bits : 32);
+    walk k = {out, schema, replica, in, &defaults, NULL, false, tick, format2, false, 0};
+    uint32_t counts[3] = {0, 0, 1};
+    k.steady = format2 && ns_read_bits(in, 1);
+    if (k.steady) {
+        k.gap0 = ns_read_packed_u32(in, &dense);
+        k.sizes = replica->cfg.entity_sizes;
+    } else {
+        uint32_t flags = ns_read_bits(in, format2 ? NS__HDR2_BITS : NS__HDR_BITS);
+        bool events = flags & (format2 ? NS__HDR2_EVENTS : NS__HDR_EVENTS);
+        k.gaps = flags & (format2 ? NS__HDR2_DENSE : NS__HDR_DENSE) ? &dense : NULL;
+        k.sizes = format2 ? replica->cfg.entity_sizes : (flags & NS__HDR_SIZES) != 0;
+        if (events) counts[0] = ns_read_packed_u32(in, NULL), counts[1] = ns_read_packed_u32(in, NULL);
+        counts[2] = format2 && ns_read_bits(in, 1) ? 1u : ns_read_packed_u32(in, NULL);
     }
+    ns_status st = ns_reader_status(in);
+    if (st == NS_OK && short_tick) /* extended from the newest tick the replica applied, as it does */
+        k.tick = ns__resolve_tick(tick, tick_bits, replica ? ns_replica_newest(replica) : 0);
     if (st == NS_OK) {
-        fprintf(out, "packet tick %" PRIu32 "%s: %" PRIu32 " despawns, %" PRIu32 " spawns, %" PRIu32
+        fprintf(out, "packet%s tick %" PRIu32 "%s: %" PRIu32 " despawns, %" PRIu32 " spawns, %" PRIu32
                      " groups%s%s (header %zu bits)\n",
-                k.tick, short_tick ? " (16 bits)" : "", counts[0], counts[1], counts[2], k.sizes ? ", sizes" : "",
+                !format2 ? "" : k.steady ? " (format 2, steady)" : " (format 2)", k.tick,
+                !short_tick ? "" : format2 ? " (short)" : " (16 bits)", counts[0], counts[1], counts[2], k.sizes ? ", sizes" : "",
                 k.gaps ? ", dense ids" : "", ns_reader_bits(in) - start);
         st = records(&k, counts);
     }

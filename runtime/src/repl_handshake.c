@@ -1,15 +1,18 @@
 /* repl_handshake.c — what a server tells a connecting client so that its replica matches the
  * world, and the check that both were generated from the same schema.
  *
- * Layout (24 bytes): "NSHS", format (1), history_depth (1 byte), reorder_window (1 byte), 0 (1 byte),
- * schema hash (8 bytes), max_entities (4 bytes), tick_rate (2 bytes), conn (2 bytes); integers
- * little-endian. */
+ * Layout (24 bytes): "NSHS", the packet format (1 byte: 1 or 2), history_depth (1 byte),
+ * reorder_window (1 byte), flags (1 byte: 0 in format 1; in format 2 bit 0 says that records
+ * carry their sizes, which format-2 packets do not repeat), schema hash (8 bytes), max_entities
+ * (4 bytes), tick_rate (2 bytes), conn (2 bytes); integers little-endian. A world of format 1
+ * writes exactly the handshake it always wrote; a client that reads only format 1 refuses one
+ * of format 2 (NS_ERR_MISMATCH) instead of misreading its packets. */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "repl_internal.h"
 
-#define NS__HANDSHAKE_FORMAT 1u
+#define NS__HANDSHAKE_SIZES 1u /* format 2's flags byte: records carry their sizes */
 
 ns_handshake ns_world_handshake(const ns_world *w, uint32_t conn)
 {
@@ -20,6 +23,8 @@ ns_handshake ns_world_handshake(const ns_world *w, uint32_t conn)
         .reorder_window = w->cfg.reorder_window,
         .tick_rate = w->cfg.tick_rate,
         .conn = conn,
+        .packet_format = ns__packet_format(w->cfg.packet_format),
+        .entity_sizes = w->cfg.entity_sizes,
     };
     return h;
 }
@@ -27,10 +32,11 @@ ns_handshake ns_world_handshake(const ns_world *w, uint32_t conn)
 void ns_handshake_write(ns_writer *w, const ns_handshake *h)
 {
     ns_write_bytes(w, "NSHS", 4);
-    ns_write_bits(w, NS__HANDSHAKE_FORMAT, 8);
+    const uint32_t format = ns__packet_format(h->packet_format);
+    ns_write_bits(w, format, 8);
     ns_write_bits(w, h->history_depth & 0xffu, 8);
     ns_write_bits(w, h->reorder_window & 0xffu, 8);
-    ns_write_bits(w, 0, 8);
+    ns_write_bits(w, format == NS_PACKET_FORMAT_2 && h->entity_sizes ? NS__HANDSHAKE_SIZES : 0u, 8);
     ns_write_bits64(w, h->schema_hash);
     ns_write_bits(w, h->max_entities, 32);
     ns_write_bits(w, h->tick_rate & 0xffffu, 16);
@@ -45,17 +51,20 @@ ns_status ns_handshake_read(ns_reader *r, ns_handshake *out)
     ns_handshake h;
     h.history_depth = ns_read_bits(r, 8);
     h.reorder_window = ns_read_bits(r, 8);
-    uint32_t zero = ns_read_bits(r, 8);
+    uint32_t flags = ns_read_bits(r, 8);
     h.schema_hash = ns_read_bits64(r);
     h.max_entities = ns_read_bits(r, 32);
     h.tick_rate = ns_read_bits(r, 16);
     h.conn = ns_read_bits(r, 16);
     if (ns_reader_failed(r)) return ns_reader_status(r);
-    bool ok = magic[0] == 'N' && magic[1] == 'S' && magic[2] == 'H' && magic[3] == 'S' && zero == 0 &&
+    h.packet_format = format;
+    h.entity_sizes = format == NS_PACKET_FORMAT_2 && (flags & NS__HANDSHAKE_SIZES);
+    const uint32_t known = format == NS_PACKET_FORMAT_2 ? NS__HANDSHAKE_SIZES : 0u;
+    bool ok = magic[0] == 'N' && magic[1] == 'S' && magic[2] == 'H' && magic[3] == 'S' && (flags & ~known) == 0 &&
               h.history_depth >= 2 && h.reorder_window >= 1 &&
               h.history_depth + h.reorder_window <= NS_HISTORY_MAX_DEPTH && h.max_entities >= 1 &&
               h.max_entities <= (1u << 24) && h.tick_rate >= 1;
-    if (format != NS__HANDSHAKE_FORMAT) return ns_reader_fail(r, NS_ERR_MISMATCH), NS_ERR_MISMATCH;
+    if (format != NS_PACKET_FORMAT_1 && format != NS_PACKET_FORMAT_2) return ns_reader_fail(r, NS_ERR_MISMATCH), NS_ERR_MISMATCH;
     if (!ok) return ns_reader_fail(r, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
     *out = h;
     return NS_OK;
@@ -76,6 +85,8 @@ ns_status ns_handshake_accept(const ns_handshake *h, const ns_schema *schema, ns
     cfg->max_entities = h->max_entities;
     cfg->history_depth = h->history_depth;
     cfg->reorder_window = h->reorder_window;
+    cfg->packet_format = ns__packet_format(h->packet_format);
+    cfg->entity_sizes = cfg->packet_format == NS_PACKET_FORMAT_2 && h->entity_sizes;
     if (msg && msg_size) msg[0] = '\0';
     return NS_OK;
 }

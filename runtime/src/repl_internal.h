@@ -160,6 +160,76 @@ typedef struct ns__link {
     ns_tickset event;         /* ticks whose packet carried its spawn or despawn */
 } ns__link;
 
+/* What both ends keep of a format-2 packet for later packets to refer to: the ids it carried
+ * (spawns and updates, ascending), which a group whose newest baseline is this packet's tick may
+ * name as a subset, and its reference group (the one with the most records, the first of
+ * those): its baseline ticks and presence by type, which such a group may repeat. */
+typedef struct ns__idlist {
+    uint32_t  tick;
+    bool      valid;          /* holds packet `tick` */
+    uint32_t  count, cap;
+    uint32_t *id;
+    uint32_t  ref_count;      /* the reference group's baselines, 0 if none (or no group) */
+    uint32_t  ref_tick[3];
+    bool      ref_by_type;    /* its presence by type, and the mask */
+    uint64_t  ref_types;
+} ns__idlist;
+
+/* The baselines of a format-2 group that repeats the reference group of the packet of its
+ * newest baseline b0 (ref): b0, then ref's group's first ones, at most three. */
+static inline uint32_t ns__chain(const ns__idlist *ref, uint32_t b0, uint32_t ticks[3])
+{
+    uint32_t n = 1;
+    ticks[0] = b0;
+    for (uint32_t i = 0; i < ref->ref_count && n < 3; i++) ticks[n++] = ref->ref_tick[i];
+    return n;
+}
+
+/* How a format-2 group names its ids (docs/replication.md section 2): '1' every id the packet of
+ * its newest baseline carried, '01' a bit per id of that packet, '00' count and gaps. */
+enum { NS__IDS_ALL, NS__IDS_MASK, NS__IDS_GAPS };
+
+/* A format-2 group's header as read. */
+typedef struct ns__group2_header {
+    uint32_t          ticks[3], count; /* its baselines */
+    bool              repeat;          /* baselines and presence repeat ref's reference group */
+    bool              by_type;
+    uint64_t          types;
+    uint8_t           ids;             /* NS__IDS_* */
+    uint32_t          n;               /* NS__IDS_GAPS: the record count - 1 */
+    const ns__idlist *ref;             /* the packet of ticks[0], when the group refers to it */
+} ns__group2_header;
+
+/* Reads a format-2 group header of packet `tick` (docs/replication.md section 2), up to its id
+ * mask; steady: the packet's header said it all, the newest baseline's gap was gap0. The lists
+ * (a ring of nlists) are the reader's packets; NS_ERR_BASELINE when the group refers to one it
+ * does not hold. */
+ns_status ns__read_group2(ns_reader *in, const ns_schema *s, const ns_model *dense, const ns__idlist *lists,
+                          uint32_t nlists, uint32_t tick, bool steady, uint32_t gap0, ns__group2_header *h);
+
+/* Slots of a ring of lists that keeps at least `ticks` ticks: a power of two, so that tick t's
+ * slot t % n runs on without a jump where the 32-bit tick wraps. */
+static inline uint32_t ns__idlist_slots(uint32_t ticks)
+{
+    uint32_t n = 1;
+    while (n < ticks) n <<= 1;
+    return n;
+}
+
+/* Frees the lists of a ring of n. */
+void ns__idlists_free(ns__idlist *lists, uint32_t n);
+
+/* The list of packet `tick` in a ring of n, or NULL when the ring does not hold it. */
+static inline const ns__idlist *ns__idlist_get(const ns__idlist *lists, uint32_t n, uint32_t tick)
+{
+    const ns__idlist *l = lists ? &lists[tick % n] : NULL;
+    return l && l->valid && l->tick == tick ? l : NULL;
+}
+
+/* Room for `count` ids in the slot of `tick` (its ids are kept until ns__idlist_set); false when
+ * out of memory. */
+bool ns__idlist_reserve(ns__idlist *lists, uint32_t n, uint32_t tick, uint32_t count);
+
 typedef struct ns__conn {
     bool            used;
     bool            wrote;    /* a packet went out: last is valid */
@@ -170,6 +240,7 @@ typedef struct ns__conn {
     void           *ctx;
     float           view[3];
     ns__link       *links;    /* max_entities */
+    ns__idlist     *lists;    /* format 2: the ids of the packets written, history_depth slots */
 } ns__conn;
 
 enum { NS__DESPAWN, NS__SPAWN, NS__UPDATE };                  /* a record's kind */
@@ -184,9 +255,10 @@ typedef struct ns__pick {
     size_t       at, bits;    /* the body in the scratch buffer */
     size_t       payload;     /* bits of component writes in the body */
     ns__presence pres;        /* the body's leading presence bits */
+    uint8_t      lazy;        /* updates: base is chosen when the record is tried */
 } ns__pick;
 
-/* A candidate in the write's priority heap. */
+/* A candidate in the write's priority order. */
 typedef struct ns__heap_entry {
     float    priority;
     uint32_t pick;            /* index into ns_world.pick */
@@ -206,7 +278,7 @@ struct ns_world {
     bool             ticked;
     /* scratch for ns_world_write */
     ns__pick        *pick;        /* max_entities */
-    ns__heap_entry  *heap;        /* max_entities: candidates by priority */
+    ns__heap_entry  *heap;        /* max_entities: candidates by priority, then the packet's sort keys */
     ns__pick        *chosen;      /* max_entities: copies of the picks that go into the packet */
     uint64_t        *groups;      /* signature table for the packet being filled */
     uint32_t         group_cap;
@@ -240,6 +312,37 @@ void ns__entity_release(ns_world *w, ns_entity_id id);
 #define NS__HDR_DENSE 2u  /* flag: id gaps use the dense model (a gap of 0 costs 1 bit) */
 #define NS__HDR_EVENTS 4u /* flag: the despawn and spawn counts follow (else both are 0) */
 #define NS__HDR_BITS  3u
+
+/* Format 2's header: only the dense and events flags (the handshake says whether records carry
+ * their sizes). */
+#define NS__HDR2_DENSE 1u
+#define NS__HDR2_EVENTS 2u
+#define NS__HDR2_BITS 2u
+
+/* 0 (not set) means format 1. */
+static inline uint32_t ns__packet_format(uint32_t f)
+{
+    return f == 0 ? NS_PACKET_FORMAT_1 : f;
+}
+
+/* Format 2's short tick: its low ns__tick_bits(reorder_window) bits, read as the tick nearest
+ * the client's newest applied one, within half = 2^(bits - 1) >= 2 * reorder_window below it and
+ * half - 1 above. The server writes them when the newest tick the client acked is less than
+ * half ticks old: the client's newest lies between that and the packet. A packet late by up to
+ * half ticks is read right (and refused as stale beyond reorder_window). */
+static inline unsigned ns__tick_bits(uint32_t reorder_window)
+{
+    unsigned k = 1;
+    while ((1u << (k - 1)) < 2u * reorder_window) k++;
+    return k;
+}
+
+/* Resolves low k bits of a tick against the newest applied tick (see ns__tick_bits). */
+static inline uint32_t ns__resolve_tick(uint32_t low, unsigned k, uint32_t newest)
+{
+    const uint32_t span = 1u << k, half = span >> 1, up = (low - newest) & (span - 1u);
+    return up < half ? newest + up : newest - (span - up);
+}
 
 /* The packet's tick: 1 bit, then its low 16 bits when the client acked a packet less than
  * NS__SHORT_TICK_AGE ticks before it (the client then holds a newer tick, well within ±2^15 of

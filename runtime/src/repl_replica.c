@@ -10,6 +10,8 @@
 
 #include "repl_replica_internal.h"
 
+static uint32_t ring_depth(const ns_replica *r);
+
 static ns_replica *fail(ns_replica *r, ns_status *status, ns_status s)
 {
     ns_replica_destroy(r);
@@ -39,6 +41,11 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     for (uint32_t c = 0; c < r->schema->component_count; c++)
         if (r->schema->components[c].desc->snap_size > snap_max) snap_max = r->schema->components[c].desc->snap_size;
     r->refsnap = malloc(snap_max);
+    if (cfg->packet_format > NS_PACKET_FORMAT_2) return fail(r, status, NS_ERR_ARGUMENT);
+    if (ns__packet_format(cfg->packet_format) == NS_PACKET_FORMAT_2) {
+        r->lists = calloc(ns__idlist_slots(ring_depth(r)), sizeof *r->lists);
+        if (!r->lists) return fail(r, status, NS_ERR_NOMEM);
+    }
     if (!r->ent || !r->stamp || !r->rec || !r->hooks || !r->hook_ctx || !r->handle || !r->refsnap)
         return fail(r, status, NS_ERR_NOMEM);
     if (status) *status = NS_OK;
@@ -64,6 +71,7 @@ void ns_replica_destroy(ns_replica *r)
     free(r->handle);
     free(r->refsnap);
     free(r->scratch);
+    ns__idlists_free(r->lists, ns__idlist_slots(ring_depth(r)));
     free(r);
 }
 
@@ -200,6 +208,73 @@ static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t 
     return check_size(in, sizes, start, size);
 }
 
+/* Reads a format-1 group: its baseline ticks, record count and presence, then its records. */
+static ns_status read_group(ns_replica *r, ns_reader *in, uint32_t tick, bool sizes)
+{
+    uint32_t ticks[3], count, n;
+    ns__read_ticks(in, tick, ticks, &count, &r->dense);
+    n = ns_read_packed_u32(in, NULL);
+    uint64_t types = 0;
+    bool by_type = ns_read_bits(in, 1) != 0;
+    if (by_type) {
+        if (r->schema->component_count > NS__MASK_TYPES) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
+        types = ns__read_types(in, r->schema->component_count);
+    }
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    if (n >= r->cfg.max_entities - r->nrec) return NS_ERR_CAPACITY;
+    uint32_t next = 0;
+    for (uint32_t i = 0; i <= n; i++) {
+        ns__rrec *rec = &r->rec[r->nrec++];
+        ns_status st = read_id(r, in, &next, &rec->id);
+        if (st == NS_OK) st = read_update(r, in, sizes, tick, ticks, count, by_type ? &types : NULL, rec);
+        if (st != NS_OK) return st;
+    }
+    return NS_OK;
+}
+
+/* Reads a format-2 group (docs/replication.md section 2): its header, its ids (gaps, or taken
+ * from the packet of its newest baseline), then its records; notes the packet's reference
+ * group (the first with the most records) for later packets. */
+static ns_status read_group2(ns_replica *r, ns_reader *in, uint32_t tick, bool sizes, bool steady, uint32_t gap0)
+{
+    ns__group2_header h;
+    const uint32_t slots = ns__idlist_slots(ring_depth(r));
+    ns_status st = ns__read_group2(in, r->schema, &r->dense, r->lists, slots, tick, steady, gap0, &h);
+    if (st != NS_OK) return st;
+    const uint32_t from = r->nrec;
+    if (h.ids == NS__IDS_GAPS) {
+        if (h.n >= r->cfg.max_entities - r->nrec) return NS_ERR_CAPACITY;
+    } else {
+        const bool all = h.ids == NS__IDS_ALL;
+        for (uint32_t j = 0; j < h.ref->count; j++) {
+            if (!all && !ns_read_bits(in, 1)) continue;
+            if (r->nrec >= r->cfg.max_entities) return NS_ERR_CAPACITY;
+            ns__rrec *rec = &r->rec[r->nrec++];
+            rec->id = h.ref->id[j];
+            if (r->stamp[rec->id] == r->serial) return NS_ERR_DUPLICATE;
+            r->stamp[rec->id] = r->serial;
+        }
+        if (ns_reader_failed(in)) return ns_reader_status(in);
+        if (r->nrec == from) return NS_ERR_MALFORMED; /* a group has records */
+        h.n = r->nrec - from - 1u;
+    }
+    uint32_t next = 0;
+    for (uint32_t i = 0; i <= h.n; i++) {
+        ns__rrec *rec = h.ids == NS__IDS_GAPS ? &r->rec[r->nrec++] : &r->rec[from + i];
+        st = h.ids == NS__IDS_GAPS ? read_id(r, in, &next, &rec->id) : NS_OK;
+        if (st == NS_OK) st = read_update(r, in, sizes, tick, h.ticks, h.count, h.by_type ? &h.types : NULL, rec);
+        if (st != NS_OK) return st;
+    }
+    if (h.n + 1u > r->note_records) {
+        r->note_records = h.n + 1u;
+        r->note.ref_count = h.count;
+        for (uint32_t i = 0; i < 3; i++) r->note.ref_tick[i] = i < h.count ? h.ticks[i] : 0;
+        r->note.ref_by_type = h.by_type;
+        r->note.ref_types = h.by_type ? h.types : 0;
+    }
+    return NS_OK;
+}
+
 static ns_status read_records(ns_replica *r, ns_reader *in, uint32_t tick, bool sizes, const uint32_t counts[3])
 {
     uint32_t next = 0;
@@ -218,26 +293,34 @@ static ns_status read_records(ns_replica *r, ns_reader *in, uint32_t tick, bool 
         if (st != NS_OK) return st;
     }
     for (uint32_t g = 0; g < counts[2]; g++) { /* groups of updates sharing baselines */
-        uint32_t ticks[3], count, n;
-        ns__read_ticks(in, tick, ticks, &count, &r->dense);
-        n = ns_read_packed_u32(in, NULL);
-        uint64_t types = 0;
-        bool by_type = ns_read_bits(in, 1) != 0;
-        if (by_type) {
-            if (r->schema->component_count > NS__MASK_TYPES) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
-            types = ns__read_types(in, r->schema->component_count);
-        }
-        if (ns_reader_failed(in)) return ns_reader_status(in);
-        if (n >= r->cfg.max_entities - r->nrec) return NS_ERR_CAPACITY;
-        next = 0;
-        for (uint32_t i = 0; i <= n; i++) {
-            ns__rrec *rec = &r->rec[r->nrec++];
-            ns_status st = read_id(r, in, &next, &rec->id);
-            if (st == NS_OK) st = read_update(r, in, sizes, tick, ticks, count, by_type ? &types : NULL, rec);
-            if (st != NS_OK) return st;
-        }
+        ns_status st = r->lists ? read_group2(r, in, tick, sizes, g == 0 && r->steady, r->gap0)
+                                : read_group(r, in, tick, sizes);
+        if (st != NS_OK) return st;
     }
     return ns_reader_status(in);
+}
+
+static int compare_ids(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* Format 2: keeps the ids packet `tick` carried (its spawns and updates, skipped ones too: the
+ * server wrote them), for later packets to name by reference. Room was reserved in phase 1. */
+static void remember_ids(ns_replica *r, uint32_t tick)
+{
+    ns__idlist *l = &r->lists[tick % ns__idlist_slots(ring_depth(r))];
+    l->count = 0;
+    for (uint32_t i = 0; i < r->nrec; i++)
+        if (r->rec[i].kind != NS__DESPAWN) l->id[l->count++] = r->rec[i].id;
+    if (l->count > 1) qsort(l->id, l->count, sizeof *l->id, compare_ids); /* l->id may be NULL when empty */
+    l->tick = tick;
+    l->ref_count = r->note.ref_count;
+    memcpy(l->ref_tick, r->note.ref_tick, sizeof l->ref_tick);
+    l->ref_by_type = r->note.ref_by_type;
+    l->ref_types = r->note.ref_types;
+    l->valid = true;
 }
 
 /* ---- phase 2: apply ---- */
@@ -348,18 +431,50 @@ static void collect(ns_replica *r)
     }
 }
 
+/* Reads a packet's header: its tick (resolved against the newest applied one when short), the
+ * record sizes flag, the dense-ids flag, and the despawn, spawn and group counts. Format 2's
+ * steady packet (one group, all said by the header) sets r->steady and r->gap0. */
+static ns_status read_header(ns_replica *r, ns_reader *in, uint32_t *tick, bool *sizes, bool *dense, uint32_t counts[3])
+{
+    const bool format2 = r->lists != NULL;
+    const unsigned k = format2 ? ns__tick_bits(r->cfg.reorder_window) : 16u;
+    uint32_t short_tick = ns_read_bits(in, 1);
+    *tick = ns_read_bits(in, short_tick ? k : 32);
+    r->steady = format2 && ns_read_bits(in, 1);
+    counts[0] = counts[1] = 0;
+    if (r->steady) {
+        r->gap0 = ns_read_packed_u32(in, &r->dense);
+        *sizes = r->cfg.entity_sizes;
+        *dense = false;
+        counts[2] = 1;
+    } else if (format2) {
+        uint32_t flags = ns_read_bits(in, NS__HDR2_BITS);
+        *sizes = r->cfg.entity_sizes;
+        *dense = (flags & NS__HDR2_DENSE) != 0;
+        if (flags & NS__HDR2_EVENTS) counts[0] = ns_read_packed_u32(in, NULL), counts[1] = ns_read_packed_u32(in, NULL);
+        counts[2] = ns_read_bits(in, 1) ? 1u : ns_read_packed_u32(in, NULL); /* 1 bit for one group */
+    } else {
+        uint32_t flags = ns_read_bits(in, NS__HDR_BITS);
+        *sizes = (flags & NS__HDR_SIZES) != 0;
+        *dense = (flags & NS__HDR_DENSE) != 0;
+        for (int i = flags & NS__HDR_EVENTS ? 0 : 2; i < 3; i++) counts[i] = ns_read_packed_u32(in, NULL);
+    }
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    if (r->steady && r->gap0 >= 0x7fffffffu) return ns_reader_fail(in, NS_ERR_BASELINE), NS_ERR_BASELINE;
+    if (short_tick) { /* the tick nearest the newest applied with these low bits */
+        if (!r->received.mask) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
+        *tick = ns__resolve_tick(*tick, k, r->received.newest);
+    }
+    return NS_OK;
+}
+
 /* Reads a packet; with `whole`, the packet must end within the byte after its last record. */
 static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
 {
-    uint32_t short_tick = ns_read_bits(in, 1), tick = ns_read_bits(in, short_tick ? 16 : 32);
-    uint32_t flags = ns_read_bits(in, NS__HDR_BITS), counts[3] = {0, 0, 0};
-    for (int i = flags & NS__HDR_EVENTS ? 0 : 2; i < 3; i++) counts[i] = ns_read_packed_u32(in, NULL);
-    if (ns_reader_failed(in)) return ns_reader_status(in);
-    if (short_tick) { /* the tick nearest the newest applied with these low 16 bits */
-        if (!r->received.mask) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
-        uint32_t newest = r->received.newest, up = (tick - newest) & 0xffffu;
-        tick = up < 0x8000u ? newest + up : newest - (0x10000u - up);
-    }
+    uint32_t tick, counts[3];
+    bool sizes, dense;
+    ns_status st = read_header(r, in, &tick, &sizes, &dense, counts);
+    if (st != NS_OK) return st;
     if (r->received.mask) {
         if (ns__newer(r->received.newest, tick) && r->received.newest - tick > r->cfg.reorder_window) return NS_ERR_STALE;
         if (ns_tickset_has(&r->received, tick)) return NS_OK; /* a duplicate: already applied */
@@ -372,16 +487,22 @@ static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
         r->serial = 1;
     }
     r->nrec = 0;
+    r->note_records = 0;
+    memset(&r->note, 0, sizeof r->note);
     r->scratch_used = 0;
-    r->gaps = flags & NS__HDR_DENSE ? &r->dense : NULL;
-    ns_status st = read_records(r, in, tick, (flags & NS__HDR_SIZES) != 0, counts);
+    r->gaps = dense ? &r->dense : NULL;
+    st = read_records(r, in, tick, sizes, counts);
     if (st == NS_OK && whole && ns_reader_remaining_bits(in) >= 8) st = NS_ERR_MALFORMED;
+    /* Format 2: room for this packet's ids, before anything changes (the slot keeps its ids). */
+    if (st == NS_OK && r->lists && !ns__idlist_reserve(r->lists, ns__idlist_slots(ring_depth(r)), tick, r->nrec))
+        st = NS_ERR_NOMEM;
     if (st != NS_OK) {
         if (!ns_reader_failed(in)) ns_reader_fail(in, st);
         return st;
     }
     ns_tickset_add(&r->received, tick);
     for (uint32_t i = 0; i < r->nrec; i++) apply_record(r, &r->rec[i], tick);
+    if (r->lists) remember_ids(r, tick);
     collect(r);
     return NS_OK;
 }
@@ -466,6 +587,8 @@ size_t ns_replica_memory(const ns_replica *r)
 {
     size_t n = sizeof *r + (size_t)r->cfg.max_entities * (sizeof *r->ent + sizeof *r->stamp + sizeof *r->rec + sizeof *r->handle);
     n += r->scratch_cap;
+    for (uint32_t i = 0; r->lists && i < ns__idlist_slots(ring_depth(r)); i++)
+        n += sizeof *r->lists + (size_t)r->lists[i].cap * sizeof(uint32_t);
     for (uint32_t i = 0; i < r->cfg.max_entities; i++) {
         const ns__rent *e = &r->ent[i];
         if (!e->mem) continue;

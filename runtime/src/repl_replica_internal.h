@@ -59,6 +59,12 @@ struct ns_replica {
     uint32_t          nholders;        /* spawned entities with entity fields: each_ref's work */
     uint8_t          *scratch;
     size_t            scratch_cap, scratch_used;
+    ns__idlist       *lists;           /* format 2: the ids of the packets applied, one slot per
+                                          ring tick (history_depth + reorder_window) */
+    ns__idlist        note;            /* the packet being read: its reference group so far */
+    uint32_t          note_records;    /* ... and that group's records */
+    bool              steady;          /* the packet being read is format 2's steady packet */
+    uint32_t          gap0;            /* ... and its newest baseline's gap */
 };
 
 /* e when entity id is spawned on this client, else NULL. */

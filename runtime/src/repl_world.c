@@ -11,7 +11,8 @@ static bool bad_config(const ns_world_config *c)
 {
     return !c->schema || c->max_entities == 0 || c->max_entities > (1u << 24) || c->max_connections == 0 ||
            c->max_connections > 256 || c->history_depth < 2 || c->reorder_window == 0 ||
-           c->history_depth + c->reorder_window > NS_HISTORY_MAX_DEPTH || c->tick_rate == 0 || c->budget < 16;
+           c->history_depth + c->reorder_window > NS_HISTORY_MAX_DEPTH || c->tick_rate == 0 || c->budget < 16 ||
+           c->packet_format > NS_PACKET_FORMAT_2;
 }
 
 static ns_world_config with_defaults(const ns_world_config *in)
@@ -84,7 +85,8 @@ void ns_world_destroy(ns_world *w)
 {
     if (!w) return;
     for (uint32_t i = 0; w->ent && i < w->cfg.max_entities; i++) free(w->ent[i].cur), free(w->ent[i].store);
-    for (uint32_t c = 0; w->conn && c < w->cfg.max_connections; c++) free(w->conn[c].links);
+    for (uint32_t c = 0; w->conn && c < w->cfg.max_connections; c++)
+        free(w->conn[c].links), ns__idlists_free(w->conn[c].lists, ns__idlist_slots(w->cfg.history_depth));
     ns__defaults_free(&w->defaults);
     free(w->interval);
     free(w->ent);
@@ -301,6 +303,14 @@ ns_status ns_world_connect(ns_world *w, uint32_t *conn)
         memset(k, 0, sizeof *k);
         k->links = calloc(w->cfg.max_entities, sizeof *k->links);
         if (!k->links) return NS_ERR_NOMEM;
+        if (ns__packet_format(w->cfg.packet_format) == NS_PACKET_FORMAT_2) {
+            k->lists = calloc(ns__idlist_slots(w->cfg.history_depth), sizeof *k->lists); /* grown by the writes */
+            if (!k->lists) {
+                free(k->links);
+                k->links = NULL;
+                return NS_ERR_NOMEM;
+            }
+        }
         k->used = true;
         if (conn) *conn = c;
         return NS_OK;
@@ -312,6 +322,7 @@ void ns_world_disconnect(ns_world *w, uint32_t conn)
 {
     if (conn >= w->cfg.max_connections || !w->conn[conn].used) return;
     free(w->conn[conn].links);
+    ns__idlists_free(w->conn[conn].lists, ns__idlist_slots(w->cfg.history_depth));
     memset(&w->conn[conn], 0, sizeof w->conn[conn]);
     for (uint32_t i = 0; i < w->cfg.max_entities; i++)
         if (w->ent[i].state != NS__FREE && w->ent[i].owner == (int32_t)conn) w->ent[i].owner = NS_NO_OWNER;
@@ -379,7 +390,11 @@ size_t ns_world_memory(const ns_world *w)
         if (w->ent[i].state != NS__FREE)
             n += w->ent[i].layout.size + NS_HISTORY_BYTES(w->ent[i].layout.size, w->cfg.history_depth);
     for (uint32_t c = 0; c < w->cfg.max_connections; c++)
-        if (w->conn[c].used) n += (size_t)w->cfg.max_entities * sizeof(ns__link);
+        if (w->conn[c].used) {
+            n += (size_t)w->cfg.max_entities * sizeof(ns__link);
+            for (uint32_t i = 0; w->conn[c].lists && i < ns__idlist_slots(w->cfg.history_depth); i++)
+                n += sizeof *w->conn[c].lists + (size_t)w->conn[c].lists[i].cap * sizeof(uint32_t);
+        }
     return n;
 }
 

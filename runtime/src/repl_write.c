@@ -24,6 +24,9 @@ typedef struct ns__pass {
     uint32_t    npick, nchosen, ndespawn, nspawn, ngroups;
     size_t      used, budget;     /* bits: an upper bound of the packet so far, and the limit */
     bool        sizes;
+    bool        format2;      /* NS_PACKET_FORMAT_2: the compact framing */
+    uint32_t    ref_records;  /* format 2: records of the packet's reference group so far */
+    ns__idlist  ref;          /* ... and that group's header (ref_* fields only) */
     ns_writer   scratch;
     ns_repl_stats stats;
 } ns__pass;
@@ -71,6 +74,7 @@ static ns__pick *add_pick(ns__pass *p, uint32_t id, uint8_t kind, const ns__link
     k->priority = kind == NS__DESPAWN ? 0.0f : e->importance * (float)(p->now - l->since + 1u);
     k->base.count = 0;
     k->base.tick_now = p->now;
+    k->lazy = 0;
     return k;
 }
 
@@ -119,6 +123,13 @@ static void consider_update(ns__pass *p, ns_entity_id id, const ns__entity *e, n
     if (to != l->audience) { /* what the client holds was coded for another audience */
         ns_tickset_clear(&l->sent);
         l->audience = (uint8_t)to;
+    }
+    /* Every baseline is a tick the client acked: when the entity changed after the newest of
+     * those, the skip rule cannot hold, and the baselines wait until the record is tried (most
+     * records of a busy scene never are: the budget fills first). */
+    if (!p->c->acked.mask || ns__newer(e->changed, p->c->acked.newest)) {
+        add_pick(p, id, NS__UPDATE, l, e)->lazy = 1;
+        return;
     }
     ns_baselines b;
     choose_baselines(e, p->c, l, p->now, &b);
@@ -212,7 +223,7 @@ static size_t group_cost(ns__pass *p, const ns_baselines *b, bool add)
     uint32_t prev = p->now;
     for (uint32_t k = 0; k < b->count; k++) bits += ns_packed_u32_cost(prev - b->tick[k] - 1u, &p->w->dense), prev = b->tick[k];
     if (add && p->w->groups[i] == 0) p->w->groups[i] = s, p->ngroups++;
-    return bits;
+    return bits + (p->format2 ? 4u : 0u); /* format 2: the baselines, repeat and two ids bits */
 }
 
 /* The bits of a record's audience (ns__write_audience). */
@@ -257,6 +268,7 @@ static bool encode(ns__pass *p, ns__pick *k, const ns__entity *e)
 static bool try_add(ns__pass *p, ns__pick *k)
 {
     const ns__entity *e = &p->w->ent[k->id];
+    if (k->lazy) choose_baselines(e, p->c, &p->c->links[k->id], p->now, &k->base), k->lazy = 0;
     ns_writer saved = p->scratch;
     if (k->kind != NS__DESPAWN && !encode(p, k, e)) return false;
     size_t body = k->kind == NS__DESPAWN ? 0 : k->bits;
@@ -312,6 +324,61 @@ static int compare_records(const void *pa, const void *pb)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
+/* Sorts keys a[0, n) by their bits from `from` up (stable radix sort, 8 bits a pass, skipping
+ * digits all keys share); tmp holds n. Returns the buffer that holds the result. */
+static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, uint32_t n, unsigned from)
+{
+    for (unsigned shift = from; n && shift < 64; shift += 8) {
+        uint32_t count[257] = {0};
+        for (uint32_t i = 0; i < n; i++) count[(a[i] >> shift & 255u) + 1]++;
+        if (count[(a[0] >> shift & 255u) + 1] == n) continue;
+        for (uint32_t d = 0; d < 256; d++) count[d + 1] += count[d];
+        for (uint32_t i = 0; i < n; i++) tmp[count[a[i] >> shift & 255u]++] = a[i];
+        uint64_t *t = a;
+        a = tmp, tmp = t;
+    }
+    return a;
+}
+
+/* Sorts the chosen records into packet order (compare_records). Sorting the records themselves
+ * (over 100 bytes each) took a fifth of a write in bench_replication's moving scene; so the
+ * usual case sorts 64-bit keys instead: the kind (2 bits), an update's baseline count (2) and
+ * each baseline's age as 127 − age (7 each; ascending ticks are descending ages when no tick
+ * lies across the 32-bit wrap, so now >= 128), the id (24), and the record's index (15), by a
+ * radix sort, then moves the records into the free pick array. Otherwise (a tick near 0, over 2^15 records) it
+ * sorts the records. The order, and so every byte, is the same either way. */
+static void sort_chosen(ns__pass *p)
+{
+    ns_world *w = p->w;
+    const uint32_t n = p->nchosen;
+    bool keys = n <= 0x8000u && p->now >= 128u;
+    uint64_t *key = (uint64_t *)(void *)w->heap; /* choose() is done with the heap */
+    for (uint32_t i = 0; keys && i < n; i++) {
+        const ns__pick *k = &w->chosen[i];
+        uint64_t g = (uint64_t)k->kind << 23;
+        if (k->kind == NS__UPDATE) {
+            g |= (uint64_t)k->base.count << 21;
+            for (uint32_t j = 0; j < k->base.count; j++) {
+                uint32_t age = p->now - k->base.tick[j];
+                if (age > 127u) keys = false;
+                else g |= (uint64_t)(127u - age) << (14u - 7u * j);
+            }
+        }
+        key[i] = g << 39 | (uint64_t)k->id << 15 | i;
+    }
+    if (!keys) {
+        qsort(w->chosen, n, sizeof *w->chosen, compare_records);
+        return;
+    }
+    /* ids are unique: the index bits need no sorting; the free pick array is the second buffer */
+    const uint64_t *in = radix_sort(key, (uint64_t *)(void *)w->pick, n, 15);
+    if (in != key) memcpy(key, in, (size_t)n * sizeof *key);
+    ns__pick *sorted = w->pick; /* the picks are copied into chosen: free too */
+    for (uint32_t i = 0; i < n; i++) sorted[i] = w->chosen[key[i] & 0x7fffu];
+    w->pick = w->chosen;
+    w->chosen = sorted;
+}
+
 static bool same_group(const ns__pick *a, const ns__pick *b)
 {
     if (a->base.count != b->base.count) return false;
@@ -342,15 +409,16 @@ static void write_spawn(ns__pass *p, ns_writer *out, const ns__pick *k)
     write_body(p, out, k, false);
 }
 
-/* Writes the records of one group (or section) chosen[from, to), id gaps in model m; by_type:
- * the group's presence mask stands for the records' presence bits. */
-static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, const ns_model *m, bool by_type)
+/* Writes the records of one group (or section) chosen[from, to), id gaps in model m (none when
+ * ids is false: the group named them by reference); by_type: the group's presence mask stands
+ * for the records' presence bits. */
+static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, const ns_model *m, bool by_type, bool ids)
 {
     const ns__pick *ch = p->w->chosen;
     uint32_t next = 0; /* the lowest id the next record may have */
     for (uint32_t i = from; i < to; i++) {
         const ns__pick *k = &ch[i];
-        ns_write_packed_u32(out, k->id - next, m);
+        if (ids) ns_write_packed_u32(out, k->id - next, m);
         next = k->id + 1;
         if (k->kind == NS__DESPAWN) {
             /* 1: destroyed (references to it end); 0: it left this client's relevancy. */
@@ -410,8 +478,8 @@ static bool dense_is_cheaper(const ns__pass *p)
 
 static void emit(ns__pass *p, ns_writer *out)
 {
+    sort_chosen(p);
     ns__pick *ch = p->w->chosen;
-    qsort(ch, p->nchosen, sizeof *ch, compare_records);
     const ns_model *gaps = dense_is_cheaper(p) ? &p->w->dense : NULL;
     bool short_tick = p->c->acked.mask && p->now - p->c->acked.newest < NS__SHORT_TICK_AGE;
     ns_write_bits(out, short_tick, 1);
@@ -427,8 +495,8 @@ static void emit(ns__pass *p, ns_writer *out)
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen; i++) groups += i == p->ndespawn + p->nspawn || !same_group(&ch[i - 1], &ch[i]);
     ns_write_packed_u32(out, groups, NULL);
     p->stats.groups = groups;
-    write_run(p, out, 0, p->ndespawn, gaps, false);
-    write_run(p, out, p->ndespawn, p->ndespawn + p->nspawn, gaps, false);
+    write_run(p, out, 0, p->ndespawn, gaps, false, true);
+    write_run(p, out, p->ndespawn, p->ndespawn + p->nspawn, gaps, false, true);
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen;) {
         uint32_t j = i + 1;
         while (j < p->nchosen && same_group(&ch[i], &ch[j])) j++;
@@ -438,9 +506,167 @@ static void emit(ns__pass *p, ns_writer *out)
         bool by_type = presence_by_type(p, i, j, &types);
         ns_write_bits(out, by_type, 1);
         if (by_type) ns__write_types(out, types, p->w->schema->component_count);
-        write_run(p, out, i, j, gaps, by_type);
+        write_run(p, out, i, j, gaps, by_type, true);
         i = j;
     }
+}
+
+/* ---- emit, format 2 ---- */
+
+/* One group of updates, chosen[from, to), as format 2 codes its header. */
+typedef struct ns__group2 {
+    uint32_t           from, to;
+    const ns_baselines *base;
+    bool               by_type;
+    uint64_t           types;
+    const ns__idlist  *ref;    /* the packet of its newest baseline, if the server kept it */
+    bool               repeat; /* its other baselines and presence are ref's reference group's */
+    uint8_t            ids;    /* NS__IDS_* */
+} ns__group2;
+
+/* Decides g's coding. The ids by reference when they are a subset of ref and that is cheaper. */
+static void plan_group(const ns__pass *p, ns__group2 *g, const ns_model *m)
+{
+    const ns__pick *ch = p->w->chosen;
+    g->by_type = presence_by_type(p, g->from, g->to, &g->types);
+    g->ref = g->base->count ? ns__idlist_get(p->c->lists, ns__idlist_slots(p->w->cfg.history_depth), g->base->tick[0]) : NULL;
+    g->repeat = false;
+    g->ids = NS__IDS_GAPS;
+    if (!g->ref) return;
+    uint32_t chain[3], n = ns__chain(g->ref, g->base->tick[0], chain);
+    g->repeat = n == g->base->count && g->by_type == g->ref->ref_by_type && (!g->by_type || g->types == g->ref->ref_types);
+    for (uint32_t i = 1; g->repeat && i < n; i++) g->repeat = chain[i] == g->base->tick[i];
+    size_t gaps = cost(g->to - g->from - 1u);
+    uint32_t j = 0, next = 0;
+    for (uint32_t i = g->from; i < g->to; i++) {
+        while (j < g->ref->count && g->ref->id[j] < ch[i].id) j++;
+        if (j == g->ref->count || g->ref->id[j] != ch[i].id) return; /* not a subset */
+        gaps += ns_packed_u32_cost(ch[i].id - next, m);
+        next = ch[i].id + 1;
+    }
+    if (g->ref->count == g->to - g->from) g->ids = NS__IDS_ALL;
+    else if (g->ref->count < gaps) g->ids = NS__IDS_MASK;
+}
+
+/* The bit per id of g->ref: 1 when the group has it. */
+static void write_id_mask(const ns__pass *p, ns_writer *out, const ns__group2 *g)
+{
+    const ns__pick *ch = p->w->chosen;
+    uint32_t i = g->from;
+    for (uint32_t j = 0; j < g->ref->count; j++) {
+        bool has = i < g->to && ch[i].id == g->ref->id[j];
+        ns_write_bits(out, has, 1);
+        i += has;
+    }
+}
+
+/* A group's header and records, but for the steady packet's (whose header says it all). */
+static void write_group2(ns__pass *p, ns_writer *out, const ns__group2 *g, const ns_model *gaps)
+{
+    const ns_baselines *b = g->base;
+    ns_write_bits(out, b->count != 0, 1);
+    if (b->count) {
+        ns_write_packed_u32(out, p->now - b->tick[0] - 1u, &p->w->dense);
+        ns_write_bits(out, g->repeat, 1);
+        if (!g->repeat) {
+            ns_write_bits(out, b->count - 1u, 2);
+            for (uint32_t k = 1; k < b->count; k++) ns_write_packed_u32(out, b->tick[k - 1] - b->tick[k] - 1u, &p->w->dense);
+        }
+        ns_write_bits(out, g->ids == NS__IDS_ALL, 1);
+        if (g->ids != NS__IDS_ALL) ns_write_bits(out, g->ids == NS__IDS_MASK, 1);
+    }
+    if (g->ids == NS__IDS_GAPS) ns_write_packed_u32(out, g->to - g->from - 1u, NULL);
+    if (!g->repeat) {
+        ns_write_bits(out, g->by_type, 1);
+        if (g->by_type) ns__write_types(out, g->types, p->w->schema->component_count);
+    }
+    if (g->ids == NS__IDS_MASK) write_id_mask(p, out, g);
+    write_run(p, out, g->from, g->to, gaps, g->by_type, g->ids == NS__IDS_GAPS);
+}
+
+/* The packet's reference group, for later packets: the group with the most records (the first). */
+static void note_reference(ns__pass *p, const ns__group2 *g)
+{
+    if (g->to - g->from <= p->ref_records) return;
+    p->ref_records = g->to - g->from;
+    p->ref.ref_count = g->base->count;
+    for (uint32_t i = 0; i < 3; i++) p->ref.ref_tick[i] = i < g->base->count ? g->base->tick[i] : 0;
+    p->ref.ref_by_type = g->by_type;
+    p->ref.ref_types = g->by_type ? g->types : 0;
+}
+
+/* Format 2 (docs/replication.md section 2): a short tick, and the steady packet (one group
+ * that repeats the reference group of the packet of its newest baseline, with all its ids) in
+ * one bit and that baseline's gap. */
+static void emit2(ns__pass *p, ns_writer *out)
+{
+    sort_chosen(p);
+    ns__pick *ch = p->w->chosen;
+    const ns_model *gaps = dense_is_cheaper(p) ? &p->w->dense : NULL;
+    const unsigned k = ns__tick_bits(p->w->cfg.reorder_window);
+    bool short_tick = p->c->acked.mask && p->now - p->c->acked.newest < (1u << (k - 1));
+    ns_write_bits(out, short_tick, 1);
+    ns_write_bits(out, short_tick ? p->now & ((1u << k) - 1u) : p->now, short_tick ? k : 32);
+    const uint32_t u0 = p->ndespawn + p->nspawn;
+    uint32_t groups = 0;
+    for (uint32_t i = u0; i < p->nchosen; i++) groups += i == u0 || !same_group(&ch[i - 1], &ch[i]);
+    p->stats.groups = groups;
+    p->ref_records = 0;
+    ns__group2 g = {0};
+    if (groups == 1) g = (ns__group2){.from = u0, .to = p->nchosen, .base = &ch[u0].base}, plan_group(p, &g, gaps);
+    bool steady = groups == 1 && u0 == 0 && g.repeat && g.ids == NS__IDS_ALL;
+    ns_write_bits(out, steady, 1);
+    if (steady) {
+        ns_write_packed_u32(out, p->now - g.base->tick[0] - 1u, &p->w->dense);
+        write_run(p, out, g.from, g.to, gaps, g.by_type, false);
+        note_reference(p, &g);
+        return;
+    }
+    bool events = u0 != 0;
+    ns_write_bits(out, (gaps ? NS__HDR2_DENSE : 0u) | (events ? NS__HDR2_EVENTS : 0u), NS__HDR2_BITS);
+    if (events) {
+        ns_write_packed_u32(out, p->ndespawn, NULL);
+        ns_write_packed_u32(out, p->nspawn, NULL);
+    }
+    ns_write_bits(out, groups == 1, 1); /* one group (most packets): 1 bit */
+    if (groups != 1) ns_write_packed_u32(out, groups, NULL);
+    write_run(p, out, 0, p->ndespawn, gaps, false, true);
+    write_run(p, out, p->ndespawn, u0, gaps, false, true);
+    for (uint32_t i = u0; i < p->nchosen;) {
+        uint32_t j = i + 1;
+        while (j < p->nchosen && same_group(&ch[i], &ch[j])) j++;
+        g = (ns__group2){.from = i, .to = j, .base = &ch[i].base};
+        plan_group(p, &g, gaps);
+        write_group2(p, out, &g, gaps);
+        note_reference(p, &g);
+        i = j;
+    }
+}
+
+static int compare_ids(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* Format 2: keeps the ids this packet carried (spawns and updates) and its reference group, for
+ * later packets to refer to. Out of memory, the slot holds nothing and no packet refers to it. */
+static void remember_ids(ns__pass *p)
+{
+    ns__idlist *lists = p->c->lists;
+    const uint32_t n = ns__idlist_slots(p->w->cfg.history_depth), count = p->nchosen - p->ndespawn;
+    ns__idlist *l = &lists[p->now % n];
+    l->valid = false;
+    if (!ns__idlist_reserve(lists, n, p->now, count)) return;
+    for (uint32_t i = 0; i < count; i++) l->id[i] = p->w->chosen[p->ndespawn + i].id;
+    if (count > 1) qsort(l->id, count, sizeof *l->id, compare_ids); /* l->id may be NULL when empty */
+    l->count = count;
+    l->tick = p->now;
+    l->ref_count = p->ref.ref_count;
+    memcpy(l->ref_tick, p->ref.ref_tick, sizeof l->ref_tick);
+    l->ref_by_type = p->ref.ref_by_type;
+    l->ref_types = p->ref.ref_types;
+    l->valid = true;
 }
 
 /* ---- commit ---- */
@@ -469,6 +695,7 @@ static void commit(ns__pass *p)
         l->since = p->now;
         l->waiting = 0;
     }
+    if (p->format2) remember_ids(p);
     p->c->last = p->now;
     p->c->wrote = true;
 }
@@ -478,10 +705,11 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     if (conn >= w->cfg.max_connections || !w->conn[conn].used || !w->ticked) return NS_ERR_ARGUMENT;
     ns__conn *c = &w->conn[conn];
     if (c->wrote && !ns__newer(w->tick, c->last)) return NS_ERR_STALE; /* one packet per tick */
-    ns__pass p = {.w = w, .c = c, .conn = conn, .now = w->tick, .sizes = w->cfg.entity_sizes};
+    ns__pass p = {.w = w, .c = c, .conn = conn, .now = w->tick, .sizes = w->cfg.entity_sizes,
+                  .format2 = ns__packet_format(w->cfg.packet_format) == NS_PACKET_FORMAT_2};
     p.budget = (size_t)w->cfg.budget * 8; /* the scratch holds bodies for this much */
     if (budget_bits && budget_bits < p.budget) p.budget = budget_bits;
-    p.used = 33 + NS__HDR_BITS + 3 * (size_t)cost(w->cfg.max_entities);
+    p.used = 33 + NS__HDR_BITS + 3 * (size_t)cost(w->cfg.max_entities) + (p.format2 ? 2u : 0u);
     if (p.used > p.budget) return NS_ERR_ARGUMENT;
     memset(w->groups, 0, w->group_cap * sizeof *w->groups);
     ns_writer_init(&p.scratch, w->scratch, w->scratch_cap);
@@ -493,7 +721,8 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     ns_writer_flush(&p.scratch);
     size_t start = ns_writer_bits(out);
     ns_writer saved = *out;
-    emit(&p, out);
+    if (p.format2) emit2(&p, out);
+    else emit(&p, out);
     if (ns_writer_overflowed(out)) {
         *out = saved;
         return NS_ERR_OVERFLOW;

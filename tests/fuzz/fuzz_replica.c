@@ -3,7 +3,8 @@
  * Each input is one packet given to a replica that already holds entities and baselines: a
  * world of tests/replication/repl.netschema runs a few ticks first, owner and observer, and
  * the replica applies its real packets. The second input byte also says whether the world
- * writes entity sizes. Invariants: the reader never reads past the packet (ASan); a
+ * writes entity sizes (bit 0) and which packet format it writes (bit 1: format 2, the compact
+ * one, whose groups may name their ids and baselines by reference to earlier packets). Invariants: the reader never reads past the packet (ASan); a
  * refused packet leaves the replica exactly as it was; an accepted one leaves it usable (the
  * next real packet still reads). */
 #include <stdio.h>
@@ -56,7 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2) return 0;
-    ns_world_config cfg = {.schema = &rt_schema, .max_entities = ENTITIES, .max_connections = 2, .entity_sizes = data[1] & 1};
+    ns_world_config cfg = {.schema = &rt_schema, .max_entities = ENTITIES, .max_connections = 2, .entity_sizes = data[1] & 1,
+                           .packet_format = data[1] & 2 ? NS_PACKET_FORMAT_2 : NS_PACKET_FORMAT_1};
     ns_world *w = ns_world_create(&cfg, NULL);
     uint32_t conn;
     ns_world_connect(w, &conn);
@@ -90,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * with the rest of the input XORed over it (mostly valid structure, so the fuzz reaches deep
      * records even without coverage feedback); otherwise the input itself (with the short-tick
      * bit set, its 16 tick bits land near the newest applied tick: fresh, late, stale or
-     * duplicate). */
+     * duplicate; in format 2 its 6 tick bits do). */
     size_t n = size;
     uint8_t *in = malloc(sizeof pkt);
     if (data[0] & 0x80) {

@@ -3,7 +3,8 @@
  * relevancy and change owners. Every state a client holds must equal the server's state of the
  * same tick for that client's audience; once the links go quiet, every client must hold
  * exactly what the server says it holds, at the newest state, and every despawn is acked.
- * Memory must stay bounded. */
+ * Memory must stay bounded. The soak runs once per snapshot packet format: format 1, and
+ * format 2 (docs/replication.md section 2), whose packets refer to earlier ones. */
 #include <stdio.h>
 #include <string.h>
 
@@ -74,7 +75,8 @@ static void churn(rh_game *g, mover *m, uint64_t *rng)
 START_TEST(soak_replication)
 {
     rh_game *g = malloc(sizeof *g);
-    ns_world_config cfg = {.max_entities = ENTITIES, .max_connections = CLIENTS, .budget = 600};
+    const uint32_t format = _i == 0 ? NS_PACKET_FORMAT_1 : NS_PACKET_FORMAT_2;
+    ns_world_config cfg = {.max_entities = ENTITIES, .max_connections = CLIENTS, .budget = 600, .packet_format = format};
     rh_impair bad = {.loss = 0.2, .reorder = 0.2, .duplicate = 0.1, .latency = 2, .jitter = 3};
     rh_start(g, cfg, CLIENTS, bad, 2026);
     for (uint32_t c = 0; c < CLIENTS; c++) ns_world_set_relevancy(g->world, g->conn[c], ns_relevant_by_distance, &radius);
@@ -83,6 +85,7 @@ START_TEST(soak_replication)
     size_t world_peak = 0, replica_peak = 0;
     uint64_t spawns = 0, despawns = 0, bits = 0, framing = 0;
     char why[200];
+    memset(m, 0, sizeof m);
     for (uint32_t t = 0; t < TICKS; t++) {
         churn(g, m, &rng);
         move_all(g, m, &rng);
@@ -119,11 +122,14 @@ START_TEST(soak_replication)
     /* Memory: bounded by the configuration, whatever the traffic. */
     size_t blob = 3 * 16 * 2; /* the largest entity: Body, Health and Secret, 16-aligned */
     size_t world_bound = sizeof(void *) * 64 + (size_t)ENTITIES * (1024 + blob * (1 + NS_REPL_DEFAULT_DEPTH)) +
-                         (size_t)CLIENTS * (64 + ENTITIES * NS_REPL_LINK_BYTES) + 600 * 2 + 64 + 1024 * 8 + 4096;
+                         (size_t)CLIENTS * (64 + ENTITIES * NS_REPL_LINK_BYTES) + 600 * 2 + 64 + 1024 * 8 + 4096 +
+                         /* format 2: each connection's ids of its last history_depth packets */
+                         (size_t)CLIENTS * NS_REPL_DEFAULT_DEPTH * (64 + (ENTITIES + 16) * 2 * sizeof(uint32_t));
     ck_assert_uint_le(world_peak, world_bound);
-    ck_assert_uint_le(replica_peak, (size_t)ENTITIES * (1024 + blob * 64 + 128) + 65536);
-    fprintf(stderr, "soak: %llu spawns, %llu despawns, %.1f%% framing, world %zu B, replica peak %zu B\n",
-            (unsigned long long)spawns, (unsigned long long)despawns, 100.0 * (double)framing / (double)bits, world_peak,
+    ck_assert_uint_le(replica_peak, (size_t)ENTITIES * (1024 + blob * 64 + 128) + 65536 +
+                                        64 * (64 + (ENTITIES + 16) * 2 * sizeof(uint32_t)));
+    fprintf(stderr, "soak (format %u): %llu spawns, %llu despawns, %.1f%% framing, world %zu B, replica peak %zu B\n",
+            format, (unsigned long long)spawns, (unsigned long long)despawns, 100.0 * (double)framing / (double)bits, world_peak,
             replica_peak);
     rh_stop(g);
     free(g);
@@ -135,7 +141,7 @@ static Suite *suite(void)
     Suite *s = suite_create("soak");
     TCase *tc = tcase_create("replication");
     tcase_set_timeout(tc, 1200);
-    tcase_add_test(tc, soak_replication);
+    tcase_add_loop_test(tc, soak_replication, 0, 2); /* packet formats 1 and 2 */
     suite_add_tcase(s, tc);
     return s;
 }

@@ -64,7 +64,13 @@ typedef struct ns_world_config {
     uint32_t budget;                /* bytes per packet; 0: NS_REPL_DEFAULT_BUDGET */
     bool     entity_sizes;          /* write each entity's size in bits, so that a receiver can
                                        skip entities it cannot decode (see docs/replication.md) */
+    uint32_t packet_format;         /* 0 or 1: the snapshot packet of format 1; NS_PACKET_FORMAT_2:
+                                       the compact one (docs/replication.md section 2), which the
+                                       handshake tells the replica to read */
 } ns_world_config;
+
+#define NS_PACKET_FORMAT_1 1u        /* the snapshot packet format every version reads */
+#define NS_PACKET_FORMAT_2 2u        /* compact framing: short ticks, ids by reference */
 
 /* Decides whether connection `conn` sees entity `e`. Owners always see their own entities. */
 typedef bool (*ns_relevancy_fn)(const ns_world *w, uint32_t conn, ns_entity_id e, void *ctx);
@@ -276,6 +282,8 @@ typedef struct ns_replica_config {
     ns_despawn_fn on_despawn;       /* may be NULL */
     void         *ctx;
     ns_resolve_fn on_resolve;       /* may be NULL */
+    uint32_t packet_format;         /* the server's (see ns_handshake): 0 or 1, or NS_PACKET_FORMAT_2 */
+    bool     entity_sizes;          /* format 2: the server's entity_sizes (format 1 packets say it) */
 } ns_replica_config;
 
 ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status);
@@ -350,18 +358,21 @@ typedef struct ns_handshake {
     uint64_t schema_hash;
     uint32_t max_entities, history_depth, reorder_window, tick_rate;
     uint32_t conn;                  /* the client's connection number on the server */
+    uint32_t packet_format;         /* 0 or 1: format 1; NS_PACKET_FORMAT_2 */
+    bool     entity_sizes;          /* format 2 only: records carry their sizes */
 } ns_handshake;
 
 /* The handshake a world sends to connection `conn`. */
 ns_handshake ns_world_handshake(const ns_world *w, uint32_t conn);
 
-/* Writes / reads a handshake: "NSHS", format 1, then the fields (24 bytes in all). */
+/* Writes / reads a handshake: "NSHS", the packet format (1, or 2 with a flags byte), then the
+ * fields (24 bytes in all). A client that reads only format 1 refuses a format-2 handshake. */
 void ns_handshake_write(ns_writer *w, const ns_handshake *h);
 ns_status ns_handshake_read(ns_reader *r, ns_handshake *h);
 
 /* NS_OK if h was made for `schema`; else NS_ERR_MISMATCH with a message naming both hashes in
- * msg (if not NULL). On NS_OK, fills cfg's schema, max_entities, history_depth and
- * reorder_window (callbacks are left as they are). */
+ * msg (if not NULL). On NS_OK, fills cfg's schema, max_entities, history_depth, reorder_window,
+ * packet_format and entity_sizes (callbacks are left as they are). */
 ns_status ns_handshake_accept(const ns_handshake *h, const ns_schema *schema, ns_replica_config *cfg, char *msg,
                               size_t msg_size);
 

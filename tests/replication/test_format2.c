@@ -1,0 +1,468 @@
+/* test_format2.c — the compact snapshot packet (format 2, docs/replication.md section 2) as a
+ * user sees it: chosen in the world's config and carried by the handshake, replicas that match
+ * the server under loss, reordering and duplication, ticks read right when late or after a long
+ * silence, hostile packets refused without a trace, exact bytes, and fewer framing bits than
+ * format 1 in the same scene. Format 1's bytes do not depend on any of it. */
+#include <stdio.h>
+#include <string.h>
+
+#include <netschema/dump.h>
+
+#include "ns_test.h"
+#include "repl.ns.h"
+#include "repl_harness.h"
+
+static const uint32_t body_health[] = {RT_BODY_ID, RT_HEALTH_ID};
+
+static rh_game *start(ns_world_config cfg, uint32_t n, rh_impair impair, uint64_t seed)
+{
+    rh_game *g = malloc(sizeof *g);
+    ck_assert_ptr_nonnull(g);
+    if (!cfg.max_entities) cfg.max_entities = 64;
+    if (!cfg.max_connections) cfg.max_connections = 8;
+    rh_start(g, cfg, n, impair, seed);
+    return g;
+}
+
+static void stop(rh_game *g)
+{
+    rh_stop(g);
+    free(g);
+}
+
+static ns_entity_id spawn(rh_game *g, const uint32_t *types, uint32_t n)
+{
+    ns_entity_id id;
+    ck_assert_int_eq(ns_world_spawn(g->world, types, n, &id), NS_OK);
+    return id;
+}
+
+static void set_body(rh_game *g, ns_entity_id e, float x, float z)
+{
+    rt_Body b;
+    rt_Body_init(&b);
+    b.pos.x = x, b.pos.z = z;
+    ck_assert_int_eq(ns_world_set(g->world, e, RT_BODY_ID, &b), NS_OK);
+}
+
+/* One server tick whose packet for client 0 the test delivers itself (into pkt). */
+static size_t tick_and_write(rh_game *g, uint8_t *pkt, size_t cap)
+{
+    size_t len = 0;
+    g->tick++;
+    ck_assert_int_eq(ns_world_tick(g->world, g->tick), NS_OK);
+    ck_assert_int_eq(ns_world_write_packet(g->world, g->conn[0], pkt, cap, &len, &g->last[0]), NS_OK);
+    return len;
+}
+
+static void ack(rh_game *g, uint32_t c)
+{
+    uint8_t buf[32];
+    ns_writer w;
+    ns_writer_init(&w, buf, sizeof buf);
+    ns_replica_write_ack(g->replica[c], &w);
+    ns_reader r;
+    ns_reader_init(&r, buf, ns_writer_flush(&w));
+    ck_assert_int_eq(ns_world_read_ack(g->world, g->conn[c], &r), NS_OK);
+}
+
+/* ---- the handshake ---- */
+
+START_TEST(handshake_carries_the_packet_format)
+{
+    uint8_t buf[32];
+    ns_writer w;
+    ns_reader r;
+    ns_handshake back;
+    for (uint32_t f = 0; f <= 2; f++) {
+        rh_game *g = start((ns_world_config){.packet_format = f, .entity_sizes = true}, 1, (rh_impair){0}, 1);
+        ns_writer_init(&w, buf, sizeof buf);
+        ns_handshake h = ns_world_handshake(g->world, g->conn[0]);
+        ns_handshake_write(&w, &h);
+        ck_assert_uint_eq(ns_writer_flush(&w), 24);
+        /* Format 1 (0 or 1 in the config) is the handshake it always was: format byte 1, a zero. */
+        ck_assert_uint_eq(buf[4], f == 2 ? 2 : 1);
+        ck_assert_uint_eq(buf[7], f == 2 ? 1 : 0); /* format 2: the entity-sizes flag */
+        ns_reader_init(&r, buf, 24);
+        ck_assert_int_eq(ns_handshake_read(&r, &back), NS_OK);
+        ns_replica_config rc = {0};
+        ck_assert_int_eq(ns_handshake_accept(&back, &rt_schema, &rc, NULL, 0), NS_OK);
+        ck_assert_uint_eq(rc.packet_format, f == 2 ? 2 : 1);
+        ck_assert(rc.entity_sizes == (f == 2));
+        stop(g);
+    }
+    buf[4] = 3; /* a format this reader does not know */
+    ns_reader_init(&r, buf, 24);
+    ck_assert_int_eq(ns_handshake_read(&r, &back), NS_ERR_MISMATCH);
+    buf[4] = 2, buf[7] = 0x81; /* an unknown flag */
+    ns_reader_init(&r, buf, 24);
+    ck_assert_int_eq(ns_handshake_read(&r, &back), NS_ERR_MALFORMED);
+    buf[4] = 1, buf[7] = 1; /* format 1 has no flags */
+    ns_reader_init(&r, buf, 24);
+    ck_assert_int_eq(ns_handshake_read(&r, &back), NS_ERR_MALFORMED);
+    ns_world_config bad = {.schema = &rt_schema, .max_entities = 4, .max_connections = 1, .packet_format = 3};
+    ns_status st;
+    ck_assert_ptr_null(ns_world_create(&bad, &st));
+    ck_assert_int_eq(st, NS_ERR_ARGUMENT);
+}
+END_TEST
+
+/* packet_format 0 and 1 write the same bytes: the default is format 1. */
+START_TEST(format_0_and_1_write_the_same_bytes)
+{
+    rh_game *a = start((ns_world_config){.packet_format = 0}, 1, (rh_impair){.loss = 0.2}, 9);
+    rh_game *b = start((ns_world_config){.packet_format = 1}, 1, (rh_impair){.loss = 0.2}, 9);
+    for (int i = 0; i < 12; i++) spawn(a, body_health, 2), spawn(b, body_health, 2);
+    for (int t = 0; t < 200; t++) {
+        for (ns_entity_id e = 0; e < 12; e++) set_body(a, e, (float)(t * (int)e) * 0.01f, 0), set_body(b, e, (float)(t * (int)e) * 0.01f, 0);
+        rh_step(a), rh_step(b);
+        ck_assert_uint_eq(a->last[0].bits, b->last[0].bits);
+    }
+    ck_assert_uint_eq(a->bits_down[0], b->bits_down[0]);
+    stop(a), stop(b);
+}
+END_TEST
+
+/* ---- round trips ---- */
+
+typedef struct scene_result {
+    uint64_t bits, framing;
+} scene_result;
+
+/* Movers, spawns, despawns and owner changes over impaired links; every client consistent with
+ * the server every tick, and settled once the links are quiet. */
+static scene_result run_scene(uint32_t format, rh_impair impair, uint64_t seed)
+{
+    rh_game *g = start((ns_world_config){.packet_format = format, .max_entities = 48}, 4, impair, seed);
+    uint64_t rng = seed;
+    char why[200];
+    scene_result res = {0, 0};
+    for (int i = 0; i < 20; i++) spawn(g, body_health, 2);
+    for (int t = 0; t < 800; t++) {
+        for (ns_entity_id e = 0; e < 48; e++)
+            if (ns_world_alive(g->world, e) && e % 5 != 0) set_body(g, e, (float)t * 0.05f + (float)e, (float)(e % 7));
+        if (rh_uniform(&rng) < 0.05) ns_world_despawn(g->world, (ns_entity_id)(rh_next(&rng) % 48));
+        ns_entity_id id;
+        if (rh_uniform(&rng) < 0.06) ns_world_spawn(g->world, body_health, 1 + (uint32_t)(rh_next(&rng) % 2), &id); /* unless full */
+        if (rh_uniform(&rng) < 0.02) {
+            ns_entity_id e = (ns_entity_id)(rh_next(&rng) % 48);
+            if (ns_world_alive(g->world, e)) ns_world_set_owner(g->world, e, (int32_t)(rh_next(&rng) % 4));
+        }
+        rh_step(g);
+        for (uint32_t c = 0; c < g->nclients; c++) {
+            res.bits += g->last[c].bits, res.framing += g->last[c].framing_bits;
+            NS_CHECK(rh_consistent(g, c, why, sizeof why), "format %u tick %u: %s", format, g->tick, why);
+        }
+    }
+    ck_assert_uint_eq(g->read_errors, 0);
+    for (uint32_t c = 0; c < g->nclients; c++) g->down[c].impair = g->up[c].impair = (rh_impair){0};
+    for (uint32_t t = 0; t < 3 * NS_REPL_DEFAULT_REORDER + 16; t++) rh_step(g);
+    for (uint32_t c = 0; c < g->nclients; c++) NS_CHECK(rh_settled(g, c, why, sizeof why), "format %u: %s", format, why);
+    ck_assert_uint_eq(g->read_errors, 0);
+    stop(g);
+    return res;
+}
+
+static const rh_impair impairments[] = {
+    {0, 0, 0, 0, 0},
+    {.loss = 0.2},
+    {.reorder = 0.3, .jitter = 3},
+    {.duplicate = 0.2, .latency = 2},
+    {.loss = 0.2, .reorder = 0.2, .duplicate = 0.1, .latency = 3, .jitter = 4},
+};
+
+START_TEST(round_trips_under_loss_reorder_and_duplication)
+{
+    scene_result two = run_scene(NS_PACKET_FORMAT_2, impairments[_i], 100 + (uint64_t)_i);
+    scene_result one = run_scene(NS_PACKET_FORMAT_1, impairments[_i], 100 + (uint64_t)_i);
+    /* The same game in fewer framing bits (the components' bits are the same code). */
+    NS_CHECK(two.framing < one.framing, "framing: format 2 %llu bits, format 1 %llu", (unsigned long long)two.framing,
+             (unsigned long long)one.framing);
+}
+END_TEST
+
+/* ---- the short tick ---- */
+
+/* A packet held back while reorder_window newer ones apply is still read as its own tick (and
+ * applied); one held back longer is refused as stale, never misread as a newer tick. */
+START_TEST(a_late_packet_reads_its_own_tick)
+{
+    const uint32_t late_by = (uint32_t)_i == 0 ? NS_REPL_DEFAULT_REORDER : 2 * NS_REPL_DEFAULT_REORDER;
+    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2}, 1, (rh_impair){0}, 3);
+    g->tick = 1000;
+    ns_entity_id e = spawn(g, body_health, 2);
+    uint8_t pkt[RH_MAX_PACKET], held[RH_MAX_PACKET];
+    size_t len, held_len = 0;
+    uint32_t held_tick = 0;
+    for (int t = 0; t < 10; t++) {
+        set_body(g, e, (float)t, 0);
+        len = tick_and_write(g, pkt, sizeof pkt);
+        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+        ack(g, 0);
+    }
+    set_body(g, e, 100, 0);
+    held_len = tick_and_write(g, held, sizeof held);
+    held_tick = g->tick;
+    ck_assert_uint_eq(held[0] & 1u, 1); /* short */
+    for (uint32_t t = 0; t < late_by; t++) {
+        set_body(g, e, 200 + (float)t, 0);
+        len = tick_and_write(g, pkt, sizeof pkt);
+        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+        ack(g, 0);
+    }
+    ck_assert_uint_eq(ns_replica_newest(g->replica[0]), held_tick + late_by);
+    ns_status st = ns_replica_read_packet(g->replica[0], held, held_len);
+    if (late_by <= NS_REPL_DEFAULT_REORDER) {
+        ck_assert_int_eq(st, NS_OK);
+        const rt_Body_snap *s = ns_replica_snap_at(g->replica[0], e, RT_BODY_ID, held_tick);
+        ck_assert_ptr_nonnull(s); /* stored as the state of its own tick */
+        const rt_Body_snap *want = ns_world_recorded(g->world, e, RT_BODY_ID, held_tick);
+        ck_assert_mem_eq(s, want, sizeof *s);
+    } else {
+        ck_assert_int_eq(st, NS_ERR_STALE);
+    }
+    ck_assert_uint_eq(ns_replica_newest(g->replica[0]), held_tick + late_by);
+    stop(g);
+}
+END_TEST
+
+/* When the client has acked nothing for half the short tick's span (32 ticks with the default
+ * reorder window), the tick goes out in full, and reads right; then short again. Across the
+ * wrap of the 32-bit tick. */
+START_TEST(a_long_silence_sends_the_full_tick)
+{
+    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2}, 1, (rh_impair){0}, 4);
+    g->tick = 0xffffffffu - 50;
+    ns_entity_id e = spawn(g, body_health, 2);
+    uint8_t pkt[RH_MAX_PACKET];
+    size_t len;
+    for (int t = 0; t < 5; t++) {
+        len = tick_and_write(g, pkt, sizeof pkt);
+        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+        ack(g, 0);
+    }
+    const uint32_t acked = g->tick;
+    for (uint32_t t = 0; t < 100; t++) { /* the packets arrive, the acks do not */
+        set_body(g, e, (float)t, 0);
+        len = tick_and_write(g, pkt, sizeof pkt);
+        ck_assert_uint_eq(pkt[0] & 1u, g->tick - acked < 32 ? 1u : 0u);
+        if (t % 40 == 39) continue; /* and now and then a packet is lost too */
+        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+        ck_assert_uint_eq(ns_replica_newest(g->replica[0]), g->tick);
+    }
+    g->tick += 5000; /* the server idled: a jump far beyond the short span */
+    len = tick_and_write(g, pkt, sizeof pkt);
+    ck_assert_uint_eq(pkt[0] & 1u, 0);
+    ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+    ck_assert_uint_eq(ns_replica_newest(g->replica[0]), g->tick);
+    ack(g, 0);
+    set_body(g, e, -5, 0);
+    len = tick_and_write(g, pkt, sizeof pkt);
+    ck_assert_uint_eq(pkt[0] & 1u, 1);
+    ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+    ck_assert_float_eq_tol(((const rt_Body *)ns_replica_value(g->replica[0], e, RT_BODY_ID))->pos.x, -5.0f, 0.006f);
+    stop(g);
+}
+END_TEST
+
+/* ---- exact bytes ---- */
+
+/* The first packet of a world with nothing in it: 0 (long tick), tick 1 in 32 bits, 0 (not
+ * steady), 00 (no dense ids, no events), 0 (not one group), group count 0 packed (00). */
+START_TEST(an_empty_first_packet_has_these_bytes)
+{
+    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2}, 1, (rh_impair){0}, 5);
+    uint8_t pkt[64];
+    size_t len = tick_and_write(g, pkt, sizeof pkt);
+    static const uint8_t want[] = {0x02, 0x00, 0x00, 0x00, 0x00};
+    ck_assert_uint_eq(len, sizeof want);
+    ck_assert_mem_eq(pkt, want, sizeof want);
+    ck_assert_uint_eq(g->last[0].bits, 39);
+    ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+    stop(g);
+}
+END_TEST
+
+/* A steady packet: 1 (short tick), the tick's low 6 bits, 1 (steady), the newest baseline's gap
+ * 0 in the dense model (1 bit, 0), then per entity its presence bits (Body 1, Health 0: two
+ * records of two bits are shorter than a mask of five types) and its Body written against its
+ * three baselines; no ids: the packet repeats the one of its newest baseline. */
+START_TEST(a_steady_packet_has_these_bytes)
+{
+    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2}, 1, (rh_impair){0}, 6);
+    ns_entity_id a = spawn(g, body_health, 2), b = spawn(g, body_health, 2);
+    uint8_t pkt[RH_MAX_PACKET];
+    size_t len = 0;
+    for (int t = 0; t < 6; t++) {
+        set_body(g, a, (float)t, 1), set_body(g, b, 2, (float)t * 2);
+        len = tick_and_write(g, pkt, sizeof pkt);
+        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+        ack(g, 0);
+    }
+    const uint32_t now = g->tick;
+    ck_assert_uint_eq(now, 6);
+    uint8_t want[64];
+    ns_writer w;
+    ns_writer_init(&w, want, sizeof want);
+    ns_write_bits(&w, 1, 1);
+    ns_write_bits(&w, now & 63u, 6);
+    ns_write_bits(&w, 1, 1);
+    ns_write_bits(&w, 0, 1);
+    for (ns_entity_id e = a; e <= b; e++) {
+        ns_write_bits(&w, 1, 1), ns_write_bits(&w, 0, 1);
+        ns_baselines base = {{NULL, NULL, NULL}, {now - 1, now - 2, now - 3}, 3, now};
+        for (uint32_t k = 0; k < 3; k++) base.snap[k] = ns_world_recorded(g->world, e, RT_BODY_ID, base.tick[k]);
+        rt_Body_write(&w, ns_world_recorded(g->world, e, RT_BODY_ID, now), &base, NS_TO_OBSERVER);
+    }
+    size_t want_len = ns_writer_flush(&w);
+    ck_assert_uint_eq(len, want_len);
+    ck_assert_mem_eq(pkt, want, want_len);
+    ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+    /* ns_dump prints it, with the replica that will read it. */
+    char out[4096] = {0};
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    set_body(g, a, 9, 1), set_body(g, b, 2, 20);
+    ack(g, 0);
+    len = tick_and_write(g, pkt, sizeof pkt);
+    ns_reader r;
+    ns_reader_init(&r, pkt, len);
+    ck_assert_int_eq(ns_dump_repl_packet(f, &rt_schema, g->replica[0], &r), NS_OK);
+    rewind(f);
+    size_t got = fread(out, 1, sizeof out - 1, f);
+    out[got] = '\0';
+    fclose(f);
+    NS_CHECK(strstr(out, "packet (format 2, steady) tick 7 (short)") != NULL, "%s", out);
+    NS_CHECK(strstr(out, "repeating packet 6's group, ids all those of packet 6") != NULL, "%s", out);
+    NS_CHECK(strstr(out, "update #1") != NULL, "%s", out);
+    ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+    stop(g);
+}
+END_TEST
+
+/* ---- hostile packets ---- */
+
+static size_t digest(const ns_replica *r, uint8_t *out, size_t cap)
+{
+    size_t n = 0;
+    for (ns_entity_id e = 0; e < 64; e++) {
+        if (!ns_replica_has(r, e)) continue;
+        for (uint32_t k = 0; k < rt_schema.component_count; k++) {
+            const ns_component_ops *ops = &rt_schema.components[k];
+            uint32_t tick;
+            const void *s = ns_replica_snap(r, e, ops->desc->id, &tick);
+            const void *v = ns_replica_value(r, e, ops->desc->id);
+            if (!s) continue;
+            if (n + 8 + ops->desc->snap_size + ops->desc->value_size > cap) abort();
+            memcpy(out + n, &e, 4), memcpy(out + n + 4, &tick, 4), n += 8;
+            memcpy(out + n, s, ops->desc->snap_size), n += ops->desc->snap_size;
+            memcpy(out + n, v, ops->desc->value_size), n += ops->desc->value_size;
+        }
+    }
+    uint32_t count = ns_replica_count(r), newest = ns_replica_newest(r);
+    memcpy(out + n, &count, 4), memcpy(out + n + 4, &newest, 4);
+    return n + 8;
+}
+
+/* Every truncation of real format-2 packets, and every single-bit flip of them, is refused
+ * with the replica unchanged, or (a flip that still decodes) applied in full; the real packet
+ * then still reads. */
+/* The packets client 0 applied, in order: a shadow replica fed with them equals its replica. */
+typedef struct history_log {
+    uint32_t n;
+    size_t   len[100];
+    uint8_t  pkt[100][RH_MAX_PACKET];
+} history_log;
+
+static ns_replica *shadow_of(rh_game *g, const history_log *h)
+{
+    ns_handshake hs = ns_world_handshake(g->world, g->conn[0]);
+    ns_replica_config rc = {0};
+    ck_assert_int_eq(ns_handshake_accept(&hs, &rt_schema, &rc, NULL, 0), NS_OK);
+    ns_replica *r = ns_replica_create(&rc, NULL);
+    ck_assert_ptr_nonnull(r);
+    for (uint32_t i = 0; i < h->n; i++) ck_assert_int_eq(ns_replica_read_packet(r, h->pkt[i], h->len[i]), NS_OK);
+    return r;
+}
+
+/* Every truncation of real format-2 packets, and single-bit flips all over them, are refused
+ * with the replica unchanged, or (a flip that still decodes: a value bit) applied. Each flip
+ * goes to a shadow replica that read the same packets as the client's, rebuilt after a flip it
+ * applied; the client's replica reads the real packets and stays consistent with the server. */
+START_TEST(hostile_packets_change_nothing)
+{
+    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2, .entity_sizes = _i != 0}, 1, (rh_impair){0}, 7);
+    for (int i = 0; i < 24; i++) spawn(g, body_health, 2);
+    ns_world_set_owner(g->world, 3, (int32_t)g->conn[0]);
+    static history_log log;
+    static uint8_t before[1 << 16], after[1 << 16];
+    log.n = 0;
+    uint8_t bad[RH_MAX_PACKET];
+    uint64_t rng = 11 + (uint64_t)_i;
+    uint32_t refused = 0, truncations = 0, applied = 0;
+    char why[200];
+    ns_replica *shadow = shadow_of(g, &log);
+    for (int t = 0; t < 100; t++) {
+        for (ns_entity_id e = 0; e < 24; e++)
+            if (ns_world_alive(g->world, e) && (e + (uint32_t)t) % 3 != 0) set_body(g, e, (float)(rh_uniform(&rng) * 50), (float)t);
+        if (t % 30 == 10) ns_world_despawn(g->world, (ns_entity_id)(rh_next(&rng) % 24));
+        ns_entity_id id;
+        if (t % 30 == 20) ns_world_spawn(g->world, body_health, 2, &id);
+        uint8_t *pkt = log.pkt[log.n];
+        size_t len = tick_and_write(g, pkt, RH_MAX_PACKET);
+        size_t nb = digest(shadow, before, sizeof before);
+        for (size_t cut = 0; cut < len; cut++, truncations++) {
+            ns_status st = ns_replica_read_packet(shadow, pkt, cut);
+            NS_CHECK(st != NS_OK, "tick %u: a packet cut to %zu of %zu bytes was accepted", g->tick, cut, len);
+            size_t na = digest(shadow, after, sizeof after);
+            NS_CHECK(na == nb && memcmp(before, after, nb) == 0, "a truncated packet (%s) changed the replica",
+                     ns_status_str(st));
+        }
+        for (int k = 0; k < 40; k++) {
+            size_t bit = (size_t)(rh_next(&rng) % (len * 8));
+            memcpy(bad, pkt, len);
+            bad[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+            ns_status st = ns_replica_read_packet(shadow, bad, len);
+            if (st == NS_OK) {
+                applied++;
+                ns_replica_destroy(shadow);
+                shadow = shadow_of(g, &log);
+                continue;
+            }
+            refused++;
+            size_t na = digest(shadow, after, sizeof after);
+            NS_CHECK(na == nb && memcmp(before, after, nb) == 0, "a flipped packet (bit %zu: %s) changed the replica", bit,
+                     ns_status_str(st));
+        }
+        log.len[log.n++] = len;
+        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+        ck_assert_int_eq(ns_replica_read_packet(shadow, pkt, len), NS_OK);
+        ack(g, 0);
+        NS_CHECK(rh_consistent(g, 0, why, sizeof why), "%s", why);
+    }
+    ck_assert_uint_gt(refused, 500);
+    ck_assert_uint_gt(truncations, 500);
+    ns_replica_destroy(shadow);
+    stop(g);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("format2");
+    TCase *tc = tcase_create("format2");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, handshake_carries_the_packet_format);
+    tcase_add_test(tc, format_0_and_1_write_the_same_bytes);
+    tcase_add_loop_test(tc, round_trips_under_loss_reorder_and_duplication, 0,
+                        (int)(sizeof impairments / sizeof impairments[0]));
+    tcase_add_loop_test(tc, a_late_packet_reads_its_own_tick, 0, 2);
+    tcase_add_test(tc, a_long_silence_sends_the_full_tick);
+    tcase_add_test(tc, an_empty_first_packet_has_these_bytes);
+    tcase_add_test(tc, a_steady_packet_has_these_bytes);
+    tcase_add_loop_test(tc, hostile_packets_change_nothing, 0, 2);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+NS_TEST_MAIN(suite)
