@@ -4,7 +4,10 @@
  *   - speed in entities per second, and as a ratio to memcpy of the raw value structs;
  *   - speed as generated ÷ hand-written time for encode, decode and quantize, for each motion:
  *     bench/hand_codec.c writes the same bytes (and makes the same snapshots) the way a
- *     programmer who knew only this schema would, timed interleaved with the generated code.
+ *     programmer who knew only this schema would, timed interleaved with the generated code;
+ *   - the table mode's encode and decode (netschemac --codec table: the runtime's descriptor-driven
+ *     ns_table_write/ns_table_read, which its generated _write/_read call) as ratios to the
+ *     default mode's and to the hand codec's time, interleaved likewise.
  * Every entity has its own random state, so the ~300,000 data-dependent branch outcomes of one
  * pass are far more than a branch predictor can learn; a small repeated data set would hide
  * mispredictions that real traffic has.
@@ -194,6 +197,57 @@ static void hand_quantize_all(void *p)
     }
 }
 
+/* The table mode (netschemac --codec table): its generated _write and _read are these calls on
+ * the same descriptors, so they are timed here, in the same process as the default mode's code. */
+static void table_encode_all(void *p)
+{
+    world *w = p;
+    ns_writer wr;
+    ns_writer_init(&wr, w->buf, w->cap);
+    for (int i = 0; i < ENTITIES; i++) {
+        entity *e = &w->e[i];
+        ns_baselines bt = base_of(e, e->t), bh = base_of(e, e->h);
+        ns_writer x = wr;
+        if (ns_table_write(&x, &bench_Transform_desc, &e->t[3], NULL, &bt, NS_TO_OBSERVER) == NS_OK) wr = x;
+        x = wr;
+        if (ns_table_write(&x, &bench_Health_desc, &e->h[3], NULL, &bh, NS_TO_OBSERVER) == NS_OK) wr = x;
+    }
+    w->used = ns_writer_flush(&wr);
+}
+
+static void table_decode_all(void *p)
+{
+    world *w = p;
+    ns_reader r;
+    ns_reader_init(&r, w->buf, w->used);
+    for (int i = 0; i < ENTITIES; i++) {
+        entity *e = &w->e[i];
+        ns_baselines bt = base_of(e, e->t), bh = base_of(e, e->h);
+        ns_table_read(&r, &bench_Transform_desc, &w->t_out[i], NULL, &bt, NS_TO_OBSERVER);
+        ns_table_read(&r, &bench_Health_desc, &w->h_out[i], NULL, &bh, NS_TO_OBSERVER);
+    }
+    w->failures += ns_reader_failed(&r);
+}
+
+/* The table mode writes the bytes the default mode writes and reads them back to the same states. */
+static bool table_same_results(world *w)
+{
+    encode_all(w);
+    size_t used = w->used;
+    memcpy(w->hand_buf, w->buf, used);
+    table_encode_all(w);
+    int mismatches = 0;
+    table_decode_all(w);
+    for (int i = 0; i < ENTITIES; i++)
+        mismatches += !bench_Transform_snap_equal(&w->t_out[i], &w->e[i].t[3]) || !bench_Health_snap_equal(&w->h_out[i], &w->e[i].h[3]);
+    if (used != w->used || memcmp(w->hand_buf, w->buf, used) != 0 || mismatches || w->failures) {
+        fprintf(stderr, "bench_components: the table mode differs (bytes, %d snapshots) or failed (%d)\n", mismatches,
+                w->failures);
+        return false;
+    }
+    return true;
+}
+
 static double time_once(void (*fn)(void *), void *arg)
 {
     double t0 = bench_now();
@@ -313,6 +367,25 @@ int main(int argc, char **argv)
         }
         printf("    %-24s %-18s %5.2f (%5.1f ns)   %5.2f (%5.1f ns)   %5.2f (%5.1f ns)\n", BENCH_FLAGS, names[m], e.ratio,
                e.gen_ns, d.ratio, d.gen_ns, q.ratio, q.gen_ns);
+    }
+    if (!rows_only)
+        printf("  table mode (--codec table) / default mode and / hand-written time (median of %d interleaved\n"
+               "  rounds; in brackets the table mode's ns per entity):\n"
+               "    %-24s %-18s %-16s %-16s %-16s %-16s\n", HAND_ROUNDS, "build", "motion", "encode / default",
+               "decode / default", "encode / hand", "decode / hand");
+    for (int m = IDLE; m <= RANDOM; m++) {
+        make_world(&w, (motion)m);
+        if (!table_same_results(&w)) return 1;
+        ratio e = median_ratio(table_encode_all, encode_all, &w);
+        ratio d = median_ratio(table_decode_all, decode_all, &w);
+        ratio eh = median_ratio(table_encode_all, hand_encode_all, &w);
+        ratio dh = median_ratio(table_decode_all, hand_decode_all, &w);
+        if (w.failures) {
+            fprintf(stderr, "decode failure while timing the table mode (%d)\n", w.failures);
+            return 1;
+        }
+        printf("    %-24s %-18s %5.2f (%5.1f ns)   %5.2f (%5.1f ns)   %5.2f             %5.2f\n", BENCH_FLAGS, names[m],
+               e.ratio, e.gen_ns, d.ratio, d.gen_ns, eh.ratio, dh.ratio);
     }
     fflush(stdout);
 #ifdef BENCH_NATIVE

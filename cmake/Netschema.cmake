@@ -2,7 +2,7 @@
 #
 #   netschema_generate(TARGET <name> SCHEMAS <file>...
 #                      [IMPORT_DIRS <dir>...] [OUT_DIR <dir>] [OPTIONS <netschemac option>...]
-#                      [AUTO_INLINE])
+#                      [AUTO_INLINE] [CODEC_TABLE])
 #
 # Creates a static library <name> from <stem>.ns.c of every schema, linked to netschema::runtime,
 # with OUT_DIR (default: ${CMAKE_CURRENT_BINARY_DIR}/<name>_gen) as a public include directory.
@@ -14,6 +14,10 @@
 # static inline and the compiler decides what to inline, instead of forcing it. The bytes on the
 # wire are the same; a large schema builds about 2.3 times faster at -O2, at some cost in
 # encode and decode speed (README.md, "Measured"; netschema/bits.h).
+#
+# CODEC_TABLE runs netschemac with --codec table: _write and _read call the runtime's
+# descriptor-driven functions instead of straight-line code (docs/generated-api.md, "Table
+# mode"). The same API and the same bytes on the wire; much less C to compile, slower codecs.
 include_guard(GLOBAL)
 
 # Fails at configure time when a listed schema does not exist (rather than with "No rule to make
@@ -43,7 +47,7 @@ function(_netschema_check_schema target schema import_dirs)
 endfunction()
 
 function(netschema_generate)
-  cmake_parse_arguments(NSG "AUTO_INLINE" "TARGET;OUT_DIR" "SCHEMAS;IMPORT_DIRS;OPTIONS" ${ARGN})
+  cmake_parse_arguments(NSG "AUTO_INLINE;CODEC_TABLE" "TARGET;OUT_DIR" "SCHEMAS;IMPORT_DIRS;OPTIONS" ${ARGN})
   if(NOT NSG_TARGET OR NOT NSG_SCHEMAS)
     message(FATAL_ERROR "netschema_generate: TARGET and SCHEMAS are required")
   endif()
@@ -57,6 +61,9 @@ function(netschema_generate)
   file(MAKE_DIRECTORY "${NSG_OUT_DIR}")
 
   set(include_args)
+  if(NSG_CODEC_TABLE)
+    list(APPEND include_args --codec table)
+  endif()
   foreach(dir IN LISTS NSG_IMPORT_DIRS)
     get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     list(APPEND include_args -I "${dir}")

@@ -31,6 +31,7 @@ typedef struct cli {
     bool         check_only, hash, with_imports;
     bool         format, write, compat;
     emit_kind    emit;
+    bool         codec_table; /* --codec table */
     nsc_diag_format diag_format;
     unsigned     max_errors;
 } cli;
@@ -50,6 +51,9 @@ static void usage(FILE *f)
           "                         on the command line (same -o directory)\n"
           "  --check                parse and check only; write nothing\n"
           "  --emit c|json          emit generated C (default) or a JSON descriptor (FILE.json)\n"
+          "  --codec inline|table   how the generated C codes records: straight-line code (inline,\n"
+          "                         the default: fastest) or calls into descriptor-driven runtime\n"
+          "                         functions (table: smaller, builds faster; same bytes on the wire)\n"
           "  --hash                 print the schema hash and one hash per type\n"
           "  --format               print each file in the canonical style (idl/SPEC.md section 14);\n"
           "                         with --write rewrite the files, with --check list those that\n"
@@ -125,6 +129,10 @@ static int parse_args(int argc, char **argv, cli *c)
             if (strcmp(v, "c") == 0) c->emit = EMIT_C;
             else if (strcmp(v, "json") == 0) c->emit = EMIT_JSON;
             else return bad_usage("--emit takes 'c' or 'json', not '%s'", v);
+        } else if ((v = option_value(argc, argv, &i, "--codec"))) {
+            if (strcmp(v, "inline") == 0) c->codec_table = false;
+            else if (strcmp(v, "table") == 0) c->codec_table = true;
+            else return bad_usage("--codec takes 'inline' or 'table', not '%s'", v);
         } else if ((v = option_value(argc, argv, &i, "--diagnostics"))) {
             if (strcmp(v, "text") == 0) c->diag_format = NSC_DIAG_TEXT;
             else if (strcmp(v, "json") == 0) c->diag_format = NSC_DIAG_JSON;
@@ -415,6 +423,7 @@ int main(int argc, char **argv)
     opt.import_dirs = c.imports;
     opt.import_dir_count = c.nimports;
     opt.diag_format = c.diag_format;
+    opt.codec = c.codec_table ? NSC_CODEC_TABLE : NSC_CODEC_INLINE;
     if (c.max_errors) opt.max_errors = c.max_errors;
     /* Colour only for a terminal that can show it: not with NO_COLOR, nor TERM=dumb (which Emacs's
      * compilation buffers set, though they run us on a pseudo-terminal). */

@@ -125,8 +125,13 @@ static void source(nsc_cgen *g)
         nsc_cg_defaults(g, d);
         nsc_cg_coll_support(g, d);
         nsc_cg_quantize(g, d);
-        nsc_cg_equality(g, d);
-        nsc_cg_codec(g, d);
+        if (nsc_cg_table_eligible(g, d)) { /* --codec table */
+            nsc_cg_table_equality(g, d);
+            nsc_cg_table_codec(g, d);
+        } else {
+            nsc_cg_equality(g, d);
+            nsc_cg_codec(g, d);
+        }
         nsc_cg_interpolate(g, d);
         nsc_cg_apply(g, d);
         nsc_cg_prediction(g, d);

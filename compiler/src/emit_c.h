@@ -76,6 +76,7 @@ void nsc_cg_quantize(nsc_cgen *g, const nsc_decl *d);    /* _quantize, _dequanti
 /* Statements that dequantize field f from the snapshot at prefix src ("s->") into dst ("v->"). */
 void nsc_cg_dequantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, const char *src, const char *dst);
 void nsc_cg_equality(nsc_cgen *g, const nsc_decl *d);    /* _snap_equal, _equal */
+void nsc_cg_value_equality(nsc_cgen *g, const nsc_decl *d); /* _equal alone (field by field, on values) */
 void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d);     /* _set_<field>, _is_dirty, _clear_dirty */
 /* An int64_t constant that compiles warning-free, INT64_MIN included ("INT64_C(-5)"). */
 const char *nsc_cg_i64(nsc_cgen *g, int64_t v);
@@ -124,6 +125,13 @@ void nsc_cg_extern_descriptor(nsc_cgen *g, const nsc_decl *d);
 void nsc_cg_union_types(nsc_cgen *g, const nsc_decl *u);       /* header: value, snapshot, tags */
 void nsc_cg_union_prototypes(nsc_cgen *g, const nsc_decl *u);  /* header: functions */
 void nsc_cg_union_source(nsc_cgen *g, const nsc_decl *u);      /* source: functions, descriptor */
+
+/* ---- the table mode, --codec table (emit_c_table.c): called from emit_c.c only ---- */
+/* True if the table mode is on and d's _write and _read can be table-driven (a record with no
+ * extern struct in its slots; unions keep their own code). */
+bool nsc_cg_table_eligible(nsc_cgen *g, const nsc_decl *d);
+void nsc_cg_table_codec(nsc_cgen *g, const nsc_decl *d);   /* _write, _read calling netschema/table.h */
+void nsc_cg_table_equality(nsc_cgen *g, const nsc_decl *d); /* _snap_equal by the table, _equal */
 
 /* ---- dispatch tables, handlers and _send (emit_c_dispatch.c) ---- */
 void nsc_cg_dispatch_header(nsc_cgen *g);   /* the tables' and handlers' declarations */

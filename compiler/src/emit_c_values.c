@@ -688,6 +688,13 @@ void nsc_cg_equality(nsc_cgen *g, const nsc_decl *d)
     for (size_t i = 0; i < d->nfields; i++) snap_equal_field(g, d->layout, d->fields[i]);
     nsc_p_line(c, "return true;");
     nsc_p_close(c, "}");
+    nsc_cg_value_equality(g, d);
+}
+
+void nsc_cg_value_equality(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
     nsc_p_empty(c);
     nsc_p_line(c, "bool %s(const %s *a, const %s *b)", nsc_cg_fn(g, d, "equal"), n, n);
     nsc_p_open(c, "{");

@@ -3,7 +3,8 @@
  * compiler/src/emit_c_codec.c slot by slot (docs/wire.md sections 2-8, 12): the same reference
  * (defaults, baseline 0 or the three-baseline prediction, clamped the same way), the same
  * runtime reader per encoding and the same checks, so it accepts and rejects exactly what the
- * generated code does (tests/dump checks both on every record of its schemas). */
+ * generated code does (tests/dump checks both on every record of its schemas). Its integer
+ * helpers, payload reader and prediction are shared with the table mode (walk_internal.h). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,89 +19,7 @@
 #include <netschema/types.h>
 
 #include "dump_internal.h"
-
-/* ---- integers in snapshots ------------------------------------------------------------------ */
-
-/* The runtime delta reader a slot uses, as the generator picks it from the snapshot C type. */
-typedef enum int_fn { FN_I32, FN_U32, FN_I64, FN_U64 } int_fn;
-
-static int_fn fn_of(const ns_field_desc *f, size_t size)
-{
-    bool u = (f->flags & NS_FIELD_UNSIGNED) != 0;
-    if (size == 8) return u ? FN_U64 : FN_I64;
-    return u && size == 4 ? FN_U32 : FN_I32;
-}
-
-/* An integer of `size` bytes at p, sign- or zero-extended to 64 bits. */
-static uint64_t load_int(const uint8_t *p, size_t size, bool uns)
-{
-    switch (size) {
-    case 1: {
-        uint8_t v;
-        memcpy(&v, p, 1);
-        return uns ? v : (uint64_t)(int64_t)(int8_t)v;
-    }
-    case 2: {
-        uint16_t v;
-        memcpy(&v, p, 2);
-        return uns ? v : (uint64_t)(int64_t)(int16_t)v;
-    }
-    case 4: {
-        uint32_t v;
-        memcpy(&v, p, 4);
-        return uns ? v : (uint64_t)(int64_t)(int32_t)v;
-    }
-    default: {
-        uint64_t v;
-        memcpy(&v, p, 8);
-        return v;
-    }
-    }
-}
-
-/* Stores the low `size` bytes' worth of v at p, as the generated cast to the snapshot type does. */
-static void store_int(uint8_t *p, size_t size, uint64_t v)
-{
-    switch (size) {
-    case 1: {
-        uint8_t x = (uint8_t)v;
-        memcpy(p, &x, 1);
-        return;
-    }
-    case 2: {
-        uint16_t x = (uint16_t)v;
-        memcpy(p, &x, 2);
-        return;
-    }
-    case 4: {
-        uint32_t x = (uint32_t)v;
-        memcpy(p, &x, 4);
-        return;
-    }
-    default:
-        memcpy(p, &v, 8);
-    }
-}
-
-/* True if the slot's bounds are narrower than what the reader function returns: the generated
- * code then range-checks (and clamps predictions). */
-static bool narrower(const ns_field_desc *f, int_fn fn)
-{
-    if (!(f->flags & NS_FIELD_BOUNDED)) return false;
-    switch (fn) {
-    case FN_I32: return f->lo > INT32_MIN || f->hi < INT32_MAX;
-    case FN_U32: return f->lo > 0 || f->hi < (int64_t)UINT32_MAX;
-    case FN_I64: return f->lo > INT64_MIN || f->hi < INT64_MAX;
-    default: return f->lo > 0 || f->hi < INT64_MAX;
-    }
-}
-
-static const char *enum_name(const ns_enum_desc *e, int64_t v)
-{
-    for (uint32_t i = 0; i < e->count; i++)
-        if (e->values[i].value == v) return e->values[i].name;
-    return NULL;
-}
+#include "walk_internal.h"
 
 /* ---- payloads ------------------------------------------------------------------------------- */
 
@@ -145,10 +64,6 @@ static void read_raw(ns_reader *r, const ns_field_desc *f, uint8_t *dst)
     if (f->enum_type && !enum_name(f->enum_type, (int64_t)load_int(dst, f->snap_size, uns))) ns_reader_fail(r, NS_ERR_RANGE);
 }
 
-/* Reads one slot's payload into dst against ref (both point at the slot's snapshot member).
- * maskless: a member of a @composite struct, without a change bit of its own. */
-static void read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const uint8_t *ref, bool maskless);
-
 /* A struct coded by its own _write (a union's member): the "any" bit when it has more than one
  * slot, then per slot its change bit and, when set, its payload against ref. */
 static void read_own_record(ns_reader *r, const ns_type_desc *t, const uint8_t *ref, uint8_t *out)
@@ -157,7 +72,7 @@ static void read_own_record(ns_reader *r, const ns_type_desc *t, const uint8_t *
     bool any = t->field_count > 1 ? ns_read_bool(r) : t->field_count == 1;
     for (uint32_t i = 0; any && i < t->field_count && !ns_reader_failed(r); i++) {
         const ns_field_desc *m = &t->fields[i];
-        if (ns_read_bool(r)) read_payload(r, m, out + m->snap_offset, ref + m->snap_offset, false);
+        if (ns_read_bool(r)) ns__read_payload(r, m, out + m->snap_offset, ref + m->snap_offset, false);
     }
 }
 
@@ -194,7 +109,7 @@ static void read_union(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const
     free(member);
 }
 
-static void read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const uint8_t *ref, bool maskless)
+void ns__read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const uint8_t *ref, bool maskless)
 {
     switch (f->encoding) {
     case NS_ENC_BOOL: {
@@ -257,7 +172,7 @@ static void read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, con
     case NS_ENC_COMPOSITE:
         for (uint32_t i = 0; f->type && i < f->type->field_count; i++) {
             const ns_field_desc *m = &f->type->fields[i];
-            read_payload(r, m, dst + m->snap_offset, ref + m->snap_offset, true);
+            ns__read_payload(r, m, dst + m->snap_offset, ref + m->snap_offset, true);
         }
         return;
     case NS_ENC_LIST:
@@ -277,7 +192,7 @@ static void read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, con
             return;
         }
         for (uint32_t k = 0; k < f->capacity; k++)
-            read_payload(r, f->elem, dst + k * f->elem->snap_size, ref + k * f->elem->snap_size, true);
+            ns__read_payload(r, f->elem, dst + k * f->elem->snap_size, ref + k * f->elem->snap_size, true);
         return;
     case NS_ENC_CUSTOM: /* the user's bits: ns_walk_record refuses such records before reading */
         ns_reader_fail(r, NS_ERR_ARGUMENT);
@@ -290,11 +205,7 @@ static void read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, con
 
 /* ---- the walker ----------------------------------------------------------------------------- */
 
-/* The largest predicted slot: a quantized quaternion or a 64-bit integer fits. */
-#define NS__PRED_MAX 32u
-
-/* The three-baseline prediction of a predicted slot, clamped as the generated code clamps it. */
-static void predict(const ns_field_desc *f, const ns_baselines *b, uint8_t *pred)
+void ns__predict(const ns_field_desc *f, const ns_baselines *b, uint8_t *pred)
 {
     unsigned n = f->encoding == NS_ENC_VEC_Q || f->encoding == NS_ENC_QUAT_Q ? f->components : 1u;
     size_t size = f->snap_size / n;
@@ -310,7 +221,14 @@ static void predict(const ns_field_desc *f, const ns_baselines *b, uint8_t *pred
         uint64_t out;
         switch (fn) {
         case FN_I32: {
-            int64_t x = ns_predict_i32(&p, (int32_t)v[0], (int32_t)v[1], (int32_t)v[2]);
+            const int32_t a = (int32_t)v[0], b1 = (int32_t)v[1], b2 = (int32_t)v[2];
+            if (ns_predictor_unit(&p) && !(ns_predict_wide(a) | ns_predict_wide(b1) | ns_predict_wide(b2))) {
+                /* Evenly spaced ticks and small values: the generated code's fast path, same result. */
+                out = (uint64_t)(int64_t)ns_predict_unit_i32_in(a, b1, b2, clamp ? (int32_t)f->lo : INT32_MIN,
+                                                                clamp ? (int32_t)f->hi : INT32_MAX);
+                break;
+            }
+            int64_t x = ns_predict_i32(&p, a, b1, b2);
             out = (uint64_t)(clamp ? ns_clamp_i64(x, f->lo, f->hi) : x);
             break;
         }
@@ -334,25 +252,25 @@ static void predict(const ns_field_desc *f, const ns_baselines *b, uint8_t *pred
     }
 }
 
-/* True if slot f has a change bit in a record of t for `to` (full: written with no baselines). */
-static bool slot_sent(const ns_type_desc *t, const ns_field_desc *f, ns_audience to, bool full)
-{
-    if (t->kind != NS_KIND_COMPONENT) return true;
-    if (!ns_field_reaches(f->flags, (unsigned)to)) return false;
-    return !(f->flags & NS_FIELD_INITIAL) || full;
-}
-
 ns_status ns_walk_record(ns_reader *r, const ns_type_desc *t, const ns_baselines *base, ns_audience to, void *out_v,
                          ns_slot_fn fn, void *ctx)
 {
     if (!r || !t || !t->snap_default) return NS_ERR_ARGUMENT;
     if (ns_baselines_check(base) != NS_OK) return NS_ERR_BASELINE;
+    uint32_t n = ns_baselines_count(base);
+    const uint8_t *ref = n && t->kind != NS_KIND_RPC ? (const uint8_t *)base->snap[0] : (const uint8_t *)t->snap_default;
+    return ns__walk(r, t, ref, base, to, out_v, fn, ctx);
+}
+
+ns_status ns__walk(ns_reader *r, const ns_type_desc *t, const void *ref_v, const ns_baselines *base, ns_audience to,
+                   void *out_v, ns_slot_fn fn, void *ctx)
+{
     /* An extern struct's bits are its user's codec: no descriptor can decode them, so a record
      * holding one is refused whole, before any bit is read. */
     for (uint32_t i = 0; i < t->field_count; i++)
         if (t->fields[i].encoding == NS_ENC_CUSTOM) return NS_ERR_ARGUMENT;
     uint32_t n = ns_baselines_count(base);
-    const uint8_t *ref = n && t->kind != NS_KIND_RPC ? (const uint8_t *)base->snap[0] : (const uint8_t *)t->snap_default;
+    const uint8_t *ref = (const uint8_t *)ref_v;
     bool comp = t->kind == NS_KIND_COMPONENT, predicting = comp && n == 3;
     uint8_t *out = (uint8_t *)out_v, *scratch = NULL;
     if ((const uint8_t *)out == ref) return NS_ERR_ARGUMENT; /* collections decode from ref into out */
@@ -370,7 +288,7 @@ ns_status ns_walk_record(ns_reader *r, const ns_type_desc *t, const ns_baselines
                 free(scratch);
                 return NS_ERR_ARGUMENT;
             }
-            predict(f, base, out + f->snap_offset);
+            ns__predict(f, base, out + f->snap_offset);
         }
     }
     bool any = sent == 1;
@@ -392,7 +310,7 @@ ns_status ns_walk_record(ns_reader *r, const ns_type_desc *t, const ns_baselines
                     memcpy(pred, out + f->snap_offset, f->snap_size); /* the prediction stored above */
                     sref = pred;
                 }
-                read_payload(r, f, out + f->snap_offset, sref, false);
+                ns__read_payload(r, f, out + f->snap_offset, sref, false);
             }
             info.bits = (uint32_t)(ns_reader_bits(r) - start);
         }

@@ -55,6 +55,11 @@ typedef void (*nsc_diag_sink)(void *user, const nsc_diagnostic *d);
 
 typedef enum nsc_diag_format { NSC_DIAG_TEXT, NSC_DIAG_JSON } nsc_diag_format;
 
+/* How nsc_emit_c codes records (docs/generated-api.md, "Table mode"): straight-line code per
+ * record (the default, fastest), or calls into the runtime's descriptor-driven functions
+ * (netschema/table.h: smaller code that builds faster; the same bytes on the wire). */
+typedef enum nsc_codec { NSC_CODEC_INLINE, NSC_CODEC_TABLE } nsc_codec;
+
 typedef struct nsc_options {
     const char *const *import_dirs;  /* -I directories, searched in order after the importer's own */
     size_t       import_dir_count;
@@ -64,6 +69,7 @@ typedef struct nsc_options {
     FILE        *diag_stream;        /* NULL: stderr */
     nsc_diag_format diag_format;
     bool         color;              /* ANSI colours in text diagnostics */
+    nsc_codec    codec;              /* what nsc_emit_c generates (default NSC_CODEC_INLINE) */
 } nsc_options;
 
 /* Fills opt with the defaults (no import dirs, 50 errors, text to stderr). */

@@ -43,6 +43,7 @@
 #include "interp.h"
 #include "desc.h"
 #include "dump.h"
+#include "table.h"
 #include "profile.h"
 #include "codec.h"
 #include "batch.h"

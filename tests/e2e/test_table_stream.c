@@ -1,0 +1,265 @@
+/* test_table_stream.c — the table mode (--codec table) against the default mode. Built twice per
+ * schema group, once against each mode's generated code (both define the same symbols, so each
+ * mode gets its own executable); each run writes to the file named by argv[1] a digest of what a
+ * user can observe of the codecs over a fixed pseudo-random stream, and ctest compares the two
+ * files (tests/e2e/CMakeLists.txt, "Table mode"). Per component and message:
+ *   - snapshots read from random bits (against 0-1 baselines): status, bits consumed, state;
+ *   - writes of them against 0-3 baselines (even, uneven and wrapping ticks) for every audience
+ *     (owner, predicted, custom bits), sometimes into a buffer too small: status and bytes;
+ *   - each record read back with the same baselines: status, bits, decoded state, and _snap_equal
+ *     of it with what was written and of two snapshots of the stream;
+ *   - random bits read against random baselines: status and bits; a refused read must leave the
+ *     destination byte for byte as it was.
+ * TABLE_CONFIG names a header that includes the group's generated headers and defines
+ * TABLE_SCHEMAS, a list of ns_schema pointers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include TABLE_CONFIG
+
+enum { SNAPS = 32, TRIES = 16, ROUNDS = 600, RANDOM_BYTES = 384 };
+
+typedef struct digest {
+    uint64_t h;
+    uint64_t bytes;
+} digest;
+
+static int failures;
+
+#define EXPECT(cond, ...)                                                                                              \
+    do {                                                                                                               \
+        if (!(cond)) {                                                                                                 \
+            if (failures++ < 20) {                                                                                     \
+                fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                                                        \
+                fprintf(stderr, __VA_ARGS__);                                                                          \
+                fputc('\n', stderr);                                                                                   \
+            }                                                                                                          \
+        }                                                                                                              \
+    } while (0)
+
+static void mix(digest *d, const void *p, size_t n)
+{
+    const uint8_t *b = (const uint8_t *)p;
+    for (size_t i = 0; i < n; i++) d->h = (d->h ^ b[i]) * 0x100000001b3ull; /* FNV-1a */
+    d->bytes += n;
+}
+
+static void mix_u32(digest *d, uint32_t a, uint32_t b)
+{
+    const uint32_t v[2] = {a, b};
+    mix(d, v, sizeof v);
+}
+
+static bool is_collection(const ns_field_desc *f)
+{
+    return f->encoding == NS_ENC_LIST || f->encoding == NS_ENC_MAP || f->encoding == NS_ENC_SET ||
+           f->encoding == NS_ENC_FASTARRAY;
+}
+
+static bool holds_collection(const ns_type_desc *t)
+{
+    for (uint32_t i = 0; t && i < t->field_count; i++)
+        if (is_collection(&t->fields[i]) || (t->fields[i].encoding == NS_ENC_COMPOSITE && holds_collection(t->fields[i].type)))
+            return true;
+    return false;
+}
+
+/* A decoded state, field by field from the descriptor (padding between members left out). A
+ * collection's slots past its count hold whatever the destination held before (the default
+ * mode's decoder leaves them): states holding collections are compared as ns_dump_snapshot
+ * prints them, which shows every entry and nothing else. */
+static void mix_state(digest *d, const ns_type_desc *t, const uint8_t *snap)
+{
+    if (!holds_collection(t)) {
+        for (uint32_t i = 0; i < t->field_count; i++) mix(d, snap + t->fields[i].snap_offset, t->fields[i].snap_size);
+        return;
+    }
+    FILE *f = tmpfile();
+    if (!f) abort();
+    ns_dump_snapshot(f, t, snap);
+    long n = ftell(f);
+    rewind(f);
+    char text[4096];
+    size_t got;
+    while (n > 0 && (got = fread(text, 1, sizeof text, f)) > 0) mix(d, text, got);
+    fclose(f);
+}
+
+static uint64_t rng_state;
+static uint32_t next(void)
+{
+    rng_state ^= rng_state << 13, rng_state ^= rng_state >> 7, rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+
+static void random_bytes(uint8_t *b, size_t n)
+{
+    unsigned density = next() % 3;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t v = next();
+        if (density == 0) v &= next() & next();
+        else if (density == 1) v &= next();
+        b[i] = (uint8_t)v;
+    }
+}
+
+static void pick_ticks(ns_baselines *b)
+{
+    uint32_t now = (next() % 4 == 0) ? 2u + next() % 6 : next() % 8 == 0 ? next() : 1000u + next() % 50000u;
+    uint32_t gap = 1u + next() % 4;
+    uint32_t t = now;
+    for (uint32_t k = 0; k < b->count; k++) {
+        t -= next() % 2 ? gap : 1u + next() % 7;
+        b->tick[k] = t;
+    }
+    b->tick_now = now;
+}
+
+static void stream_component(const ns_component_ops *c, digest *d)
+{
+    const ns_type_desc *t = c->desc;
+    const size_t sz = t->snap_size, cap = (size_t)t->max_bits / 8u + 16u;
+    uint8_t *snaps = (uint8_t *)malloc(sz * SNAPS), *tmp = (uint8_t *)malloc(sz), *keep = (uint8_t *)malloc(sz);
+    uint8_t *buf = (uint8_t *)malloc(cap), bits[RANDOM_BYTES];
+    if (!snaps || !tmp || !keep || !buf) abort();
+    mix(d, t->name, strlen(t->name));
+    c->snap_default(snaps);
+    for (int i = 1; i < SNAPS; i++) {
+        uint8_t *out = snaps + (size_t)i * sz;
+        memcpy(out, out - sz, sz);
+        size_t best = 0;
+        for (int k = 0; k < TRIES; k++) {
+            ns_baselines b = {{out - sz, NULL, NULL}, {100u, 0, 0}, next() % 2, 101u};
+            ns_audience to = (ns_audience)(next() % 8);
+            random_bytes(bits, sizeof bits);
+            ns_reader r;
+            ns_reader_init(&r, bits, sizeof bits);
+            ns_status st = c->read(&r, tmp, &b, to);
+            mix_u32(d, (uint32_t)st, (uint32_t)ns_reader_bits(&r));
+            if (st == NS_OK) mix_state(d, t, tmp);
+            if (st == NS_OK && ns_reader_bits(&r) > best) best = ns_reader_bits(&r), memcpy(out, tmp, sz);
+        }
+    }
+    for (int round = 0; round < ROUNDS; round++) {
+        ns_baselines b = {{NULL, NULL, NULL}, {0, 0, 0}, next() % 4, 0};
+        for (uint32_t k = 0; k < b.count; k++) b.snap[k] = snaps + (size_t)(next() % SNAPS) * sz;
+        pick_ticks(&b);
+        const uint8_t *cur = snaps + (size_t)(next() % SNAPS) * sz;
+        ns_audience to = (ns_audience)(next() % 8);
+        size_t room = next() % 8 == 0 ? next() % (cap / 2 + 1) : cap;
+        ns_writer w;
+        ns_writer_init(&w, buf, room);
+        ns_status st = c->write(&w, cur, &b, to);
+        size_t n = ns_writer_flush(&w);
+        mix_u32(d, (uint32_t)st, (uint32_t)n);
+        mix(d, buf, n < room ? n : room);
+        if (st == NS_OK && ns_writer_status(&w) == NS_OK) { /* read it back */
+            ns_reader r;
+            ns_reader_init(&r, buf, n);
+            memset(tmp, 0, sz);
+            ns_status rs = c->read(&r, tmp, &b, to);
+            mix_u32(d, (uint32_t)rs, (uint32_t)ns_reader_bits(&r));
+            EXPECT(rs == NS_OK, "%s: reading back a record failed: %s", t->name, ns_status_str(rs));
+            if (rs == NS_OK) mix_state(d, t, tmp);
+            /* _snap_equal on the record read back and on two snapshots of the stream. */
+            const uint8_t *other = snaps + (size_t)(next() % SNAPS) * sz;
+            mix_u32(d, rs == NS_OK && c->snap_equal(tmp, cur), c->snap_equal(cur, other));
+        }
+        /* Random bits: the verdict, the bits taken, and a refused read leaves out as it was. */
+        random_bytes(bits, sizeof bits);
+        ns_reader r;
+        ns_reader_init(&r, bits, 1u + next() % sizeof bits);
+        memcpy(tmp, snaps + (size_t)(next() % SNAPS) * sz, sz);
+        memcpy(keep, tmp, sz);
+        ns_status rs = c->read(&r, tmp, &b, to);
+        mix_u32(d, (uint32_t)rs, (uint32_t)ns_reader_bits(&r));
+        if (rs == NS_OK) mix_state(d, t, tmp);
+        else EXPECT(memcmp(tmp, keep, sz) == 0, "%s: a refused read (%s) changed its destination", t->name, ns_status_str(rs));
+    }
+    free(snaps);
+    free(tmp);
+    free(keep);
+    free(buf);
+}
+
+static void stream_message(const ns_message_ops *m, digest *d)
+{
+    const ns_type_desc *t = m->desc;
+    const size_t sz = t->snap_size, cap = (size_t)t->max_bits / 8u + 16u;
+    uint8_t *snaps = (uint8_t *)malloc(sz * SNAPS), *tmp = (uint8_t *)malloc(sz), *keep = (uint8_t *)malloc(sz);
+    uint8_t *buf = (uint8_t *)malloc(cap), bits[RANDOM_BYTES];
+    if (!snaps || !tmp || !keep || !buf) abort();
+    mix(d, t->name, strlen(t->name));
+    m->snap_default(snaps);
+    for (int i = 1; i < SNAPS;) {
+        random_bytes(bits, sizeof bits);
+        ns_reader r;
+        ns_reader_init(&r, bits, sizeof bits);
+        const void *prev = m->kind == NS_MSG_INPUT && next() % 2 ? snaps + (size_t)(i - 1) * sz : NULL;
+        ns_status st = m->read(&r, snaps + (size_t)i * sz, prev);
+        mix_u32(d, (uint32_t)st, (uint32_t)ns_reader_bits(&r));
+        if (st == NS_OK) mix_state(d, t, snaps + (size_t)i++ * sz);
+    }
+    for (int round = 0; round < ROUNDS; round++) {
+        const uint8_t *cur = snaps + (size_t)(next() % SNAPS) * sz;
+        const void *prev = m->kind == NS_MSG_INPUT && next() % 2 ? snaps + (size_t)(next() % SNAPS) * sz : NULL;
+        ns_writer w;
+        ns_writer_init(&w, buf, cap);
+        ns_status st = m->write(&w, cur, prev);
+        size_t n = ns_writer_flush(&w);
+        mix_u32(d, (uint32_t)st, (uint32_t)n);
+        mix(d, buf, n);
+        if (st == NS_OK) {
+            ns_reader r;
+            ns_reader_init(&r, buf, n);
+            ns_status rs = m->read(&r, tmp, prev);
+            EXPECT(rs == NS_OK, "%s: reading back a message failed: %s", t->name, ns_status_str(rs));
+            if (rs == NS_OK) mix_state(d, t, tmp);
+        }
+        random_bytes(bits, sizeof bits);
+        ns_reader r;
+        ns_reader_init(&r, bits, 1u + next() % sizeof bits);
+        memcpy(tmp, snaps + (size_t)(next() % SNAPS) * sz, sz);
+        memcpy(keep, tmp, sz);
+        ns_status rs = m->read(&r, tmp, prev);
+        mix_u32(d, (uint32_t)rs, (uint32_t)ns_reader_bits(&r));
+        if (rs == NS_OK) mix_state(d, t, tmp);
+        else EXPECT(memcmp(tmp, keep, sz) == 0, "%s: a refused read (%s) changed its destination", t->name, ns_status_str(rs));
+    }
+    free(snaps);
+    free(tmp);
+    free(keep);
+    free(buf);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s OUT-FILE\n", argv[0]);
+        return 2;
+    }
+    FILE *out = fopen(argv[1], "w");
+    if (!out) return 2;
+    const ns_schema *const schemas[] = {TABLE_SCHEMAS};
+    for (size_t i = 0; i < sizeof schemas / sizeof schemas[0]; i++) {
+        const ns_schema *s = schemas[i];
+        for (uint32_t k = 0; k < s->component_count; k++) {
+            digest d = {0xcbf29ce484222325ull, 0};
+            rng_state = 0x9e3779b97f4a7c15ull ^ s->hash ^ k;
+            stream_component(&s->components[k], &d);
+            fprintf(out, "%s component %s: digest 0x%016llx over %llu bytes\n", s->package, s->components[k].desc->name,
+                    (unsigned long long)d.h, (unsigned long long)d.bytes);
+        }
+        for (uint32_t k = 0; k < s->message_count; k++) {
+            digest d = {0xcbf29ce484222325ull, 0};
+            rng_state = 0x2545f4914f6cdd1dull ^ s->hash ^ k;
+            stream_message(&s->messages[k], &d);
+            fprintf(out, "%s message %s: digest 0x%016llx over %llu bytes\n", s->package, s->messages[k].desc->name,
+                    (unsigned long long)d.h, (unsigned long long)d.bytes);
+        }
+    }
+    if (fclose(out) != 0) return 2;
+    if (failures) fprintf(stderr, "%d failures\n", failures);
+    return failures ? 1 : 0;
+}
