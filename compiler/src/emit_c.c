@@ -124,7 +124,7 @@ static void source(nsc_cgen *g)
         }
         nsc_cg_defaults(g, d);
         nsc_cg_coll_support(g, d);
-        nsc_cg_quantize(g, d);
+        if (!nsc_cg_table_quantize(g, d)) nsc_cg_quantize(g, d); /* --codec table: by a value table */
         if (nsc_cg_table_eligible(g, d)) { /* --codec table */
             nsc_cg_table_equality(g, d);
             nsc_cg_table_codec(g, d);

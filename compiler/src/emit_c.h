@@ -132,6 +132,9 @@ void nsc_cg_union_source(nsc_cgen *g, const nsc_decl *u);      /* source: functi
 bool nsc_cg_table_eligible(nsc_cgen *g, const nsc_decl *d);
 void nsc_cg_table_codec(nsc_cgen *g, const nsc_decl *d);   /* _write, _read calling netschema/table.h */
 void nsc_cg_table_equality(nsc_cgen *g, const nsc_decl *d); /* _snap_equal by the table, _equal */
+/* _quantize and _dequantize by a value table (ns_table_quantize); false, printing nothing, if d
+ * keeps the straight-line ones (nsc_cg_quantize). */
+bool nsc_cg_table_quantize(nsc_cgen *g, const nsc_decl *d);
 
 /* ---- dispatch tables, handlers and _send (emit_c_dispatch.c) ---- */
 void nsc_cg_dispatch_header(nsc_cgen *g);   /* the tables' and handlers' declarations */

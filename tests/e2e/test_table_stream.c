@@ -9,7 +9,10 @@
  *   - each record read back with the same baselines: status, bits, decoded state, and _snap_equal
  *     of it with what was written and of two snapshots of the stream;
  *   - random bits read against random baselines: status and bits; a refused read must leave the
- *     destination byte for byte as it was.
+ *     destination byte for byte as it was;
+ *   - _quantize of random values (NaN, infinities, -0.0, huge, out of range, near halves) and
+ *     _dequantize of the result and of the stream's snapshots: every byte of both; for the e2e
+ *     group, _equal of those values, and of copies with one bit changed.
  * TABLE_CONFIG names a header that includes the group's generated headers and defines
  * TABLE_SCHEMAS, a list of ns_schema pointers. */
 #include <stdio.h>
@@ -116,11 +119,208 @@ static void pick_ticks(ns_baselines *b)
     b->tick_now = now;
 }
 
+/* ---- _quantize and _dequantize on random values ---- */
+
+/* True if random bytes are not a value a user could hold: collections (counts), unions (tags)
+ * and extern structs (the user's own codec) anywhere in t. */
+static bool values_unsafe(const ns_type_desc *t)
+{
+    for (uint32_t i = 0; t && i < t->field_count; i++) {
+        const ns_field_desc *f = &t->fields[i];
+        if (is_collection(f) || f->encoding == NS_ENC_UNION || f->encoding == NS_ENC_CUSTOM) return true;
+        if (f->encoding == NS_ENC_ARRAY && (!f->elem || f->elem->encoding == NS_ENC_BOOL || f->elem->type)) return true;
+        if ((f->encoding == NS_ENC_COMPOSITE || f->encoding == NS_ENC_ARRAY) && values_unsafe(f->type)) return true;
+    }
+    return false;
+}
+
+/* A float the quantizers must agree on: NaN, infinities, -0.0, huge, tiny, out of range,
+ * near-halfway, or an ordinary value. */
+static float special_f32(void)
+{
+    static const uint32_t bits[] = {0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u, 0x80000000u,
+                                    0x00000000u, 0x7f7fffffu, 0xff7fffffu, 0x00000001u, 0x4f000000u,
+                                    0xcf000001u, 0x3f000000u, 0xbf000000u, 0x3c23d70au};
+    const uint32_t pick = next() % 24;
+    float f;
+    if (pick < sizeof bits / sizeof bits[0]) {
+        memcpy(&f, &bits[pick], sizeof f);
+        return f;
+    }
+    if (pick < 18) return (float)((int32_t)(next() % 4000001u) - 2000000) / 1000.0f + 0.0005f; /* near halves */
+    if (pick < 21) return (float)((int32_t)(next() % 200001u) - 100000) * 37.5f;                 /* out of range */
+    return (float)((int32_t)(next() % 2001u) - 1000) / 997.0f;                                    /* in range */
+}
+
+static double special_f64(void)
+{
+    const uint32_t pick = next() % 8;
+    if (pick == 0) return 1e300;
+    if (pick == 1) return -4.9e-324;
+    if (pick == 2) return 12345678901.25;
+    return (double)special_f32() * (pick == 3 ? 1.0000001 : 1.0);
+}
+
+static void random_float(const ns_field_desc *f, uint8_t *p, size_t left);
+
+/* Random value bytes with specials in the float members and bools of 0 or 1 (a bool holding
+ * another byte is not a value C lets a user make). */
+static void random_value(const ns_type_desc *t, uint8_t *v, size_t room, bool bools)
+{
+    for (uint32_t i = 0; i < t->field_count; i++) {
+        const ns_field_desc *f = &t->fields[i];
+        uint8_t *p = v + f->value_offset;
+        const size_t left = room - f->value_offset;
+        switch (f->encoding) {
+        case NS_ENC_BOOL:
+            if (bools) *p = (uint8_t)(next() % 2);
+            break;
+        case NS_ENC_COMPOSITE:
+            if (f->type) random_value(f->type, p, f->type->value_size, bools);
+            break;
+        default:
+            if (bools) break; /* floats first: a double written over a float spills into the next member */
+            random_float(f, p, left);
+            break;
+        }
+    }
+}
+
+static void random_float(const ns_field_desc *f, uint8_t *p, size_t left)
+{
+    switch (f->encoding) {
+    case NS_ENC_FLOAT64:
+        if (next() % 4) {
+            const double x = special_f64();
+            memcpy(p, &x, sizeof x);
+        }
+        break;
+    case NS_ENC_QUANT: /* float or double: the descriptor does not say, so sometimes a double */
+        if (left >= 8 && next() % 3 == 0) {
+            const double x = special_f64();
+            memcpy(p, &x, sizeof x);
+            break;
+        }
+        /* fall through */
+    case NS_ENC_FLOAT32:
+    case NS_ENC_VEC_Q:
+    case NS_ENC_VEC_F:
+    case NS_ENC_QUAT_Q:
+    case NS_ENC_QUAT_F:
+    case NS_ENC_QUAT_S3: {
+        const uint32_t n = f->encoding >= NS_ENC_QUAT_Q && f->encoding <= NS_ENC_QUAT_F ? 4u : f->components;
+        for (uint32_t k = 0; k < n && 4u * k + 4u <= left; k++)
+            if (next() % 4) {
+                const float x = special_f32();
+                memcpy(p + 4u * k, &x, sizeof x);
+            }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* _equal has no generic entry point (ns_component_ops): for the e2e group, typed wrappers. */
+typedef bool (*value_equal_fn)(const void *a, const void *b);
+#ifdef E2E_SCHEMA_HASH
+#define EQUAL_WRAPPER(T)                                                                                               \
+    static bool equal_##T(const void *a, const void *b)                                                                \
+    {                                                                                                                  \
+        return e2e_##T##_equal((const e2e_##T *)a, (const e2e_##T *)b);                                                \
+    }
+EQUAL_WRAPPER(Scalars)
+EQUAL_WRAPPER(Motion)
+EQUAL_WRAPPER(Coded)
+EQUAL_WRAPPER(Text)
+EQUAL_WRAPPER(Shapes)
+EQUAL_WRAPPER(Audience)
+EQUAL_WRAPPER(Marker)
+EQUAL_WRAPPER(Controls)
+EQUAL_WRAPPER(Notice)
+static value_equal_fn value_equal(const ns_type_desc *t)
+{
+    static const struct {
+        const ns_type_desc *t;
+        value_equal_fn fn;
+    } fns[] = {{&e2e_Scalars_desc, equal_Scalars}, {&e2e_Motion_desc, equal_Motion},     {&e2e_Coded_desc, equal_Coded},
+               {&e2e_Text_desc, equal_Text},       {&e2e_Shapes_desc, equal_Shapes},     {&e2e_Audience_desc, equal_Audience},
+               {&e2e_Marker_desc, equal_Marker},   {&e2e_Controls_desc, equal_Controls}, {&e2e_Notice_desc, equal_Notice}};
+    for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
+        if (fns[i].t == t) return fns[i].fn;
+    return NULL;
+}
+#else
+static value_equal_fn value_equal(const ns_type_desc *t)
+{
+    (void)t;
+    return NULL;
+}
+#endif
+
+/* _equal of a value with itself, with what dequantize made of its snapshot, with a copy with
+ * one byte changed (a member, padding or past a string's end), and of two random values. */
+/* Keeps only the low bit of every bool of v (structs' members included). */
+static void keep_bools(const ns_type_desc *t, uint8_t *v)
+{
+    for (uint32_t i = 0; i < t->field_count; i++) {
+        const ns_field_desc *f = &t->fields[i];
+        if (f->encoding == NS_ENC_BOOL) v[f->value_offset] &= 1u;
+        else if (f->encoding == NS_ENC_COMPOSITE && f->type) keep_bools(f->type, v + f->value_offset);
+    }
+}
+
+static void equal_checks(const ns_type_desc *t, value_equal_fn eq, const uint8_t *value, const uint8_t *back,
+                         uint8_t *scratch, size_t vz, digest *d)
+{
+    memcpy(scratch, value, vz);
+    scratch[next() % vz] ^= (uint8_t)(1u << (next() % 8));
+    keep_bools(t, scratch); /* a bool byte other than 0 or 1 is no value (UBSan says so) */
+    mix_u32(d, eq(value, value) | (uint32_t)eq(back, back) << 1 | (uint32_t)eq(value, back) << 2,
+            (uint32_t)eq(value, scratch) | (uint32_t)eq(scratch, value) << 1);
+}
+
+/* Quantizes random values, dequantizes the result and the stream's snapshots, quantizes again:
+ * the bytes of every snapshot and value. */
+static void stream_values(const ns_type_desc *t, void (*quantize)(const void *, void *),
+                          void (*dequantize)(const void *, void *), const uint8_t *snaps, digest *d)
+{
+    if (values_unsafe(t)) return;
+    const size_t vz = t->value_size, sz = t->snap_size;
+    const value_equal_fn eq = value_equal(t);
+    uint8_t *value = (uint8_t *)malloc(vz), *back = (uint8_t *)malloc(vz), *snap = (uint8_t *)malloc(sz);
+    uint8_t *scratch = (uint8_t *)malloc(vz);
+    if (!value || !back || !snap || !scratch) abort();
+    for (int round = 0; round < ROUNDS; round++) {
+        for (size_t i = 0; i < vz; i++) value[i] = (uint8_t)next();
+        random_value(t, value, vz, false);
+        random_value(t, value, vz, true);
+        memset(snap, 0xa5, sz);
+        quantize(value, snap);
+        mix(d, snap, sz);
+        memset(back, 0x5a, vz);
+        dequantize(snap, back);
+        mix(d, back, vz);
+        if (eq) equal_checks(t, eq, value, back, scratch, vz, d);
+        memset(back, 0x3c, vz);
+        dequantize(snaps + (size_t)(round % SNAPS) * sz, back);
+        mix(d, back, vz);
+        memset(snap, 0xc3, sz);
+        quantize(back, snap);
+        mix(d, snap, sz);
+    }
+    free(value);
+    free(back);
+    free(snap);
+    free(scratch);
+}
+
 static void stream_component(const ns_component_ops *c, digest *d)
 {
     const ns_type_desc *t = c->desc;
     const size_t sz = t->snap_size, cap = (size_t)t->max_bits / 8u + 16u;
-    uint8_t *snaps = (uint8_t *)malloc(sz * SNAPS), *tmp = (uint8_t *)malloc(sz), *keep = (uint8_t *)malloc(sz);
+    /* zeroed: what a decoder leaves unwritten (past a string's end) reaches _dequantize */
+    uint8_t *snaps = (uint8_t *)calloc(SNAPS, sz), *tmp = (uint8_t *)calloc(1, sz), *keep = (uint8_t *)malloc(sz);
     uint8_t *buf = (uint8_t *)malloc(cap), bits[RANDOM_BYTES];
     if (!snaps || !tmp || !keep || !buf) abort();
     mix(d, t->name, strlen(t->name));
@@ -177,6 +377,7 @@ static void stream_component(const ns_component_ops *c, digest *d)
         if (rs == NS_OK) mix_state(d, t, tmp);
         else EXPECT(memcmp(tmp, keep, sz) == 0, "%s: a refused read (%s) changed its destination", t->name, ns_status_str(rs));
     }
+    stream_values(t, c->quantize, c->dequantize, snaps, d);
     free(snaps);
     free(tmp);
     free(keep);
@@ -187,7 +388,8 @@ static void stream_message(const ns_message_ops *m, digest *d)
 {
     const ns_type_desc *t = m->desc;
     const size_t sz = t->snap_size, cap = (size_t)t->max_bits / 8u + 16u;
-    uint8_t *snaps = (uint8_t *)malloc(sz * SNAPS), *tmp = (uint8_t *)malloc(sz), *keep = (uint8_t *)malloc(sz);
+    /* zeroed: what a decoder leaves unwritten (past a string's end) reaches _dequantize */
+    uint8_t *snaps = (uint8_t *)calloc(SNAPS, sz), *tmp = (uint8_t *)calloc(1, sz), *keep = (uint8_t *)malloc(sz);
     uint8_t *buf = (uint8_t *)malloc(cap), bits[RANDOM_BYTES];
     if (!snaps || !tmp || !keep || !buf) abort();
     mix(d, t->name, strlen(t->name));
@@ -227,6 +429,7 @@ static void stream_message(const ns_message_ops *m, digest *d)
         if (rs == NS_OK) mix_state(d, t, tmp);
         else EXPECT(memcmp(tmp, keep, sz) == 0, "%s: a refused read (%s) changed its destination", t->name, ns_status_str(rs));
     }
+    stream_values(t, m->quantize, m->dequantize, snaps, d);
     free(snaps);
     free(tmp);
     free(keep);

@@ -8,6 +8,8 @@
 #define NETSCHEMA_TABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "baselines.h"
 #include "bits.h"
@@ -34,6 +36,68 @@ ns_status ns_table_read(ns_reader *r, const ns_type_desc *t, void *out, const vo
 
 /* True if snapshots a and b of t hold the same values, as t's generated _snap_equal decides. */
 bool ns_table_snap_equal(const ns_type_desc *t, const void *a, const void *b);
+
+/* ---- values: _quantize and _dequantize (table_quant.c) ---------------------------------- */
+
+/* What a value member holds and how it is quantized: the facts ns_field_desc leaves out (the
+ * value's C type, float or double). */
+typedef enum ns_value_kind {
+    NS_VAL_COPY,    /* bool, and integers of the same C type on both sides without @range */
+    NS_VAL_INT,     /* an integer: converted, and clamped into lo..hi when NS_VAL_RANGED */
+    NS_VAL_ENUM,    /* an enum: valid(v) ? v : lo (the field's default) */
+    NS_VAL_QUANT,   /* float (double when NS_VAL_DOUBLE) quantized by scale into an int32 */
+    NS_VAL_F32,     /* float as its bit pattern */
+    NS_VAL_F64,     /* double as its bit pattern */
+    NS_VAL_VEC_Q,   /* arity floats, each quantized by scale */
+    NS_VAL_VEC_F,   /* arity floats as bit patterns (vectors, unquantized quaternions) */
+    NS_VAL_QUAT_Q,  /* a quaternion, normalized, then quantized by scale */
+    NS_VAL_QUAT_S3, /* a quaternion as smallest-three with `arity` bits per component */
+    NS_VAL_STRING,  /* char[cap + 1], sanitized */
+    NS_VAL_BYTES,   /* { uint16_t len; uint8_t data[cap]; }, len clamped to cap */
+    NS_VAL_STRUCT   /* a nested struct: its own table, sub */
+} ns_value_kind;
+
+#define NS_VAL_RANGED 0x01u      /* lo..hi bound the (quantized) value */
+#define NS_VAL_SIGNED 0x02u      /* the value's integer C type is signed */
+#define NS_VAL_SNAP_SIGNED 0x04u /* the snapshot's integer C type is signed */
+#define NS_VAL_DOUBLE 0x08u      /* NS_VAL_QUANT: the value is a double */
+
+struct ns_value_table;
+
+/* One member of a record's value and snapshot, in declaration order. */
+typedef struct ns_value_field {
+    uint32_t      value_offset, snap_offset;
+    uint8_t       kind;        /* ns_value_kind */
+    uint8_t       flags;       /* NS_VAL_* */
+    uint8_t       value_size;  /* integers: bytes of the value's C type */
+    uint8_t       snap_size;   /* integers, quantized components: bytes of one snapshot component */
+    uint32_t      arity;       /* vectors: components; smallest-three: bits; string, bytes: capacity */
+    int64_t       lo, hi;      /* NS_VAL_RANGED bounds (u64: their bits); enums: lo is the default */
+    double        scale, inverse; /* quantized: Q and 1/Q */
+    bool        (*valid)(int64_t v);          /* enums: <pkg>_<E>_is_valid */
+    const struct ns_value_table *sub;         /* NS_VAL_STRUCT */
+} ns_value_field;
+
+/* The two offsets of member m of record type T (its value and T_snap), as generated tables
+ * spell them. */
+#define NS_VALUE_AT(T, m) offsetof(T, m), offsetof(T##_snap, m)
+
+/* A record's value table, <pkg>_<T>_values in its generated .c. */
+typedef struct ns_value_table {
+    const ns_value_field *fields;
+    uint32_t              count;
+    uint32_t              snap_size; /* sizeof the record's snapshot */
+} ns_value_table;
+
+/* Fills snap from value as the record's generated _quantize does (snap zeroed first). */
+void ns_table_quantize(const ns_value_table *t, const void *value, void *snap);
+
+/* Fills value's members from snap as the record's generated _dequantize does. */
+void ns_table_dequantize(const ns_value_table *t, const void *snap, void *value);
+
+/* True if values a and b are equal as the record's generated _equal decides (floats bitwise,
+ * strings up to their NUL, bytes up to their length). */
+bool ns_table_equal(const ns_value_table *t, const void *a, const void *b);
 
 #ifdef __cplusplus
 }
