@@ -242,60 +242,73 @@ void nsc_resolve_record_types(nsc_checker *c, nsc_decl *d)
     }
 }
 
-/* True if a struct (transitively) holds a collection. */
-static bool holds_collection(const nsc_decl *d, int depth)
+static const nsc_type *holds_in(const nsc_decl *d, bool (*match)(const nsc_type *t), int depth)
 {
-    if (depth > 64) return false;
+    if (depth > 64 || d->cyclic) return NULL; /* nesting and cycles are reported on their own */
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_type *t = d->fields[i]->sem.type;
         if (!t) continue;
-        if (nsc_type_is_collection(t)) return true;
-        if (t->kind == NSC_T_STRUCT && holds_collection(t->decl, depth + 1)) return true;
+        if (match(t)) return t;
+        const nsc_type *in = t->kind == NSC_T_STRUCT ? holds_in(t->decl, match, depth + 1) : NULL;
+        if (in) return in;
     }
-    return false;
+    return NULL;
 }
 
-/* True if a struct (transitively, through nested structs) holds an extern struct field. */
-static bool holds_extern(const nsc_decl *d, int depth)
+const nsc_type *nsc_struct_holds(const nsc_decl *d, bool (*match)(const nsc_type *t))
 {
-    if (depth > 64) return false;
-    for (size_t i = 0; i < d->nfields; i++) {
-        const nsc_type *t = d->fields[i]->sem.type;
-        if (!t) continue;
-        if (t->kind == NSC_T_EXTERN) return true;
-        if (t->kind == NSC_T_STRUCT && holds_extern(t->decl, depth + 1)) return true;
-    }
-    return false;
+    return holds_in(d, match, 0);
 }
 
-/* An extern struct is one slot of a record (idl/SPEC.md, "Custom types"): not an element of a
- * collection or array, not inside a @composite struct, not in a @model(entropy) component
- * (@authority(owner) refuses its type in check_attrs.c). */
-static void check_extern_place(nsc_checker *c, const nsc_decl *owner, const nsc_field *f)
+static bool is_collection(const nsc_type *t)
+{
+    return nsc_type_is_collection(t);
+}
+
+static bool holds_collection(const nsc_decl *d)
+{
+    return nsc_struct_holds(d, is_collection) != NULL;
+}
+
+static bool is_extern(const nsc_type *t)
+{
+    return t->kind == NSC_T_EXTERN;
+}
+
+static bool is_union(const nsc_type *t)
+{
+    return t->kind == NSC_T_UNION;
+}
+
+/* Extern structs and unions are one slot of a record each (idl/SPEC.md, "Custom types" and
+ * "Unions"): not an element of a collection or array, not inside a @composite struct, not in a
+ * @model(entropy) component (@authority(owner) refuses their types in check_attrs.c). `noun`
+ * names the kind in messages: "an extern struct", "a union". */
+static void check_slot_place(nsc_checker *c, const nsc_decl *owner, const nsc_field *f, bool (*is)(const nsc_type *t),
+                             const char *noun)
 {
     const nsc_type *t = f->sem.type;
     const nsc_type *e = nsc_type_is_collection(t) ? t->elem : t;
     const nsc_type *k = t->kind == NSC_T_MAP ? t->key : NULL;
-    bool direct = t->kind == NSC_T_EXTERN;
-    bool inner = (e && e->kind == NSC_T_EXTERN) || (k && k->kind == NSC_T_EXTERN) ||
-                 (e && e->kind == NSC_T_STRUCT && !e->decl->cyclic && holds_extern(e->decl, 0));
+    bool direct = is(t);
+    bool inner = (e && is(e)) || (k && is(k)) || (e && e->kind == NSC_T_STRUCT && nsc_struct_holds(e->decl, is));
     if (!direct && !inner) return;
     nsc_loc at = f->type->loc;
     if (nsc_type_is_collection(t) || f->array_len) {
         const char *where = f->array_len ? "an array's" : "a collection's";
-        if (e->kind == NSC_T_EXTERN || (k && k->kind == NSC_T_EXTERN))
-            nsc_error(c->d, "E-type-element", at, "an extern struct cannot be %s element: it is coded as one field "
-                      "of a record", where);
+        if (is(e) || (k && is(k)))
+            nsc_error(c->d, "E-type-element", at, "%s cannot be %s element: it is coded as one field of a record", noun,
+                      where);
         else
-            nsc_error(c->d, "E-type-element", at, "struct '%s' holds an extern struct, so it cannot be %s element",
-                      e->decl->name.text, where);
+            nsc_error(c->d, "E-type-element", at, "struct '%s' holds %s, so it cannot be %s element", e->decl->name.text,
+                      noun, where);
+    } else if (f->sem.composite) {
+        nsc_error(c->d, "E-attr-conflict", at, "a @composite struct cannot hold %s: its members are coded without "
+                  "change bits", noun);
+    } else if (owner->kind == NSC_D_COMPONENT && owner->entropy) {
+        nsc_error(c->d, "E-type-place", at, "a @model(entropy) component cannot hold %s: the entropy mode models only "
+                  "the built-in encodings", noun);
     }
-    else if (f->sem.composite)
-        nsc_error(c->d, "E-attr-conflict", at, "a @composite struct cannot hold an extern struct: its members are "
-                  "coded without change bits");
-    else if (owner->kind == NSC_D_COMPONENT && owner->entropy)
-        nsc_error(c->d, "E-type-place", at, "a @model(entropy) component cannot hold an extern struct: the entropy "
-                  "mode models only the built-in encodings");
 }
 
 /* The struct a field holds, directly or as a collection's elements, or NULL. */
@@ -388,7 +401,7 @@ static void check_collection(nsc_checker *c, const nsc_decl *owner, const nsc_fi
     if (v && (nsc_type_is_collection(v) || v->kind == NSC_T_BYTES))
         nsc_error(c->d, "E-type-element", at, "a collection's elements are scalars, vectors, enums, strings or structs, "
                   "not %s", v->kind == NSC_T_BYTES ? "bytes" : "collections");
-    if (v && v->kind == NSC_T_STRUCT && !v->decl->cyclic && holds_collection(v->decl, 0))
+    if (v && v->kind == NSC_T_STRUCT && holds_collection(v->decl))
         nsc_error(c->d, "E-type-element", at, "struct '%s' holds a collection, so it cannot be an element of one",
                   v->decl->name.text);
 }
@@ -415,7 +428,7 @@ static void check_array(nsc_checker *c, nsc_decl *d, nsc_field *f)
                   "entities, strings, bytes or structs, not collections");
         return;
     }
-    if (t->kind == NSC_T_STRUCT && !t->decl->cyclic && holds_collection(t->decl, 0)) {
+    if (t->kind == NSC_T_STRUCT && holds_collection(t->decl)) {
         nsc_error(c->d, "E-type-element", f->type->loc, "struct '%s' holds a collection, so it cannot be an array's "
                   "element", t->decl->name.text);
         return;
@@ -443,8 +456,8 @@ void nsc_check_record(nsc_checker *c, nsc_decl *d)
         if (!f->sem.type) continue;
         if (nsc_type_is_collection(f->sem.type)) check_collection(c, d, f);
         nsc_check_field_attrs(c, d, f);
-        check_extern_place(c, d, f);
-        nsc_check_union_place(c, d, f);
+        check_slot_place(c, d, f, is_extern, "an extern struct");
+        check_slot_place(c, d, f, is_union, "a union");
     }
     nsc_map_free(&seen);
 }

@@ -1,28 +1,17 @@
 /* check_unions.c — the rules of tagged unions (idl/SPEC.md, "Unions"): a union's members are
  * structs coded by their own _write (so none may hold a collection, an extern struct or another
- * union), and a union is one slot of a record: never a collection's or array's element, never
- * inside a @composite struct or a @model(entropy) component. */
+ * union). Where a union may stand (one slot of a record, like an extern struct) is checked with
+ * the extern structs' rule in check_types.c. */
 #include <string.h>
 
 #include "checker.h"
 #include "map.h"
 #include "types.h"
 
-/* The first field type of struct d (transitively, through nested structs and collections)
- * that a union member cannot hold, or NULL. */
-static const nsc_type *unfit_inside(const nsc_decl *d, int depth)
+/* What a union member cannot hold: it is coded by its own change mask, as a collection element is. */
+static bool unfit_in_member(const nsc_type *t)
 {
-    if (depth > 64 || d->cyclic) return NULL;
-    for (size_t i = 0; i < d->nfields; i++) {
-        const nsc_type *t = d->fields[i]->sem.type;
-        if (!t) continue;
-        if (nsc_type_is_collection(t) || t->kind == NSC_T_EXTERN || t->kind == NSC_T_UNION) return t;
-        if (t->kind == NSC_T_STRUCT) {
-            const nsc_type *in = unfit_inside(t->decl, depth + 1);
-            if (in) return in;
-        }
-    }
-    return NULL;
+    return nsc_type_is_collection(t) || t->kind == NSC_T_EXTERN || t->kind == NSC_T_UNION;
 }
 
 static const char *kind_words(const nsc_type *t)
@@ -61,7 +50,7 @@ static void check_member(nsc_checker *c, nsc_decl *d, nsc_field *f, nsc_map *see
         nsc_sb_free(&sb);
         return;
     }
-    const nsc_type *in = unfit_inside(t->decl, 0);
+    const nsc_type *in = nsc_struct_holds(t->decl, unfit_in_member);
     if (in)
         nsc_error(c->d, "E-union-member", f->type->loc, "struct '%s' holds %s, so it cannot be a union member: "
                   "members are coded by their own change masks", t->decl->name.text, kind_words(in));
@@ -79,43 +68,4 @@ void nsc_check_union(nsc_checker *c, nsc_decl *d)
     nsc_map seen = {0};
     for (size_t i = 0; i < d->nfields; i++) check_member(c, d, d->fields[i], &seen);
     nsc_map_free(&seen);
-}
-
-/* True if struct d (transitively) holds a union field. */
-static bool holds_union(const nsc_decl *d, int depth)
-{
-    if (depth > 64 || d->cyclic) return false;
-    for (size_t i = 0; i < d->nfields; i++) {
-        const nsc_type *t = d->fields[i]->sem.type;
-        if (t && t->kind == NSC_T_UNION) return true;
-        if (t && t->kind == NSC_T_STRUCT && holds_union(t->decl, depth + 1)) return true;
-    }
-    return false;
-}
-
-void nsc_check_union_place(nsc_checker *c, const nsc_decl *owner, const nsc_field *f)
-{
-    const nsc_type *t = f->sem.type;
-    const nsc_type *e = nsc_type_is_collection(t) ? t->elem : t;
-    const nsc_type *k = t->kind == NSC_T_MAP ? t->key : NULL;
-    bool direct = t->kind == NSC_T_UNION;
-    bool inner = (e && e->kind == NSC_T_UNION) || (k && k->kind == NSC_T_UNION) ||
-                 (e && e->kind == NSC_T_STRUCT && holds_union(e->decl, 0));
-    if (!direct && !inner) return;
-    nsc_loc at = f->type->loc;
-    const char *where = f->array_len ? "an array's" : "a collection's";
-    if (nsc_type_is_collection(t) || f->array_len) {
-        if (e->kind == NSC_T_UNION || (k && k->kind == NSC_T_UNION))
-            nsc_error(c->d, "E-type-element", at, "a union cannot be %s element: it is coded as one field of a "
-                      "record", where);
-        else
-            nsc_error(c->d, "E-type-element", at, "struct '%s' holds a union, so it cannot be %s element",
-                      e->decl->name.text, where);
-    } else if (f->sem.composite) {
-        nsc_error(c->d, "E-attr-conflict", at, "a @composite struct cannot hold a union: its members are coded "
-                  "without change bits");
-    } else if (owner->kind == NSC_D_COMPONENT && owner->entropy) {
-        nsc_error(c->d, "E-type-place", at, "a @model(entropy) component cannot hold a union: the entropy mode "
-                  "models only the built-in encodings");
-    }
 }

@@ -92,12 +92,13 @@ void nsc_check_enum(nsc_checker *c, nsc_decl *d);
 void nsc_resolve_record_types(nsc_checker *c, nsc_decl *d);
 void nsc_check_containment(nsc_checker *c, nsc_decl *d);
 void nsc_check_record(nsc_checker *c, nsc_decl *d);
+/* The first field type of struct d, through its nested structs, for which match holds; NULL if
+ * none (cyclic structs hold nothing: their error is reported on its own). */
+const nsc_type *nsc_struct_holds(const nsc_decl *d, bool (*match)(const nsc_type *t));
 void nsc_assign_type_ids(nsc_checker *c, nsc_unit *u);
 
 /* ---- unions: check_unions.c ---- */
 void nsc_check_union(nsc_checker *c, nsc_decl *d);
-/* Refuses a union (or a struct holding one) where a record cannot code it as one slot. */
-void nsc_check_union_place(nsc_checker *c, const nsc_decl *owner, const nsc_field *f);
 
 /* ---- attributes: check_attrs.c ---- */
 void nsc_check_decl_attrs(nsc_checker *c, nsc_decl *d);

@@ -7,8 +7,6 @@
  * these functions (emit_c_codec.c, emit_c_values.c, emit_c_smooth.c), so nothing here is
  * called back from them. The members not chosen by the tag are kept zero in every snapshot and
  * value this code produces, so snapshots of equal unions are equal byte for byte too. */
-#include <string.h>
-
 #include "emit_c.h"
 
 static const nsc_decl *member_struct(const nsc_decl *u, size_t i)
@@ -99,12 +97,12 @@ void nsc_cg_union_prototypes(nsc_cgen *g, const nsc_decl *u)
 /* ---- source ------------------------------------------------------------------------------- */
 
 /* `switch (<on>) { case <TAG>: <stmt> break; ... default: <dflt> }`: stmt is fmt formatted with
- * the member struct's function `suffix` and then the member's name three times. */
+ * the member struct's function `suffix` and then the member's name three times; no `break` after
+ * a stmt that returns. */
 static void member_switch(nsc_cgen *g, const nsc_decl *u, const char *on, const char *fmt, const char *suffix,
-                          const char *dflt)
+                          bool returns, const char *dflt)
 {
     nsc_printer *c = g->c;
-    bool returns = strncmp(fmt, "return", 6) == 0;
     nsc_p_line(c, "switch (%s) {", on);
     for (size_t i = 0; i < u->nfields; i++) {
         const char *m = u->fields[i]->name.text;
@@ -159,7 +157,7 @@ static void conversions(nsc_cgen *g, const nsc_decl *u)
     nsc_p_open(c, "{");
     nsc_p_line(c, "memset(s, 0, sizeof *s);");
     nsc_p_line(c, "s->tag = v->tag;");
-    member_switch(g, u, "v->tag", "%s(&v->%s, &s->%s);", "quantize", "break; /* kept: _write refuses it */");
+    member_switch(g, u, "v->tag", "%s(&v->%s, &s->%s);", "quantize", false, "break; /* kept: _write refuses it */");
     nsc_p_close(c, "}");
 
     nsc_p_empty(c);
@@ -167,7 +165,7 @@ static void conversions(nsc_cgen *g, const nsc_decl *u)
     nsc_p_open(c, "{");
     nsc_p_line(c, "memset(v, 0, sizeof *v);");
     nsc_p_line(c, "v->tag = s->tag;");
-    member_switch(g, u, "s->tag", "%s(&s->%s, &v->%s);", "dequantize", "break;");
+    member_switch(g, u, "s->tag", "%s(&s->%s, &v->%s);", "dequantize", false, "break;");
     nsc_p_close(c, "}");
 
     static const char *const equal[2][2] = {{"snap_equal", "_snap"}, {"equal", ""}};
@@ -177,7 +175,7 @@ static void conversions(nsc_cgen *g, const nsc_decl *u)
                    equal[k][1]);
         nsc_p_open(c, "{");
         nsc_p_line(c, "if (a->tag != b->tag) return false;");
-        member_switch(g, u, "a->tag", "return %s(&a->%s, &b->%s);", equal[k][0], "return true;");
+        member_switch(g, u, "a->tag", "return %s(&a->%s, &b->%s);", equal[k][0], true, "return true;");
         nsc_p_close(c, "}");
     }
 }
@@ -197,7 +195,7 @@ static void codec(nsc_cgen *g, const nsc_decl *u)
     nsc_p_line(c, "const ns_writer at = *w;");
     nsc_p_line(c, "ns_status st = NS_OK;");
     if (bits) nsc_p_line(c, "ns_write_raw(w, cur->tag, %u);", bits);
-    member_switch(g, u, "cur->tag", "st = %s(w, &cur->%s, same ? &ref->%s : NULL);", "write", "break;");
+    member_switch(g, u, "cur->tag", "st = %s(w, &cur->%s, same ? &ref->%s : NULL);", "write", false, "break;");
     nsc_p_line(c, "if (st != NS_OK) *w = at; /* the writer unmoved */");
     nsc_p_line(c, "return st;");
     nsc_p_close(c, "}");
@@ -214,7 +212,7 @@ static void codec(nsc_cgen *g, const nsc_decl *u)
     nsc_p_line(c, "const bool same = v.tag == ref->tag;");
     nsc_p_line(c, "ns_status st = NS_OK;");
     nsc_p_open(c, "if (!ns_reader_failed(&r)) {");
-    member_switch(g, u, "v.tag", "st = %s(&r, &v.%s, same ? &ref->%s : NULL);", "read", "break;");
+    member_switch(g, u, "v.tag", "st = %s(&r, &v.%s, same ? &ref->%s : NULL);", "read", false, "break;");
     nsc_p_close(c, "}");
     nsc_p_line(c, "if (st == NS_OK) st = ns_reader_status(&r);");
     nsc_p_comment(c, "On error the destination keeps what it held.");
@@ -234,7 +232,7 @@ static void codec(nsc_cgen *g, const nsc_decl *u)
     nsc_p_close(c, "}");
     nsc_p_line(c, "memset(out, 0, sizeof *out);");
     nsc_p_line(c, "out->tag = to->tag;");
-    member_switch(g, u, "to->tag", "%s(&from->%s, &to->%s, t, &out->%s);", "interpolate", "break;");
+    member_switch(g, u, "to->tag", "%s(&from->%s, &to->%s, t, &out->%s);", "interpolate", false, "break;");
     nsc_p_close(c, "}");
 }
 

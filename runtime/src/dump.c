@@ -64,18 +64,6 @@ static void read_raw(ns_reader *r, const ns_field_desc *f, uint8_t *dst)
     if (f->enum_type && !enum_name(f->enum_type, (int64_t)load_int(dst, f->snap_size, uns))) ns_reader_fail(r, NS_ERR_RANGE);
 }
 
-/* A struct coded by its own _write (a union's member): the "any" bit when it has more than one
- * slot, then per slot its change bit and, when set, its payload against ref. */
-static void read_own_record(ns_reader *r, const ns_type_desc *t, const uint8_t *ref, uint8_t *out)
-{
-    memcpy(out, ref, t->snap_size);
-    bool any = t->field_count > 1 ? ns_read_bool(r) : t->field_count == 1;
-    for (uint32_t i = 0; any && i < t->field_count && !ns_reader_failed(r); i++) {
-        const ns_field_desc *m = &t->fields[i];
-        if (ns_read_bool(r)) ns__read_payload(r, m, out + m->snap_offset, ref + m->snap_offset, false);
-    }
-}
-
 /* A union (docs/wire.md section 12.9): its tag, then the member's record against the
  * reference's member when the reference holds the same one, else against its defaults. The
  * members not named stay zero, as the generated code keeps them. */
@@ -97,16 +85,13 @@ static void read_union(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const
         return;
     }
     const uint8_t *mref = ref[0] == tag ? ref + m->snap_offset : (const uint8_t *)m->type->snap_default;
-    uint8_t *member = (uint8_t *)malloc(m->type->snap_size ? m->type->snap_size : 1);
-    if (!member) {
-        ns_reader_fail(r, NS_ERR_NOMEM);
-        return;
-    }
-    read_own_record(r, m->type, mref, member); /* mref may lie inside dst's reference */
+    /* dst and ref are never the same snapshot (ns__walk refuses out == ref), so clearing dst
+     * first cannot clear the reference. */
     memset(dst, 0, f->snap_size);
     dst[0] = (uint8_t)tag;
-    memcpy(dst + m->snap_offset, member, m->type->snap_size);
-    free(member);
+    /* The member is a struct coded by its own _write: the walker reads it as any struct record. */
+    const ns_status st = ns__walk(r, m->type, mref, NULL, NS_TO_OWNER, dst + m->snap_offset, NULL, NULL);
+    if (st != NS_OK) ns_reader_fail(r, st);
 }
 
 void ns__read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const uint8_t *ref, bool maskless)
