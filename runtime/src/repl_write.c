@@ -340,9 +340,8 @@ static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, uint32_t n, unsigned fro
     return a;
 }
 
-/* Sorts the chosen records into packet order (compare_records). Sorting the records themselves
- * (over 100 bytes each) took a fifth of a write in bench_replication's moving scene; so the
- * usual case sorts 64-bit keys instead: the kind (2 bits), an update's baseline count (2) and
+/* Sorts the chosen records into packet order (compare_records). The records themselves are
+ * over 100 bytes each, so the usual case sorts 64-bit keys instead: the kind (2 bits), an update's baseline count (2) and
  * each baseline's age as 127 − age (7 each; ascending ticks are descending ages when no tick
  * lies across the 32-bit wrap, so now >= 128), the id (24), and the record's index (15), by a
  * radix sort, then moves the records into the free pick array. Otherwise (a tick near 0, over 2^15 records) it
@@ -635,8 +634,10 @@ static void emit2(ns__pass *p, ns_writer *out)
     for (uint32_t i = u0; i < p->nchosen;) {
         uint32_t j = i + 1;
         while (j < p->nchosen && same_group(&ch[i], &ch[j])) j++;
-        g = (ns__group2){.from = i, .to = j, .base = &ch[i].base};
-        plan_group(p, &g, gaps);
+        if (groups != 1) { /* one group was planned above */
+            g = (ns__group2){.from = i, .to = j, .base = &ch[i].base};
+            plan_group(p, &g, gaps);
+        }
         write_group2(p, out, &g, gaps);
         note_reference(p, &g);
         i = j;

@@ -99,18 +99,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ns_reader_bits(&r1) != ns_reader_bits(&r2)) abort(); /* or on where the record ends */
     if (st != NS_OK && memcmp(tab, keep, ssize) != 0) abort(); /* a refused read changed its destination */
     if (sg == NS_OK) {
-        if (k.component ? !k.component->snap_equal(gen, tab) : !ns_table_snap_equal(t, gen, tab)) abort();
-        if (!ns_table_snap_equal(t, gen, tab)) abort();
+        /* The same state: by the generated snap_equal (components), and for every record by the
+         * default writer's bytes for each, which differ if any sent field does. */
+        if (k.component && !k.component->snap_equal(gen, tab)) abort();
+        if (!ns_table_snap_equal(t, gen, tab)) abort(); /* and the table's equality agrees */
         /* Both writers on what was read: the same status and the same bytes. */
         const size_t cap = (size_t)t->max_bits / 8u + 16u;
-        uint8_t *out = (uint8_t *)calloc(2, cap);
+        uint8_t *out = (uint8_t *)calloc(3, cap);
         if (!out) abort();
-        ns_writer w1, w2;
+        ns_writer w1, w2, w3;
         ns_writer_init(&w1, out, cap);
         ns_writer_init(&w2, out + cap, cap);
+        ns_writer_init(&w3, out + 2 * cap, cap);
         const ns_status wg = record_write(&k, &w1, gen, &b, to), wt = table_write(&k, &w2, gen, &b, to);
-        const size_t n1 = ns_writer_flush(&w1), n2 = ns_writer_flush(&w2);
+        const ns_status wd = record_write(&k, &w3, tab, &b, to);
+        const size_t n1 = ns_writer_flush(&w1), n2 = ns_writer_flush(&w2), n3 = ns_writer_flush(&w3);
         if (wg != wt || n1 != n2 || memcmp(out, out + cap, n1) != 0) abort();
+        if (wd != wg || n3 != n1 || memcmp(out, out + 2 * cap, n1) != 0) abort(); /* the table read another state */
         free(out);
     }
     free(packet);
