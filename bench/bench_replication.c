@@ -9,8 +9,8 @@
  * connection, bytes per client per tick, and framing (everything but the component writes) as a
  * share of the bits. The yardstick, timed interleaved in the same process: one generated write
  * of an entity's two components against one baseline, the cost a hand-built server pays per
- * entity per connection before any framing. Every scene runs in both snapshot packet formats
- * (fmt 1 and fmt 2, docs/replication.md section 2). Medians of 7 interleaved rounds. */
+ * entity per connection before any framing. Every scene runs in each snapshot packet format
+ * (fmt 1, 2 and 3, docs/replication.md section 2). Medians of 7 interleaved rounds. */
 #include "bench_common.h" /* first: it sets _POSIX_C_SOURCE for clock_gettime */
 
 #include <math.h>
@@ -36,7 +36,7 @@ typedef struct scene {
     bench_Transform *t;
     bench_Health    *h;
     double      bytes, bits, framing, packets, records, groups;
-    uint32_t    format;       /* the packet format: NS_PACKET_FORMAT_1 or NS_PACKET_FORMAT_2 */
+    uint32_t    format;       /* the packet format: NS_PACKET_FORMAT_1, _2 or _3 */
 } scene;
 
 static uint64_t next(uint64_t *s)
@@ -180,8 +180,9 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Every scene in both packet formats: index k * 2 + (format - 1). */
-#define RUNS (SCENES * 2)
+/* Every scene in each packet format: index k * FORMATS + (format - 1). */
+#define FORMATS 3
+#define RUNS (SCENES * FORMATS)
 
 int main(void)
 {
@@ -196,7 +197,7 @@ int main(void)
         y->n = n;
         y->t = calloc(n, sizeof *y->t), y->tb = calloc(n, sizeof *y->tb);
         y->h = calloc(n, sizeof *y->h), y->hb = calloc(n, sizeof *y->hb);
-        for (int k = 0; k < RUNS; k++) scene_init(&sc[k], k / 2, n, (uint32_t)(k % 2) + NS_PACKET_FORMAT_1);
+        for (int k = 0; k < RUNS; k++) scene_init(&sc[k], k / FORMATS, n, (uint32_t)(k % FORMATS) + NS_PACKET_FORMAT_1);
         for (int k = 0; k < RUNS; k++)
             for (int i = 0; i < 40; i++) step(&sc[k]); /* warm up: every spawn acked */
         for (int k = 0; k < RUNS; k++) sc[k].bytes = sc[k].bits = sc[k].framing = sc[k].packets = sc[k].records = sc[k].groups = 0;
@@ -207,7 +208,7 @@ int main(void)
                 for (int i = 0; i < TICKS_PER_ROUND; i++) sum += step(&sc[k]);
                 tick_time[k][r] = sum / TICKS_PER_ROUND;
             }
-            write_time[r] = yardstick(y, &sc[MOVING * 2]);
+            write_time[r] = yardstick(y, &sc[MOVING * FORMATS]);
         }
         qsort(write_time, ROUNDS, sizeof(double), by_value);
         double write_ns = write_time[ROUNDS / 2] * 1e9;

@@ -9,13 +9,14 @@
  *
  *   arena [--clients N] [--ticks N] [--budget BYTES] [--seed N]
  *         [--loss P] [--reorder P] [--duplicate P] [--latency TICKS] [--jitter TICKS]
- *         [--dump N] [--profile] [--format 1|2]
+ *         [--dump N] [--profile] [--format 1|2|3]
  *
  * --dump N prints client 0's first N snapshot packets field by field with their bits
  * (ns_dump_repl_packet); --profile prints the server's per-field bandwidth profile at exit
  * (ns_profile_report), in a build with NS_PROFILE: the arena_profile target, or any target of
  * a build configured with -DNETSCHEMA_PROFILE=ON. --format picks the snapshot packet format
- * (docs/replication.md section 2): 2, the compact one, by default; 1, the original. */
+ * (docs/replication.md section 2): 3, the most compact, by default; 2, its predecessor; 1, the
+ * original. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,7 @@ static const option_spec SPECS[] = {
     {"--latency", 0, 30, offsetof(options, impair.latency)},
     {"--jitter", 0, 8, offsetof(options, impair.jitter)},
     {"--dump", 0, 1000000, offsetof(options, dump)},
-    {"--format", NS_PACKET_FORMAT_1, NS_PACKET_FORMAT_2, offsetof(options, format)},
+    {"--format", NS_PACKET_FORMAT_1, NS_PACKET_FORMAT_3, offsetof(options, format)},
 };
 
 /* The --profile counters: main owns them, the server's writers count into them. */
@@ -52,7 +53,7 @@ static ns_profile profile_store;
 static bool parse(int argc, char **argv, options *o)
 {
     *o = (options){.clients = 3, .npcs = GAME_NPCS, .ticks = 600, .budget = 1200, .seed = 1, .impair = {.loss = 10},
-                   .format = NS_PACKET_FORMAT_2};
+                   .format = NS_PACKET_FORMAT_3};
     for (int i = 1; i < argc; i += 2) {
         if (!strcmp(argv[i], "--profile")) { /* the one option without a value */
             o->profile = &profile_store;
@@ -81,7 +82,7 @@ static void usage(void)
     fprintf(stderr, "usage: arena [--clients 1..%d] [--npcs 0..%d] [--ticks %d..] [--budget %d..%d] [--seed N]\n"
                     "             [--loss 0..99] [--reorder 0..100] [--duplicate 0..100] [--latency 0..30]"
                     " [--jitter 0..8]\n"
-                    "             [--dump N] [--profile] [--format 1..2]\n",
+                    "             [--dump N] [--profile] [--format 1..3]\n",
             GAME_MAX_CLIENTS, GAME_MAX_NPCS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
 }
 

@@ -6,6 +6,7 @@
  * format 1) says which packet format the bytes are in; format 2's groups that name their ids
  * by reference find them in the replica's lists of the ids of the packets it applied. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <netschema/dump.h>
@@ -24,6 +25,11 @@ typedef struct walk {
     bool                 sizes;
     uint32_t             tick;
     bool                 format2;
+    bool                 format3;   /* format 3: updates without baselines, then one section */
+    bool                 told;      /* ... and it said its id gaps' model already */
+    uint32_t            *named;     /* ... the ids it named before its section, which the
+                                       section's ids by reference leave out */
+    size_t               nnamed, named_cap;
     bool                 steady;    /* format 2's steady packet: one group, said by the header */
     uint32_t             gap0;      /* ... and its newest baseline's gap */
 } walk;
@@ -156,12 +162,25 @@ static bool held_layout(const walk *k, ns_entity_id id, ns__layout *l)
     return n && ns__layout_init(l, k->schema, types, n) == NS_OK;
 }
 
-static ns_status update(walk *k, uint32_t id, size_t id_bits, const ns_baselines *b, const uint64_t *types)
+static bool ring_has(const void *e, uint32_t tick)
+{
+    return ns_history_get(&((const ns__rent *)e)->ring, tick) != NULL;
+}
+
+/* An update against b, or with a ladder (format 3's section) against the baselines the
+ * replica's ring of the entity derives from it. */
+static ns_status update(walk *k, uint32_t id, size_t id_bits, const ns_baselines *b, uint64_t ladder, const uint64_t *types)
 {
     ns_reader *in = k->in;
     uint32_t size = k->sizes ? ns_read_packed_u32(in, NULL) : 0;
     ns_audience to = NS_TO_OBSERVER;
-    if (b->count == 0) to = (ns_audience)ns__read_audience(in, k->defaults);
+    ns_baselines derived = {{NULL, NULL, NULL}, {0, 0, 0}, 0, k->tick};
+    if (ladder) {
+        const ns__rent *e = k->replica ? ns__held(k->replica, id) : NULL;
+        if (e) derived.count = ns__derive_baselines(ladder, k->tick, ring_has, e, derived.tick);
+        b = &derived;
+    }
+    if (b->count == 0 && !ladder) to = (ns_audience)ns__read_audience(in, k->defaults);
     else if (k->replica) to = ns_replica_audience(k->replica, id); /* the audience it holds */
     if (ns_reader_failed(in)) return ns_reader_status(in);
     fprintf(k->out, "  update #%" PRIu32 " for %s (id %zu bits", id, who(to), id_bits);
@@ -169,6 +188,7 @@ static ns_status update(walk *k, uint32_t id, size_t id_bits, const ns_baselines
     fputs(")\n", k->out);
     ns__layout l;
     if (!held_layout(k, id, &l)) return skip(k, size, "the entity is not held");
+    if (ladder && b->count == 0) return skip(k, size, "no baseline of the ladder is held");
     for (uint32_t i = 0; i < l.ncomp; i++)
         for (uint32_t j = 0; j < b->count; j++)
             if (!ns_replica_snap_at(k->replica, id, k->schema->components[l.comp[i]].desc->id, b->tick[j]))
@@ -178,6 +198,96 @@ static ns_status update(walk *k, uint32_t id, size_t id_bits, const ns_baselines
     return st != NS_OK ? st : check_size(k, start, size);
 }
 
+/* Format 3: notes an id the packet names before its section; false when out of memory. */
+static bool note_named(walk *k, uint32_t id)
+{
+    if (!k->format3) return true;
+    if (k->nnamed == k->named_cap) {
+        size_t cap = k->named_cap ? 2 * k->named_cap : 16;
+        uint32_t *grown = realloc(k->named, cap * sizeof *grown);
+        if (!grown) return false;
+        k->named = grown, k->named_cap = cap;
+    }
+    k->named[k->nnamed++] = id;
+    return true;
+}
+
+/* Whether ref's id stands in the section's ids by reference (format 3: unless named before). */
+static bool eligible(const walk *k, uint32_t id)
+{
+    for (size_t i = 0; i < k->nnamed; i++)
+        if (k->named[i] == id) return false;
+    return true;
+}
+
+/* Reads ids of a group or section picked from ref (ids "all" or "mask"), up to the records;
+ * *n becomes their count - 1, *mask_at where the mask starts. */
+static ns_status ref_ids(walk *k, uint8_t ids, const ns__idlist *ref, uint32_t *n, size_t *mask_at)
+{
+    *mask_at = ns_reader_bits(k->in);
+    if (ids == NS__IDS_GAPS) return *n >= (1u << 24) ? NS_ERR_CAPACITY : NS_OK;
+    uint32_t picked = 0;
+    for (uint32_t j = 0; j < ref->count; j++)
+        if (eligible(k, ref->id[j])) picked += ids == NS__IDS_ALL || ns_read_bits(k->in, 1);
+    if (ns_reader_failed(k->in)) return ns_reader_status(k->in);
+    if (!picked) return NS_ERR_MALFORMED;
+    *n = picked - 1;
+    return NS_OK;
+}
+
+/* The n + 1 updates of a group or section: ids by gaps, or the ref's ids that `ids` picks. */
+static ns_status run(walk *k, uint8_t ids, const ns__idlist *ref, size_t mask_at, uint32_t n, const ns_baselines *b,
+                     uint64_t ladder, const uint64_t *types)
+{
+    uint32_t next = 0, j = 0, e = 0, id; /* by reference: j is the next id of ref, e its mask bit */
+    size_t id_bits;
+    for (uint32_t i = 0; i <= n; i++) {
+        ns_status st = NS_OK;
+        if (ids != NS__IDS_GAPS) { /* the i-th eligible id whose bit is set */
+            for (;; j++) {
+                if (!eligible(k, ref->id[j])) continue;
+                if (ids == NS__IDS_ALL || mask_bit(k->in, mask_at, e++)) break;
+            }
+            id = ref->id[j++], id_bits = 0;
+        } else {
+            st = read_id(k, &next, &id, &id_bits);
+        }
+        if (st == NS_OK && k->format3 && !note_named(k, id)) st = NS_ERR_NOMEM; /* later ref ids skip it */
+        if (st == NS_OK) st = update(k, id, id_bits, b, ladder, types);
+        if (st != NS_OK) return st;
+    }
+    return NS_OK;
+}
+
+/* Format 3's update section: its ladder, ids and presence, then its records. */
+static ns_status section3(walk *k, const ns_model *dense, bool crowd)
+{
+    const ns_replica *r = k->replica;
+    size_t at = ns_reader_bits(k->in);
+    ns__section3_header h;
+    ns_status st = ns__read_section3(k->in, k->schema, dense, r->lists,
+                                     ns__idlist_slots(r->cfg.history_depth + r->cfg.reorder_window), k->tick,
+                                     r->cfg.history_depth, crowd && k->steady, !k->told, &h);
+    if (st == NS_OK && !k->told && h.ids == NS__IDS_GAPS) k->gaps = h.dense ? dense : NULL, k->told = true;
+    if (st == NS_ERR_BASELINE && !h.ref)
+        fprintf(k->out, "updates: refer to a packet the replica does not hold or to ticks out of history\n");
+    size_t mask_at;
+    if (st == NS_OK) st = ref_ids(k, h.ids, h.ref, &h.n, &mask_at);
+    if (st != NS_OK) return st;
+    fprintf(k->out, "%s: %" PRIu32 " record%s over the ladder", crowd ? "updates" : "other updates", h.n + 1, h.n ? "s" : "");
+    for (uint64_t m = h.ladder; m; m &= m - 1u) fprintf(k->out, " %" PRIu32, k->tick - 1u - ns__lowest_bit(m));
+    if (h.from_ref) fprintf(k->out, " (packet %" PRIu32 "'s, %" PRIu32 " dropped)", h.ref->tick, h.drop);
+    if (h.by_type) {
+        fputs(", present by type:", k->out);
+        for (uint32_t c = 0; c < k->schema->component_count; c++)
+            if (h.types >> c & 1u) fprintf(k->out, " %s", k->schema->components[c].desc->name);
+    }
+    if (h.ids != NS__IDS_GAPS) fprintf(k->out, ", ids %s of packet %" PRIu32, h.ids == NS__IDS_ALL ? "all those" : "some", h.ref->tick);
+    fprintf(k->out, " (%zu bits)\n", ns_reader_bits(k->in) - at);
+    ns_baselines none = {{NULL, NULL, NULL}, {0, 0, 0}, 0, k->tick};
+    return run(k, h.ids, h.ref, mask_at, h.n, &none, h.ladder, h.by_type ? &h.types : NULL);
+}
+
 static ns_status records(walk *k, const uint32_t counts[3])
 {
     ns_reader *in = k->in;
@@ -185,6 +295,7 @@ static ns_status records(walk *k, const uint32_t counts[3])
     size_t id_bits;
     for (uint32_t i = 0; i < counts[0]; i++) {
         ns_status st = read_id(k, &next, &id, &id_bits);
+        if (st == NS_OK && !note_named(k, id)) st = NS_ERR_NOMEM;
         if (st != NS_OK) return st;
         bool destroyed = ns_read_bits(in, 1) != 0; /* 0: it only left this client's relevancy */
         if (ns_reader_failed(in)) return ns_reader_status(in);
@@ -194,11 +305,20 @@ static ns_status records(walk *k, const uint32_t counts[3])
     next = 0;
     for (uint32_t i = 0; i < counts[1]; i++) {
         ns_status st = read_id(k, &next, &id, &id_bits);
+        if (st == NS_OK && !note_named(k, id)) st = NS_ERR_NOMEM;
         if (st == NS_OK) st = spawn(k, id, id_bits);
         if (st != NS_OK) return st;
     }
     ns_model dense;
     if (ns__dense_model_init(&dense) != NS_OK) return NS_ERR_ARGUMENT;
+    if (k->format3) {
+        ns_baselines none = {{NULL, NULL, NULL}, {0, 0, 0}, 0, k->tick};
+        if (counts[2]) fprintf(k->out, "updates without baselines: %" PRIu32 "\n", counts[2]);
+        ns_status st = counts[2] ? run(k, NS__IDS_GAPS, NULL, 0, counts[2] - 1u, &none, 0, NULL) : NS_OK;
+        for (int crowd = 1; st == NS_OK && crowd >= 0 && !(k->steady && !crowd); crowd--)
+            if ((crowd && k->steady) || ns_read_bits(in, 1)) st = section3(k, &dense, crowd != 0);
+        return st != NS_OK ? st : ns_reader_status(in);
+    }
     for (uint32_t g = 0; g < counts[2]; g++) {
         size_t at = ns_reader_bits(in);
         ns_baselines b = {{NULL, NULL, NULL}, {0, 0, 0}, 0, k->tick};
@@ -223,15 +343,9 @@ static ns_status records(walk *k, const uint32_t counts[3])
             }
             if (ns_reader_failed(in)) return ns_reader_status(in);
         }
-        size_t mask_at = ns_reader_bits(in); /* NS__IDS_MASK: the group's id mask */
-        if (h.ids != NS__IDS_GAPS) {
-            uint32_t picked = 0;
-            for (uint32_t j = 0; j < h.ref->count; j++) picked += h.ids == NS__IDS_ALL || ns_read_bits(in, 1);
-            if (ns_reader_failed(in)) return ns_reader_status(in);
-            if (!picked) return NS_ERR_MALFORMED;
-            h.n = picked - 1;
-        }
-        if (h.n >= (1u << 24)) return NS_ERR_CAPACITY;
+        size_t mask_at; /* NS__IDS_MASK: the group's id mask */
+        ns_status st = ref_ids(k, h.ids, h.ref, &h.n, &mask_at);
+        if (st != NS_OK) return st;
         fprintf(k->out, "group %" PRIu32 ": %" PRIu32 " record%s against ", g + 1, h.n + 1, h.n ? "s" : "");
         if (b.count == 0) fputs("no baselines", k->out);
         for (uint32_t i = 0; i < b.count; i++) fprintf(k->out, "%s%" PRIu32, i ? ", " : "ticks ", b.tick[i]);
@@ -244,19 +358,8 @@ static ns_status records(walk *k, const uint32_t counts[3])
         if (h.ids != NS__IDS_GAPS)
             fprintf(k->out, ", ids %s of packet %" PRIu32, h.ids == NS__IDS_ALL ? "all those" : "some", b.tick[0]);
         fprintf(k->out, " (%zu bits)\n", ns_reader_bits(in) - at);
-        next = 0;
-        uint32_t j = 0; /* by reference: the next id of h.ref to consider */
-        for (uint32_t i = 0; i <= h.n; i++) {
-            ns_status st = NS_OK;
-            if (h.ids != NS__IDS_GAPS) { /* the i-th id whose bit is set */
-                while (h.ids == NS__IDS_MASK && !mask_bit(in, mask_at, j)) j++;
-                id = h.ref->id[j++], id_bits = 0;
-            } else {
-                st = read_id(k, &next, &id, &id_bits);
-            }
-            if (st == NS_OK) st = update(k, id, id_bits, &b, h.by_type ? &h.types : NULL);
-            if (st != NS_OK) return st;
-        }
+        st = run(k, h.ids, h.ref, mask_at, h.n, &b, 0, h.by_type ? &h.types : NULL);
+        if (st != NS_OK) return st;
     }
     return ns_reader_status(in);
 }
@@ -272,10 +375,18 @@ ns_status ns_dump_repl_packet(FILE *out, const ns_schema *schema, const ns_repli
     const bool format2 = replica && replica->lists;
     const unsigned tick_bits = format2 ? ns__tick_bits(replica->cfg.reorder_window) : 16u;
     uint32_t short_tick = ns_read_bits(in, 1), tick = ns_read_bits(in, short_tick ? tick_bits : 32);
-    walk k = {out, schema, replica, in, &defaults, NULL, false, tick, format2, false, 0};
-    uint32_t counts[3] = {0, 0, 1};
+    const bool format3 = format2 && replica->format3;
+    walk k = {.out = out, .schema = schema, .replica = replica, .in = in, .defaults = &defaults, .tick = tick,
+              .format2 = format2, .format3 = format3};
+    uint32_t counts[3] = {0, 0, format3 ? 0u : 1u};
     k.steady = format2 && ns_read_bits(in, 1);
-    if (k.steady) {
+    if (format3) {
+        const bool events = !k.steady && ns_read_bits(in, 1);
+        k.told = events;
+        k.gaps = events && ns_read_bits(in, 1) ? &dense : NULL;
+        k.sizes = replica->cfg.entity_sizes;
+        for (int i = 0; events && i < 3; i++) counts[i] = ns_read_packed_u32(in, &dense);
+    } else if (k.steady) {
         k.gap0 = ns_read_packed_u32(in, &dense);
         k.sizes = replica->cfg.entity_sizes;
     } else {
@@ -290,15 +401,16 @@ ns_status ns_dump_repl_packet(FILE *out, const ns_schema *schema, const ns_repli
     if (st == NS_OK && short_tick) /* extended from the newest tick the replica applied, as it does */
         k.tick = ns__resolve_tick(tick, tick_bits, replica ? ns_replica_newest(replica) : 0);
     if (st == NS_OK) {
-        fprintf(out, "packet%s tick %" PRIu32 "%s: %" PRIu32 " despawns, %" PRIu32 " spawns, %" PRIu32
-                     " groups%s%s (header %zu bits)\n",
-                !format2 ? "" : k.steady ? " (format 2, steady)" : " (format 2)", k.tick,
-                !short_tick ? "" : format2 ? " (short)" : " (16 bits)", counts[0], counts[1], counts[2], k.sizes ? ", sizes" : "",
-                k.gaps ? ", dense ids" : "", ns_reader_bits(in) - start);
+        fprintf(out, "packet%s%s tick %" PRIu32 "%s: %" PRIu32 " despawns, %" PRIu32 " spawns, %" PRIu32 "%s%s%s (header %zu bits)\n",
+                !format2 ? "" : format3 ? " (format 3" : " (format 2", !format2 ? "" : k.steady ? ", steady)" : ")", k.tick,
+                !short_tick ? "" : format2 ? " (short)" : " (16 bits)", counts[0], counts[1], counts[2],
+                format3 ? " without baselines" : " groups", k.sizes ? ", sizes" : "", k.gaps ? ", dense ids" : "",
+                ns_reader_bits(in) - start);
         st = records(&k, counts);
     }
     if (st != NS_OK) st = failed(&k, st);
     else fprintf(out, "end: %zu bits\n", ns_reader_bits(in) - start);
     ns__defaults_free(&defaults);
+    free(k.named);
     return st;
 }

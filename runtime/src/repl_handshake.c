@@ -36,7 +36,7 @@ void ns_handshake_write(ns_writer *w, const ns_handshake *h)
     ns_write_bits(w, format, 8);
     ns_write_bits(w, h->history_depth & 0xffu, 8);
     ns_write_bits(w, h->reorder_window & 0xffu, 8);
-    ns_write_bits(w, format == NS_PACKET_FORMAT_2 && h->entity_sizes ? NS__HANDSHAKE_SIZES : 0u, 8);
+    ns_write_bits(w, format >= NS_PACKET_FORMAT_2 && h->entity_sizes ? NS__HANDSHAKE_SIZES : 0u, 8);
     ns_write_bits64(w, h->schema_hash);
     ns_write_bits(w, h->max_entities, 32);
     ns_write_bits(w, h->tick_rate & 0xffffu, 16);
@@ -58,13 +58,13 @@ ns_status ns_handshake_read(ns_reader *r, ns_handshake *out)
     h.conn = ns_read_bits(r, 16);
     if (ns_reader_failed(r)) return ns_reader_status(r);
     h.packet_format = format;
-    h.entity_sizes = format == NS_PACKET_FORMAT_2 && (flags & NS__HANDSHAKE_SIZES);
-    const uint32_t known = format == NS_PACKET_FORMAT_2 ? NS__HANDSHAKE_SIZES : 0u;
+    h.entity_sizes = format >= NS_PACKET_FORMAT_2 && (flags & NS__HANDSHAKE_SIZES);
+    const uint32_t known = format >= NS_PACKET_FORMAT_2 ? NS__HANDSHAKE_SIZES : 0u;
     bool ok = magic[0] == 'N' && magic[1] == 'S' && magic[2] == 'H' && magic[3] == 'S' && (flags & ~known) == 0 &&
               h.history_depth >= 2 && h.reorder_window >= 1 &&
               h.history_depth + h.reorder_window <= NS_HISTORY_MAX_DEPTH && h.max_entities >= 1 &&
               h.max_entities <= (1u << 24) && h.tick_rate >= 1;
-    if (format != NS_PACKET_FORMAT_1 && format != NS_PACKET_FORMAT_2) return ns_reader_fail(r, NS_ERR_MISMATCH), NS_ERR_MISMATCH;
+    if (format < NS_PACKET_FORMAT_1 || format > NS_PACKET_FORMAT_3) return ns_reader_fail(r, NS_ERR_MISMATCH), NS_ERR_MISMATCH;
     if (!ok) return ns_reader_fail(r, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
     *out = h;
     return NS_OK;
@@ -86,7 +86,7 @@ ns_status ns_handshake_accept(const ns_handshake *h, const ns_schema *schema, ns
     cfg->history_depth = h->history_depth;
     cfg->reorder_window = h->reorder_window;
     cfg->packet_format = ns__packet_format(h->packet_format);
-    cfg->entity_sizes = cfg->packet_format == NS_PACKET_FORMAT_2 && h->entity_sizes;
+    cfg->entity_sizes = cfg->packet_format >= NS_PACKET_FORMAT_2 && h->entity_sizes;
     if (msg && msg_size) msg[0] = '\0';
     return NS_OK;
 }

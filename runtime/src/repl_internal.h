@@ -156,6 +156,8 @@ typedef struct ns__link {
     uint8_t    waiting;       /* wants to go out since `since` */
     uint8_t    mode;          /* NS_MODE_DEFAULT, NS_MODE_PREDICTED or NS_MODE_INTERPOLATED */
     uint32_t   since;         /* tick it last went out, began to wait, or began to cool */
+    uint32_t   moved;         /* tick its audience last changed while the client held states of
+                                 the old one (format 3's derived baselines avoid them); 0: never */
     ns_tickset sent;          /* ticks whose packet carried its state */
     ns_tickset event;         /* ticks whose packet carried its spawn or despawn */
 } ns__link;
@@ -173,6 +175,7 @@ typedef struct ns__idlist {
     uint32_t  ref_tick[3];
     bool      ref_by_type;    /* its presence by type, and the mask */
     uint64_t  ref_types;
+    uint64_t  ladder;         /* format 3: its update section's ladder, bit i: tick `tick` − 1 − i */
 } ns__idlist;
 
 /* The baselines of a format-2 group that repeats the reference group of the packet of its
@@ -206,6 +209,40 @@ typedef struct ns__group2_header {
  * does not hold. */
 ns_status ns__read_group2(ns_reader *in, const ns_schema *s, const ns_model *dense, const ns__idlist *lists,
                           uint32_t nlists, uint32_t tick, bool steady, uint32_t gap0, ns__group2_header *h);
+
+/* Format 3's update section header as read (docs/replication.md section 2, "Format 3"): the
+ * ladder, the ids' form and the presence by type; ref is the packet of the ladder's newest tick
+ * when the section names it. Presence by type and ids "all" or "mask" as format 2's group. */
+typedef struct ns__section3_header {
+    uint64_t          ladder;          /* bit i: tick `tick` − 1 − i */
+    bool              by_type;
+    uint64_t          types;
+    uint8_t           ids;             /* NS__IDS_* */
+    uint32_t          n;               /* NS__IDS_GAPS: the record count - 1 */
+    uint32_t          drop;            /* bits of ref's ladder dropped (from_ref) */
+    bool              from_ref;        /* the ladder continues ref's */
+    bool              same_presence;   /* the presence by type is ref's */
+    bool              dense;           /* need_dense: its id gaps are in the dense model */
+    const ns__idlist *ref;
+} ns__section3_header;
+
+/* Reads format 3's update section header of packet `tick`, up to its id mask; steady: the
+ * packet's first bit said the section continues ref's. need_dense: no gaps came before (no
+ * events), so a section with id gaps says their model. Ladder ticks must lie within
+ * history_depth − 1 ticks of the packet (NS_ERR_BASELINE); the lists are the reader's packets
+ * (NS_ERR_BASELINE when the section names one it does not hold). */
+ns_status ns__read_section3(ns_reader *in, const ns_schema *s, const ns_model *dense, const ns__idlist *lists,
+                            uint32_t nlists, uint32_t tick, uint32_t history_depth, bool steady, bool need_dense,
+                            ns__section3_header *h);
+
+/* The ladder of a section continuing ref's, with the newest tick gap0 + 1 before the packet and
+ * `drop` of ref's oldest ticks left out. */
+uint64_t ns__ladder_from(const ns__idlist *ref, uint32_t gap0, uint32_t drop);
+
+/* A record's derived baselines (format 3): the up to three newest ticks of the ladder of packet
+ * `tick` at which has(ctx, t) holds, newest first; their count. */
+uint32_t ns__derive_baselines(uint64_t ladder, uint32_t tick, bool (*has)(const void *ctx, uint32_t t),
+                              const void *ctx, uint32_t ticks[3]);
 
 /* Slots of a ring of lists that keeps at least `ticks` ticks: a power of two, so that tick t's
  * slot t % n runs on without a jump where the 32-bit tick wraps. */
@@ -256,6 +293,8 @@ typedef struct ns__pick {
     size_t       payload;     /* bits of component writes in the body */
     ns__presence pres;        /* the body's leading presence bits */
     uint8_t      lazy;        /* updates: base is chosen when the record is tried */
+    uint8_t      section;     /* format 3 updates: 0 without baselines, 1 the crowd's section, 2
+                                 the rest's (repl_write3.c) */
 } ns__pick;
 
 /* A candidate in the write's priority order. */

@@ -41,8 +41,9 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     for (uint32_t c = 0; c < r->schema->component_count; c++)
         if (r->schema->components[c].desc->snap_size > snap_max) snap_max = r->schema->components[c].desc->snap_size;
     r->refsnap = malloc(snap_max);
-    if (cfg->packet_format > NS_PACKET_FORMAT_2) return fail(r, status, NS_ERR_ARGUMENT);
-    if (ns__packet_format(cfg->packet_format) == NS_PACKET_FORMAT_2) {
+    if (cfg->packet_format > NS_PACKET_FORMAT_3) return fail(r, status, NS_ERR_ARGUMENT);
+    r->format3 = ns__packet_format(cfg->packet_format) == NS_PACKET_FORMAT_3;
+    if (ns__packet_format(cfg->packet_format) >= NS_PACKET_FORMAT_2) {
         r->lists = calloc(ns__idlist_slots(ring_depth(r)), sizeof *r->lists);
         if (!r->lists) return fail(r, status, NS_ERR_NOMEM);
     }
@@ -178,12 +179,19 @@ static uint8_t ring_audience(const ns__rent *e, uint32_t tick)
     return e->ring_audience[tick % e->ring.depth];
 }
 
+static bool ring_has(const void *e, uint32_t tick)
+{
+    return ns_history_get(&((const ns__rent *)e)->ring, tick) != NULL;
+}
+
+/* Reads an update against the baselines ticks[0, count), or with a ladder (format 3's section:
+ * count is 0) against those the entity's ring derives from it. */
 static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t tick, const uint32_t *ticks,
-                             uint32_t count, const uint64_t *types, ns__rrec *rec)
+                             uint32_t count, uint64_t ladder, const uint64_t *types, ns__rrec *rec)
 {
     rec->kind = NS__UPDATE;
     uint32_t size = sizes ? ns_read_packed_u32(in, NULL) : 0;
-    rec->audience = count == 0 ? (uint8_t)ns__read_audience(in, &r->defaults) : 0;
+    rec->audience = count == 0 && !ladder ? (uint8_t)ns__read_audience(in, &r->defaults) : 0;
     if (ns_reader_failed(in)) return ns_reader_status(in);
     const ns__rent *e = &r->ent[rec->id];
     /* Only a state of the spawn the client holds, not older than it, can be decoded. */
@@ -193,6 +201,11 @@ static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t 
         ns__skip_bits(in, size);
         rec->kind = NS__SKIPPED;
         return NS_OK;
+    }
+    uint32_t derived[3];
+    if (ladder) {
+        count = ns__derive_baselines(ladder, tick, ring_has, e, derived), ticks = derived;
+        if (count == 0) return NS_ERR_BASELINE;
     }
     ns_baselines b;
     if (!ring_baselines(e, ticks, count, tick, &b)) return NS_ERR_BASELINE;
@@ -226,8 +239,79 @@ static ns_status read_group(ns_replica *r, ns_reader *in, uint32_t tick, bool si
     for (uint32_t i = 0; i <= n; i++) {
         ns__rrec *rec = &r->rec[r->nrec++];
         ns_status st = read_id(r, in, &next, &rec->id);
-        if (st == NS_OK) st = read_update(r, in, sizes, tick, ticks, count, by_type ? &types : NULL, rec);
+        if (st == NS_OK) st = read_update(r, in, sizes, tick, ticks, count, 0, by_type ? &types : NULL, rec);
         if (st != NS_OK) return st;
+    }
+    return NS_OK;
+}
+
+/* A group's or section's ids (formats 2, 3): with gaps, checks room for its n + 1 records; taken
+ * from ref (all, or those its mask picks), adds a record for each and sets *n to their count - 1.
+ * Format 3 leaves out ref's ids the packet already named (despawns, spawns, updates without
+ * baselines): they are stamped with this packet's serial. */
+static ns_status read_ref_ids(ns_replica *r, ns_reader *in, uint8_t ids, const ns__idlist *ref, uint32_t *n)
+{
+    const uint32_t from = r->nrec;
+    if (ids == NS__IDS_GAPS) return *n >= r->cfg.max_entities - r->nrec ? NS_ERR_CAPACITY : NS_OK;
+    for (uint32_t j = 0; j < ref->count; j++) {
+        if (r->format3 && r->stamp[ref->id[j]] == r->serial) continue;
+        if (ids != NS__IDS_ALL && !ns_read_bits(in, 1)) continue;
+        if (r->nrec >= r->cfg.max_entities) return NS_ERR_CAPACITY;
+        ns__rrec *rec = &r->rec[r->nrec++];
+        rec->id = ref->id[j];
+        if (r->stamp[rec->id] == r->serial) return NS_ERR_DUPLICATE;
+        r->stamp[rec->id] = r->serial;
+    }
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    if (r->nrec == from) return NS_ERR_MALFORMED; /* a group has records */
+    *n = r->nrec - from - 1u;
+    return NS_OK;
+}
+
+/* How a group's or section's updates are read: their ids' form (and the packet they name), and
+ * their baselines: ticks[0, count), or those each entity's ring derives from a ladder. */
+typedef struct ns__run {
+    uint8_t           ids;
+    const ns__idlist *ref;
+    const uint32_t   *ticks;
+    uint32_t          count;
+    uint64_t          ladder;
+    const uint64_t   *types;   /* presence by type, or NULL */
+} ns__run;
+
+/* Reads the ids and records of a group or section (formats 2, 3); *n: with gaps, the record count
+ * - 1 the header said; it becomes the count - 1 of the records read. */
+static ns_status read_updates(ns_replica *r, ns_reader *in, uint32_t tick, bool sizes, const ns__run *run, uint32_t *n)
+{
+    const uint32_t from = r->nrec;
+    ns_status st = read_ref_ids(r, in, run->ids, run->ref, n);
+    if (st != NS_OK) return st;
+    uint32_t next = 0;
+    for (uint32_t i = 0; i <= *n; i++) {
+        ns__rrec *rec = run->ids == NS__IDS_GAPS ? &r->rec[r->nrec++] : &r->rec[from + i];
+        st = run->ids == NS__IDS_GAPS ? read_id(r, in, &next, &rec->id) : NS_OK;
+        if (st == NS_OK) st = read_update(r, in, sizes, tick, run->ticks, run->count, run->ladder, run->types, rec);
+        if (st != NS_OK) return st;
+    }
+    return NS_OK;
+}
+
+/* Reads format 3's update section (docs/replication.md section 2, "Format 3"): its header, its
+ * ids, then its records, each against the baselines its ring derives from the ladder. */
+static ns_status read_section3(ns_replica *r, ns_reader *in, uint32_t tick, bool sizes, bool crowd)
+{
+    ns__section3_header h;
+    ns_status st = ns__read_section3(in, r->schema, &r->dense, r->lists, ns__idlist_slots(ring_depth(r)), tick,
+                                     r->cfg.history_depth, crowd && r->steady, !r->told, &h);
+    if (st != NS_OK) return st;
+    if (!r->told && h.ids == NS__IDS_GAPS) r->gaps = h.dense ? &r->dense : NULL, r->told = true;
+    const ns__run run = {h.ids, h.ref, NULL, 0, h.ladder, h.by_type ? &h.types : NULL};
+    st = read_updates(r, in, tick, sizes, &run, &h.n);
+    if (st != NS_OK) return st;
+    if (crowd) { /* what later packets may refer to */
+        r->note.ladder = h.ladder;
+        r->note.ref_by_type = h.by_type;
+        r->note.ref_types = h.by_type ? h.types : 0;
     }
     return NS_OK;
 }
@@ -241,30 +325,9 @@ static ns_status read_group2(ns_replica *r, ns_reader *in, uint32_t tick, bool s
     const uint32_t slots = ns__idlist_slots(ring_depth(r));
     ns_status st = ns__read_group2(in, r->schema, &r->dense, r->lists, slots, tick, steady, gap0, &h);
     if (st != NS_OK) return st;
-    const uint32_t from = r->nrec;
-    if (h.ids == NS__IDS_GAPS) {
-        if (h.n >= r->cfg.max_entities - r->nrec) return NS_ERR_CAPACITY;
-    } else {
-        const bool all = h.ids == NS__IDS_ALL;
-        for (uint32_t j = 0; j < h.ref->count; j++) {
-            if (!all && !ns_read_bits(in, 1)) continue;
-            if (r->nrec >= r->cfg.max_entities) return NS_ERR_CAPACITY;
-            ns__rrec *rec = &r->rec[r->nrec++];
-            rec->id = h.ref->id[j];
-            if (r->stamp[rec->id] == r->serial) return NS_ERR_DUPLICATE;
-            r->stamp[rec->id] = r->serial;
-        }
-        if (ns_reader_failed(in)) return ns_reader_status(in);
-        if (r->nrec == from) return NS_ERR_MALFORMED; /* a group has records */
-        h.n = r->nrec - from - 1u;
-    }
-    uint32_t next = 0;
-    for (uint32_t i = 0; i <= h.n; i++) {
-        ns__rrec *rec = h.ids == NS__IDS_GAPS ? &r->rec[r->nrec++] : &r->rec[from + i];
-        st = h.ids == NS__IDS_GAPS ? read_id(r, in, &next, &rec->id) : NS_OK;
-        if (st == NS_OK) st = read_update(r, in, sizes, tick, h.ticks, h.count, h.by_type ? &h.types : NULL, rec);
-        if (st != NS_OK) return st;
-    }
+    const ns__run run = {h.ids, h.ref, h.ticks, h.count, 0, h.by_type ? &h.types : NULL};
+    st = read_updates(r, in, tick, sizes, &run, &h.n);
+    if (st != NS_OK) return st;
     if (h.n + 1u > r->note_records) {
         r->note_records = h.n + 1u;
         r->note.ref_count = h.count;
@@ -291,6 +354,22 @@ static ns_status read_records(ns_replica *r, ns_reader *in, uint32_t tick, bool 
         ns_status st = read_id(r, in, &next, &rec->id);
         if (st == NS_OK) st = read_spawn(r, in, sizes, tick, rec);
         if (st != NS_OK) return st;
+    }
+    if (r->format3) {
+        next = 0;
+        for (uint32_t i = 0; i < counts[2]; i++) { /* updates without baselines */
+            ns__rrec *rec = &r->rec[r->nrec++];
+            ns_status st = read_id(r, in, &next, &rec->id);
+            if (st == NS_OK) st = read_update(r, in, sizes, tick, NULL, 0, 0, NULL, rec);
+            if (st != NS_OK) return st;
+        }
+        /* The crowd's section (the steady packet's only one), then the rest's. */
+        for (int crowd = 1; crowd >= 0 && !(r->steady && !crowd); crowd--) {
+            if (!(crowd && r->steady) && !ns_read_bits(in, 1)) continue;
+            ns_status st = read_section3(r, in, tick, sizes, crowd != 0);
+            if (st != NS_OK) return st;
+        }
+        return ns_reader_status(in);
     }
     for (uint32_t g = 0; g < counts[2]; g++) { /* groups of updates sharing baselines */
         ns_status st = r->lists ? read_group2(r, in, tick, sizes, g == 0 && r->steady, r->gap0)
@@ -320,6 +399,7 @@ static void remember_ids(ns_replica *r, uint32_t tick)
     memcpy(l->ref_tick, r->note.ref_tick, sizeof l->ref_tick);
     l->ref_by_type = r->note.ref_by_type;
     l->ref_types = r->note.ref_types;
+    l->ladder = r->note.ladder;
     l->valid = true;
 }
 
@@ -442,7 +522,14 @@ static ns_status read_header(ns_replica *r, ns_reader *in, uint32_t *tick, bool 
     *tick = ns_read_bits(in, short_tick ? k : 32);
     r->steady = format2 && ns_read_bits(in, 1);
     counts[0] = counts[1] = 0;
-    if (r->steady) {
+    if (r->format3) { /* steady: nothing more; else the events bit, and with it the gap model and counts */
+        const bool events = !r->steady && ns_read_bits(in, 1);
+        r->told = events;
+        *sizes = r->cfg.entity_sizes;
+        *dense = events && ns_read_bits(in, 1);
+        counts[2] = 0;
+        for (int i = 0; events && i < 3; i++) counts[i] = ns_read_packed_u32(in, &r->dense);
+    } else if (r->steady) {
         r->gap0 = ns_read_packed_u32(in, &r->dense);
         *sizes = r->cfg.entity_sizes;
         *dense = false;
@@ -460,7 +547,7 @@ static ns_status read_header(ns_replica *r, ns_reader *in, uint32_t *tick, bool 
         for (int i = flags & NS__HDR_EVENTS ? 0 : 2; i < 3; i++) counts[i] = ns_read_packed_u32(in, NULL);
     }
     if (ns_reader_failed(in)) return ns_reader_status(in);
-    if (r->steady && r->gap0 >= 0x7fffffffu) return ns_reader_fail(in, NS_ERR_BASELINE), NS_ERR_BASELINE;
+    if (r->steady && !r->format3 && r->gap0 >= 0x7fffffffu) return ns_reader_fail(in, NS_ERR_BASELINE), NS_ERR_BASELINE;
     if (short_tick) { /* the tick nearest the newest applied with these low bits */
         if (!r->received.mask) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
         *tick = ns__resolve_tick(*tick, k, r->received.newest);
@@ -480,7 +567,7 @@ static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
         if (ns_tickset_has(&r->received, tick)) return NS_OK; /* a duplicate: already applied */
     }
     if (counts[0] > r->cfg.max_entities || counts[1] > r->cfg.max_entities - counts[0] ||
-        counts[2] > r->cfg.max_entities)
+        counts[2] > r->cfg.max_entities - (r->format3 ? counts[0] + counts[1] : 0u)) /* format 3: records */
         return NS_ERR_CAPACITY;
     if (++r->serial == 0) { /* the stamps wrapped: start them over */
         memset(r->stamp, 0, (size_t)r->cfg.max_entities * sizeof *r->stamp);

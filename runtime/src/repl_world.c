@@ -12,7 +12,7 @@ static bool bad_config(const ns_world_config *c)
     return !c->schema || c->max_entities == 0 || c->max_entities > (1u << 24) || c->max_connections == 0 ||
            c->max_connections > 256 || c->history_depth < 2 || c->reorder_window == 0 ||
            c->history_depth + c->reorder_window > NS_HISTORY_MAX_DEPTH || c->tick_rate == 0 || c->budget < 16 ||
-           c->packet_format > NS_PACKET_FORMAT_2;
+           c->packet_format > NS_PACKET_FORMAT_3;
 }
 
 static ns_world_config with_defaults(const ns_world_config *in)
@@ -303,7 +303,7 @@ ns_status ns_world_connect(ns_world *w, uint32_t *conn)
         memset(k, 0, sizeof *k);
         k->links = calloc(w->cfg.max_entities, sizeof *k->links);
         if (!k->links) return NS_ERR_NOMEM;
-        if (ns__packet_format(w->cfg.packet_format) == NS_PACKET_FORMAT_2) {
+        if (ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_2) {
             k->lists = calloc(ns__idlist_slots(w->cfg.history_depth), sizeof *k->lists); /* grown by the writes */
             if (!k->lists) {
                 free(k->links);

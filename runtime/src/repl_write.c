@@ -12,24 +12,10 @@
 
 #include <netschema/packed.h>
 
-#include "repl_internal.h"
+#include "repl_write_internal.h"
 
 /* Consecutive records that may fail to fit before a packet is called full. */
 #define NS__MAX_MISSES 8u
-
-typedef struct ns__pass {
-    ns_world   *w;
-    ns__conn   *c;
-    uint32_t    conn, now;
-    uint32_t    npick, nchosen, ndespawn, nspawn, ngroups;
-    size_t      used, budget;     /* bits: an upper bound of the packet so far, and the limit */
-    bool        sizes;
-    bool        format2;      /* NS_PACKET_FORMAT_2: the compact framing */
-    uint32_t    ref_records;  /* format 2: records of the packet's reference group so far */
-    ns__idlist  ref;          /* ... and that group's header (ref_* fields only) */
-    ns_writer   scratch;
-    ns_repl_stats stats;
-} ns__pass;
 
 static unsigned cost(uint32_t v)
 {
@@ -48,6 +34,7 @@ static unsigned id_cost(const ns__pass *p, uint32_t id)
 static void begin_despawn(ns__link *l)
 {
     l->state = NS__DESPAWNING;
+    l->moved = 0;
     ns_tickset_clear(&l->sent);
     ns_tickset_clear(&l->event);
     l->waiting = 0;
@@ -121,6 +108,7 @@ static void consider_update(ns__pass *p, ns_entity_id id, const ns__entity *e, n
 {
     ns_audience to = ns__audience(p->w, e, p->conn, l);
     if (to != l->audience) { /* what the client holds was coded for another audience */
+        if (l->sent.mask) l->moved = p->now; /* the client may hold states of the old one */
         ns_tickset_clear(&l->sent);
         l->audience = (uint8_t)to;
     }
@@ -265,10 +253,20 @@ static bool encode(ns__pass *p, ns__pick *k, const ns__entity *e)
     return true;
 }
 
+/* Format 3: whether the client derives exactly these baselines from a ladder that holds them
+ * (repl_ladder.c). It does unless it may still hold acked states coded for the entity's old
+ * audience within history: those are older than every state of the new one, so three
+ * baselines stay exact, fewer might take one of the old in. Such a record goes without. */
+static bool derivable(const ns__pass *p, const ns__link *l, const ns_baselines *b)
+{
+    return b->count == 3 || l->moved == 0 || p->now - l->moved >= p->w->cfg.history_depth;
+}
+
 static bool try_add(ns__pass *p, ns__pick *k)
 {
     const ns__entity *e = &p->w->ent[k->id];
     if (k->lazy) choose_baselines(e, p->c, &p->c->links[k->id], p->now, &k->base), k->lazy = 0;
+    if (p->format3 && k->kind == NS__UPDATE && !derivable(p, &p->c->links[k->id], &k->base)) k->base.count = 0;
     ns_writer saved = p->scratch;
     if (k->kind != NS__DESPAWN && !encode(p, k, e)) return false;
     size_t body = k->kind == NS__DESPAWN ? 0 : k->bits;
@@ -324,6 +322,15 @@ static int compare_records(const void *pa, const void *pb)
     return a->id < b->id ? -1 : a->id > b->id;
 }
 
+/* Format 3's order: updates by section (without baselines, the crowd's, the rest's), each by id. */
+static int compare_records3(const void *pa, const void *pb)
+{
+    const ns__pick *a = pa, *b = pb;
+    if (a->kind != b->kind) return a->kind < b->kind ? -1 : 1;
+    if (a->kind == NS__UPDATE && a->section != b->section) return a->section < b->section ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
 /* Sorts keys a[0, n) by their bits from `from` up (stable radix sort, 8 bits a pass, skipping
  * digits all keys share); tmp holds n. Returns the buffer that holds the result. */
 static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, uint32_t n, unsigned from)
@@ -346,7 +353,7 @@ static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, uint32_t n, unsigned fro
  * lies across the 32-bit wrap, so now >= 128), the id (24), and the record's index (15), by a
  * radix sort, then moves the records into the free pick array. Otherwise (a tick near 0, over 2^15 records) it
  * sorts the records. The order, and so every byte, is the same either way. */
-static void sort_chosen(ns__pass *p)
+void ns__sort_chosen(ns__pass *p)
 {
     ns_world *w = p->w;
     const uint32_t n = p->nchosen;
@@ -355,7 +362,9 @@ static void sort_chosen(ns__pass *p)
     for (uint32_t i = 0; keys && i < n; i++) {
         const ns__pick *k = &w->chosen[i];
         uint64_t g = (uint64_t)k->kind << 23;
-        if (k->kind == NS__UPDATE) {
+        if (k->kind == NS__UPDATE && p->format3) {
+            g |= (uint64_t)k->section << 21;
+        } else if (k->kind == NS__UPDATE) {
             g |= (uint64_t)k->base.count << 21;
             for (uint32_t j = 0; j < k->base.count; j++) {
                 uint32_t age = p->now - k->base.tick[j];
@@ -366,7 +375,7 @@ static void sort_chosen(ns__pass *p)
         key[i] = g << 39 | (uint64_t)k->id << 15 | i;
     }
     if (!keys) {
-        qsort(w->chosen, n, sizeof *w->chosen, compare_records);
+        qsort(w->chosen, n, sizeof *w->chosen, p->format3 ? compare_records3 : compare_records);
         return;
     }
     /* ids are unique: the index bits need no sorting; the free pick array is the second buffer */
@@ -384,6 +393,12 @@ static bool same_group(const ns__pick *a, const ns__pick *b)
     for (uint32_t i = 0; i < a->base.count; i++)
         if (a->base.tick[i] != b->base.tick[i]) return false;
     return true;
+}
+
+/* Whether two updates are in one run of ids: one group (format 3: one section). */
+static bool same_run(const ns__pass *p, const ns__pick *a, const ns__pick *b)
+{
+    return p->format3 ? a->section == b->section : same_group(a, b);
 }
 
 /* The body from scratch; with by_type, without its presence bits (the group's mask has them). */
@@ -411,7 +426,7 @@ static void write_spawn(ns__pass *p, ns_writer *out, const ns__pick *k)
 /* Writes the records of one group (or section) chosen[from, to), id gaps in model m (none when
  * ids is false: the group named them by reference); by_type: the group's presence mask stands
  * for the records' presence bits. */
-static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, const ns_model *m, bool by_type, bool ids)
+void ns__write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, const ns_model *m, bool by_type, bool ids)
 {
     const ns__pick *ch = p->w->chosen;
     uint32_t next = 0; /* the lowest id the next record may have */
@@ -435,7 +450,7 @@ static void write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, c
  * exactly the components present whose types are in *types (among those it can carry). Then
  * the group writes that mask once instead of each record's presence bits, if that is shorter:
  * in a moving scene every record has its Transform and nothing else present. */
-static bool presence_by_type(const ns__pass *p, uint32_t from, uint32_t to, uint64_t *types)
+bool ns__presence_by_type(const ns__pass *p, uint32_t from, uint32_t to, uint64_t *types)
 {
     const ns__pick *ch = p->w->chosen;
     uint32_t ntypes = p->w->schema->component_count;
@@ -461,13 +476,13 @@ static bool presence_by_type(const ns__pass *p, uint32_t from, uint32_t to, uint
 }
 
 /* True when the chosen ids cost fewer bits in the dense gap model than in the default one. */
-static bool dense_is_cheaper(const ns__pass *p)
+bool ns__dense_is_cheaper(const ns__pass *p)
 {
     const ns__pick *ch = p->w->chosen;
     size_t dense = 0, plain = 0;
     for (uint32_t i = 0; i < p->nchosen; i++) {
         bool first = i == 0 || i == p->ndespawn || i == p->ndespawn + p->nspawn ||
-                     (i > p->ndespawn + p->nspawn && !same_group(&ch[i - 1], &ch[i]));
+                     (i > p->ndespawn + p->nspawn && !same_run(p, &ch[i - 1], &ch[i]));
         uint32_t gap = first ? ch[i].id : ch[i].id - ch[i - 1].id - 1;
         dense += ns_packed_u32_cost(gap, &p->w->dense);
         plain += cost(gap);
@@ -477,9 +492,9 @@ static bool dense_is_cheaper(const ns__pass *p)
 
 static void emit(ns__pass *p, ns_writer *out)
 {
-    sort_chosen(p);
+    ns__sort_chosen(p);
     ns__pick *ch = p->w->chosen;
-    const ns_model *gaps = dense_is_cheaper(p) ? &p->w->dense : NULL;
+    const ns_model *gaps = ns__dense_is_cheaper(p) ? &p->w->dense : NULL;
     bool short_tick = p->c->acked.mask && p->now - p->c->acked.newest < NS__SHORT_TICK_AGE;
     ns_write_bits(out, short_tick, 1);
     ns_write_bits(out, short_tick ? p->now & 0xffffu : p->now, short_tick ? 16 : 32);
@@ -494,18 +509,18 @@ static void emit(ns__pass *p, ns_writer *out)
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen; i++) groups += i == p->ndespawn + p->nspawn || !same_group(&ch[i - 1], &ch[i]);
     ns_write_packed_u32(out, groups, NULL);
     p->stats.groups = groups;
-    write_run(p, out, 0, p->ndespawn, gaps, false, true);
-    write_run(p, out, p->ndespawn, p->ndespawn + p->nspawn, gaps, false, true);
+    ns__write_run(p, out, 0, p->ndespawn, gaps, false, true);
+    ns__write_run(p, out, p->ndespawn, p->ndespawn + p->nspawn, gaps, false, true);
     for (uint32_t i = p->ndespawn + p->nspawn; i < p->nchosen;) {
         uint32_t j = i + 1;
         while (j < p->nchosen && same_group(&ch[i], &ch[j])) j++;
         ns__write_ticks(out, &ch[i].base, &p->w->dense);
         ns_write_packed_u32(out, j - i - 1, NULL);
         uint64_t types;
-        bool by_type = presence_by_type(p, i, j, &types);
+        bool by_type = ns__presence_by_type(p, i, j, &types);
         ns_write_bits(out, by_type, 1);
         if (by_type) ns__write_types(out, types, p->w->schema->component_count);
-        write_run(p, out, i, j, gaps, by_type, true);
+        ns__write_run(p, out, i, j, gaps, by_type, true);
         i = j;
     }
 }
@@ -527,7 +542,7 @@ typedef struct ns__group2 {
 static void plan_group(const ns__pass *p, ns__group2 *g, const ns_model *m)
 {
     const ns__pick *ch = p->w->chosen;
-    g->by_type = presence_by_type(p, g->from, g->to, &g->types);
+    g->by_type = ns__presence_by_type(p, g->from, g->to, &g->types);
     g->ref = g->base->count ? ns__idlist_get(p->c->lists, ns__idlist_slots(p->w->cfg.history_depth), g->base->tick[0]) : NULL;
     g->repeat = false;
     g->ids = NS__IDS_GAPS;
@@ -580,7 +595,7 @@ static void write_group2(ns__pass *p, ns_writer *out, const ns__group2 *g, const
         if (g->by_type) ns__write_types(out, g->types, p->w->schema->component_count);
     }
     if (g->ids == NS__IDS_MASK) write_id_mask(p, out, g);
-    write_run(p, out, g->from, g->to, gaps, g->by_type, g->ids == NS__IDS_GAPS);
+    ns__write_run(p, out, g->from, g->to, gaps, g->by_type, g->ids == NS__IDS_GAPS);
 }
 
 /* The packet's reference group, for later packets: the group with the most records (the first). */
@@ -594,18 +609,23 @@ static void note_reference(ns__pass *p, const ns__group2 *g)
     p->ref.ref_types = g->by_type ? g->types : 0;
 }
 
+void ns__write_short_tick(const ns__pass *p, ns_writer *out)
+{
+    const unsigned k = ns__tick_bits(p->w->cfg.reorder_window);
+    bool short_tick = p->c->acked.mask && p->now - p->c->acked.newest < (1u << (k - 1));
+    ns_write_bits(out, short_tick, 1);
+    ns_write_bits(out, short_tick ? p->now & ((1u << k) - 1u) : p->now, short_tick ? k : 32);
+}
+
 /* Format 2 (docs/replication.md section 2): a short tick, and the steady packet (one group
  * that repeats the reference group of the packet of its newest baseline, with all its ids) in
  * one bit and that baseline's gap. */
 static void emit2(ns__pass *p, ns_writer *out)
 {
-    sort_chosen(p);
+    ns__sort_chosen(p);
     ns__pick *ch = p->w->chosen;
-    const ns_model *gaps = dense_is_cheaper(p) ? &p->w->dense : NULL;
-    const unsigned k = ns__tick_bits(p->w->cfg.reorder_window);
-    bool short_tick = p->c->acked.mask && p->now - p->c->acked.newest < (1u << (k - 1));
-    ns_write_bits(out, short_tick, 1);
-    ns_write_bits(out, short_tick ? p->now & ((1u << k) - 1u) : p->now, short_tick ? k : 32);
+    const ns_model *gaps = ns__dense_is_cheaper(p) ? &p->w->dense : NULL;
+    ns__write_short_tick(p, out);
     const uint32_t u0 = p->ndespawn + p->nspawn;
     uint32_t groups = 0;
     for (uint32_t i = u0; i < p->nchosen; i++) groups += i == u0 || !same_group(&ch[i - 1], &ch[i]);
@@ -617,7 +637,7 @@ static void emit2(ns__pass *p, ns_writer *out)
     ns_write_bits(out, steady, 1);
     if (steady) {
         ns_write_packed_u32(out, p->now - g.base->tick[0] - 1u, &p->w->dense);
-        write_run(p, out, g.from, g.to, gaps, g.by_type, false);
+        ns__write_run(p, out, g.from, g.to, gaps, g.by_type, false);
         note_reference(p, &g);
         return;
     }
@@ -629,8 +649,8 @@ static void emit2(ns__pass *p, ns_writer *out)
     }
     ns_write_bits(out, groups == 1, 1); /* one group (most packets): 1 bit */
     if (groups != 1) ns_write_packed_u32(out, groups, NULL);
-    write_run(p, out, 0, p->ndespawn, gaps, false, true);
-    write_run(p, out, p->ndespawn, u0, gaps, false, true);
+    ns__write_run(p, out, 0, p->ndespawn, gaps, false, true);
+    ns__write_run(p, out, p->ndespawn, u0, gaps, false, true);
     for (uint32_t i = u0; i < p->nchosen;) {
         uint32_t j = i + 1;
         while (j < p->nchosen && same_group(&ch[i], &ch[j])) j++;
@@ -667,6 +687,7 @@ static void remember_ids(ns__pass *p)
     memcpy(l->ref_tick, p->ref.ref_tick, sizeof l->ref_tick);
     l->ref_by_type = p->ref.ref_by_type;
     l->ref_types = p->ref.ref_types;
+    l->ladder = p->ref.ladder;
     l->valid = true;
 }
 
@@ -678,7 +699,10 @@ static void commit(ns__pass *p)
         const ns__pick *k = &p->w->chosen[i];
         ns__link *l = &p->c->links[k->id];
         /* States coded for another audience can never be baselines of this one. */
-        if (k->kind != NS__DESPAWN && k->audience != l->audience) ns_tickset_clear(&l->sent);
+        if (k->kind != NS__DESPAWN && k->audience != l->audience) {
+            if (l->sent.mask) l->moved = p->now; /* the client may hold states of the old one */
+            ns_tickset_clear(&l->sent);
+        }
         ns_tickset_add(k->kind == NS__UPDATE ? &l->sent : &l->event, p->now);
         if (k->kind == NS__DESPAWN) {
             p->stats.despawns++;
@@ -707,10 +731,12 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     ns__conn *c = &w->conn[conn];
     if (c->wrote && !ns__newer(w->tick, c->last)) return NS_ERR_STALE; /* one packet per tick */
     ns__pass p = {.w = w, .c = c, .conn = conn, .now = w->tick, .sizes = w->cfg.entity_sizes,
-                  .format2 = ns__packet_format(w->cfg.packet_format) == NS_PACKET_FORMAT_2};
+                  .format2 = ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_2,
+                  .format3 = ns__packet_format(w->cfg.packet_format) == NS_PACKET_FORMAT_3};
     p.budget = (size_t)w->cfg.budget * 8; /* the scratch holds bodies for this much */
     if (budget_bits && budget_bits < p.budget) p.budget = budget_bits;
     p.used = 33 + NS__HDR_BITS + 3 * (size_t)cost(w->cfg.max_entities) + (p.format2 ? 2u : 0u);
+    if (p.format3) p.used += 16 + 2 * cost(64) + cost(w->cfg.max_entities); /* the fulls, two section headers */
     if (p.used > p.budget) return NS_ERR_ARGUMENT;
     memset(w->groups, 0, w->group_cap * sizeof *w->groups);
     ns_writer_init(&p.scratch, w->scratch, w->scratch_cap);
@@ -722,7 +748,8 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     ns_writer_flush(&p.scratch);
     size_t start = ns_writer_bits(out);
     ns_writer saved = *out;
-    if (p.format2) emit2(&p, out);
+    if (p.format3) ns__emit3(&p, out);
+    else if (p.format2) emit2(&p, out);
     else emit(&p, out);
     if (ns_writer_overflowed(out)) {
         *out = saved;

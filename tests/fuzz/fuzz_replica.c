@@ -4,12 +4,15 @@
  * world of tests/replication/repl.netschema runs a few ticks first, owner and observer, and
  * the replica applies its real packets. The second input byte also says whether the world
  * writes entity sizes (bit 0) and which packet format it writes (bit 1: format 2, the compact
- * one, whose groups may name their ids and baselines by reference to earlier packets). Invariants: the reader never reads past the packet (ASan); a
+ * one, whose groups may name their ids and baselines by reference to earlier packets; bits 1
+ * and 2: format 3, whose updates derive their baselines from one ladder of ticks). Invariants: the reader never reads past the packet (ASan); a
  * refused packet leaves the replica exactly as it was; an accepted one leaves it usable (the
  * next real packet still reads). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <netschema/dump.h>
 
 #include "repl.ns.h"
 
@@ -52,13 +55,31 @@ static void ack(ns_world *w, ns_replica *r)
     if (ns_world_read_ack(w, 0, &rd) != NS_OK) abort();
 }
 
+/* Where dumps go: nowhere, but through every printing path. */
+static FILE *sink(void)
+{
+    static FILE *f;
+    if (!f) f = fopen("/dev/null", "w");
+    if (!f) abort();
+    return f;
+}
+
+/* ns_dump_repl_packet of a packet against the replica about to read it. */
+static ns_status dump(const ns_replica *r, const uint8_t *pkt, size_t len)
+{
+    ns_reader in;
+    ns_reader_init(&in, pkt, len);
+    return ns_dump_repl_packet(sink(), &rt_schema, r, &in);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2) return 0;
     ns_world_config cfg = {.schema = &rt_schema, .max_entities = ENTITIES, .max_connections = 2, .entity_sizes = data[1] & 1,
-                           .packet_format = data[1] & 2 ? NS_PACKET_FORMAT_2 : NS_PACKET_FORMAT_1};
+                           .packet_format = !(data[1] & 2) ? NS_PACKET_FORMAT_1
+                                            : data[1] & 4 ? NS_PACKET_FORMAT_3 : NS_PACKET_FORMAT_2};
     ns_world *w = ns_world_create(&cfg, NULL);
     uint32_t conn;
     ns_world_connect(w, &conn);
@@ -85,6 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (tick == 103) ns_world_despawn(w, 4);
         ns_world_tick(w, tick);
         if (ns_world_write_packet(w, conn, pkt, sizeof pkt, &len, NULL) != NS_OK) abort();
+        if (dump(r, pkt, len) != NS_OK) abort(); /* the dump reads every real packet whole */
         if (ns_replica_read_packet(r, pkt, len) != NS_OK) abort();
         ack(w, r);
     }
@@ -106,6 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(in, data, n);
     }
     size_t nb = digest(r, before, sizeof before);
+    dump(r, in, n); /* the same bytes through the dump's walk: ASan watches it */
     ns_status st = ns_replica_read_packet(r, in, n);
     if (st != NS_OK) {
         size_t na = digest(r, after, sizeof after);

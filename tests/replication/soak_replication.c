@@ -3,8 +3,9 @@
  * relevancy and change owners. Every state a client holds must equal the server's state of the
  * same tick for that client's audience; once the links go quiet, every client must hold
  * exactly what the server says it holds, at the newest state, and every despawn is acked.
- * Memory must stay bounded. The soak runs once per snapshot packet format: format 1, and
- * format 2 (docs/replication.md section 2), whose packets refer to earlier ones. */
+ * Memory must stay bounded. The soak runs once per snapshot packet format: format 1, format 2
+ * (docs/replication.md section 2), whose packets refer to earlier ones, and format 3, whose
+ * updates derive their baselines from one ladder of ticks. */
 #include <stdio.h>
 #include <string.h>
 
@@ -75,7 +76,7 @@ static void churn(rh_game *g, mover *m, uint64_t *rng)
 START_TEST(soak_replication)
 {
     rh_game *g = malloc(sizeof *g);
-    const uint32_t format = _i == 0 ? NS_PACKET_FORMAT_1 : NS_PACKET_FORMAT_2;
+    const uint32_t format = NS_PACKET_FORMAT_1 + (uint32_t)_i;
     ns_world_config cfg = {.max_entities = ENTITIES, .max_connections = CLIENTS, .budget = 600, .packet_format = format};
     rh_impair bad = {.loss = 0.2, .reorder = 0.2, .duplicate = 0.1, .latency = 2, .jitter = 3};
     rh_start(g, cfg, CLIENTS, bad, 2026);
@@ -123,7 +124,7 @@ START_TEST(soak_replication)
     size_t blob = 3 * 16 * 2; /* the largest entity: Body, Health and Secret, 16-aligned */
     size_t world_bound = sizeof(void *) * 64 + (size_t)ENTITIES * (1024 + blob * (1 + NS_REPL_DEFAULT_DEPTH)) +
                          (size_t)CLIENTS * (64 + ENTITIES * NS_REPL_LINK_BYTES) + 600 * 2 + 64 + 1024 * 8 + 4096 +
-                         /* format 2: each connection's ids of its last history_depth packets */
+                         /* formats 2, 3: each connection's ids of its last history_depth packets */
                          (size_t)CLIENTS * NS_REPL_DEFAULT_DEPTH * (64 + (ENTITIES + 16) * 2 * sizeof(uint32_t));
     ck_assert_uint_le(world_peak, world_bound);
     ck_assert_uint_le(replica_peak, (size_t)ENTITIES * (1024 + blob * 64 + 128) + 65536 +
@@ -141,7 +142,7 @@ static Suite *suite(void)
     Suite *s = suite_create("soak");
     TCase *tc = tcase_create("replication");
     tcase_set_timeout(tc, 1200);
-    tcase_add_loop_test(tc, soak_replication, 0, 2); /* packet formats 1 and 2 */
+    tcase_add_loop_test(tc, soak_replication, 0, 3); /* packet formats 1, 2 and 3 */
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,8 +1,9 @@
-/* test_format2.c — the compact snapshot packet (format 2, docs/replication.md section 2) as a
- * user sees it: chosen in the world's config and carried by the handshake, replicas that match
- * the server under loss, reordering and duplication, ticks read right when late or after a long
- * silence, hostile packets refused without a trace, exact bytes, and fewer framing bits than
- * format 1 in the same scene. Format 1's bytes do not depend on any of it. */
+/* test_format2.c — the compact snapshot packets (formats 2 and 3, docs/replication.md section 2)
+ * as a user sees them: chosen in the world's config and carried by the handshake, replicas that
+ * match the server under loss, reordering and duplication, ticks read right when late or after a
+ * long silence, hostile packets refused without a trace, exact bytes, and fewer framing bits
+ * than format 1 (format 3: than format 2) in the same scene. Format 1's bytes do not depend on
+ * any of it. Tests that loop take the format from _i: format 2 + (_i >> 1). */
 #include <stdio.h>
 #include <string.h>
 
@@ -74,24 +75,24 @@ START_TEST(handshake_carries_the_packet_format)
     ns_writer w;
     ns_reader r;
     ns_handshake back;
-    for (uint32_t f = 0; f <= 2; f++) {
+    for (uint32_t f = 0; f <= 3; f++) {
         rh_game *g = start((ns_world_config){.packet_format = f, .entity_sizes = true}, 1, (rh_impair){0}, 1);
         ns_writer_init(&w, buf, sizeof buf);
         ns_handshake h = ns_world_handshake(g->world, g->conn[0]);
         ns_handshake_write(&w, &h);
         ck_assert_uint_eq(ns_writer_flush(&w), 24);
         /* Format 1 (0 or 1 in the config) is the handshake it always was: format byte 1, a zero. */
-        ck_assert_uint_eq(buf[4], f == 2 ? 2 : 1);
-        ck_assert_uint_eq(buf[7], f == 2 ? 1 : 0); /* format 2: the entity-sizes flag */
+        ck_assert_uint_eq(buf[4], f >= 2 ? f : 1);
+        ck_assert_uint_eq(buf[7], f >= 2 ? 1 : 0); /* formats 2, 3: the entity-sizes flag */
         ns_reader_init(&r, buf, 24);
         ck_assert_int_eq(ns_handshake_read(&r, &back), NS_OK);
         ns_replica_config rc = {0};
         ck_assert_int_eq(ns_handshake_accept(&back, &rt_schema, &rc, NULL, 0), NS_OK);
-        ck_assert_uint_eq(rc.packet_format, f == 2 ? 2 : 1);
-        ck_assert(rc.entity_sizes == (f == 2));
+        ck_assert_uint_eq(rc.packet_format, f >= 2 ? f : 1);
+        ck_assert(rc.entity_sizes == (f >= 2));
         stop(g);
     }
-    buf[4] = 3; /* a format this reader does not know */
+    buf[4] = 4; /* a format this reader does not know */
     ns_reader_init(&r, buf, 24);
     ck_assert_int_eq(ns_handshake_read(&r, &back), NS_ERR_MISMATCH);
     buf[4] = 2, buf[7] = 0x81; /* an unknown flag */
@@ -100,7 +101,7 @@ START_TEST(handshake_carries_the_packet_format)
     buf[4] = 1, buf[7] = 1; /* format 1 has no flags */
     ns_reader_init(&r, buf, 24);
     ck_assert_int_eq(ns_handshake_read(&r, &back), NS_ERR_MALFORMED);
-    ns_world_config bad = {.schema = &rt_schema, .max_entities = 4, .max_connections = 1, .packet_format = 3};
+    ns_world_config bad = {.schema = &rt_schema, .max_entities = 4, .max_connections = 1, .packet_format = 4};
     ns_status st;
     ck_assert_ptr_null(ns_world_create(&bad, &st));
     ck_assert_int_eq(st, NS_ERR_ARGUMENT);
@@ -179,11 +180,14 @@ static const rh_impair impairments[] = {
 
 START_TEST(round_trips_under_loss_reorder_and_duplication)
 {
+    scene_result three = run_scene(NS_PACKET_FORMAT_3, impairments[_i], 100 + (uint64_t)_i);
     scene_result two = run_scene(NS_PACKET_FORMAT_2, impairments[_i], 100 + (uint64_t)_i);
     scene_result one = run_scene(NS_PACKET_FORMAT_1, impairments[_i], 100 + (uint64_t)_i);
     /* The same game in fewer framing bits (the components' bits are the same code). */
     NS_CHECK(two.framing < one.framing, "framing: format 2 %llu bits, format 1 %llu", (unsigned long long)two.framing,
              (unsigned long long)one.framing);
+    NS_CHECK(three.framing < two.framing, "framing: format 3 %llu bits, format 2 %llu", (unsigned long long)three.framing,
+             (unsigned long long)two.framing);
 }
 END_TEST
 
@@ -193,8 +197,8 @@ END_TEST
  * applied); one held back longer is refused as stale, never misread as a newer tick. */
 START_TEST(a_late_packet_reads_its_own_tick)
 {
-    const uint32_t late_by = (uint32_t)_i == 0 ? NS_REPL_DEFAULT_REORDER : 2 * NS_REPL_DEFAULT_REORDER;
-    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2}, 1, (rh_impair){0}, 3);
+    const uint32_t late_by = (_i & 1) == 0 ? NS_REPL_DEFAULT_REORDER : 2 * NS_REPL_DEFAULT_REORDER;
+    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2 + (uint32_t)(_i >> 1)}, 1, (rh_impair){0}, 3);
     g->tick = 1000;
     ns_entity_id e = spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET], held[RH_MAX_PACKET];
@@ -237,7 +241,7 @@ END_TEST
  * wrap of the 32-bit tick. */
 START_TEST(a_long_silence_sends_the_full_tick)
 {
-    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2}, 1, (rh_impair){0}, 4);
+    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2 + (uint32_t)_i}, 1, (rh_impair){0}, 4);
     g->tick = 0xffffffffu - 50;
     ns_entity_id e = spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET];
@@ -292,10 +296,12 @@ END_TEST
 /* A steady packet: 1 (short tick), the tick's low 6 bits, 1 (steady), the newest baseline's gap
  * 0 in the dense model (1 bit, 0), then per entity its presence bits (Body 1, Health 0: two
  * records of two bits are shorter than a mask of five types) and its Body written against its
- * three baselines; no ids: the packet repeats the one of its newest baseline. */
+ * three baselines; no ids: the packet repeats the one of its newest baseline. Format 3's steady
+ * packet is the same bytes: its section continues the packet of the ladder's newest tick. */
 START_TEST(a_steady_packet_has_these_bytes)
 {
-    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2}, 1, (rh_impair){0}, 6);
+    const uint32_t format = NS_PACKET_FORMAT_2 + (uint32_t)_i;
+    rh_game *g = start((ns_world_config){.packet_format = format}, 1, (rh_impair){0}, 6);
     ns_entity_id a = spawn(g, body_health, 2), b = spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET];
     size_t len = 0;
@@ -338,10 +344,56 @@ START_TEST(a_steady_packet_has_these_bytes)
     size_t got = fread(out, 1, sizeof out - 1, f);
     out[got] = '\0';
     fclose(f);
-    NS_CHECK(strstr(out, "packet (format 2, steady) tick 7 (short)") != NULL, "%s", out);
-    NS_CHECK(strstr(out, "repeating packet 6's group, ids all those of packet 6") != NULL, "%s", out);
+    if (format == NS_PACKET_FORMAT_2) {
+        NS_CHECK(strstr(out, "packet (format 2, steady) tick 7 (short)") != NULL, "%s", out);
+        NS_CHECK(strstr(out, "repeating packet 6's group, ids all those of packet 6") != NULL, "%s", out);
+    } else {
+        NS_CHECK(strstr(out, "packet (format 3, steady) tick 7 (short)") != NULL, "%s", out);
+        NS_CHECK(strstr(out, "updates: 2 records over the ladder 6 5 4 (packet 6's, 1 dropped), ids all those of packet 6") != NULL,
+                 "%s", out);
+        NS_CHECK(strstr(out, "Body: 1") != NULL || strstr(out, "against baselines tick 6, tick 5, tick 4") != NULL, "%s", out);
+    }
     NS_CHECK(strstr(out, "update #1") != NULL, "%s", out);
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+    stop(g);
+}
+END_TEST
+
+/* The bytes of formats 2 and 3 are a contract, as format 1's: a fixed scene (movers, entities
+ * that rest and are skipped, spawns, despawns, an owner change, packets lost now and then) writes
+ * packets whose FNV-1a hash is pinned. A change here is a new format, not an edit. */
+START_TEST(the_packets_of_a_fixed_scene_are_pinned)
+{
+    static const uint64_t pinned[2] = {UINT64_C(0xa30c11cb102745c7), UINT64_C(0x3ffe2c8054e5deb4)};
+    const uint32_t format = NS_PACKET_FORMAT_2 + (uint32_t)_i;
+    rh_game *g = start((ns_world_config){.packet_format = format, .max_entities = 32}, 2, (rh_impair){0}, 8);
+    for (int i = 0; i < 10; i++) spawn(g, body_health, 2);
+    uint8_t pkt[RH_MAX_PACKET];
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    uint32_t packets = 0;
+    for (int t = 0; t < 120; t++) {
+        for (ns_entity_id e = 0; e < 32; e++)
+            if (ns_world_alive(g->world, e) && (e % 3 != 0 || t % 17 == 0)) set_body(g, e, (float)t * 0.1f + (float)e, (float)(t % 5));
+        ns_entity_id id;
+        if (t % 23 == 5) ns_world_despawn(g->world, (ns_entity_id)(t % 10));
+        if (t % 23 == 12) ns_world_spawn(g->world, body_health, 1 + (uint32_t)(t % 2), &id);
+        if (t == 60) ns_world_set_owner(g->world, 4, (int32_t)g->conn[1]);
+        g->tick++;
+        ck_assert_int_eq(ns_world_tick(g->world, g->tick), NS_OK);
+        for (uint32_t c = 0; c < 2; c++) {
+            size_t len;
+            ck_assert_int_eq(ns_world_write_packet(g->world, g->conn[c], pkt, sizeof pkt, &len, NULL), NS_OK);
+            for (size_t i = 0; i < len; i++) h = (h ^ pkt[i]) * UINT64_C(0x100000001b3);
+            h = (h ^ len) * UINT64_C(0x100000001b3);
+            packets++;
+            if ((t + (int)c) % 7 == 3) continue; /* lost */
+            ck_assert_int_eq(ns_replica_read_packet(g->replica[c], pkt, len), NS_OK);
+            if ((t + (int)c) % 5 != 1) ack(g, c); /* and some acks */
+        }
+    }
+    ck_assert_uint_eq(packets, 240);
+    NS_CHECK(h == pinned[_i], "format %u: the scene's packets hash to 0x%016llx, pinned 0x%016llx", format,
+             (unsigned long long)h, (unsigned long long)pinned[_i]);
     stop(g);
 }
 END_TEST
@@ -394,7 +446,8 @@ static ns_replica *shadow_of(rh_game *g, const history_log *h)
  * applied; the client's replica reads the real packets and stays consistent with the server. */
 START_TEST(hostile_packets_change_nothing)
 {
-    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2, .entity_sizes = _i != 0}, 1, (rh_impair){0}, 7);
+    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2 + (uint32_t)(_i >> 1), .entity_sizes = (_i & 1) != 0},
+                       1, (rh_impair){0}, 7);
     for (int i = 0; i < 24; i++) spawn(g, body_health, 2);
     ns_world_set_owner(g->world, 3, (int32_t)g->conn[0]);
     static history_log log;
@@ -461,11 +514,12 @@ static Suite *suite(void)
     tcase_add_test(tc, format_0_and_1_write_the_same_bytes);
     tcase_add_loop_test(tc, round_trips_under_loss_reorder_and_duplication, 0,
                         (int)(sizeof impairments / sizeof impairments[0]));
-    tcase_add_loop_test(tc, a_late_packet_reads_its_own_tick, 0, 2);
-    tcase_add_test(tc, a_long_silence_sends_the_full_tick);
+    tcase_add_loop_test(tc, a_late_packet_reads_its_own_tick, 0, 4);
+    tcase_add_loop_test(tc, a_long_silence_sends_the_full_tick, 0, 2);
     tcase_add_test(tc, an_empty_first_packet_has_these_bytes);
-    tcase_add_test(tc, a_steady_packet_has_these_bytes);
-    tcase_add_loop_test(tc, hostile_packets_change_nothing, 0, 2);
+    tcase_add_loop_test(tc, a_steady_packet_has_these_bytes, 0, 2);
+    tcase_add_loop_test(tc, the_packets_of_a_fixed_scene_are_pinned, 0, 2);
+    tcase_add_loop_test(tc, hostile_packets_change_nothing, 0, 4);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -64,13 +64,15 @@ typedef struct ns_world_config {
     uint32_t budget;                /* bytes per packet; 0: NS_REPL_DEFAULT_BUDGET */
     bool     entity_sizes;          /* write each entity's size in bits, so that a receiver can
                                        skip entities it cannot decode (see docs/replication.md) */
-    uint32_t packet_format;         /* 0 or 1: the snapshot packet of format 1; NS_PACKET_FORMAT_2:
-                                       the compact one (docs/replication.md section 2), which the
-                                       handshake tells the replica to read */
+    uint32_t packet_format;         /* 0 or 1: the snapshot packet of format 1; NS_PACKET_FORMAT_2
+                                       or NS_PACKET_FORMAT_3: the compact ones (docs/replication.md
+                                       section 2), which the handshake tells the replica to read */
 } ns_world_config;
 
 #define NS_PACKET_FORMAT_1 1u        /* the snapshot packet format every version reads */
 #define NS_PACKET_FORMAT_2 2u        /* compact framing: short ticks, ids by reference */
+#define NS_PACKET_FORMAT_3 3u        /* format 2 with one section of updates whose baselines the
+                                        client derives from one list of ticks (the ladder) */
 
 /* Decides whether connection `conn` sees entity `e`. Owners always see their own entities. */
 typedef bool (*ns_relevancy_fn)(const ns_world *w, uint32_t conn, ns_entity_id e, void *ctx);
@@ -282,8 +284,8 @@ typedef struct ns_replica_config {
     ns_despawn_fn on_despawn;       /* may be NULL */
     void         *ctx;
     ns_resolve_fn on_resolve;       /* may be NULL */
-    uint32_t packet_format;         /* the server's (see ns_handshake): 0 or 1, or NS_PACKET_FORMAT_2 */
-    bool     entity_sizes;          /* format 2: the server's entity_sizes (format 1 packets say it) */
+    uint32_t packet_format;         /* the server's (see ns_handshake): 0 or 1, NS_PACKET_FORMAT_2 or 3 */
+    bool     entity_sizes;          /* formats 2, 3: the server's entity_sizes (format 1 packets say it) */
 } ns_replica_config;
 
 ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status);
@@ -358,8 +360,8 @@ typedef struct ns_handshake {
     uint64_t schema_hash;
     uint32_t max_entities, history_depth, reorder_window, tick_rate;
     uint32_t conn;                  /* the client's connection number on the server */
-    uint32_t packet_format;         /* 0 or 1: format 1; NS_PACKET_FORMAT_2 */
-    bool     entity_sizes;          /* format 2 only: records carry their sizes */
+    uint32_t packet_format;         /* 0 or 1: format 1; NS_PACKET_FORMAT_2 or NS_PACKET_FORMAT_3 */
+    bool     entity_sizes;          /* formats 2 and 3: records carry their sizes */
 } ns_handshake;
 
 /* The handshake a world sends to connection `conn`. */

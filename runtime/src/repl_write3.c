@@ -1,0 +1,238 @@
+/* repl_write3.c — format 3's packet (docs/replication.md section 2, "Format 3"): format 2's
+ * short tick and records, with the updates that have baselines in two sections (the crowd sent
+ * in the packet the client acked last, and the rest), each of whose headers codes a ladder (the
+ * union of its records' baseline ticks) once; each record's own baselines are derived from it
+ * by both ends (repl_ladder.c). Updates without baselines go in their own run with their
+ * audience bits, as format 1's group without baselines. */
+#include <netschema/packed.h>
+
+#include "repl_write_internal.h"
+
+/* How the section is coded, decided before anything is written. */
+typedef struct ns__plan3 {
+    uint32_t          from, to;      /* the section's records, chosen[from, to) */
+    uint64_t          ladder;        /* bit i: tick now - 1 - i */
+    uint32_t          gap0;          /* the ladder's newest tick is now - 1 - gap0 */
+    const ns__idlist *ref;           /* the packet of the newest tick, when the server kept it */
+    bool              from_ref;      /* the ladder continues ref's, dropping `drop` of its oldest */
+    uint32_t          drop;
+    uint8_t           ids;           /* NS__IDS_* */
+    bool              by_type, same_presence;
+    uint64_t          types;
+} ns__plan3;
+
+static unsigned cost(uint32_t v)
+{
+    return ns_packed_u32_cost(v, NULL);
+}
+
+static unsigned drop_cost(uint32_t drop)
+{
+    return drop == 1 ? 1u : drop == 0 ? 2u : 2u + cost(drop - 2u);
+}
+
+static uint32_t count_bits(uint64_t m)
+{
+    uint32_t n = 0;
+    for (; m; m &= m - 1u) n++;
+    return n;
+}
+
+/* The ladder: every baseline tick of the section's records. */
+static void plan_ladder(const ns__pass *p, ns__plan3 *s)
+{
+    const ns__pick *ch = p->w->chosen;
+    s->ladder = 0;
+    for (uint32_t i = s->from; i < s->to; i++)
+        for (uint32_t j = 0; j < ch[i].base.count; j++) s->ladder |= UINT64_C(1) << (p->now - 1u - ch[i].base.tick[j]);
+    s->gap0 = ns__lowest_bit(s->ladder);
+    s->ref = ns__idlist_get(p->c->lists, ns__idlist_slots(p->w->cfg.history_depth), p->now - 1u - s->gap0);
+    s->from_ref = false;
+    if (!s->ref) return;
+    /* From ref when that is exact and no longer than listing the ticks. */
+    uint64_t shifted = s->gap0 + 1u < 64u ? s->ref->ladder << (s->gap0 + 1u) : 0;
+    uint64_t older = s->ladder & (s->ladder - 1u);
+    uint32_t have = count_bits(shifted), want = count_bits(older);
+    if (have < want) return;
+    s->drop = have - want;
+    if (ns__ladder_from(s->ref, s->gap0, s->drop) != s->ladder) return;
+    size_t listed = cost(want), prev = s->gap0;
+    for (uint64_t m = older; m; m &= m - 1u) {
+        uint32_t at = ns__lowest_bit(m);
+        listed += ns_packed_u32_cost((uint32_t)(at - prev - 1u), &p->w->dense);
+        prev = at;
+    }
+    s->from_ref = drop_cost(s->drop) <= listed;
+}
+
+/* The section's ids by reference are ref's less those the packet named before the section
+ * (its despawns, spawns and updates without baselines: chosen[0, s->from), three ascending
+ * runs), so an entity that despawns or respawns does not break a run of packets that continue.
+ * A cursor into each run, for one ascending pass over ref's ids. */
+typedef struct ns__named {
+    uint32_t at[3], end[3];
+} ns__named;
+
+static ns__named named_runs(const ns__pass *p, const ns__plan3 *s)
+{
+    const uint32_t u0 = p->ndespawn + p->nspawn;
+    return (ns__named){{0, p->ndespawn, u0}, {p->ndespawn, u0, s->from}};
+}
+
+static bool named(const ns__pass *p, ns__named *n, uint32_t id)
+{
+    const ns__pick *ch = p->w->chosen;
+    for (int k = 0; k < 3; k++) {
+        while (n->at[k] < n->end[k] && ch[n->at[k]].id < id) n->at[k]++;
+        if (n->at[k] < n->end[k] && ch[n->at[k]].id == id) return true;
+    }
+    return false;
+}
+
+/* The presence by type, and whether it is ref's; the ids' form: with by_ref (the crowd's
+ * section, whose ids were all in ref), all or a mask of ref's ids when that is cheaper than
+ * gaps. */
+static void plan_ids(const ns__pass *p, ns__plan3 *s, const ns_model *m, bool by_ref)
+{
+    const ns__pick *ch = p->w->chosen;
+    s->by_type = ns__presence_by_type(p, s->from, s->to, &s->types);
+    s->same_presence = s->ref && s->ref->ref_by_type == s->by_type && (!s->by_type || s->ref->ref_types == s->types);
+    s->ids = NS__IDS_GAPS;
+    if (!s->ref || !by_ref) return;
+    size_t gaps = cost(s->to - s->from - 1u);
+    uint32_t next = 0, eligible = 0, i = s->from;
+    ns__named n = named_runs(p, s);
+    for (uint32_t j = 0; j < s->ref->count; j++) {
+        uint32_t id = s->ref->id[j];
+        if (named(p, &n, id)) continue;
+        eligible++;
+        if (i < s->to && ch[i].id < id) return; /* the section has an id ref does not */
+        if (i < s->to && ch[i].id == id) gaps += ns_packed_u32_cost(id - next, m), next = id + 1, i++;
+    }
+    if (i < s->to) return; /* not a subset */
+    if (eligible == s->to - s->from) s->ids = NS__IDS_ALL;
+    else if (eligible < gaps) s->ids = NS__IDS_MASK;
+}
+
+/* The section continues ref's: its ladder less ref's oldest tick, all ref's ids, its presence. */
+static bool continues(const ns__plan3 *s)
+{
+    return s->from_ref && s->drop == 1 && s->ids == NS__IDS_ALL && s->same_presence;
+}
+
+/* The section's header but for its first bit (continues or not); dense: the gap model, when
+ * no events said it and the ids come by gaps. */
+static void write_header(const ns__pass *p, ns_writer *out, const ns__plan3 *s, const bool *dense)
+{
+    ns_write_packed_u32(out, s->gap0, &p->w->dense);
+    if (continues(s)) return;
+    ns_write_bits(out, s->from_ref, 1);
+    if (s->from_ref) {
+        ns_write_bits(out, s->drop == 1, 1);
+        if (s->drop != 1) ns_write_bits(out, s->drop == 0, 1);
+        if (s->drop > 1) ns_write_packed_u32(out, s->drop - 2u, NULL);
+    } else {
+        uint64_t older = s->ladder & (s->ladder - 1u);
+        ns_write_packed_u32(out, count_bits(older), NULL);
+        uint32_t prev = s->gap0;
+        for (; older; older &= older - 1u) {
+            uint32_t at = ns__lowest_bit(older);
+            ns_write_packed_u32(out, at - prev - 1u, &p->w->dense);
+            prev = at;
+        }
+    }
+    ns_write_bits(out, s->ids == NS__IDS_ALL, 1);
+    if (s->ids != NS__IDS_ALL) ns_write_bits(out, s->ids == NS__IDS_MASK, 1);
+    if (s->ids == NS__IDS_GAPS) ns_write_packed_u32(out, s->to - s->from - 1u, NULL);
+    if (s->ids == NS__IDS_GAPS && dense) ns_write_bits(out, *dense, 1);
+    ns_write_bits(out, s->same_presence, 1);
+    if (!s->same_presence) {
+        ns_write_bits(out, s->by_type, 1);
+        if (s->by_type) ns__write_types(out, s->types, p->w->schema->component_count);
+    }
+}
+
+/* The bit per id of ref: 1 when the section has it. */
+static void write_id_mask(const ns__pass *p, ns_writer *out, const ns__plan3 *s)
+{
+    const ns__pick *ch = p->w->chosen;
+    uint32_t i = s->from;
+    ns__named n = named_runs(p, s);
+    for (uint32_t j = 0; j < s->ref->count; j++) {
+        if (named(p, &n, s->ref->id[j])) continue;
+        bool has = i < s->to && ch[i].id == s->ref->id[j];
+        ns_write_bits(out, has, 1);
+        i += has;
+    }
+}
+
+/* Puts each update in its section: without baselines (0); the crowd's (1), whose newest
+ * baseline is the newest of all, the packet P the client acked last: they were all in P, so
+ * their ids are P's (all, or a mask) and their ladder mostly continues P's; the rest's (2),
+ * entities not sent in P, with a ladder and ids of their own. */
+static void assign_sections(ns__pass *p)
+{
+    ns__pick *ch = p->w->chosen;
+    uint32_t newest = 0;
+    bool any = false;
+    for (uint32_t i = 0; i < p->nchosen; i++)
+        if (ch[i].kind == NS__UPDATE && ch[i].base.count && (!any || ns__newer(ch[i].base.tick[0], newest)))
+            newest = ch[i].base.tick[0], any = true;
+    for (uint32_t i = 0; i < p->nchosen; i++)
+        ch[i].section = ch[i].kind != NS__UPDATE || !ch[i].base.count ? 0 : ch[i].base.tick[0] == newest ? 1 : 2;
+}
+
+/* One section: its presence bit, header, id mask and records. */
+static void write_section(ns__pass *p, ns_writer *out, const ns__plan3 *s, const ns_model *gaps, const bool *dense)
+{
+    ns_write_bits(out, s->to > s->from, 1);
+    if (s->to == s->from) return;
+    ns_write_bits(out, continues(s), 1);
+    write_header(p, out, s, dense);
+    if (s->ids == NS__IDS_MASK) write_id_mask(p, out, s);
+    ns__write_run(p, out, s->from, s->to, gaps, s->by_type, s->ids == NS__IDS_GAPS);
+}
+
+void ns__emit3(ns__pass *p, ns_writer *out)
+{
+    assign_sections(p);
+    ns__sort_chosen(p);
+    const ns__pick *ch = p->w->chosen;
+    const ns_model *gaps = ns__dense_is_cheaper(p) ? &p->w->dense : NULL;
+    ns__write_short_tick(p, out);
+    const uint32_t u0 = p->ndespawn + p->nspawn;
+    uint32_t a0 = u0, b0; /* updates without baselines: chosen[u0, a0); the crowd's: [a0, b0) */
+    while (a0 < p->nchosen && ch[a0].section == 0) a0++;
+    for (b0 = a0; b0 < p->nchosen && ch[b0].section == 1;) b0++;
+    ns__plan3 crowd = {.from = a0, .to = b0}, rest = {.from = b0, .to = p->nchosen};
+    if (crowd.to > crowd.from) plan_ladder(p, &crowd), plan_ids(p, &crowd, gaps, true);
+    if (rest.to > rest.from) plan_ladder(p, &rest), plan_ids(p, &rest, gaps, false);
+    p->stats.groups = (a0 > u0) + (b0 > a0) + (p->nchosen > b0);
+    const bool events = a0 != 0, dense = gaps != NULL;
+    const bool steady = !events && crowd.to > crowd.from && continues(&crowd) && rest.to == rest.from;
+    ns_write_bits(out, steady, 1);
+    if (steady) {
+        write_header(p, out, &crowd, NULL);
+        ns__write_run(p, out, crowd.from, crowd.to, gaps, crowd.by_type, false);
+    } else {
+        ns_write_bits(out, events, 1);
+        if (events) {
+            ns_write_bits(out, dense, 1);
+            ns_write_packed_u32(out, p->ndespawn, &p->w->dense); /* mostly 0 or 1: 1 or 3 bits */
+            ns_write_packed_u32(out, p->nspawn, &p->w->dense);
+            ns_write_packed_u32(out, a0 - u0, &p->w->dense);
+        }
+        ns__write_run(p, out, 0, p->ndespawn, gaps, false, true);
+        ns__write_run(p, out, p->ndespawn, u0, gaps, false, true);
+        ns__write_run(p, out, u0, a0, gaps, false, true);
+        /* The packet's first id gaps say their model, unless the events did. */
+        bool told = events || (crowd.to > crowd.from && crowd.ids == NS__IDS_GAPS);
+        write_section(p, out, &crowd, gaps, events ? NULL : &dense);
+        write_section(p, out, &rest, gaps, told ? NULL : &dense);
+    }
+    /* What later packets may refer to: the crowd's ladder and presence by type. */
+    p->ref.ref_count = 0;
+    p->ref.ref_by_type = crowd.to > crowd.from && crowd.by_type;
+    p->ref.ref_types = p->ref.ref_by_type ? crowd.types : 0;
+    p->ref.ladder = crowd.to > crowd.from ? crowd.ladder : 0;
+}
