@@ -149,6 +149,17 @@ typedef struct ns__entity {
     uint8_t    *store;
 } ns__entity;
 
+/* e's recorded state of tick t, where its history holds t for sure: its newest recorded tick,
+ * or a tick it was sent at less than depth ticks ago (the world records every live entity at
+ * every tick, and only a tick depth or more later evicts one). With a power-of-two depth this
+ * skips reading the slot's tick (a cache miss per lookup in a large world); otherwise
+ * ns_history_get checks it, since t % depth jumps where the 32-bit tick wraps. */
+static inline const void *ns__state_at(const ns__entity *e, uint32_t t)
+{
+    const ns_history *h = &e->hist;
+    return h->mask ? h->slots + (size_t)(t & h->mask) * h->size : ns_history_get(h, t);
+}
+
 /* What one connection knows of one entity: NS_REPL_LINK_BYTES at most. */
 typedef struct ns__link {
     uint8_t    state;

@@ -255,7 +255,7 @@ ns_status ns_world_set_send_interval(ns_world *w, uint32_t type, uint32_t ticks)
 static void record(ns_world *w, ns_entity_id id, ns__entity *e, uint32_t tick)
 {
     const ns__layout *l = &e->layout;
-    const uint8_t *prev = e->hist.held ? ns_history_get(&e->hist, e->recorded) : NULL;
+    const uint8_t *prev = e->hist.held ? ns__state_at(e, e->recorded) : NULL;
     uint8_t *slot = ns_history_put(&e->hist, tick);
     bool differs = prev == NULL;
     for (uint32_t i = 0; i < l->ncomp; i++) {

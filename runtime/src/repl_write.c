@@ -52,12 +52,13 @@ static void resolve(ns__link *l, const ns__conn *c, uint32_t now, uint32_t windo
     if (l->state == NS__COOLING && now - l->since > window) l->state = NS__NONE;
 }
 
-static ns__pick *add_pick(ns__pass *p, uint32_t id, uint8_t kind, const ns__link *l, const ns__entity *e)
+/* Adds a candidate record; `to` is the audience it goes to (ns__audience). */
+static ns__pick *add_pick(ns__pass *p, uint32_t id, uint8_t kind, const ns__link *l, const ns__entity *e, ns_audience to)
 {
     ns__pick *k = &p->w->pick[p->npick++];
     k->id = id;
     k->kind = kind;
-    k->audience = (uint8_t)ns__audience(p->w, e, p->conn, l);
+    k->audience = (uint8_t)to;
     k->priority = kind == NS__DESPAWN ? 0.0f : e->importance * (float)(p->now - l->since + 1u);
     k->base.count = 0;
     k->base.tick_now = p->now;
@@ -93,8 +94,8 @@ static void choose_baselines(const ns__entity *e, const ns__conn *c, const ns__l
     while (m && b->count < 3) {
         uint32_t t = c->acked.newest - ns__lowest_bit(m);
         m &= m - 1;
-        if (now - t > e->hist.depth) break; /* older ticks are out of history too */
-        const void *snap = ns__newer(now, t) ? ns_history_get(&e->hist, t) : NULL;
+        if (now - t >= e->hist.depth) break; /* older ticks are out of history too */
+        const void *snap = ns__newer(now, t) ? ns__state_at(e, t) : NULL;
         if (!snap) continue;
         b->snap[b->count] = snap;
         b->tick[b->count++] = t;
@@ -116,7 +117,7 @@ static void consider_update(ns__pass *p, ns_entity_id id, const ns__entity *e, n
      * those, the skip rule cannot hold, and the baselines wait until the record is tried (most
      * records of a busy scene never are: the budget fills first). */
     if (!p->c->acked.mask || ns__newer(e->changed, p->c->acked.newest)) {
-        add_pick(p, id, NS__UPDATE, l, e)->lazy = 1;
+        add_pick(p, id, NS__UPDATE, l, e, to)->lazy = 1;
         return;
     }
     ns_baselines b;
@@ -126,7 +127,7 @@ static void consider_update(ns__pass *p, ns_entity_id id, const ns__entity *e, n
         l->since = p->now;
         return;
     }
-    add_pick(p, id, NS__UPDATE, l, e)->base = b;
+    add_pick(p, id, NS__UPDATE, l, e, to)->base = b;
 }
 
 static void scan(ns__pass *p)
@@ -145,21 +146,21 @@ static void scan(ns__pass *p)
                 break;
             }
             if (!l->waiting) l->waiting = 1, l->since = p->now;
-            add_pick(p, id, NS__SPAWN, l, e);
+            add_pick(p, id, NS__SPAWN, l, e, ns__audience(w, e, p->conn, l));
             break;
         case NS__SPAWNING:
         case NS__LIVE:
             if (!want) {
                 begin_despawn(l);
-                add_pick(p, id, NS__DESPAWN, l, e);
+                add_pick(p, id, NS__DESPAWN, l, e, ns__audience(w, e, p->conn, l));
             } else if (l->state == NS__SPAWNING) {
-                add_pick(p, id, NS__SPAWN, l, e);
+                add_pick(p, id, NS__SPAWN, l, e, ns__audience(w, e, p->conn, l));
             } else {
                 consider_update(p, id, e, l);
             }
             break;
         case NS__DESPAWNING:
-            add_pick(p, id, NS__DESPAWN, l, e);
+            add_pick(p, id, NS__DESPAWN, l, e, ns__audience(w, e, p->conn, l));
             break;
         default: /* cooling: not yet spawnable again */
             break;
@@ -239,7 +240,7 @@ static size_t framing_bound(ns__pass *p, const ns__pick *k, const ns__entity *e,
 static bool encode(ns__pass *p, ns__pick *k, const ns__entity *e)
 {
     ns_world *w = p->w;
-    const uint8_t *cur = ns_history_get(&e->hist, p->now);
+    const uint8_t *cur = ns__state_at(e, p->now); /* recorded this tick (wanted()) */
     ns_writer saved = p->scratch;
     k->at = ns_writer_bits(&p->scratch);
     k->payload = 0;
