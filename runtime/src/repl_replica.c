@@ -85,9 +85,13 @@ ns_status ns_replica_set_hooks(ns_replica *r, uint32_t type, const void *hooks, 
     return NS_OK;
 }
 
+/* States kept per entity: history_depth + reorder_window; format 3 rounds it up to a power of
+ * two, because its derived baselines rely on the ring holding every tick of that window, and
+ * t % depth of another length jumps at the 32-bit wrap (repl_ladder.c). */
 static uint32_t ring_depth(const ns_replica *r)
 {
-    return r->cfg.history_depth + r->cfg.reorder_window;
+    const uint32_t n = r->cfg.history_depth + r->cfg.reorder_window;
+    return r->format3 ? ns__idlist_slots(n) : n;
 }
 
 /* ---- phase 1: decode and check ---- */

@@ -257,7 +257,9 @@ static bool encode(ns__pass *p, ns__pick *k, const ns__entity *e)
 /* Format 3: whether the client derives exactly these baselines from a ladder that holds them
  * (repl_ladder.c). It does unless it may still hold acked states coded for the entity's old
  * audience within history: those are older than every state of the new one, so three
- * baselines stay exact, fewer might take one of the old in. Such a record goes without. */
+ * baselines stay exact, fewer might take one of the old in. Such a record goes without. (A
+ * history depth that is not a power of two loses a tick early where t % depth jumps at the
+ * 32-bit wrap, but every entity's history loses the same tick, so no ladder names it.) */
 static bool derivable(const ns__pass *p, const ns__link *l, const ns_baselines *b)
 {
     return b->count == 3 || l->moved == 0 || p->now - l->moved >= p->w->cfg.history_depth;

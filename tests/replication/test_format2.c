@@ -136,11 +136,14 @@ typedef struct scene_result {
     uint64_t bits, framing;
 } scene_result;
 
-/* Movers, spawns, despawns and owner changes over impaired links; every client consistent with
- * the server every tick, and settled once the links are quiet. */
-static scene_result run_scene(uint32_t format, rh_impair impair, uint64_t seed)
+/* Movers, spawns, despawns and owner changes over impaired links, from tick `first` on; every
+ * client consistent with the server every tick, and settled once the links are quiet. */
+static scene_result run_scene_with(ns_world_config cfg, uint32_t first, rh_impair impair, uint64_t seed)
 {
-    rh_game *g = start((ns_world_config){.packet_format = format, .max_entities = 48}, 4, impair, seed);
+    const uint32_t format = cfg.packet_format;
+    cfg.max_entities = 48;
+    rh_game *g = start(cfg, 4, impair, seed);
+    g->tick = first;
     uint64_t rng = seed;
     char why[200];
     scene_result res = {0, 0};
@@ -170,6 +173,11 @@ static scene_result run_scene(uint32_t format, rh_impair impair, uint64_t seed)
     return res;
 }
 
+static scene_result run_scene(uint32_t format, rh_impair impair, uint64_t seed)
+{
+    return run_scene_with((ns_world_config){.packet_format = format}, 0, impair, seed);
+}
+
 static const rh_impair impairments[] = {
     {0, 0, 0, 0, 0},
     {.loss = 0.2},
@@ -188,6 +196,17 @@ START_TEST(round_trips_under_loss_reorder_and_duplication)
              (unsigned long long)one.framing);
     NS_CHECK(three.framing < two.framing, "framing: format 3 %llu bits, format 2 %llu", (unsigned long long)three.framing,
              (unsigned long long)two.framing);
+}
+END_TEST
+
+/* Across the 32-bit tick's wrap with a history depth that is not a power of two (t % depth
+ * jumps there): format 3's derived baselines stay exact (the replica's ring is a power of two;
+ * a record whose server history lost a tick goes without baselines). */
+START_TEST(format_3_across_the_tick_wrap_with_an_odd_history_depth)
+{
+    ns_world_config cfg = {.packet_format = NS_PACKET_FORMAT_3, .history_depth = 30 - 4 * (uint32_t)_i,
+                           .reorder_window = 13 + (uint32_t)_i};
+    run_scene_with(cfg, 0xffffffffu - 400, impairments[4], 300 + (uint64_t)_i);
 }
 END_TEST
 
@@ -514,6 +533,7 @@ static Suite *suite(void)
     tcase_add_test(tc, format_0_and_1_write_the_same_bytes);
     tcase_add_loop_test(tc, round_trips_under_loss_reorder_and_duplication, 0,
                         (int)(sizeof impairments / sizeof impairments[0]));
+    tcase_add_loop_test(tc, format_3_across_the_tick_wrap_with_an_odd_history_depth, 0, 2);
     tcase_add_loop_test(tc, a_late_packet_reads_its_own_tick, 0, 4);
     tcase_add_loop_test(tc, a_long_silence_sends_the_full_tick, 0, 2);
     tcase_add_test(tc, an_empty_first_packet_has_these_bytes);
