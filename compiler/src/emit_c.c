@@ -132,11 +132,11 @@ static void source(nsc_cgen *g)
             nsc_cg_equality(g, d);
             nsc_cg_codec(g, d);
         }
-        nsc_cg_interpolate(g, d);
+        if (!nsc_cg_table_interpolate(g, d)) nsc_cg_interpolate(g, d); /* --codec table: by the value table */
         nsc_cg_apply(g, d);
-        nsc_cg_prediction(g, d);
+        if (!nsc_cg_table_prediction(g, d)) nsc_cg_prediction(g, d, NULL); /* --codec table: by the value table */
         nsc_cg_authority(g, d);
-        nsc_cg_setters(g, d);
+        if (!nsc_cg_table_setters(g, d)) nsc_cg_setters(g, d, NULL); /* --codec table: by the value table */
         nsc_cg_coll_helpers(g, d);
         nsc_cg_descriptor(g, d);
         nsc_cg_entropy(g, d);

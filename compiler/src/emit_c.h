@@ -77,7 +77,9 @@ void nsc_cg_quantize(nsc_cgen *g, const nsc_decl *d);    /* _quantize, _dequanti
 void nsc_cg_dequantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, const char *src, const char *dst);
 void nsc_cg_equality(nsc_cgen *g, const nsc_decl *d);    /* _snap_equal, _equal */
 void nsc_cg_value_equality(nsc_cgen *g, const nsc_decl *d); /* _equal alone (field by field, on values) */
-void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d);     /* _set_<field>, _is_dirty, _clear_dirty */
+/* _set_<field>, _is_dirty, _clear_dirty; with values (a value table's name, --codec table) number,
+ * bool, enum, entity, vector and quaternion setters call ns_table_set. */
+void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d, const char *values);
 /* An int64_t constant that compiles warning-free, INT64_MIN included ("INT64_C(-5)"). */
 const char *nsc_cg_i64(nsc_cgen *g, int64_t v);
 /* v as a float (f32) or double literal that reads back exactly and compiles warning-free. */
@@ -107,7 +109,13 @@ void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d);
 
 /* ---- prediction errors of components (emit_c_predict.c) ---- */
 void nsc_cg_prediction_header(nsc_cgen *g);                 /* counts, name tables, prototypes */
-void nsc_cg_prediction(nsc_cgen *g, const nsc_decl *d);    /* _prediction_error and its names */
+/* _backup, _restore, _prediction_error and its names; with values (a value table's name, --codec
+ * table) their bodies call ns_table_copy_predicted and ns_table_prediction_error. */
+void nsc_cg_prediction(nsc_cgen *g, const nsc_decl *d, const char *values);
+/* Field f of d reaches a predicting owner (_backup copies it); reported: it also has a distance,
+ * so an entry in _prediction_error. */
+bool nsc_cg_predicted(const nsc_decl *d, const nsc_field *f);
+bool nsc_cg_reported(const nsc_decl *d, const nsc_field *f);
 
 /* ---- client-authoritative fields, @authority(owner) only (emit_c_authority.c) ---- */
 void nsc_cg_authority_header(nsc_cgen *g);                /* hook types, MAX_BYTES, prototypes */
@@ -135,6 +143,21 @@ void nsc_cg_table_equality(nsc_cgen *g, const nsc_decl *d); /* _snap_equal by th
 /* _quantize and _dequantize by a value table (ns_table_quantize); false, printing nothing, if d
  * keeps the straight-line ones (nsc_cg_quantize). */
 bool nsc_cg_table_quantize(nsc_cgen *g, const nsc_decl *d);
+/* True if d gets a value table (<pkg>_<T>_values): its _quantize, _dequantize, _equal use it. */
+bool nsc_cg_table_values(nsc_cgen *g, const nsc_decl *d);
+/* emit_c_table_motion.c: _interpolate, and a component's _backup, _restore, _prediction_error
+ * (with its names), by the value table; false, printing nothing, if d keeps the straight-line
+ * ones (nsc_cg_interpolate, nsc_cg_prediction). */
+bool nsc_cg_table_interpolate(nsc_cgen *g, const nsc_decl *d);
+bool nsc_cg_table_prediction(nsc_cgen *g, const nsc_decl *d);
+/* The setters (through ns_table_set where the type allows), _is_dirty and _clear_dirty of a
+ * record with a value table; false, printing nothing, otherwise. */
+bool nsc_cg_table_setters(nsc_cgen *g, const nsc_decl *d);
+/* The NS_VAL_INTERPOLATE/EXTRAPOLATE/PREDICTED/ERROR bits of field f's value table entry. */
+unsigned nsc_cg_table_motion_flags(const nsc_decl *d, const nsc_field *f);
+/* Prints the ns_value_motion of d's field i when it has one (wrap, max_distance) and returns
+ * what its entry points to ("&..." or "0"). */
+const char *nsc_cg_table_motion(nsc_cgen *g, const nsc_decl *d, size_t i);
 
 /* ---- dispatch tables, handlers and _send (emit_c_dispatch.c) ---- */
 void nsc_cg_dispatch_header(nsc_cgen *g);   /* the tables' and handlers' declarations */

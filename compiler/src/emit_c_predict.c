@@ -26,23 +26,23 @@ static bool measurable(const nsc_type *t)
  * predicted, custom; @initial ones included). The owner is the one who predicts by default, and
  * these are the fields a server state can correct; the others (@sync others, interpolated, none)
  * never reach it. Members of a struct field follow the field. */
-static bool predicted(const nsc_decl *d, const nsc_field *f)
+bool nsc_cg_predicted(const nsc_decl *d, const nsc_field *f)
 {
     return d->kind != NSC_D_COMPONENT || nsc_sync_admits(f->sem.sync, NSC_RECV_OWNER | NSC_RECV_PREDICTED) ||
            nsc_sync_admits(f->sem.sync, NSC_RECV_OWNER | NSC_RECV_PREDICTED | NSC_RECV_CUSTOM);
 }
 
 /* A predicted field with a distance gets a prediction error. */
-static bool reported(const nsc_decl *d, const nsc_field *f)
+bool nsc_cg_reported(const nsc_decl *d, const nsc_field *f)
 {
-    return predicted(d, f) && measurable(f->sem.type);
+    return nsc_cg_predicted(d, f) && measurable(f->sem.type);
 }
 
 /* How many of component d's fields are predicted: _backup and _restore copy them. */
 static size_t count_predicted(const nsc_decl *d)
 {
     size_t n = 0;
-    for (size_t i = 0; i < d->nfields; i++) n += predicted(d, d->fields[i]);
+    for (size_t i = 0; i < d->nfields; i++) n += nsc_cg_predicted(d, d->fields[i]);
     return n;
 }
 
@@ -52,7 +52,7 @@ static size_t count_errors(const nsc_decl *d)
     size_t n = 0;
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
-        if (!reported(d, f)) continue;
+        if (!nsc_cg_reported(d, f)) continue;
         n += f->sem.type->kind == NSC_T_STRUCT ? count_errors(f->sem.type->decl) : 1;
     }
     return n;
@@ -93,7 +93,7 @@ static void entries(nsc_cgen *g, const nsc_decl *d, const char *path, bool names
 {
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
-        if (!reported(d, f)) continue;
+        if (!nsc_cg_reported(d, f)) continue;
         const char *at = NSC_FMT(g, "%s%s", path, f->name.text);
         if (f->sem.type->kind == NSC_T_STRUCT) {
             entries(g, f->sem.type->decl, NSC_FMT(g, "%s.", at), names, k);
@@ -151,7 +151,8 @@ void nsc_cg_prediction_header(nsc_cgen *g)
 
 /* _backup and _restore: one memcpy per predicted field (snapshots hold no pointers; arrays,
  * strings, bytes and collections are copied whole, count and unused tail included). */
-static void backup(nsc_cgen *g, const nsc_decl *d)
+/* _backup and _restore; with a value table (values), calling ns_table_copy_predicted. */
+static void backup(nsc_cgen *g, const nsc_decl *d, const char *values)
 {
     if (d->kind != NSC_D_COMPONENT || count_predicted(d) == 0) return;
     nsc_printer *c = g->c;
@@ -164,9 +165,10 @@ static void backup(nsc_cgen *g, const nsc_decl *d)
         else
             nsc_p_line(c, "void %s(const %s *from, %s *backup)", nsc_cg_fn(g, d, "backup"), snap, snap);
         nsc_p_open(c, "{");
-        for (size_t i = 0; i < d->nfields; i++) {
+        if (values) nsc_p_line(c, "ns_table_copy_predicted(&%s, %s, %s);", values, src, dst);
+        for (size_t i = 0; !values && i < d->nfields; i++) {
             const nsc_field *f = d->fields[i];
-            if (!predicted(d, f)) continue;
+            if (!nsc_cg_predicted(d, f)) continue;
             nsc_p_line(c, "memcpy(&%s->%s, &%s->%s, sizeof %s->%s);", dst, f->name.text, src, f->name.text, dst,
                        f->name.text);
         }
@@ -174,9 +176,9 @@ static void backup(nsc_cgen *g, const nsc_decl *d)
     }
 }
 
-void nsc_cg_prediction(nsc_cgen *g, const nsc_decl *d)
+void nsc_cg_prediction(nsc_cgen *g, const nsc_decl *d, const char *values)
 {
-    backup(g, d);
+    backup(g, d, values);
     size_t n = d->kind == NSC_D_COMPONENT ? count_errors(d) : 0;
     if (n == 0) return;
     nsc_printer *c = g->c;
@@ -191,6 +193,7 @@ void nsc_cg_prediction(nsc_cgen *g, const nsc_decl *d)
                nsc_cg_fn(g, d, "prediction_error"), name, name, count);
     nsc_p_open(c, "{");
     k = 0;
-    entries(g, d, "", false, &k);
+    if (values) nsc_p_line(c, "ns_table_prediction_error(&%s, predicted, authoritative, out);", values);
+    else entries(g, d, "", false, &k);
     nsc_p_close(c, "}");
 }

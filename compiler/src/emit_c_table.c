@@ -11,7 +11,10 @@
  * nsc_cg_table_quantize prints a record's value table (ns_value_table: the value's C types,
  * float or double, scales — what the descriptor leaves out) with _quantize and _dequantize calling
  * ns_table_quantize / ns_table_dequantize; _equal then calls ns_table_equal. Records with unions,
- * collections, or structs of another unit keep the straight-line functions (values_eligible). */
+ * collections, or structs of another unit keep the straight-line functions (values_eligible).
+ * The same table drives _interpolate, _prediction_error, _backup, _restore
+ * (emit_c_table_motion.c: the flags and ns_value_motion of each entry) and setters
+ * (nsc_cg_setters with the table: ns_table_set, the table's dirty_offset). */
 #include <string.h>
 
 #include "emit_c.h"
@@ -114,8 +117,8 @@ static const char *value_kind(const nsc_type *t, const nsc_slot *s)
     case NSC_ENC_FLOAT32: return "NS_VAL_F32";
     case NSC_ENC_FLOAT64: return "NS_VAL_F64";
     case NSC_ENC_VEC_Q: return "NS_VAL_VEC_Q";
-    case NSC_ENC_VEC_F:
-    case NSC_ENC_QUAT_F: return "NS_VAL_VEC_F";
+    case NSC_ENC_VEC_F: return "NS_VAL_VEC_F";
+    case NSC_ENC_QUAT_F: return "NS_VAL_QUAT_F";
     case NSC_ENC_QUAT_Q: return "NS_VAL_QUAT_Q";
     case NSC_ENC_QUAT_S3: return "NS_VAL_QUAT_S3";
     case NSC_ENC_STRING: return t->kind == NSC_T_STRING ? "NS_VAL_STRING" : NULL;
@@ -165,13 +168,25 @@ static const char *bound(nsc_cgen *g, int64_t v)
     return v > INT32_MIN && v <= INT32_MAX ? NSC_FMT(g, "%lld", (long long)v) : nsc_cg_i64(g, v);
 }
 
-/* One ns_value_field initializer. */
-static void value_entry(nsc_cgen *g, const nsc_decl *d, const nsc_field *f)
+bool nsc_cg_table_values(nsc_cgen *g, const nsc_decl *d)
+{
+    return values_eligible(g, d);
+}
+
+bool nsc_cg_table_setters(nsc_cgen *g, const nsc_decl *d)
+{
+    if (!nsc_cg_has_dirty(d) || !values_eligible(g, d)) return false;
+    nsc_cg_setters(g, d, nsc_cg_fn(g, d, "values"));
+    return true;
+}
+
+/* One ns_value_field initializer; motion: its ns_value_motion ("0": none). */
+static void value_entry(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, const char *motion)
 {
     const char *n = nsc_cg_name(g, d), *m = f->name.text;
     const nsc_type *t = f->sem.type;
     const char *kind = "NS_VAL_STRUCT", *valid = "0", *sub = "0", *scale = "0", *inverse = "0";
-    unsigned flags = 0, vsize = 0, ssize = 0, arity = 0;
+    unsigned flags = nsc_cg_table_motion_flags(d, f), vsize = 0, ssize = 0, arity = 0;
     int64_t lo = 0, hi = 0;
     if (t->kind == NSC_T_STRUCT) {
         sub = NSC_FMT(g, "&%s", nsc_cg_fn(g, t->decl, "values"));
@@ -184,6 +199,8 @@ static void value_entry(nsc_cgen *g, const nsc_decl *d, const nsc_field *f)
             lo = ev->resolved;
         } else if (s->has_range) {
             flags |= 0x01u; /* NS_VAL_RANGED */
+            lo = s->lo, hi = s->hi;
+        } else if ((flags & (0x10u | 0x20u)) && !strcmp(kind, "NS_VAL_INT")) { /* blended: ns_lerp_int's bounds */
             lo = s->lo, hi = s->hi;
         }
         if (s->enc == NSC_ENC_BOOL) vsize = ssize = 1;
@@ -201,8 +218,8 @@ static void value_entry(nsc_cgen *g, const nsc_decl *d, const nsc_field *f)
         if (s->enc == NSC_ENC_QUAT_S3) arity = s->raw_bits;
         if (s->enc == NSC_ENC_STRING || s->enc == NSC_ENC_BYTES) arity = t->capacity;
     }
-    nsc_p_line(g->c, "{NS_VALUE_AT(%s, %s), %s, %u, %u, %u, %u, %s, %s, %s, %s, %s, %s},", n, m, kind, flags, vsize,
-               ssize, arity, bound(g, lo), bound(g, hi), scale, inverse, valid, sub);
+    nsc_p_line(g->c, "{NS_VALUE_AT(%s, %s), %s, %u, %u, %u, %u, %s, %s, %s, %s, %s, %s, %s},", n, m, kind, flags, vsize,
+               ssize, arity, bound(g, lo), bound(g, hi), scale, inverse, valid, sub, motion);
 }
 
 bool nsc_cg_table_quantize(nsc_cgen *g, const nsc_decl *d)
@@ -211,12 +228,15 @@ bool nsc_cg_table_quantize(nsc_cgen *g, const nsc_decl *d)
     nsc_printer *c = g->c;
     const char *n = nsc_cg_name(g, d), *values = nsc_cg_fn(g, d, "values");
     nsc_p_empty(c);
+    const char **motion = nsc_arena_alloc(g->a, d->nfields * sizeof *motion);
+    for (size_t i = 0; i < d->nfields; i++) motion[i] = nsc_cg_table_motion(g, d, i);
     nsc_p_line(c, "static const ns_value_field %s_fields[] = {", values);
     c->indent++;
-    for (size_t i = 0; i < d->nfields; i++) value_entry(g, d, d->fields[i]);
+    for (size_t i = 0; i < d->nfields; i++) value_entry(g, d, d->fields[i], motion[i]);
     c->indent--;
     nsc_p_line(c, "};");
-    nsc_p_line(c, "static const ns_value_table %s = {%s_fields, %zuu, sizeof(%s_snap)};", values, values, d->nfields, n);
+    nsc_p_line(c, "static const ns_value_table %s = {%s_fields, %zuu, sizeof(%s_snap), %s};", values, values, d->nfields, n,
+               nsc_cg_has_dirty(d) ? NSC_FMT(g, "offsetof(%s, ns_dirty)", n) : "0");
     nsc_p_empty(c);
     nsc_p_line(c, "void %s(const %s *v, %s_snap *s)", nsc_cg_fn(g, d, "quantize"), n, n);
     nsc_p_open(c, "{");

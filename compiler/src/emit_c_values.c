@@ -706,7 +706,9 @@ void nsc_cg_value_equality(nsc_cgen *g, const nsc_decl *d)
 
 /* ---- setters and dirty bits ---------------------------------------------------------------- */
 
-static void setter(nsc_cgen *g, const nsc_decl *d, size_t i)
+/* Field i's setter; with values (the record's value table, --codec table) a number, bool, enum,
+ * entity, vector or quaternion is set by ns_table_set, which compares, stores and marks alike. */
+static void setter(nsc_cgen *g, const nsc_decl *d, size_t i, const char *values)
 {
     nsc_printer *c = g->c;
     const nsc_field *f = d->fields[i];
@@ -755,6 +757,11 @@ static void setter(nsc_cgen *g, const nsc_decl *d, size_t i)
         nsc_p_line(c, "void %s(%s, %s value)", fn, self, nsc_cg_value_type(g, t));
         nsc_p_open(c, "{");
         if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
+        if (values) {
+            nsc_p_line(c, "ns_table_set(&%s, %zuu%s, v, &value);", values, i, f->array_of ? " + index" : "");
+            nsc_p_close(c, "}");
+            return;
+        }
         if (nsc_type_is_float(t) || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
             nsc_p_line(c, "if (memcmp(&v->%s, &value, sizeof value) == 0) return; /* bitwise, so NaN and -0 count */", m);
         else
@@ -765,14 +772,14 @@ static void setter(nsc_cgen *g, const nsc_decl *d, size_t i)
     nsc_p_close(c, "}");
 }
 
-void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d)
+void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d, const char *values)
 {
     if (!nsc_cg_has_dirty(d)) return;
     nsc_printer *c = g->c;
     const char *n = nsc_cg_name(g, d);
     for (size_t i = 0; i < d->nfields; i++)
         if (!nsc_type_is_collection(d->fields[i]->sem.type) && !(d->fields[i]->array_of && d->fields[i]->array_index))
-            setter(g, d, i);
+            setter(g, d, i, values);
     nsc_p_empty(c);
     nsc_p_line(c, "bool %s(const %s *v)", nsc_cg_fn(g, d, "is_dirty"), n);
     nsc_p_open(c, "{");

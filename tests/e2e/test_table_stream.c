@@ -12,7 +12,9 @@
  *     destination byte for byte as it was;
  *   - _quantize of random values (NaN, infinities, -0.0, huge, out of range, near halves) and
  *     _dequantize of the result and of the stream's snapshots: every byte of both; for the e2e
- *     group, _equal of those values, and of copies with one bit changed.
+ *     group, _equal of those values, and of copies with one bit changed;
+ *   - _interpolate between consecutive quantized snapshots at t = 0, 1, between, past 1, below 0,
+ *     NaN and infinities; _prediction_error of consecutive values; _backup and _restore: every byte.
  * TABLE_CONFIG names a header that includes the group's generated headers and defines
  * TABLE_SCHEMAS, a list of ns_schema pointers. */
 #include <stdio.h>
@@ -258,6 +260,248 @@ static value_equal_fn value_equal(const ns_type_desc *t)
 }
 #endif
 
+/* _prediction_error, _backup and _restore have no generic entry point either: typed wrappers
+ * for the components of the groups that have them. */
+typedef struct motion_fns {
+    const ns_type_desc *t;
+    /* the setters: the fields whose bit is set in pick set to src's (NULL: not covered) */
+    void (*set)(void *v, const void *src, uint32_t pick);
+    size_t errors; /* entries of _prediction_error */
+    void (*error)(const void *predicted, const void *authoritative, float *out);
+    void (*backup)(const void *from, void *backup);
+    void (*restore)(void *into, const void *backup);
+} motion_fns;
+#define MOTION_WRAPPERS(T)                                                                                             \
+    static void error_##T(const void *p, const void *a, float *out)                                                    \
+    {                                                                                                                  \
+        T##_prediction_error((const T *)p, (const T *)a, out);                                                         \
+    }                                                                                                                  \
+    static void backup_##T(const void *from, void *b)                                                                  \
+    {                                                                                                                  \
+        T##_backup((const T##_snap *)from, (T##_snap *)b);                                                             \
+    }                                                                                                                  \
+    static void restore_##T(void *into, const void *b)                                                                 \
+    {                                                                                                                  \
+        T##_restore((T##_snap *)into, (const T##_snap *)b);                                                            \
+    }
+#define MOTION_ENTRY(T) MOTION_ENTRY_SET(T, NULL)
+#define MOTION_ENTRY_SET(T, set)                                                                                       \
+    {&T##_desc, set, sizeof T##_prediction_error_names / sizeof T##_prediction_error_names[0], error_##T, backup_##T,     \
+     restore_##T}
+/* Calls setter f of record T with src's value when bit k of pick is set (k counts up). */
+#define SET(T, f)                                                                                                      \
+    if (pick & (UINT32_C(1) << (k++ % 32u))) T##_set_##f((T *)v, ((const T *)src)->f)
+#define SET_AT(T, f, i)                                                                                                \
+    if (pick & (UINT32_C(1) << (k++ % 32u))) T##_set_##f((T *)v, i, ((const T *)src)->f[i])
+#if defined(E2E_SCHEMA_HASH)
+static void set_e2e_Scalars(void *v, const void *src, uint32_t pick)
+{
+    unsigned k = 0;
+    SET(e2e_Scalars, b);
+    SET(e2e_Scalars, i8v);
+    SET(e2e_Scalars, u8v);
+    SET(e2e_Scalars, i16v);
+    SET(e2e_Scalars, u16v);
+    SET(e2e_Scalars, i32v);
+    SET(e2e_Scalars, u32v);
+    SET(e2e_Scalars, i64v);
+    SET(e2e_Scalars, u64v);
+    SET(e2e_Scalars, f32v);
+    SET(e2e_Scalars, f64v);
+    SET(e2e_Scalars, e);
+    SET(e2e_Scalars, mode);
+    SET(e2e_Scalars, wide);
+    SET(e2e_Scalars, sgn);
+}
+static void set_e2e_Motion(void *v, const void *src, uint32_t pick)
+{
+    unsigned k = 0;
+    SET(e2e_Motion, v2);
+    SET(e2e_Motion, pos);
+    SET(e2e_Motion, color);
+    SET(e2e_Motion, rot);
+    SET(e2e_Motion, rot3);
+    SET(e2e_Motion, rawrot);
+    SET(e2e_Motion, vel);
+    SET(e2e_Motion, heat);
+    SET(e2e_Motion, precise);
+    SET(e2e_Motion, plain);
+    SET(e2e_Motion, dir);
+    SET(e2e_Motion, level);
+    SET(e2e_Motion, steps);
+    SET(e2e_Motion, jumpy);
+}
+MOTION_WRAPPERS(e2e_Scalars)
+MOTION_WRAPPERS(e2e_Motion)
+MOTION_WRAPPERS(e2e_Coded)
+MOTION_WRAPPERS(e2e_Audience)
+MOTION_WRAPPERS(e2e_OwnerOnly)
+MOTION_WRAPPERS(e2e_Shapes)
+static const motion_fns motion_table[] = {MOTION_ENTRY_SET(e2e_Scalars, set_e2e_Scalars), MOTION_ENTRY_SET(e2e_Motion, set_e2e_Motion),
+                                          MOTION_ENTRY(e2e_Coded),
+                                          MOTION_ENTRY(e2e_Audience), MOTION_ENTRY(e2e_OwnerOnly), MOTION_ENTRY(e2e_Shapes)};
+#elif defined(PRED_SCHEMA_HASH)
+MOTION_WRAPPERS(pred_Player)
+static const motion_fns motion_table[] = {MOTION_ENTRY(pred_Player)};
+#elif defined(TELEPORT_SCHEMA_HASH)
+MOTION_WRAPPERS(teleport_Body)
+static const motion_fns motion_table[] = {MOTION_ENTRY(teleport_Body)};
+#elif defined(MODES_SCHEMA_HASH)
+MOTION_WRAPPERS(modes_Avatar)
+MOTION_WRAPPERS(modes_Owned)
+MOTION_WRAPPERS(modes_Plain)
+MOTION_WRAPPERS(modes_Stance)
+static const motion_fns motion_table[] = {MOTION_ENTRY(modes_Avatar), MOTION_ENTRY(modes_Owned), MOTION_ENTRY(modes_Plain),
+                                          MOTION_ENTRY(modes_Stance)};
+#elif defined(ARR_SCHEMA_HASH)
+static void set_arr_Loadout(void *v, const void *src, uint32_t pick)
+{
+    unsigned k = 0;
+    for (uint32_t i = 0; i < 2; i++) {
+        SET_AT(arr_Loadout, ammo, i);
+        SET_AT(arr_Loadout, heat, i);
+        SET_AT(arr_Loadout, slots, i);
+        SET_AT(arr_Loadout, targets, i);
+        SET_AT(arr_Loadout, points, i);
+        SET_AT(arr_Loadout, flags, i);
+        SET_AT(arr_Loadout, big, i);
+        SET_AT(arr_Loadout, exact, i);
+    }
+    SET_AT(arr_Loadout, ammo, 3);
+    SET_AT(arr_Loadout, turns, 0);
+    SET(arr_Loadout, score);
+}
+MOTION_WRAPPERS(arr_Loadout)
+MOTION_WRAPPERS(arr_Tiny)
+MOTION_WRAPPERS(arr_TinyWhole)
+static const motion_fns motion_table[] = {MOTION_ENTRY_SET(arr_Loadout, set_arr_Loadout), MOTION_ENTRY(arr_Tiny), MOTION_ENTRY(arr_TinyWhole)};
+#elif defined(STRK_SCHEMA_HASH)
+MOTION_WRAPPERS(strk_Names)
+static const motion_fns motion_table[] = {MOTION_ENTRY(strk_Names)};
+#elif defined(DISP_A_SCHEMA_HASH)
+MOTION_WRAPPERS(disp_a_Health)
+MOTION_WRAPPERS(disp_a_Look)
+MOTION_WRAPPERS(disp_base_Pos)
+static const motion_fns motion_table[] = {MOTION_ENTRY(disp_a_Health), MOTION_ENTRY(disp_a_Look), MOTION_ENTRY(disp_base_Pos)};
+#else
+#define NO_MOTION_TABLE
+#endif
+
+static const motion_fns *motion_of(const ns_type_desc *t)
+{
+#ifndef NO_MOTION_TABLE
+    for (size_t i = 0; i < sizeof motion_table / sizeof motion_table[0]; i++)
+        if (motion_table[i].t == t) return &motion_table[i];
+#endif
+    (void)t;
+    return NULL;
+}
+
+/* Which NaN an operation on two NaNs returns is the compiler's choice (a + b may be computed as
+ * b + a), not C's: the default mode's inlined arithmetic and the runtime's may differ there, so
+ * NaNs in interpolated values and prediction errors are compared as one canonical NaN. */
+static void canon_f32(uint8_t *p)
+{
+    float x;
+    memcpy(&x, p, sizeof x);
+    if (x != x) memcpy(p, "\0\0\xc0\x7f", 4);
+}
+
+static void canon_f64(uint8_t *p)
+{
+    double x;
+    memcpy(&x, p, sizeof x);
+    if (x != x) memcpy(p, "\0\0\0\0\0\0\xf8\x7f", 8);
+}
+
+/* Canonical NaNs in the float-bits members of value v of t (F32, F64, raw vectors and
+ * quaternions, also in structs and @composite arrays); quantized members dequantize to numbers. */
+static void canon_field(const ns_field_desc *f, uint8_t *p)
+{
+    switch (f->encoding) {
+    case NS_ENC_FLOAT32: canon_f32(p); break;
+    case NS_ENC_FLOAT64: canon_f64(p); break;
+    case NS_ENC_VEC_F:
+        for (uint32_t k = 0; k < f->components; k++) canon_f32(p + 4u * k);
+        break;
+    case NS_ENC_QUAT_F:
+        for (uint32_t k = 0; k < 4; k++) canon_f32(p + 4u * k);
+        break;
+    default: break;
+    }
+}
+
+static void canon_value(const ns_type_desc *t, uint8_t *v)
+{
+    for (uint32_t i = 0; i < t->field_count; i++) {
+        const ns_field_desc *f = &t->fields[i];
+        uint8_t *p = v + f->value_offset;
+        if (f->encoding == NS_ENC_COMPOSITE && f->type) {
+            canon_value(f->type, p);
+        } else if (f->encoding == NS_ENC_ARRAY && f->elem) {
+            const size_t stride = f->elem->encoding == NS_ENC_FLOAT64 ? 8u
+                                : f->elem->encoding == NS_ENC_QUAT_F  ? 16u
+                                                                      : 4u * f->elem->components;
+            if (f->elem->encoding == NS_ENC_FLOAT32 || f->elem->encoding == NS_ENC_FLOAT64 ||
+                f->elem->encoding == NS_ENC_VEC_F || f->elem->encoding == NS_ENC_QUAT_F)
+                for (uint32_t k = 0; k < f->capacity; k++) canon_field(f->elem, p + k * stride);
+        } else {
+            canon_field(f, p);
+        }
+    }
+}
+
+/* What a client does with two snapshots and two values (both quantized the same way in both
+ * modes, padding included, so every byte counts): _interpolate at t = 0, 1, between, past 1
+ * (extrapolation and its limit), below 0, NaN and infinity, into a patterned value; the
+ * prediction errors of the two values; _backup and _restore into patterned snapshots. */
+static void motion_checks(const ns_type_desc *t, void (*interpolate)(const void *, const void *, float, void *),
+                          const uint8_t *from, const uint8_t *to, const uint8_t *value, const uint8_t *other,
+                          uint8_t *out, uint8_t *snap, digest *d)
+{
+    static const float ts[] = {0.0f, 1.0f, 0.5f, 0.25f, 0.999f, 1e-7f, 1.5f, 2.0f, 2.75f, -0.5f, -1e30f, 1e30f};
+    const size_t vz = t->value_size, sz = t->snap_size;
+    if (interpolate) {
+        for (size_t i = 0; i <= sizeof ts / sizeof ts[0] + 2; i++) {
+            float at = i < sizeof ts / sizeof ts[0] ? ts[i] : (float)(next() % 3001u) / 1000.0f - 0.5f;
+            if (i == sizeof ts / sizeof ts[0] + 2) { /* NaN */
+                const uint32_t nan = 0x7fc00000u;
+                memcpy(&at, &nan, sizeof at);
+            }
+            memset(out, 0x77, vz);
+            interpolate(from, to, at, out);
+            canon_value(t, out);
+            mix(d, out, vz);
+        }
+    }
+    const motion_fns *m = motion_of(t);
+    if (!m) return;
+    float errors[64];
+    if (m->errors <= sizeof errors / sizeof errors[0]) {
+        memset(errors, 0x55, sizeof errors);
+        for (int k = 0; k < 2; k++) {
+            m->error(k ? other : value, other, errors);
+            for (size_t e = 0; e < m->errors; e++) canon_f32((uint8_t *)&errors[e]);
+            mix(d, errors, m->errors * sizeof errors[0]);
+        }
+    }
+    if (m->set) { /* onto a copy of other (its dirty bits random): some of value's fields, all, then some of other's */
+        memcpy(out, other, vz);
+        m->set(out, value, next());
+        mix(d, out, vz);
+        m->set(out, value, UINT32_MAX);
+        mix(d, out, vz);
+        m->set(out, other, next());
+        mix(d, out, vz);
+    }
+    memset(snap, 0x99, sz);
+    m->backup(from, snap);
+    mix(d, snap, sz);
+    memcpy(snap, to, sz);
+    m->restore(snap, from);
+    mix(d, snap, sz);
+}
+
 /* _equal of a value with itself, with what dequantize made of its snapshot, with a copy with
  * one byte changed (a member, padding or past a string's end), and of two random values. */
 /* Keeps only the low bit of every bool of v (structs' members included). */
@@ -283,14 +527,18 @@ static void equal_checks(const ns_type_desc *t, value_equal_fn eq, const uint8_t
 /* Quantizes random values, dequantizes the result and the stream's snapshots, quantizes again:
  * the bytes of every snapshot and value. */
 static void stream_values(const ns_type_desc *t, void (*quantize)(const void *, void *),
-                          void (*dequantize)(const void *, void *), const uint8_t *snaps, digest *d)
+                          void (*dequantize)(const void *, void *),
+                          void (*interpolate)(const void *, const void *, float, void *), const uint8_t *snaps,
+                          digest *d)
 {
     if (values_unsafe(t)) return;
     const size_t vz = t->value_size, sz = t->snap_size;
     const value_equal_fn eq = value_equal(t);
     uint8_t *value = (uint8_t *)malloc(vz), *back = (uint8_t *)malloc(vz), *snap = (uint8_t *)malloc(sz);
-    uint8_t *scratch = (uint8_t *)malloc(vz);
-    if (!value || !back || !snap || !scratch) abort();
+    uint8_t *scratch = (uint8_t *)malloc(vz), *prev = (uint8_t *)calloc(1, vz), *prev_snap = (uint8_t *)malloc(sz);
+    uint8_t *snap2 = (uint8_t *)malloc(sz);
+    if (!value || !back || !snap || !scratch || !prev || !prev_snap || !snap2) abort();
+    quantize(prev, prev_snap);
     for (int round = 0; round < ROUNDS; round++) {
         for (size_t i = 0; i < vz; i++) value[i] = (uint8_t)next();
         random_value(t, value, vz, false);
@@ -298,6 +546,9 @@ static void stream_values(const ns_type_desc *t, void (*quantize)(const void *, 
         memset(snap, 0xa5, sz);
         quantize(value, snap);
         mix(d, snap, sz);
+        motion_checks(t, interpolate, prev_snap, snap, value, prev, scratch, snap2, d);
+        memcpy(prev, value, vz);
+        memcpy(prev_snap, snap, sz);
         memset(back, 0x5a, vz);
         dequantize(snap, back);
         mix(d, back, vz);
@@ -313,6 +564,9 @@ static void stream_values(const ns_type_desc *t, void (*quantize)(const void *, 
     free(back);
     free(snap);
     free(scratch);
+    free(prev);
+    free(prev_snap);
+    free(snap2);
 }
 
 static void stream_component(const ns_component_ops *c, digest *d)
@@ -377,7 +631,7 @@ static void stream_component(const ns_component_ops *c, digest *d)
         if (rs == NS_OK) mix_state(d, t, tmp);
         else EXPECT(memcmp(tmp, keep, sz) == 0, "%s: a refused read (%s) changed its destination", t->name, ns_status_str(rs));
     }
-    stream_values(t, c->quantize, c->dequantize, snaps, d);
+    stream_values(t, c->quantize, c->dequantize, c->interpolate, snaps, d);
     free(snaps);
     free(tmp);
     free(keep);
@@ -429,7 +683,7 @@ static void stream_message(const ns_message_ops *m, digest *d)
         if (rs == NS_OK) mix_state(d, t, tmp);
         else EXPECT(memcmp(tmp, keep, sz) == 0, "%s: a refused read (%s) changed its destination", t->name, ns_status_str(rs));
     }
-    stream_values(t, m->quantize, m->dequantize, snaps, d);
+    stream_values(t, m->quantize, m->dequantize, NULL, snaps, d);
     free(snaps);
     free(tmp);
     free(keep);

@@ -54,39 +54,55 @@ typedef enum ns_value_kind {
     NS_VAL_QUAT_S3, /* a quaternion as smallest-three with `arity` bits per component */
     NS_VAL_STRING,  /* char[cap + 1], sanitized */
     NS_VAL_BYTES,   /* { uint16_t len; uint8_t data[cap]; }, len clamped to cap */
-    NS_VAL_STRUCT   /* a nested struct: its own table, sub */
+    NS_VAL_STRUCT,  /* a nested struct: its own table, sub */
+    NS_VAL_QUAT_F   /* a quaternion as 4 float bit patterns (coded as NS_VAL_VEC_F, blended by slerp) */
 } ns_value_kind;
 
 #define NS_VAL_RANGED 0x01u      /* lo..hi bound the (quantized) value */
 #define NS_VAL_SIGNED 0x02u      /* the value's integer C type is signed */
 #define NS_VAL_SNAP_SIGNED 0x04u /* the snapshot's integer C type is signed */
 #define NS_VAL_DOUBLE 0x08u      /* NS_VAL_QUANT: the value is a double */
+/* What _interpolate, _prediction_error, _backup and _restore do with a member (table_motion.c): */
+#define NS_VAL_INTERPOLATE 0x10u /* blended with t clamped to [0, 1] (@smooth(interpolate)) */
+#define NS_VAL_EXTRAPOLATE 0x20u /* blended with t up to 1 + NS_EXTRAPOLATE_LIMIT (@smooth(extrapolate)) */
+#define NS_VAL_PREDICTED 0x40u   /* a component's member its owner receives: _backup copies it */
+#define NS_VAL_ERROR 0x80u       /* has an entry in _prediction_error (structs: their members' entries) */
+
+/* The rarer facts of a smoothed member, NULL in ns_value_field when it has none. */
+typedef struct ns_value_motion {
+    bool   wrap;              /* @smooth(..., wrap): the @range [wrap_lo, wrap_hi) is one turn */
+    double wrap_lo, wrap_hi;  /* the @range as written (integers blend in lo..hi) */
+    double max_distance;      /* @smooth(..., max_distance): a longer move jumps; 0: none */
+} ns_value_motion;
 
 struct ns_value_table;
 
 /* One member of a record's value and snapshot, in declaration order. */
 typedef struct ns_value_field {
     uint32_t      value_offset, snap_offset;
+    uint32_t      snap_bytes;  /* sizeof the snapshot member */
     uint8_t       kind;        /* ns_value_kind */
     uint8_t       flags;       /* NS_VAL_* */
     uint8_t       value_size;  /* integers: bytes of the value's C type */
     uint8_t       snap_size;   /* integers, quantized components: bytes of one snapshot component */
     uint32_t      arity;       /* vectors: components; smallest-three: bits; string, bytes: capacity */
-    int64_t       lo, hi;      /* NS_VAL_RANGED bounds (u64: their bits); enums: lo is the default */
+    int64_t       lo, hi;      /* NS_VAL_RANGED and blended integers' bounds (u64: their bits); enums: lo is the default */
     double        scale, inverse; /* quantized: Q and 1/Q */
     bool        (*valid)(int64_t v);          /* enums: <pkg>_<E>_is_valid */
     const struct ns_value_table *sub;         /* NS_VAL_STRUCT */
+    const ns_value_motion *motion;            /* wrap, max_distance; NULL: neither */
 } ns_value_field;
 
-/* The two offsets of member m of record type T (its value and T_snap), as generated tables
- * spell them. */
-#define NS_VALUE_AT(T, m) offsetof(T, m), offsetof(T##_snap, m)
+/* The two offsets of member m of record type T (its value and T_snap) and the size of its
+ * snapshot member, as generated tables spell them. */
+#define NS_VALUE_AT(T, m) offsetof(T, m), offsetof(T##_snap, m), sizeof(((T##_snap *)0)->m)
 
 /* A record's value table, <pkg>_<T>_values in its generated .c. */
 typedef struct ns_value_table {
     const ns_value_field *fields;
     uint32_t              count;
     uint32_t              snap_size; /* sizeof the record's snapshot */
+    uint32_t              dirty_offset; /* components and inputs: offsetof the value's ns_dirty */
 } ns_value_table;
 
 /* Fills snap from value as the record's generated _quantize does (snap zeroed first). */
@@ -98,6 +114,29 @@ void ns_table_dequantize(const ns_value_table *t, const void *snap, void *value)
 /* True if values a and b are equal as the record's generated _equal decides (floats bitwise,
  * strings up to their NUL, bytes up to their length). */
 bool ns_table_equal(const ns_value_table *t, const void *a, const void *b);
+
+/* ---- motion: _interpolate, _prediction_error, _backup, _restore (table_motion.c) ---------- */
+
+/* Fills out between snapshots from and to as the record's generated _interpolate does at t;
+ * te is ns_t_extrapolate(t), passed by the generated caller so that its NS_EXTRAPOLATE_LIMIT
+ * counts, not the runtime's. */
+void ns_table_interpolate(const ns_value_table *t, const void *from, const void *to, float at, float te,
+                          void *out);
+
+/* Writes the component's prediction errors into out, as its generated _prediction_error does:
+ * one entry per NS_VAL_ERROR member, in order, structs flattened. */
+void ns_table_prediction_error(const ns_value_table *t, const void *predicted, const void *authoritative,
+                               float *out);
+
+/* Copies the NS_VAL_PREDICTED members of snapshot from into snapshot into, one member at a
+ * time as the generated _backup and _restore do; the rest of into is left as it was. */
+void ns_table_copy_predicted(const ns_value_table *t, const void *from, void *into);
+
+/* ---- setters (table_motion.c) ---------------------------------------------------------------- */
+
+/* Sets member i (a number, bool, enum, entity, vector or quaternion) of value v to *src as the
+ * generated _set_<field> does: nothing if they are bitwise equal, else the copy and dirty bit i. */
+void ns_table_set(const ns_value_table *t, uint32_t i, void *v, const void *src);
 
 #ifdef __cplusplus
 }
