@@ -855,7 +855,7 @@ static void count_line(helper *x)
 static const char *argument(helper *x, const nsc_type *t)
 {
     if (t->kind != NSC_T_STRING) return "value";
-    nsc_p_line(x->g->c, "char clean[%u + 1];", t->capacity);
+    nsc_p_line(x->g->c, "char clean[%u + 1] = {0}; /* what the value holds after the string: zeros */", t->capacity);
     nsc_p_line(x->g->c, "ns_string_sanitize(clean, %u, value, strlen(value));", t->capacity);
     return "clean";
 }

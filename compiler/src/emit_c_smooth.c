@@ -113,7 +113,7 @@ static const char *distance(nsc_cgen *g, const nsc_field *f, const nsc_slot *s)
     case NSC_ENC_INT64:
     case NSC_ENC_RAW:
         if (f->sem.wrap)
-            return NSC_FMT(g, "ns_distance_wrap((double)from->%s, (double)to->%s, %s.0, %s.0)", m, m,
+            return NSC_FMT(g, "ns_distance_wrap((double)from->%s, (double)to->%s, (double)%s, (double)%s)", m, m,
                            nsc_cg_i64(g, s->lo), nsc_cg_i64(g, s->hi));
         return NSC_FMT(g, "ns_distance((double)from->%s, (double)to->%s)", m, m);
     case NSC_ENC_QUANT:

@@ -730,7 +730,7 @@ static void setter(nsc_cgen *g, const nsc_decl *d, size_t i, const char *values)
         nsc_p_line(c, "void %s(%s, const char *value)", fn, self);
         nsc_p_open(c, "{");
         if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
-        nsc_p_line(c, "char clean[%u + 1];", t->capacity);
+        nsc_p_line(c, "char clean[%u + 1] = {0}; /* what the value holds after the string: zeros */", t->capacity);
         nsc_p_line(c, "ns_string_sanitize(clean, %u, value, strlen(value));", t->capacity);
         nsc_p_line(c, "if (strncmp(clean, v->%s, sizeof clean) == 0) return;", m);
         nsc_p_line(c, "memcpy(v->%s, clean, sizeof clean);", m);

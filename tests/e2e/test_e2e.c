@@ -533,6 +533,29 @@ START_TEST(notify_hooks_fire_for_changed_fields_in_order)
 }
 END_TEST
 
+/* Leaves 0x5a bytes where the next call's locals will be, as earlier calls leave a stack;
+ * called through a volatile pointer so that it is not inlined away. */
+static void fill_stack(void)
+{
+    volatile unsigned char junk[1024];
+    for (size_t i = 0; i < sizeof junk; i++) junk[i] = 0x5a;
+}
+static void (*volatile dirty_stack)(void) = fill_stack;
+
+/* A string setter stores the string and zeros after it, whatever its scratch held: a value is
+ * the same bytes however the string got there (netschemac once copied uninitialized bytes). */
+START_TEST(string_setters_leave_zeros_after_the_string)
+{
+    e2e_Audience v;
+    e2e_Audience_init(&v);
+    memset(v.title, 'x', sizeof v.title - 1);
+    dirty_stack();
+    e2e_Audience_set_title(&v, "ab");
+    ck_assert_str_eq(v.title, "ab");
+    for (size_t i = 2; i < sizeof v.title; i++) ck_assert_uint_eq((unsigned char)v.title[i], 0);
+}
+END_TEST
+
 START_TEST(setters_track_dirty_fields)
 {
     e2e_Audience v;
@@ -724,6 +747,7 @@ static Suite *e2e_suite(void)
     tcase_add_test(tf, constant_velocity_costs_only_the_mask);
     tcase_add_test(tf, notify_hooks_fire_for_changed_fields_in_order);
     tcase_add_test(tf, setters_track_dirty_fields);
+    tcase_add_test(tf, string_setters_leave_zeros_after_the_string);
     tcase_add_test(tf, interpolation_follows_each_smoothing_mode);
     tcase_add_test(tf, quaternions_take_the_shortest_arc);
     tcase_add_test(tf, writes_refuse_invalid_snapshots);

@@ -1539,7 +1539,7 @@ void arr_Loadout_set_targets(arr_Loadout *v, uint32_t index, ns_entity value)
 void arr_Loadout_set_tags(arr_Loadout *v, uint32_t index, const char *value)
 {
     if (index >= 2u) return;
-    char clean[8 + 1];
+    char clean[8 + 1] = {0}; /* what the value holds after the string: zeros */
     ns_string_sanitize(clean, 8, value, strlen(value));
     if (strncmp(clean, v->tags[index], sizeof clean) == 0) return;
     memcpy(v->tags[index], clean, sizeof clean);
@@ -1638,7 +1638,7 @@ void arr_Loadout_set_citems(arr_Loadout *v, uint32_t index, const arr_Item *valu
 void arr_Loadout_set_cnames(arr_Loadout *v, uint32_t index, const char *value)
 {
     if (index >= 2u) return;
-    char clean[4 + 1];
+    char clean[4 + 1] = {0}; /* what the value holds after the string: zeros */
     ns_string_sanitize(clean, 4, value, strlen(value));
     if (strncmp(clean, v->cnames[index], sizeof clean) == 0) return;
     memcpy(v->cnames[index], clean, sizeof clean);

@@ -1980,7 +1980,7 @@ ns_status bag_Inventory_tags_insert(bag_Inventory *v, uint32_t i, const char *va
     const uint32_t n = v->tags.count < 4u ? v->tags.count : 4u;
     if (n >= 4u) return NS_ERR_CAPACITY;
     if (i > n) return NS_ERR_RANGE;
-    char clean[16 + 1];
+    char clean[16 + 1] = {0}; /* what the value holds after the string: zeros */
     ns_string_sanitize(clean, 16, value, strlen(value));
     memmove(&v->tags.items[i + 1], &v->tags.items[i], (n - i) * sizeof v->tags.items[0]);
     memcpy(v->tags.items[i], clean, sizeof clean);
@@ -2003,7 +2003,7 @@ ns_status bag_Inventory_tags_set(bag_Inventory *v, uint32_t i, const char *value
 {
     const uint32_t n = v->tags.count < 4u ? v->tags.count : 4u;
     if (i >= n) return NS_ERR_RANGE;
-    char clean[16 + 1];
+    char clean[16 + 1] = {0}; /* what the value holds after the string: zeros */
     ns_string_sanitize(clean, 16, value, strlen(value));
     if (!(strcmp(v->tags.items[i], clean) != 0)) return NS_OK;
     memcpy(v->tags.items[i], clean, sizeof clean);
@@ -2014,7 +2014,7 @@ ns_status bag_Inventory_tags_set(bag_Inventory *v, uint32_t i, const char *value
 int32_t bag_Inventory_tags_find(const bag_Inventory *v, const char *value)
 {
     const uint32_t n = v->tags.count < 4u ? v->tags.count : 4u;
-    char clean[16 + 1];
+    char clean[16 + 1] = {0}; /* what the value holds after the string: zeros */
     ns_string_sanitize(clean, 16, value, strlen(value));
     for (uint32_t i = 0; i < n; i++)
         if (!(strcmp(v->tags.items[i], clean) != 0)) return (int32_t)i;

@@ -2516,7 +2516,7 @@ void e2e_Text_restore(e2e_Text_snap *into, const e2e_Text_snap *backup)
 
 void e2e_Text_set_name(e2e_Text *v, const char *value)
 {
-    char clean[24 + 1];
+    char clean[24 + 1] = {0}; /* what the value holds after the string: zeros */
     ns_string_sanitize(clean, 24, value, strlen(value));
     if (strncmp(clean, v->name, sizeof clean) == 0) return;
     memcpy(v->name, clean, sizeof clean);
@@ -2525,7 +2525,7 @@ void e2e_Text_set_name(e2e_Text *v, const char *value)
 
 void e2e_Text_set_essay(e2e_Text *v, const char *value)
 {
-    char clean[300 + 1];
+    char clean[300 + 1] = {0}; /* what the value holds after the string: zeros */
     ns_string_sanitize(clean, 300, value, strlen(value));
     if (strncmp(clean, v->essay, sizeof clean) == 0) return;
     memcpy(v->essay, clean, sizeof clean);
@@ -3370,7 +3370,7 @@ void e2e_Audience_set_local_only(e2e_Audience *v, uint32_t value)
 
 void e2e_Audience_set_title(e2e_Audience *v, const char *value)
 {
-    char clean[24 + 1];
+    char clean[24 + 1] = {0}; /* what the value holds after the string: zeros */
     ns_string_sanitize(clean, 24, value, strlen(value));
     if (strncmp(clean, v->title, sizeof clean) == 0) return;
     memcpy(v->title, clean, sizeof clean);

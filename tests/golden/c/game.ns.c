@@ -182,7 +182,7 @@ void game_Player_prediction_error(const game_Player *predicted, const game_Playe
 
 void game_Player_set_name(game_Player *v, const char *value)
 {
-    char clean[24 + 1];
+    char clean[24 + 1] = {0}; /* what the value holds after the string: zeros */
     ns_string_sanitize(clean, 24, value, strlen(value));
     if (strncmp(clean, v->name, sizeof clean) == 0) return;
     memcpy(v->name, clean, sizeof clean);

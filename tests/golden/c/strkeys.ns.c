@@ -1322,7 +1322,7 @@ ns_status strk_Names_labels_set(strk_Names *v, const char *key, const char *valu
     const ns_status bad = ns_key_text_check(&strk_Names_labels_ops.key, key);
     if (bad != NS_OK) return bad;
     const uint32_t n = v->labels.count < 4u ? v->labels.count : 4u;
-    char clean[10 + 1];
+    char clean[10 + 1] = {0}; /* what the value holds after the string: zeros */
     ns_string_sanitize(clean, 10, value, strlen(value));
     const int32_t at = ns_key_search_text(&strk_Names_labels_ops.key, v->labels.keys, n, key);
     if (at >= 0) {

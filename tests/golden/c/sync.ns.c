@@ -517,7 +517,7 @@ void vis_Mixed_set_debug_id(vis_Mixed *v, uint64_t value)
 
 void vis_Mixed_set_display_name(vis_Mixed *v, const char *value)
 {
-    char clean[64 + 1];
+    char clean[64 + 1] = {0}; /* what the value holds after the string: zeros */
     ns_string_sanitize(clean, 64, value, strlen(value));
     if (strncmp(clean, v->display_name, sizeof clean) == 0) return;
     memcpy(v->display_name, clean, sizeof clean);
