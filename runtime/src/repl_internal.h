@@ -246,6 +246,21 @@ ns_status ns__read_section3(ns_reader *in, const ns_schema *s, const ns_model *d
                             uint32_t nlists, uint32_t tick, uint32_t history_depth, bool steady, bool need_dense,
                             ns__section3_header *h);
 
+/* Set bits of m (a ladder holds a few). */
+static inline uint32_t ns__count_bits(uint64_t m)
+{
+    uint32_t n = 0;
+    for (; m; m &= m - 1u) n++;
+    return n;
+}
+
+/* ref's ladder as bits of a packet whose ladder's newest tick (ref's packet) is gap0 + 1 before
+ * it: ref's ticks, re-counted from the new packet's tick. */
+static inline uint64_t ns__ladder_shift(const ns__idlist *ref, uint32_t gap0)
+{
+    return gap0 + 1u < 64u ? ref->ladder << (gap0 + 1u) : 0;
+}
+
 /* The ladder of a section continuing ref's, with the newest tick gap0 + 1 before the packet and
  * `drop` of ref's oldest ticks left out. */
 uint64_t ns__ladder_from(const ns__idlist *ref, uint32_t gap0, uint32_t drop);

@@ -27,18 +27,10 @@ uint32_t ns__derive_baselines(uint64_t ladder, uint32_t tick, bool (*has)(const 
     return n;
 }
 
-/* Set bits of m (a ladder holds a few). */
-static uint32_t count_bits(uint64_t m)
-{
-    uint32_t n = 0;
-    for (; m; m &= m - 1u) n++;
-    return n;
-}
-
 /* The mask with the `drop` highest set bits of m cleared; false if m has fewer. */
 static bool drop_oldest(uint64_t *m, uint32_t drop)
 {
-    if (drop > count_bits(*m)) return false;
+    if (drop > ns__count_bits(*m)) return false;
     for (unsigned bit = 64; drop && bit-- > 0;)
         if (*m >> bit & 1u) *m &= ~(UINT64_C(1) << bit), drop--;
     return true;
@@ -46,7 +38,7 @@ static bool drop_oldest(uint64_t *m, uint32_t drop)
 
 uint64_t ns__ladder_from(const ns__idlist *ref, uint32_t gap0, uint32_t drop)
 {
-    uint64_t m = gap0 + 1u < 64u ? ref->ladder << (gap0 + 1u) : 0;
+    uint64_t m = ns__ladder_shift(ref, gap0);
     if (!drop_oldest(&m, drop)) m = 0;
     return gap0 < 64u ? m | UINT64_C(1) << gap0 : 0;
 }
@@ -86,9 +78,7 @@ ns_status ns__read_section3(ns_reader *in, const ns_schema *s, const ns_model *d
         h->drop = cont ? 1u : read_drop(in);
         if (ns_reader_failed(in)) return ns_reader_status(in);
         if (!h->ref) return failed(in, NS_ERR_BASELINE);
-        uint64_t shifted = gap0 + 1u < 64u ? h->ref->ladder << (gap0 + 1u) : 0;
-        uint32_t have = count_bits(shifted);
-        if (h->drop > have) return failed(in, NS_ERR_MALFORMED);
+        if (h->drop > ns__count_bits(ns__ladder_shift(h->ref, gap0))) return failed(in, NS_ERR_MALFORMED);
         h->ladder = ns__ladder_from(h->ref, gap0, h->drop);
     } else {
         uint32_t more = ns_read_packed_u32(in, NULL), at = gap0;

@@ -17,15 +17,11 @@
 /* Consecutive records that may fail to fit before a packet is called full. */
 #define NS__MAX_MISSES 8u
 
-static unsigned cost(uint32_t v)
-{
-    return ns_packed_u32_cost(v, NULL);
-}
 
 /* An upper bound of an id gap's cost in either gap model (a gap is at most the id). */
 static unsigned id_cost(const ns__pass *p, uint32_t id)
 {
-    unsigned a = cost(id), b = ns_packed_u32_cost(id, &p->w->dense);
+    unsigned a = ns__cost(id), b = ns_packed_u32_cost(id, &p->w->dense);
     return a > b ? a : b;
 }
 
@@ -208,7 +204,7 @@ static size_t group_cost(ns__pass *p, const ns_baselines *b, bool add)
         if (p->w->groups[i] == s) return 0;
         if (p->w->groups[i] == 0) break;
     }
-    size_t bits = 3 + cost(p->w->cfg.max_entities); /* count, record count, the by-type flag */
+    size_t bits = 3 + ns__cost(p->w->cfg.max_entities); /* count, record count, the by-type flag */
     uint32_t prev = p->now;
     for (uint32_t k = 0; k < b->count; k++) bits += ns_packed_u32_cost(prev - b->tick[k] - 1u, &p->w->dense), prev = b->tick[k];
     if (add && p->w->groups[i] == 0) p->w->groups[i] = s, p->ngroups++;
@@ -224,12 +220,12 @@ static size_t audience_bits(const ns__defaults *d)
 /* An upper bound of the record's bits besides its body (gaps are at most the id itself). */
 static size_t framing_bound(ns__pass *p, const ns__pick *k, const ns__entity *e, size_t body, bool add)
 {
-    size_t bits = id_cost(p, k->id) + (p->sizes ? cost((uint32_t)body) : 0);
+    size_t bits = id_cost(p, k->id) + (p->sizes ? ns__cost((uint32_t)body) : 0);
     const size_t aud = audience_bits(&p->w->defaults);
     if (k->kind == NS__DESPAWN) bits += 1; /* destroyed or left */
     if (k->kind == NS__SPAWN) {
-        bits += aud + cost(e->layout.ncomp - 1);
-        for (uint32_t i = 0; i < e->layout.ncomp; i++) bits += cost(p->w->schema->components[e->layout.comp[i]].desc->id);
+        bits += aud + ns__cost(e->layout.ncomp - 1);
+        for (uint32_t i = 0; i < e->layout.ncomp; i++) bits += ns__cost(p->w->schema->components[e->layout.comp[i]].desc->id);
     } else if (k->kind == NS__UPDATE) {
         bits += group_cost(p, &k->base, add) + (k->base.count == 0 ? aud : 0);
     }
@@ -488,7 +484,7 @@ bool ns__dense_is_cheaper(const ns__pass *p)
                      (i > p->ndespawn + p->nspawn && !same_run(p, &ch[i - 1], &ch[i]));
         uint32_t gap = first ? ch[i].id : ch[i].id - ch[i - 1].id - 1;
         dense += ns_packed_u32_cost(gap, &p->w->dense);
-        plain += cost(gap);
+        plain += ns__cost(gap);
     }
     return dense < plain;
 }
@@ -553,7 +549,7 @@ static void plan_group(const ns__pass *p, ns__group2 *g, const ns_model *m)
     uint32_t chain[3], n = ns__chain(g->ref, g->base->tick[0], chain);
     g->repeat = n == g->base->count && g->by_type == g->ref->ref_by_type && (!g->by_type || g->types == g->ref->ref_types);
     for (uint32_t i = 1; g->repeat && i < n; i++) g->repeat = chain[i] == g->base->tick[i];
-    size_t gaps = cost(g->to - g->from - 1u);
+    size_t gaps = ns__cost(g->to - g->from - 1u);
     uint32_t j = 0, next = 0;
     for (uint32_t i = g->from; i < g->to; i++) {
         while (j < g->ref->count && g->ref->id[j] < ch[i].id) j++;
@@ -738,8 +734,8 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
                   .format3 = ns__packet_format(w->cfg.packet_format) == NS_PACKET_FORMAT_3};
     p.budget = (size_t)w->cfg.budget * 8; /* the scratch holds bodies for this much */
     if (budget_bits && budget_bits < p.budget) p.budget = budget_bits;
-    p.used = 33 + NS__HDR_BITS + 3 * (size_t)cost(w->cfg.max_entities) + (p.format2 ? 2u : 0u);
-    if (p.format3) p.used += 16 + 2 * cost(64) + cost(w->cfg.max_entities); /* the fulls, two section headers */
+    p.used = 33 + NS__HDR_BITS + 3 * (size_t)ns__cost(w->cfg.max_entities) + (p.format2 ? 2u : 0u);
+    if (p.format3) p.used += 16 + 2 * ns__cost(64) + ns__cost(w->cfg.max_entities); /* the fulls, two section headers */
     if (p.used > p.budget) return NS_ERR_ARGUMENT;
     memset(w->groups, 0, w->group_cap * sizeof *w->groups);
     ns_writer_init(&p.scratch, w->scratch, w->scratch_cap);

@@ -21,21 +21,9 @@ typedef struct ns__plan3 {
     uint64_t          types;
 } ns__plan3;
 
-static unsigned cost(uint32_t v)
-{
-    return ns_packed_u32_cost(v, NULL);
-}
-
 static unsigned drop_cost(uint32_t drop)
 {
-    return drop == 1 ? 1u : drop == 0 ? 2u : 2u + cost(drop - 2u);
-}
-
-static uint32_t count_bits(uint64_t m)
-{
-    uint32_t n = 0;
-    for (; m; m &= m - 1u) n++;
-    return n;
+    return drop == 1 ? 1u : drop == 0 ? 2u : 2u + ns__cost(drop - 2u);
 }
 
 /* The ladder: every baseline tick of the section's records. */
@@ -50,13 +38,12 @@ static void plan_ladder(const ns__pass *p, ns__plan3 *s)
     s->from_ref = false;
     if (!s->ref) return;
     /* From ref when that is exact and no longer than listing the ticks. */
-    uint64_t shifted = s->gap0 + 1u < 64u ? s->ref->ladder << (s->gap0 + 1u) : 0;
     uint64_t older = s->ladder & (s->ladder - 1u);
-    uint32_t have = count_bits(shifted), want = count_bits(older);
+    uint32_t have = ns__count_bits(ns__ladder_shift(s->ref, s->gap0)), want = ns__count_bits(older);
     if (have < want) return;
     s->drop = have - want;
     if (ns__ladder_from(s->ref, s->gap0, s->drop) != s->ladder) return;
-    size_t listed = cost(want), prev = s->gap0;
+    size_t listed = ns__cost(want), prev = s->gap0;
     for (uint64_t m = older; m; m &= m - 1u) {
         uint32_t at = ns__lowest_bit(m);
         listed += ns_packed_u32_cost((uint32_t)(at - prev - 1u), &p->w->dense);
@@ -99,7 +86,7 @@ static void plan_ids(const ns__pass *p, ns__plan3 *s, const ns_model *m, bool by
     s->same_presence = s->ref && s->ref->ref_by_type == s->by_type && (!s->by_type || s->ref->ref_types == s->types);
     s->ids = NS__IDS_GAPS;
     if (!s->ref || !by_ref) return;
-    size_t gaps = cost(s->to - s->from - 1u);
+    size_t gaps = ns__cost(s->to - s->from - 1u);
     uint32_t next = 0, eligible = 0, i = s->from;
     ns__named n = named_runs(p, s);
     for (uint32_t j = 0; j < s->ref->count; j++) {
@@ -133,7 +120,7 @@ static void write_header(const ns__pass *p, ns_writer *out, const ns__plan3 *s, 
         if (s->drop > 1) ns_write_packed_u32(out, s->drop - 2u, NULL);
     } else {
         uint64_t older = s->ladder & (s->ladder - 1u);
-        ns_write_packed_u32(out, count_bits(older), NULL);
+        ns_write_packed_u32(out, ns__count_bits(older), NULL);
         uint32_t prev = s->gap0;
         for (; older; older &= older - 1u) {
             uint32_t at = ns__lowest_bit(older);

@@ -5,6 +5,14 @@
 
 #include "repl_internal.h"
 
+#include <netschema/packed.h>
+
+/* Bits of v in the default packed model. */
+static inline unsigned ns__cost(uint32_t v)
+{
+    return ns_packed_u32_cost(v, NULL);
+}
+
 typedef struct ns__pass {
     ns_world   *w;
     ns__conn   *c;
