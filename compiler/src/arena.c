@@ -1,5 +1,6 @@
 /* arena.c — bump allocator in chained blocks; big requests get a block of their own. */
 #include "arena.h"
+#include "textfmt.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -141,17 +142,16 @@ char *nsc_arena_printf(nsc_arena *a, const char *fmt, ...)
     size_t room = a->head && a->used < a->head->size ? a->head->size - a->used : 0;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(room ? (char *)a->head->data + a->used : NULL, room, fmt, ap);
+    size_t n = nsc_text_vformat(room ? (char *)a->head->data + a->used : NULL, room, fmt, ap);
     va_end(ap);
-    if (n < 0) n = 0;
-    if ((size_t)n < room) {
+    if (n < room) {
         char *p = (char *)a->head->data + a->used;
-        a->used += (size_t)n + 1;
+        a->used += n + 1;
         return p;
     }
-    char *p = bump(a, (size_t)n + 1, 1);
+    char *p = bump(a, n + 1, 1);
     va_start(ap, fmt);
-    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    nsc_text_vformat(p, n + 1, fmt, ap);
     va_end(ap);
     return p;
 }

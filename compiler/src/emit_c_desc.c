@@ -26,28 +26,30 @@ static const char *enc_name(nsc_enc e)
     return names[e];
 }
 
+/* An int64_t constant: plain when an int holds it (every C and C++ compiler widens it as is). */
 static const char *i64(nsc_cgen *g, int64_t v)
 {
+    if (v >= -32767 && v <= 32767) return NSC_FMT(g, "%lld", (long long)v);
     return v == INT64_MIN ? "(-INT64_C(9223372036854775807) - 1)" : NSC_FMT(g, "INT64_C(%lld)", (long long)v);
 }
 
+/* The slot's NS_FIELD_* flags (netschema/desc.h), as one hexadecimal constant: the names would
+ * be most of a descriptor's bytes. */
 static const char *flags(nsc_cgen *g, const nsc_slot *s)
 {
-    nsc_strbuf sb = NSC_STRBUF_INIT;
-    if (s->sync & NSC_TO_OWNER) nsc_sb_puts(&sb, " | NS_FIELD_TO_OWNER");
-    if (s->sync & NSC_TO_OTHERS) nsc_sb_puts(&sb, " | NS_FIELD_TO_OTHERS");
-    if (s->initial) nsc_sb_puts(&sb, " | NS_FIELD_INITIAL");
-    if (s->predicted) nsc_sb_puts(&sb, " | NS_FIELD_PREDICTED");
-    if (s->has_range) nsc_sb_puts(&sb, " | NS_FIELD_RANGED");
-    if (s->field && s->top == s->field && s->field->sem.notify) nsc_sb_puts(&sb, " | NS_FIELD_NOTIFY");
-    if (s->enc != NSC_ENC_CUSTOM && s->snap_ctype && s->snap_ctype[0] == 'u') nsc_sb_puts(&sb, " | NS_FIELD_UNSIGNED");
-    if (s->bounded) nsc_sb_puts(&sb, " | NS_FIELD_BOUNDED");
-    if (s->sync & NSC_IF_PREDICTED) nsc_sb_puts(&sb, " | NS_FIELD_IF_PREDICTED");
-    if (s->sync & NSC_IF_INTERPOLATED) nsc_sb_puts(&sb, " | NS_FIELD_IF_INTERPOLATED");
-    if (s->sync & NSC_IF_CUSTOM) nsc_sb_puts(&sb, " | NS_FIELD_IF_CUSTOM");
-    const char *r = sb.len ? nsc_arena_strdup(g->a, nsc_sb_str(&sb) + 3) : "0";
-    nsc_sb_free(&sb);
-    return r;
+    unsigned f = 0;
+    if (s->sync & NSC_TO_OWNER) f |= 0x01u;          /* NS_FIELD_TO_OWNER */
+    if (s->sync & NSC_TO_OTHERS) f |= 0x02u;         /* NS_FIELD_TO_OTHERS */
+    if (s->initial) f |= 0x04u;                      /* NS_FIELD_INITIAL */
+    if (s->predicted) f |= 0x08u;                    /* NS_FIELD_PREDICTED */
+    if (s->has_range) f |= 0x10u;                    /* NS_FIELD_RANGED */
+    if (s->field && s->top == s->field && s->field->sem.notify) f |= 0x20u; /* NS_FIELD_NOTIFY */
+    if (s->enc != NSC_ENC_CUSTOM && s->snap_ctype && s->snap_ctype[0] == 'u') f |= 0x40u; /* NS_FIELD_UNSIGNED */
+    if (s->bounded) f |= 0x80u;                      /* NS_FIELD_BOUNDED */
+    if (s->sync & NSC_IF_PREDICTED) f |= 0x100u;     /* NS_FIELD_IF_PREDICTED */
+    if (s->sync & NSC_IF_INTERPOLATED) f |= 0x200u;  /* NS_FIELD_IF_INTERPOLATED */
+    if (s->sync & NSC_IF_CUSTOM) f |= 0x400u;        /* NS_FIELD_IF_CUSTOM */
+    return NSC_FMT(g, "0x%xu", f);
 }
 
 /* The struct descriptor of a composite slot, of a collection's struct elements, or of an extern
@@ -142,9 +144,8 @@ void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
         nsc_p_open(c, "static const ns_field_desc %s[] = {", fields);
         for (size_t i = 0; i < l->nslots; i++) {
             const nsc_slot *s = &l->slots[i];
-            nsc_p_line(c, "{\"%s\", %s, %u, %u, %s, offsetof(%s, %s), offsetof(%s_snap, %s), sizeof(((%s_snap *)0)->%s), "
-                          "%s, %s, %.17g, %uu, %uu, %s, %s, %s, %s},",
-                       s->path, enc_name(s->enc), s->arity, s->raw_bits, flags(g, s), n, s->path, n, s->path, n, s->path,
+            nsc_p_line(c, "{\"%s\", %s, %u, %u, %s, NS_FIELD_AT(%s, %s), %s, %s, %.17g, %uu, %uu, %s, %s, %s, %s},",
+                       s->path, enc_name(s->enc), s->arity, s->raw_bits, flags(g, s), n, s->path,
                        i64(g, s->bounded ? s->lo : 0), i64(g, s->bounded ? s->hi : 0), s->scale, s->max_bits,
                        s->enc == NSC_ENC_ARRAY || s->enc == NSC_ENC_UNION ? (unsigned)s->composite->nslots
                                                                           : s->type->capacity,

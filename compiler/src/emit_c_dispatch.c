@@ -139,40 +139,10 @@ static void header(nsc_cgen *g, const seen_records *s)
 
 /* ---- source: wrappers -------------------------------------------------------------------- */
 
-/* A static wrapper: "static <ret> <name>(<params>)" whose body is one statement, after an
- * optional first one (NULL: none). */
-static void wrapper2(nsc_cgen *g, const char *ret, const char *name, const char *params, const char *first,
-                     const char *body)
-{
-    nsc_printer *c = g->c;
-    nsc_p_empty(c);
-    nsc_p_line(c, "static %s %s(%s)", ret, name, params);
-    nsc_p_open(c, "{");
-    if (first) nsc_p_line(c, "%s", first);
-    nsc_p_line(c, "%s", body);
-    nsc_p_close(c, "}");
-}
-
-static void wrapper(nsc_cgen *g, const char *ret, const char *name, const char *params, const char *body)
-{
-    wrapper2(g, ret, name, params, NULL, body);
-}
-
+/* The name of a file-local helper of record d: <prefix>_<Name>_erased_<fn>. */
 static const char *erased(nsc_cgen *g, const nsc_decl *d, const char *fn)
 {
     return nsc_cg_fn(g, d, NSC_FMT(g, "erased_%s", fn));
-}
-
-/* The wrappers every record kind of the tables shares: snap_default, quantize, dequantize. */
-static void common_wrappers(nsc_cgen *g, const nsc_decl *d)
-{
-    const char *n = nsc_cg_name(g, d);
-    wrapper(g, "void", erased(g, d, "snap_default"), "void *snap",
-            NSC_FMT(g, "*(%s_snap *)snap = %s;", n, nsc_cg_fn(g, d, "snap_default")));
-    wrapper(g, "void", erased(g, d, "quantize"), "const void *value, void *snap",
-            NSC_FMT(g, "%s((const %s *)value, (%s_snap *)snap);", nsc_cg_fn(g, d, "quantize"), n, n));
-    wrapper(g, "void", erased(g, d, "dequantize"), "const void *snap, void *value",
-            NSC_FMT(g, "%s((const %s_snap *)snap, (%s *)value);", nsc_cg_fn(g, d, "dequantize"), n, n));
 }
 
 /* The entity fields of record d, its structs' members included: one ns_entity_field each, the
@@ -266,44 +236,20 @@ static void authority_wrapper(nsc_cgen *g, const nsc_decl *d)
     nsc_p_close(c, "}");
 }
 
+/* The type-erased wrappers of a component's row (netschema/schema.h), its entity fields and its
+ * authority reader. */
 static void component_wrappers(nsc_cgen *g, const nsc_decl *d)
 {
-    const char *n = nsc_cg_name(g, d);
     nsc_p_blank(g->c);
-    nsc_p_line(g->c, "/* component %s */", n);
-    common_wrappers(g, d);
-    wrapper(g, "void", erased(g, d, "init"), "void *value", NSC_FMT(g, "%s((%s *)value);", nsc_cg_fn(g, d, "init"), n));
-    wrapper(g, "bool", erased(g, d, "snap_equal"), "const void *a, const void *b",
-            NSC_FMT(g, "return %s((const %s_snap *)a, (const %s_snap *)b);", nsc_cg_fn(g, d, "snap_equal"), n, n));
-    wrapper(g, "ns_status", erased(g, d, "write"), "ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to",
-            NSC_FMT(g, "return %s(w, (const %s_snap *)cur, base, to);", nsc_cg_fn(g, d, "write"), n));
-    wrapper(g, "ns_status", erased(g, d, "read"), "ns_reader *r, void *out, const ns_baselines *base, ns_audience to",
-            NSC_FMT(g, "return %s(r, (%s_snap *)out, base, to);", nsc_cg_fn(g, d, "read"), n));
-    wrapper(g, "void", erased(g, d, "apply"), "void *live, const void *snap, const void *hooks, void *ctx",
-            NSC_FMT(g, "%s((%s *)live, (const %s_snap *)snap, (const %s_hooks *)hooks, ctx);", nsc_cg_fn(g, d, "apply"),
-                    n, n, n));
-    wrapper(g, "void", erased(g, d, "interpolate"), "const void *from, const void *to, float t, void *out",
-            NSC_FMT(g, "%s((const %s_snap *)from, (const %s_snap *)to, t, (%s *)out);", nsc_cg_fn(g, d, "interpolate"),
-                    n, n, n));
+    nsc_p_line(g->c, "NS_COMPONENT_WRAPPERS(%s)", nsc_cg_name(g, d));
     entity_table(g, d);
     if (nsc_cg_has_authority(d)) authority_wrapper(g, d);
 }
 
 static void message_wrappers(nsc_cgen *g, const nsc_decl *d)
 {
-    const char *n = nsc_cg_name(g, d);
-    bool input = d->kind == NSC_D_INPUT;
     nsc_p_blank(g->c);
-    nsc_p_line(g->c, "/* %s %s */", nsc_decl_kind_name(d->kind), n);
-    common_wrappers(g, d);
-    /* An rpc is coded against the defaults: the tables' prev is always NULL for it. */
-    const char *unused = input ? NULL : "(void)prev;";
-    wrapper2(g, "ns_status", erased(g, d, "write"), "ns_writer *w, const void *cur, const void *prev", unused,
-             input ? NSC_FMT(g, "return %s(w, (const %s_snap *)cur, (const %s_snap *)prev);", nsc_cg_fn(g, d, "write"), n, n)
-                   : NSC_FMT(g, "return %s(w, (const %s_snap *)cur);", nsc_cg_fn(g, d, "write"), n));
-    wrapper2(g, "ns_status", erased(g, d, "read"), "ns_reader *r, void *out, const void *prev", unused,
-             input ? NSC_FMT(g, "return %s(r, (%s_snap *)out, (const %s_snap *)prev);", nsc_cg_fn(g, d, "read"), n, n)
-                   : NSC_FMT(g, "return %s(r, (%s_snap *)out);", nsc_cg_fn(g, d, "read"), n));
+    nsc_p_line(g->c, "%s(%s)", d->kind == NSC_D_INPUT ? "NS_INPUT_WRAPPERS" : "NS_RPC_WRAPPERS", nsc_cg_name(g, d));
 }
 
 /* ---- source: tables ---------------------------------------------------------------------- */
@@ -324,10 +270,7 @@ static void tables(nsc_cgen *g, const seen_records *s)
         for (size_t i = 0; i < s->ncomponents; i++) {
             const nsc_decl *d = s->components[i];
             size_t refs = entity_fields(g, d, "", "", NULL, NULL, false);
-            nsc_p_line(c, "{&%s, %uu, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %zuu, %s},", nsc_cg_fn(g, d, "desc"),
-                       d->send_rate_hz, erased(g, d, "snap_default"), erased(g, d, "init"), erased(g, d, "quantize"),
-                       erased(g, d, "dequantize"), erased(g, d, "snap_equal"), erased(g, d, "write"),
-                       erased(g, d, "read"), erased(g, d, "apply"), erased(g, d, "interpolate"),
+            nsc_p_line(c, "NS_COMPONENT_ROW(%s, %uu, %s, %zuu, %s),", nsc_cg_name(g, d), d->send_rate_hz,
                        refs ? erased(g, d, "entities") : "NULL", refs,
                        nsc_cg_has_authority(d) ? erased(g, d, "authority_read") : "NULL");
         }
@@ -338,9 +281,7 @@ static void tables(nsc_cgen *g, const seen_records *s)
         nsc_p_open(c, "const ns_message_ops %s_messages[] = {", p);
         for (size_t i = 0; i < s->nmessages; i++) {
             const nsc_decl *d = s->messages[i];
-            nsc_p_line(c, "{&%s, %s, %s, %s, %s, %s, %s},", nsc_cg_fn(g, d, "desc"), message_kind(d),
-                       erased(g, d, "snap_default"), erased(g, d, "quantize"), erased(g, d, "dequantize"),
-                       erased(g, d, "write"), erased(g, d, "read"));
+            nsc_p_line(c, "NS_MESSAGE_ROW(%s, %s),", nsc_cg_name(g, d), message_kind(d));
         }
         nsc_p_close(c, "};");
     }

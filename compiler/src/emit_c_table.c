@@ -218,7 +218,7 @@ static void value_entry(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, cons
         if (s->enc == NSC_ENC_QUAT_S3) arity = s->raw_bits;
         if (s->enc == NSC_ENC_STRING || s->enc == NSC_ENC_BYTES) arity = t->capacity;
     }
-    nsc_p_line(g->c, "{NS_VALUE_AT(%s, %s), %s, %u, %u, %u, %u, %s, %s, %s, %s, %s, %s, %s},", n, m, kind, flags, vsize,
+    nsc_p_line(g->c, "{NS_FIELD_AT(%s, %s), %s, %u, %u, %u, %u, %s, %s, %s, %s, %s, %s, %s},", n, m, kind, flags, vsize,
                ssize, arity, bound(g, lo), bound(g, hi), scale, inverse, valid, sub, motion);
 }
 

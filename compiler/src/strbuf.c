@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "textfmt.h"
 #include "utf8.h"
 
 void nsc_sb_free(nsc_strbuf *sb)
@@ -50,14 +51,18 @@ void nsc_sb_putc(nsc_strbuf *sb, char c)
 
 void nsc_sb_vprintf(nsc_strbuf *sb, const char *fmt, va_list ap)
 {
-    va_list copy;
-    va_copy(copy, ap);
-    int n = vsnprintf(NULL, 0, fmt, copy);
-    va_end(copy);
-    if (n <= 0) return;
-    reserve(sb, (size_t)n);
-    vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
-    sb->len += (size_t)n;
+    /* Usually the text fits in the room left: format once, straight there. */
+    va_list again;
+    va_copy(again, ap);
+    size_t room = sb->cap - sb->len;
+    size_t n = nsc_text_vformat(sb->cap ? sb->data + sb->len : NULL, room, fmt, ap);
+    if (n >= room) {
+        reserve(sb, n);
+        nsc_text_vformat(sb->data + sb->len, n + 1, fmt, again);
+    }
+    va_end(again);
+    sb->len += n;
+    if (sb->data) sb->data[sb->len] = '\0';
 }
 
 void nsc_sb_printf(nsc_strbuf *sb, const char *fmt, ...)

@@ -278,6 +278,22 @@ static size_t encode_audience(const e2e_Audience_snap *cur, ns_audience to, uint
     return bits;
 }
 
+/* The compiler prints a descriptor's flags as one number: it must be the NS_FIELD_* bits that
+ * the fields' attributes name (the audience conditions: test_modes). */
+START_TEST(descriptor_flags_are_the_named_bits)
+{
+    const ns_field_desc *f = e2e_Audience_desc.fields;
+    const uint32_t all = NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS;
+    ck_assert_uint_eq(f[0].flags, all | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_NOTIFY | NS_FIELD_BOUNDED);
+    ck_assert_uint_eq(f[1].flags,
+                      NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_NOTIFY | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED);
+    ck_assert_uint_eq(f[2].flags, NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED);
+    ck_assert_uint_eq(f[4].flags, all | NS_FIELD_INITIAL | NS_FIELD_NOTIFY);
+    ck_assert_uint_eq(e2e_OwnerOnly_desc.fields[1].flags,
+                      NS_FIELD_TO_OWNER | NS_FIELD_INITIAL | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED);
+}
+END_TEST
+
 START_TEST(owner_fields_never_reach_observers)
 {
     ns_rng rng = {77};
@@ -742,6 +758,7 @@ static Suite *e2e_suite(void)
     suite_add_tcase(s, tc);
     TCase *tf = tcase_create("features");
     tcase_set_timeout(tf, 600);
+    tcase_add_test(tf, descriptor_flags_are_the_named_bits);
     tcase_add_test(tf, owner_fields_never_reach_observers);
     tcase_add_test(tf, initial_fields_only_in_full_states);
     tcase_add_test(tf, constant_velocity_costs_only_the_mask);

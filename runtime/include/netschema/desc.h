@@ -83,6 +83,10 @@ typedef struct ns_enum_desc {
     uint32_t             count;
 } ns_enum_desc;
 
+/* The two offsets of member m of record type T (in T and in T_snap) and the size of its snapshot
+ * member: value_offset, snap_offset and snap_size as generated tables spell them. */
+#define NS_FIELD_AT(T, m) offsetof(T, m), offsetof(T##_snap, m), sizeof(((T##_snap *)0)->m)
+
 typedef struct ns_field_desc {
     const char *path;         /* "hp", "stats.hp" */
     ns_encoding encoding;

@@ -113,6 +113,88 @@ int32_t ns_schema_component_index(const ns_schema *s, uint32_t id);
 /* The index in s->messages of the input or rpc with type id `id`, or -1. */
 int32_t ns_schema_message_index(const ns_schema *s, uint32_t id);
 
+/* ---- what generated tables are made of ---------------------------------------------------------
+ * A generated .c lists, in <pkg>_components[] and <pkg>_messages[], every component and message
+ * its schema sees. Each row points at type-erased wrappers: static functions that cast their
+ * void pointers and call the type's public functions (<pkg>_<T>_write, ...). T below is the
+ * type's C name (<pkg>_<Name>); the wrappers are named T_erased_<function>. */
+
+/* The nine wrappers of a component's row (write without a trailing semicolon). */
+#define NS_COMPONENT_WRAPPERS(T)                                                                       \
+    NS__RECORD_WRAPPERS(T)                                                                             \
+    static void T##_erased_init(void *value) { T##_init((T *)value); }                                 \
+    static bool T##_erased_snap_equal(const void *a, const void *b)                                    \
+    {                                                                                                  \
+        return T##_snap_equal((const T##_snap *)a, (const T##_snap *)b);                               \
+    }                                                                                                  \
+    static ns_status T##_erased_write(ns_writer *w, const void *cur, const ns_baselines *base,         \
+                                      ns_audience to)                                                  \
+    {                                                                                                  \
+        return T##_write(w, (const T##_snap *)cur, base, to);                                          \
+    }                                                                                                  \
+    static ns_status T##_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)\
+    {                                                                                                  \
+        return T##_read(r, (T##_snap *)out, base, to);                                                 \
+    }                                                                                                  \
+    static void T##_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)           \
+    {                                                                                                  \
+        T##_apply((T *)live, (const T##_snap *)snap, (const T##_hooks *)hooks, ctx);                   \
+    }                                                                                                  \
+    static void T##_erased_interpolate(const void *from, const void *to, float t, void *out)           \
+    {                                                                                                  \
+        T##_interpolate((const T##_snap *)from, (const T##_snap *)to, t, (T *)out);                    \
+    }
+
+/* A component's row: entities is its ns_entity_field table (or NULL) with `count` entries,
+ * authority its authority_read wrapper (or NULL). */
+#define NS_COMPONENT_ROW(T, send_rate_hz, entities, count, authority)                                  \
+    {&T##_desc, send_rate_hz, T##_erased_snap_default, T##_erased_init, T##_erased_quantize,           \
+     T##_erased_dequantize, T##_erased_snap_equal, T##_erased_write, T##_erased_read, T##_erased_apply,\
+     T##_erased_interpolate, entities, count, authority}
+
+/* The five wrappers of an input's row: coded against the previous input. */
+#define NS_INPUT_WRAPPERS(T)                                                                           \
+    NS__RECORD_WRAPPERS(T)                                                                             \
+    static ns_status T##_erased_write(ns_writer *w, const void *cur, const void *prev)                 \
+    {                                                                                                  \
+        return T##_write(w, (const T##_snap *)cur, (const T##_snap *)prev);                            \
+    }                                                                                                  \
+    static ns_status T##_erased_read(ns_reader *r, void *out, const void *prev)                        \
+    {                                                                                                  \
+        return T##_read(r, (T##_snap *)out, (const T##_snap *)prev);                                   \
+    }
+
+/* The five wrappers of an rpc's row: coded against the defaults, so prev is always NULL. */
+#define NS_RPC_WRAPPERS(T)                                                                             \
+    NS__RECORD_WRAPPERS(T)                                                                             \
+    static ns_status T##_erased_write(ns_writer *w, const void *cur, const void *prev)                 \
+    {                                                                                                  \
+        (void)prev;                                                                                    \
+        return T##_write(w, (const T##_snap *)cur);                                                    \
+    }                                                                                                  \
+    static ns_status T##_erased_read(ns_reader *r, void *out, const void *prev)                        \
+    {                                                                                                  \
+        (void)prev;                                                                                    \
+        return T##_read(r, (T##_snap *)out);                                                           \
+    }
+
+/* A message's row; kind is an ns_message_kind. */
+#define NS_MESSAGE_ROW(T, kind)                                                                        \
+    {&T##_desc, kind, T##_erased_snap_default, T##_erased_quantize, T##_erased_dequantize,             \
+     T##_erased_write, T##_erased_read}
+
+/* The wrappers every row has. */
+#define NS__RECORD_WRAPPERS(T)                                                                         \
+    static void T##_erased_snap_default(void *snap) { *(T##_snap *)snap = T##_snap_default; }          \
+    static void T##_erased_quantize(const void *value, void *snap)                                     \
+    {                                                                                                  \
+        T##_quantize((const T *)value, (T##_snap *)snap);                                              \
+    }                                                                                                  \
+    static void T##_erased_dequantize(const void *snap, void *value)                                   \
+    {                                                                                                  \
+        T##_dequantize((const T##_snap *)snap, (T *)value);                                            \
+    }
+
 #ifdef __cplusplus
 }
 #endif

@@ -93,10 +93,6 @@ typedef struct ns_value_field {
     const ns_value_motion *motion;            /* wrap, max_distance; NULL: neither */
 } ns_value_field;
 
-/* The two offsets of member m of record type T (its value and T_snap) and the size of its
- * snapshot member, as generated tables spell them. */
-#define NS_VALUE_AT(T, m) offsetof(T, m), offsetof(T##_snap, m), sizeof(((T##_snap *)0)->m)
-
 /* A record's value table, <pkg>_<T>_values in its generated .c. */
 typedef struct ns_value_table {
     const ns_value_field *fields;

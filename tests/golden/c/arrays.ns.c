@@ -153,12 +153,12 @@ void arr_Pair_interpolate(const arr_Pair_snap *from, const arr_Pair_snap *to, fl
     out->w[1] = jump->w[1];
 }
 
-static const ns_field_desc arr_Pair_desc_elem_w = {"", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, 0, 0, sizeof(((arr_Pair_snap *)0)->w[0]), INT64_C(-128), INT64_C(127), 0, 15u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc arr_Pair_desc_elem_w = {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Pair_snap *)0)->w[0]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL};
 static const ns_field_desc arr_Pair_desc_fields[] = {
-    {"v[0]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Pair, v[0]), offsetof(arr_Pair_snap, v[0]), sizeof(((arr_Pair_snap *)0)->v[0]), INT64_C(0), INT64_C(9), 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"v[1]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Pair, v[1]), offsetof(arr_Pair_snap, v[1]), sizeof(((arr_Pair_snap *)0)->v[1]), INT64_C(0), INT64_C(9), 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"on", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Pair, on), offsetof(arr_Pair_snap, on), sizeof(((arr_Pair_snap *)0)->on), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"w", NS_ENC_ARRAY, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Pair, w), offsetof(arr_Pair_snap, w), sizeof(((arr_Pair_snap *)0)->w), INT64_C(0), INT64_C(0), 0, 30u, 2u, NULL, NULL, NULL, &arr_Pair_desc_elem_w},
+    {"v[0]", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(arr_Pair, v[0]), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"v[1]", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(arr_Pair, v[1]), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"on", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Pair, on), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"w", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Pair, w), 0, 0, 0, 30u, 2u, NULL, NULL, NULL, &arr_Pair_desc_elem_w},
 };
 const ns_type_desc arr_Pair_desc = {
     "Pair", "arr_Pair", "arr", NS_KIND_STRUCT, 0u, UINT64_C(0xf64a99f240ba3fab),
@@ -268,8 +268,8 @@ void arr_Item_interpolate(const arr_Item_snap *from, const arr_Item_snap *to, fl
 }
 
 static const ns_field_desc arr_Item_desc_fields[] = {
-    {"id", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Item, id), offsetof(arr_Item_snap, id), sizeof(((arr_Item_snap *)0)->id), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Item, name), offsetof(arr_Item_snap, name), sizeof(((arr_Item_snap *)0)->name), INT64_C(0), INT64_C(0), 0, 58u, 6u, NULL, NULL, NULL, NULL},
+    {"id", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(arr_Item, id), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"name", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(arr_Item, name), 0, 0, 0, 58u, 6u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc arr_Item_desc = {
     "Item", "arr_Item", "arr", NS_KIND_STRUCT, 0u, UINT64_C(0x5f6e9fdf0ba50cb3),
@@ -1666,64 +1666,64 @@ void arr_Loadout_clear_dirty(arr_Loadout *v)
 }
 
 static const ns_enum_value arr_Loadout_desc_enum_Slot_values[] = {
-    {INT64_C(0), "empty"},
-    {INT64_C(1), "sword"},
-    {INT64_C(2), "shield"},
+    {0, "empty"},
+    {1, "sword"},
+    {2, "shield"},
 };
 static const ns_enum_desc arr_Loadout_desc_enum_Slot = {"Slot", arr_Loadout_desc_enum_Slot_values, 3u};
-static const ns_field_desc arr_Loadout_desc_elem_pairs_0_w = {"", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, 0, 0, sizeof(((arr_Loadout_snap *)0)->pairs[0].w[0]), INT64_C(-128), INT64_C(127), 0, 15u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc arr_Loadout_desc_elem_pairs_1_w = {"", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, 0, 0, sizeof(((arr_Loadout_snap *)0)->pairs[1].w[0]), INT64_C(-128), INT64_C(127), 0, 15u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc arr_Loadout_desc_elem_whole = {"", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, 0, 0, sizeof(((arr_Loadout_snap *)0)->whole[0]), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc arr_Loadout_desc_elem_citems = {"", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, 0, 0, sizeof(((arr_Loadout_snap *)0)->citems[0]), INT64_C(0), INT64_C(0), 0, 83u, 0u, &arr_Item_desc, NULL, NULL, NULL};
-static const ns_field_desc arr_Loadout_desc_elem_cnames = {"", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, 0, 0, sizeof(((arr_Loadout_snap *)0)->cnames[0]), INT64_C(0), INT64_C(0), 0, 42u, 4u, NULL, NULL, NULL, NULL};
-static const ns_field_desc arr_Loadout_desc_elem_cfloats = {"", NS_ENC_FLOAT32, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, 0, 0, sizeof(((arr_Loadout_snap *)0)->cfloats[0]), INT64_C(0), INT64_C(0), 0, 42u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc arr_Loadout_desc_elem_pairs_0_w = {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Loadout_snap *)0)->pairs[0].w[0]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc arr_Loadout_desc_elem_pairs_1_w = {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Loadout_snap *)0)->pairs[1].w[0]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc arr_Loadout_desc_elem_whole = {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Loadout_snap *)0)->whole[0]), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc arr_Loadout_desc_elem_citems = {"", NS_ENC_COMPOSITE, 1, 0, 0x3u, 0, 0, sizeof(((arr_Loadout_snap *)0)->citems[0]), 0, 0, 0, 83u, 0u, &arr_Item_desc, NULL, NULL, NULL};
+static const ns_field_desc arr_Loadout_desc_elem_cnames = {"", NS_ENC_STRING, 1, 0, 0x3u, 0, 0, sizeof(((arr_Loadout_snap *)0)->cnames[0]), 0, 0, 0, 42u, 4u, NULL, NULL, NULL, NULL};
+static const ns_field_desc arr_Loadout_desc_elem_cfloats = {"", NS_ENC_FLOAT32, 1, 0, 0x43u, 0, 0, sizeof(((arr_Loadout_snap *)0)->cfloats[0]), 0, 0, 0, 42u, 0u, NULL, NULL, NULL, NULL};
 static const ns_field_desc arr_Loadout_desc_fields[] = {
-    {"ammo[0]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, ammo[0]), offsetof(arr_Loadout_snap, ammo[0]), sizeof(((arr_Loadout_snap *)0)->ammo[0]), INT64_C(0), INT64_C(999), 0, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"ammo[1]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, ammo[1]), offsetof(arr_Loadout_snap, ammo[1]), sizeof(((arr_Loadout_snap *)0)->ammo[1]), INT64_C(0), INT64_C(999), 0, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"ammo[2]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, ammo[2]), offsetof(arr_Loadout_snap, ammo[2]), sizeof(((arr_Loadout_snap *)0)->ammo[2]), INT64_C(0), INT64_C(999), 0, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"ammo[3]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, ammo[3]), offsetof(arr_Loadout_snap, ammo[3]), sizeof(((arr_Loadout_snap *)0)->ammo[3]), INT64_C(0), INT64_C(999), 0, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"heat[0]", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, heat[0]), offsetof(arr_Loadout_snap, heat[0]), sizeof(((arr_Loadout_snap *)0)->heat[0]), INT64_C(0), INT64_C(10000), 100, 21u, 0u, NULL, NULL, NULL, NULL},
-    {"heat[1]", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, heat[1]), offsetof(arr_Loadout_snap, heat[1]), sizeof(((arr_Loadout_snap *)0)->heat[1]), INT64_C(0), INT64_C(10000), 100, 21u, 0u, NULL, NULL, NULL, NULL},
-    {"heat[2]", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, heat[2]), offsetof(arr_Loadout_snap, heat[2]), sizeof(((arr_Loadout_snap *)0)->heat[2]), INT64_C(0), INT64_C(10000), 100, 21u, 0u, NULL, NULL, NULL, NULL},
-    {"slots[0]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_NOTIFY | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, slots[0]), offsetof(arr_Loadout_snap, slots[0]), sizeof(((arr_Loadout_snap *)0)->slots[0]), INT64_C(0), INT64_C(2), 0, 5u, 0u, NULL, &arr_Loadout_desc_enum_Slot, NULL, NULL},
-    {"slots[1]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_NOTIFY | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, slots[1]), offsetof(arr_Loadout_snap, slots[1]), sizeof(((arr_Loadout_snap *)0)->slots[1]), INT64_C(0), INT64_C(2), 0, 5u, 0u, NULL, &arr_Loadout_desc_enum_Slot, NULL, NULL},
-    {"targets[0]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, targets[0]), offsetof(arr_Loadout_snap, targets[0]), sizeof(((arr_Loadout_snap *)0)->targets[0]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"targets[1]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, targets[1]), offsetof(arr_Loadout_snap, targets[1]), sizeof(((arr_Loadout_snap *)0)->targets[1]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"tags[0]", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, tags[0]), offsetof(arr_Loadout_snap, tags[0]), sizeof(((arr_Loadout_snap *)0)->tags[0]), INT64_C(0), INT64_C(0), 0, 78u, 8u, NULL, NULL, NULL, NULL},
-    {"tags[1]", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, tags[1]), offsetof(arr_Loadout_snap, tags[1]), sizeof(((arr_Loadout_snap *)0)->tags[1]), INT64_C(0), INT64_C(0), 0, 78u, 8u, NULL, NULL, NULL, NULL},
-    {"items[0].id", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, items[0].id), offsetof(arr_Loadout_snap, items[0].id), sizeof(((arr_Loadout_snap *)0)->items[0].id), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"items[0].name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, items[0].name), offsetof(arr_Loadout_snap, items[0].name), sizeof(((arr_Loadout_snap *)0)->items[0].name), INT64_C(0), INT64_C(0), 0, 58u, 6u, NULL, NULL, NULL, NULL},
-    {"items[1].id", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, items[1].id), offsetof(arr_Loadout_snap, items[1].id), sizeof(((arr_Loadout_snap *)0)->items[1].id), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"items[1].name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, items[1].name), offsetof(arr_Loadout_snap, items[1].name), sizeof(((arr_Loadout_snap *)0)->items[1].name), INT64_C(0), INT64_C(0), 0, 58u, 6u, NULL, NULL, NULL, NULL},
-    {"items[2].id", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, items[2].id), offsetof(arr_Loadout_snap, items[2].id), sizeof(((arr_Loadout_snap *)0)->items[2].id), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"items[2].name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, items[2].name), offsetof(arr_Loadout_snap, items[2].name), sizeof(((arr_Loadout_snap *)0)->items[2].name), INT64_C(0), INT64_C(0), 0, 58u, 6u, NULL, NULL, NULL, NULL},
-    {"pairs[0].v[0]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, pairs[0].v[0]), offsetof(arr_Loadout_snap, pairs[0].v[0]), sizeof(((arr_Loadout_snap *)0)->pairs[0].v[0]), INT64_C(0), INT64_C(9), 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"pairs[0].v[1]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, pairs[0].v[1]), offsetof(arr_Loadout_snap, pairs[0].v[1]), sizeof(((arr_Loadout_snap *)0)->pairs[0].v[1]), INT64_C(0), INT64_C(9), 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"pairs[0].on", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, pairs[0].on), offsetof(arr_Loadout_snap, pairs[0].on), sizeof(((arr_Loadout_snap *)0)->pairs[0].on), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"pairs[0].w", NS_ENC_ARRAY, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, pairs[0].w), offsetof(arr_Loadout_snap, pairs[0].w), sizeof(((arr_Loadout_snap *)0)->pairs[0].w), INT64_C(0), INT64_C(0), 0, 30u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_pairs_0_w},
-    {"pairs[1].v[0]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, pairs[1].v[0]), offsetof(arr_Loadout_snap, pairs[1].v[0]), sizeof(((arr_Loadout_snap *)0)->pairs[1].v[0]), INT64_C(0), INT64_C(9), 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"pairs[1].v[1]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, pairs[1].v[1]), offsetof(arr_Loadout_snap, pairs[1].v[1]), sizeof(((arr_Loadout_snap *)0)->pairs[1].v[1]), INT64_C(0), INT64_C(9), 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"pairs[1].on", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, pairs[1].on), offsetof(arr_Loadout_snap, pairs[1].on), sizeof(((arr_Loadout_snap *)0)->pairs[1].on), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"pairs[1].w", NS_ENC_ARRAY, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, pairs[1].w), offsetof(arr_Loadout_snap, pairs[1].w), sizeof(((arr_Loadout_snap *)0)->pairs[1].w), INT64_C(0), INT64_C(0), 0, 30u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_pairs_1_w},
-    {"points[0]", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, points[0]), offsetof(arr_Loadout_snap, points[0]), sizeof(((arr_Loadout_snap *)0)->points[0]), INT64_C(-10000), INT64_C(10000), 100, 72u, 0u, NULL, NULL, NULL, NULL},
-    {"points[1]", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, points[1]), offsetof(arr_Loadout_snap, points[1]), sizeof(((arr_Loadout_snap *)0)->points[1]), INT64_C(-10000), INT64_C(10000), 100, 72u, 0u, NULL, NULL, NULL, NULL},
-    {"flags[0]", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, flags[0]), offsetof(arr_Loadout_snap, flags[0]), sizeof(((arr_Loadout_snap *)0)->flags[0]), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"flags[1]", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, flags[1]), offsetof(arr_Loadout_snap, flags[1]), sizeof(((arr_Loadout_snap *)0)->flags[1]), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"flags[2]", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, flags[2]), offsetof(arr_Loadout_snap, flags[2]), sizeof(((arr_Loadout_snap *)0)->flags[2]), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"flags[3]", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, flags[3]), offsetof(arr_Loadout_snap, flags[3]), sizeof(((arr_Loadout_snap *)0)->flags[3]), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"flags[4]", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, flags[4]), offsetof(arr_Loadout_snap, flags[4]), sizeof(((arr_Loadout_snap *)0)->flags[4]), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"turns[0]", NS_ENC_QUAT_Q, 4, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, turns[0]), offsetof(arr_Loadout_snap, turns[0]), sizeof(((arr_Loadout_snap *)0)->turns[0]), INT64_C(-1000), INT64_C(1000), 1000, 68u, 0u, NULL, NULL, NULL, NULL},
-    {"big[0]", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, big[0]), offsetof(arr_Loadout_snap, big[0]), sizeof(((arr_Loadout_snap *)0)->big[0]), (-INT64_C(9223372036854775807) - 1), INT64_C(9223372036854775807), 0, 76u, 0u, NULL, NULL, NULL, NULL},
-    {"big[1]", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, big[1]), offsetof(arr_Loadout_snap, big[1]), sizeof(((arr_Loadout_snap *)0)->big[1]), (-INT64_C(9223372036854775807) - 1), INT64_C(9223372036854775807), 0, 76u, 0u, NULL, NULL, NULL, NULL},
-    {"exact[0]", NS_ENC_FLOAT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(arr_Loadout, exact[0]), offsetof(arr_Loadout_snap, exact[0]), sizeof(((arr_Loadout_snap *)0)->exact[0]), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL, NULL, NULL, NULL},
-    {"exact[1]", NS_ENC_FLOAT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(arr_Loadout, exact[1]), offsetof(arr_Loadout_snap, exact[1]), sizeof(((arr_Loadout_snap *)0)->exact[1]), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL, NULL, NULL, NULL},
-    {"blobs[0]", NS_ENC_BYTES, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(arr_Loadout, blobs[0]), offsetof(arr_Loadout_snap, blobs[0]), sizeof(((arr_Loadout_snap *)0)->blobs[0]), INT64_C(0), INT64_C(0), 0, 42u, 4u, NULL, NULL, NULL, NULL},
-    {"blobs[1]", NS_ENC_BYTES, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(arr_Loadout, blobs[1]), offsetof(arr_Loadout_snap, blobs[1]), sizeof(((arr_Loadout_snap *)0)->blobs[1]), INT64_C(0), INT64_C(0), 0, 42u, 4u, NULL, NULL, NULL, NULL},
-    {"score", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(arr_Loadout, score), offsetof(arr_Loadout_snap, score), sizeof(((arr_Loadout_snap *)0)->score), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"whole", NS_ENC_ARRAY, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, whole), offsetof(arr_Loadout_snap, whole), sizeof(((arr_Loadout_snap *)0)->whole), INT64_C(0), INT64_C(0), 0, 72u, 3u, NULL, NULL, NULL, &arr_Loadout_desc_elem_whole},
-    {"citems", NS_ENC_ARRAY, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, citems), offsetof(arr_Loadout_snap, citems), sizeof(((arr_Loadout_snap *)0)->citems), INT64_C(0), INT64_C(0), 0, 166u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_citems},
-    {"cnames", NS_ENC_ARRAY, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, cnames), offsetof(arr_Loadout_snap, cnames), sizeof(((arr_Loadout_snap *)0)->cnames), INT64_C(0), INT64_C(0), 0, 86u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_cnames},
-    {"cfloats", NS_ENC_ARRAY, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Loadout, cfloats), offsetof(arr_Loadout_snap, cfloats), sizeof(((arr_Loadout_snap *)0)->cfloats), INT64_C(0), INT64_C(0), 0, 86u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_cfloats},
+    {"ammo[0]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, ammo[0]), 0, 999, 0, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"ammo[1]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, ammo[1]), 0, 999, 0, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"ammo[2]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, ammo[2]), 0, 999, 0, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"ammo[3]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, ammo[3]), 0, 999, 0, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"heat[0]", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, heat[0]), 0, 10000, 100, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"heat[1]", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, heat[1]), 0, 10000, 100, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"heat[2]", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, heat[2]), 0, 10000, 100, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"slots[0]", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(arr_Loadout, slots[0]), 0, 2, 0, 5u, 0u, NULL, &arr_Loadout_desc_enum_Slot, NULL, NULL},
+    {"slots[1]", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(arr_Loadout, slots[1]), 0, 2, 0, 5u, 0u, NULL, &arr_Loadout_desc_enum_Slot, NULL, NULL},
+    {"targets[0]", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(arr_Loadout, targets[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"targets[1]", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(arr_Loadout, targets[1]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"tags[0]", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, tags[0]), 0, 0, 0, 78u, 8u, NULL, NULL, NULL, NULL},
+    {"tags[1]", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, tags[1]), 0, 0, 0, 78u, 8u, NULL, NULL, NULL, NULL},
+    {"items[0].id", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(arr_Loadout, items[0].id), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"items[0].name", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, items[0].name), 0, 0, 0, 58u, 6u, NULL, NULL, NULL, NULL},
+    {"items[1].id", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(arr_Loadout, items[1].id), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"items[1].name", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, items[1].name), 0, 0, 0, 58u, 6u, NULL, NULL, NULL, NULL},
+    {"items[2].id", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(arr_Loadout, items[2].id), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"items[2].name", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, items[2].name), 0, 0, 0, 58u, 6u, NULL, NULL, NULL, NULL},
+    {"pairs[0].v[0]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, pairs[0].v[0]), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"pairs[0].v[1]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, pairs[0].v[1]), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"pairs[0].on", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, pairs[0].on), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"pairs[0].w", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, pairs[0].w), 0, 0, 0, 30u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_pairs_0_w},
+    {"pairs[1].v[0]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, pairs[1].v[0]), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"pairs[1].v[1]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, pairs[1].v[1]), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"pairs[1].on", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, pairs[1].on), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"pairs[1].w", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, pairs[1].w), 0, 0, 0, 30u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_pairs_1_w},
+    {"points[0]", NS_ENC_VEC_Q, 3, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, points[0]), -10000, 10000, 100, 72u, 0u, NULL, NULL, NULL, NULL},
+    {"points[1]", NS_ENC_VEC_Q, 3, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, points[1]), -10000, 10000, 100, 72u, 0u, NULL, NULL, NULL, NULL},
+    {"flags[0]", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, flags[0]), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"flags[1]", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, flags[1]), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"flags[2]", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, flags[2]), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"flags[3]", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, flags[3]), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"flags[4]", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, flags[4]), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"turns[0]", NS_ENC_QUAT_Q, 4, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, turns[0]), -1000, 1000, 1000, 68u, 0u, NULL, NULL, NULL, NULL},
+    {"big[0]", NS_ENC_INT64, 1, 0, 0x8bu, NS_FIELD_AT(arr_Loadout, big[0]), (-INT64_C(9223372036854775807) - 1), INT64_C(9223372036854775807), 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"big[1]", NS_ENC_INT64, 1, 0, 0x8bu, NS_FIELD_AT(arr_Loadout, big[1]), (-INT64_C(9223372036854775807) - 1), INT64_C(9223372036854775807), 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"exact[0]", NS_ENC_FLOAT64, 1, 0, 0x43u, NS_FIELD_AT(arr_Loadout, exact[0]), 0, 0, 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"exact[1]", NS_ENC_FLOAT64, 1, 0, 0x43u, NS_FIELD_AT(arr_Loadout, exact[1]), 0, 0, 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"blobs[0]", NS_ENC_BYTES, 1, 0, 0x43u, NS_FIELD_AT(arr_Loadout, blobs[0]), 0, 0, 0, 42u, 4u, NULL, NULL, NULL, NULL},
+    {"blobs[1]", NS_ENC_BYTES, 1, 0, 0x43u, NS_FIELD_AT(arr_Loadout, blobs[1]), 0, 0, 0, 42u, 4u, NULL, NULL, NULL, NULL},
+    {"score", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(arr_Loadout, score), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"whole", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, whole), 0, 0, 0, 72u, 3u, NULL, NULL, NULL, &arr_Loadout_desc_elem_whole},
+    {"citems", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, citems), 0, 0, 0, 166u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_citems},
+    {"cnames", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, cnames), 0, 0, 0, 86u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_cnames},
+    {"cfloats", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, cfloats), 0, 0, 0, 86u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_cfloats},
 };
 const ns_type_desc arr_Loadout_desc = {
     "Loadout", "arr_Loadout", "arr", NS_KIND_COMPONENT, 0u, UINT64_C(0x74205f2782316005),
@@ -1961,9 +1961,9 @@ void arr_Tiny_clear_dirty(arr_Tiny *v)
 }
 
 static const ns_field_desc arr_Tiny_desc_fields[] = {
-    {"v[0]", NS_ENC_RAW, 1, 3, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Tiny, v[0]), offsetof(arr_Tiny_snap, v[0]), sizeof(((arr_Tiny_snap *)0)->v[0]), INT64_C(0), INT64_C(7), 0, 3u, 0u, NULL, NULL, NULL, NULL},
-    {"v[1]", NS_ENC_RAW, 1, 3, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Tiny, v[1]), offsetof(arr_Tiny_snap, v[1]), sizeof(((arr_Tiny_snap *)0)->v[1]), INT64_C(0), INT64_C(7), 0, 3u, 0u, NULL, NULL, NULL, NULL},
-    {"v[2]", NS_ENC_RAW, 1, 3, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(arr_Tiny, v[2]), offsetof(arr_Tiny_snap, v[2]), sizeof(((arr_Tiny_snap *)0)->v[2]), INT64_C(0), INT64_C(7), 0, 3u, 0u, NULL, NULL, NULL, NULL},
+    {"v[0]", NS_ENC_RAW, 1, 3, 0xdbu, NS_FIELD_AT(arr_Tiny, v[0]), 0, 7, 0, 3u, 0u, NULL, NULL, NULL, NULL},
+    {"v[1]", NS_ENC_RAW, 1, 3, 0xdbu, NS_FIELD_AT(arr_Tiny, v[1]), 0, 7, 0, 3u, 0u, NULL, NULL, NULL, NULL},
+    {"v[2]", NS_ENC_RAW, 1, 3, 0xdbu, NS_FIELD_AT(arr_Tiny, v[2]), 0, 7, 0, 3u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc arr_Tiny_desc = {
     "Tiny", "arr_Tiny", "arr", NS_KIND_COMPONENT, 1u, UINT64_C(0x8bd9069a476ede42),
@@ -2143,9 +2143,9 @@ void arr_TinyWhole_clear_dirty(arr_TinyWhole *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_field_desc arr_TinyWhole_desc_elem_v = {"", NS_ENC_RAW, 1, 3, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, 0, 0, sizeof(((arr_TinyWhole_snap *)0)->v[0]), INT64_C(0), INT64_C(7), 0, 3u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc arr_TinyWhole_desc_elem_v = {"", NS_ENC_RAW, 1, 3, 0xd3u, 0, 0, sizeof(((arr_TinyWhole_snap *)0)->v[0]), 0, 7, 0, 3u, 0u, NULL, NULL, NULL, NULL};
 static const ns_field_desc arr_TinyWhole_desc_fields[] = {
-    {"v", NS_ENC_ARRAY, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_TinyWhole, v), offsetof(arr_TinyWhole_snap, v), sizeof(((arr_TinyWhole_snap *)0)->v), INT64_C(0), INT64_C(0), 0, 9u, 3u, NULL, NULL, NULL, &arr_TinyWhole_desc_elem_v},
+    {"v", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_TinyWhole, v), 0, 0, 0, 9u, 3u, NULL, NULL, NULL, &arr_TinyWhole_desc_elem_v},
 };
 const ns_type_desc arr_TinyWhole_desc = {
     "TinyWhole", "arr_TinyWhole", "arr", NS_KIND_COMPONENT, 2u, UINT64_C(0x8e63510877114503),
@@ -2324,12 +2324,12 @@ void arr_Keys_clear_dirty(arr_Keys *v)
 }
 
 static const ns_field_desc arr_Keys_desc_fields[] = {
-    {"down[0]", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Keys, down[0]), offsetof(arr_Keys_snap, down[0]), sizeof(((arr_Keys_snap *)0)->down[0]), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"down[1]", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Keys, down[1]), offsetof(arr_Keys_snap, down[1]), sizeof(((arr_Keys_snap *)0)->down[1]), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"down[2]", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Keys, down[2]), offsetof(arr_Keys_snap, down[2]), sizeof(((arr_Keys_snap *)0)->down[2]), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"down[3]", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(arr_Keys, down[3]), offsetof(arr_Keys_snap, down[3]), sizeof(((arr_Keys_snap *)0)->down[3]), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"axes[0]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(arr_Keys, axes[0]), offsetof(arr_Keys_snap, axes[0]), sizeof(((arr_Keys_snap *)0)->axes[0]), INT64_C(-128), INT64_C(127), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"axes[1]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(arr_Keys, axes[1]), offsetof(arr_Keys_snap, axes[1]), sizeof(((arr_Keys_snap *)0)->axes[1]), INT64_C(-128), INT64_C(127), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"down[0]", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Keys, down[0]), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"down[1]", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Keys, down[1]), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"down[2]", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Keys, down[2]), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"down[3]", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Keys, down[3]), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"axes[0]", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(arr_Keys, axes[0]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"axes[1]", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(arr_Keys, axes[1]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc arr_Keys_desc = {
     "Keys", "arr_Keys", "arr", NS_KIND_INPUT, 3u, UINT64_C(0x3922f8a504b2f6eb),
@@ -2347,186 +2347,26 @@ const ns_type_desc *const arr_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component arr_Loadout */
-
-static void arr_Loadout_erased_snap_default(void *snap)
-{
-    *(arr_Loadout_snap *)snap = arr_Loadout_snap_default;
-}
-
-static void arr_Loadout_erased_quantize(const void *value, void *snap)
-{
-    arr_Loadout_quantize((const arr_Loadout *)value, (arr_Loadout_snap *)snap);
-}
-
-static void arr_Loadout_erased_dequantize(const void *snap, void *value)
-{
-    arr_Loadout_dequantize((const arr_Loadout_snap *)snap, (arr_Loadout *)value);
-}
-
-static void arr_Loadout_erased_init(void *value)
-{
-    arr_Loadout_init((arr_Loadout *)value);
-}
-
-static bool arr_Loadout_erased_snap_equal(const void *a, const void *b)
-{
-    return arr_Loadout_snap_equal((const arr_Loadout_snap *)a, (const arr_Loadout_snap *)b);
-}
-
-static ns_status arr_Loadout_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return arr_Loadout_write(w, (const arr_Loadout_snap *)cur, base, to);
-}
-
-static ns_status arr_Loadout_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return arr_Loadout_read(r, (arr_Loadout_snap *)out, base, to);
-}
-
-static void arr_Loadout_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    arr_Loadout_apply((arr_Loadout *)live, (const arr_Loadout_snap *)snap, (const arr_Loadout_hooks *)hooks, ctx);
-}
-
-static void arr_Loadout_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    arr_Loadout_interpolate((const arr_Loadout_snap *)from, (const arr_Loadout_snap *)to, t, (arr_Loadout *)out);
-}
+NS_COMPONENT_WRAPPERS(arr_Loadout)
 static const ns_entity_field arr_Loadout_erased_entities[] = {
     {(uint32_t)(offsetof(arr_Loadout_snap, targets[0])), (uint32_t)(offsetof(arr_Loadout, targets[0])), 0, 0, 0, 0, 0, 0, 0},
     {(uint32_t)(offsetof(arr_Loadout_snap, targets[1])), (uint32_t)(offsetof(arr_Loadout, targets[1])), 0, 0, 0, 0, 0, 0, 0},
 };
 
-/* component arr_Tiny */
+NS_COMPONENT_WRAPPERS(arr_Tiny)
 
-static void arr_Tiny_erased_snap_default(void *snap)
-{
-    *(arr_Tiny_snap *)snap = arr_Tiny_snap_default;
-}
+NS_COMPONENT_WRAPPERS(arr_TinyWhole)
 
-static void arr_Tiny_erased_quantize(const void *value, void *snap)
-{
-    arr_Tiny_quantize((const arr_Tiny *)value, (arr_Tiny_snap *)snap);
-}
-
-static void arr_Tiny_erased_dequantize(const void *snap, void *value)
-{
-    arr_Tiny_dequantize((const arr_Tiny_snap *)snap, (arr_Tiny *)value);
-}
-
-static void arr_Tiny_erased_init(void *value)
-{
-    arr_Tiny_init((arr_Tiny *)value);
-}
-
-static bool arr_Tiny_erased_snap_equal(const void *a, const void *b)
-{
-    return arr_Tiny_snap_equal((const arr_Tiny_snap *)a, (const arr_Tiny_snap *)b);
-}
-
-static ns_status arr_Tiny_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return arr_Tiny_write(w, (const arr_Tiny_snap *)cur, base, to);
-}
-
-static ns_status arr_Tiny_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return arr_Tiny_read(r, (arr_Tiny_snap *)out, base, to);
-}
-
-static void arr_Tiny_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    arr_Tiny_apply((arr_Tiny *)live, (const arr_Tiny_snap *)snap, (const arr_Tiny_hooks *)hooks, ctx);
-}
-
-static void arr_Tiny_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    arr_Tiny_interpolate((const arr_Tiny_snap *)from, (const arr_Tiny_snap *)to, t, (arr_Tiny *)out);
-}
-
-/* component arr_TinyWhole */
-
-static void arr_TinyWhole_erased_snap_default(void *snap)
-{
-    *(arr_TinyWhole_snap *)snap = arr_TinyWhole_snap_default;
-}
-
-static void arr_TinyWhole_erased_quantize(const void *value, void *snap)
-{
-    arr_TinyWhole_quantize((const arr_TinyWhole *)value, (arr_TinyWhole_snap *)snap);
-}
-
-static void arr_TinyWhole_erased_dequantize(const void *snap, void *value)
-{
-    arr_TinyWhole_dequantize((const arr_TinyWhole_snap *)snap, (arr_TinyWhole *)value);
-}
-
-static void arr_TinyWhole_erased_init(void *value)
-{
-    arr_TinyWhole_init((arr_TinyWhole *)value);
-}
-
-static bool arr_TinyWhole_erased_snap_equal(const void *a, const void *b)
-{
-    return arr_TinyWhole_snap_equal((const arr_TinyWhole_snap *)a, (const arr_TinyWhole_snap *)b);
-}
-
-static ns_status arr_TinyWhole_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return arr_TinyWhole_write(w, (const arr_TinyWhole_snap *)cur, base, to);
-}
-
-static ns_status arr_TinyWhole_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return arr_TinyWhole_read(r, (arr_TinyWhole_snap *)out, base, to);
-}
-
-static void arr_TinyWhole_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    arr_TinyWhole_apply((arr_TinyWhole *)live, (const arr_TinyWhole_snap *)snap, (const arr_TinyWhole_hooks *)hooks, ctx);
-}
-
-static void arr_TinyWhole_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    arr_TinyWhole_interpolate((const arr_TinyWhole_snap *)from, (const arr_TinyWhole_snap *)to, t, (arr_TinyWhole *)out);
-}
-
-/* input arr_Keys */
-
-static void arr_Keys_erased_snap_default(void *snap)
-{
-    *(arr_Keys_snap *)snap = arr_Keys_snap_default;
-}
-
-static void arr_Keys_erased_quantize(const void *value, void *snap)
-{
-    arr_Keys_quantize((const arr_Keys *)value, (arr_Keys_snap *)snap);
-}
-
-static void arr_Keys_erased_dequantize(const void *snap, void *value)
-{
-    arr_Keys_dequantize((const arr_Keys_snap *)snap, (arr_Keys *)value);
-}
-
-static ns_status arr_Keys_erased_write(ns_writer *w, const void *cur, const void *prev)
-{
-    return arr_Keys_write(w, (const arr_Keys_snap *)cur, (const arr_Keys_snap *)prev);
-}
-
-static ns_status arr_Keys_erased_read(ns_reader *r, void *out, const void *prev)
-{
-    return arr_Keys_read(r, (arr_Keys_snap *)out, (const arr_Keys_snap *)prev);
-}
+NS_INPUT_WRAPPERS(arr_Keys)
 
 const ns_component_ops arr_components[] = {
-    {&arr_Loadout_desc, 0u, arr_Loadout_erased_snap_default, arr_Loadout_erased_init, arr_Loadout_erased_quantize, arr_Loadout_erased_dequantize, arr_Loadout_erased_snap_equal, arr_Loadout_erased_write, arr_Loadout_erased_read, arr_Loadout_erased_apply, arr_Loadout_erased_interpolate, arr_Loadout_erased_entities, 2u, NULL},
-    {&arr_Tiny_desc, 0u, arr_Tiny_erased_snap_default, arr_Tiny_erased_init, arr_Tiny_erased_quantize, arr_Tiny_erased_dequantize, arr_Tiny_erased_snap_equal, arr_Tiny_erased_write, arr_Tiny_erased_read, arr_Tiny_erased_apply, arr_Tiny_erased_interpolate, NULL, 0u, NULL},
-    {&arr_TinyWhole_desc, 0u, arr_TinyWhole_erased_snap_default, arr_TinyWhole_erased_init, arr_TinyWhole_erased_quantize, arr_TinyWhole_erased_dequantize, arr_TinyWhole_erased_snap_equal, arr_TinyWhole_erased_write, arr_TinyWhole_erased_read, arr_TinyWhole_erased_apply, arr_TinyWhole_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(arr_Loadout, 0u, arr_Loadout_erased_entities, 2u, NULL),
+    NS_COMPONENT_ROW(arr_Tiny, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(arr_TinyWhole, 0u, NULL, 0u, NULL),
 };
 
 const ns_message_ops arr_messages[] = {
-    {&arr_Keys_desc, NS_MSG_INPUT, arr_Keys_erased_snap_default, arr_Keys_erased_quantize, arr_Keys_erased_dequantize, arr_Keys_erased_write, arr_Keys_erased_read},
+    NS_MESSAGE_ROW(arr_Keys, NS_MSG_INPUT),
 };
 
 const ns_schema arr_schema = {

@@ -462,19 +462,19 @@ void au_Pawn_clear_dirty(au_Pawn *v)
 }
 
 static const ns_enum_value au_Pawn_desc_enum_Stance_values[] = {
-    {INT64_C(0), "stand"},
-    {INT64_C(1), "crouch"},
-    {INT64_C(2), "prone"},
+    {0, "stand"},
+    {1, "crouch"},
+    {2, "prone"},
 };
 static const ns_enum_desc au_Pawn_desc_enum_Stance = {"Stance", au_Pawn_desc_enum_Stance_values, 3u};
 static const ns_field_desc au_Pawn_desc_fields[] = {
-    {"pos", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(au_Pawn, pos), offsetof(au_Pawn_snap, pos), sizeof(((au_Pawn_snap *)0)->pos), INT64_C(-10000), INT64_C(10000), 100, 72u, 0u, NULL, NULL, NULL, NULL},
-    {"yaw", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(au_Pawn, yaw), offsetof(au_Pawn_snap, yaw), sizeof(((au_Pawn_snap *)0)->yaw), INT64_C(-18000), INT64_C(18000), 100, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"speed", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(au_Pawn, speed), offsetof(au_Pawn_snap, speed), sizeof(((au_Pawn_snap *)0)->speed), INT64_C(0), INT64_C(50), 0, 13u, 0u, NULL, NULL, NULL, NULL},
-    {"stance", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(au_Pawn, stance), offsetof(au_Pawn_snap, stance), sizeof(((au_Pawn_snap *)0)->stance), INT64_C(0), INT64_C(2), 0, 5u, 0u, NULL, &au_Pawn_desc_enum_Stance, NULL, NULL},
-    {"firing", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(au_Pawn, firing), offsetof(au_Pawn_snap, firing), sizeof(((au_Pawn_snap *)0)->firing), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"aim", NS_ENC_FLOAT32, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(au_Pawn, aim), offsetof(au_Pawn_snap, aim), sizeof(((au_Pawn_snap *)0)->aim), INT64_C(0), INT64_C(0), 0, 42u, 0u, NULL, NULL, NULL, NULL},
-    {"hp", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(au_Pawn, hp), offsetof(au_Pawn_snap, hp), sizeof(((au_Pawn_snap *)0)->hp), INT64_C(0), INT64_C(100), 0, 13u, 0u, NULL, NULL, NULL, NULL},
+    {"pos", NS_ENC_VEC_Q, 3, 0, 0x9bu, NS_FIELD_AT(au_Pawn, pos), -10000, 10000, 100, 72u, 0u, NULL, NULL, NULL, NULL},
+    {"yaw", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(au_Pawn, yaw), -18000, 18000, 100, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"speed", NS_ENC_INT, 1, 0, 0x9bu, NS_FIELD_AT(au_Pawn, speed), 0, 50, 0, 13u, 0u, NULL, NULL, NULL, NULL},
+    {"stance", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(au_Pawn, stance), 0, 2, 0, 5u, 0u, NULL, &au_Pawn_desc_enum_Stance, NULL, NULL},
+    {"firing", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(au_Pawn, firing), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"aim", NS_ENC_FLOAT32, 1, 0, 0x43u, NS_FIELD_AT(au_Pawn, aim), 0, 0, 0, 42u, 0u, NULL, NULL, NULL, NULL},
+    {"hp", NS_ENC_INT, 1, 0, 0x9bu, NS_FIELD_AT(au_Pawn, hp), 0, 100, 0, 13u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc au_Pawn_desc = {
     "Pawn", "au_Pawn", "au", NS_KIND_COMPONENT, 0u, UINT64_C(0x937da29a4fc0b7f0),
@@ -660,7 +660,7 @@ void au_Marker_clear_dirty(au_Marker *v)
 }
 
 static const ns_field_desc au_Marker_desc_fields[] = {
-    {"kind", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(au_Marker, kind), offsetof(au_Marker_snap, kind), sizeof(((au_Marker_snap *)0)->kind), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"kind", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(au_Marker, kind), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc au_Marker_desc = {
     "Marker", "au_Marker", "au", NS_KIND_COMPONENT, 1u, UINT64_C(0x7299f2bdece40b35),
@@ -674,52 +674,7 @@ const ns_type_desc *const au_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component au_Pawn */
-
-static void au_Pawn_erased_snap_default(void *snap)
-{
-    *(au_Pawn_snap *)snap = au_Pawn_snap_default;
-}
-
-static void au_Pawn_erased_quantize(const void *value, void *snap)
-{
-    au_Pawn_quantize((const au_Pawn *)value, (au_Pawn_snap *)snap);
-}
-
-static void au_Pawn_erased_dequantize(const void *snap, void *value)
-{
-    au_Pawn_dequantize((const au_Pawn_snap *)snap, (au_Pawn *)value);
-}
-
-static void au_Pawn_erased_init(void *value)
-{
-    au_Pawn_init((au_Pawn *)value);
-}
-
-static bool au_Pawn_erased_snap_equal(const void *a, const void *b)
-{
-    return au_Pawn_snap_equal((const au_Pawn_snap *)a, (const au_Pawn_snap *)b);
-}
-
-static ns_status au_Pawn_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return au_Pawn_write(w, (const au_Pawn_snap *)cur, base, to);
-}
-
-static ns_status au_Pawn_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return au_Pawn_read(r, (au_Pawn_snap *)out, base, to);
-}
-
-static void au_Pawn_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    au_Pawn_apply((au_Pawn *)live, (const au_Pawn_snap *)snap, (const au_Pawn_hooks *)hooks, ctx);
-}
-
-static void au_Pawn_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    au_Pawn_interpolate((const au_Pawn_snap *)from, (const au_Pawn_snap *)to, t, (au_Pawn *)out);
-}
+NS_COMPONENT_WRAPPERS(au_Pawn)
 
 static ns_status au_Pawn_erased_authority_read(ns_reader *r, void *snap, ns_authority_validate_fn validate, void *ctx, ns_authority_report *report)
 {
@@ -731,56 +686,11 @@ static ns_status au_Pawn_erased_authority_read(ns_reader *r, void *snap, ns_auth
     return st;
 }
 
-/* component au_Marker */
-
-static void au_Marker_erased_snap_default(void *snap)
-{
-    *(au_Marker_snap *)snap = au_Marker_snap_default;
-}
-
-static void au_Marker_erased_quantize(const void *value, void *snap)
-{
-    au_Marker_quantize((const au_Marker *)value, (au_Marker_snap *)snap);
-}
-
-static void au_Marker_erased_dequantize(const void *snap, void *value)
-{
-    au_Marker_dequantize((const au_Marker_snap *)snap, (au_Marker *)value);
-}
-
-static void au_Marker_erased_init(void *value)
-{
-    au_Marker_init((au_Marker *)value);
-}
-
-static bool au_Marker_erased_snap_equal(const void *a, const void *b)
-{
-    return au_Marker_snap_equal((const au_Marker_snap *)a, (const au_Marker_snap *)b);
-}
-
-static ns_status au_Marker_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return au_Marker_write(w, (const au_Marker_snap *)cur, base, to);
-}
-
-static ns_status au_Marker_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return au_Marker_read(r, (au_Marker_snap *)out, base, to);
-}
-
-static void au_Marker_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    au_Marker_apply((au_Marker *)live, (const au_Marker_snap *)snap, (const au_Marker_hooks *)hooks, ctx);
-}
-
-static void au_Marker_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    au_Marker_interpolate((const au_Marker_snap *)from, (const au_Marker_snap *)to, t, (au_Marker *)out);
-}
+NS_COMPONENT_WRAPPERS(au_Marker)
 
 const ns_component_ops au_components[] = {
-    {&au_Pawn_desc, 0u, au_Pawn_erased_snap_default, au_Pawn_erased_init, au_Pawn_erased_quantize, au_Pawn_erased_dequantize, au_Pawn_erased_snap_equal, au_Pawn_erased_write, au_Pawn_erased_read, au_Pawn_erased_apply, au_Pawn_erased_interpolate, NULL, 0u, au_Pawn_erased_authority_read},
-    {&au_Marker_desc, 0u, au_Marker_erased_snap_default, au_Marker_erased_init, au_Marker_erased_quantize, au_Marker_erased_dequantize, au_Marker_erased_snap_equal, au_Marker_erased_write, au_Marker_erased_read, au_Marker_erased_apply, au_Marker_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(au_Pawn, 0u, NULL, 0u, au_Pawn_erased_authority_read),
+    NS_COMPONENT_ROW(au_Marker, 0u, NULL, 0u, NULL),
 };
 
 const ns_schema au_schema = {

@@ -134,9 +134,9 @@ void bag_Item_interpolate(const bag_Item_snap *from, const bag_Item_snap *to, fl
 }
 
 static const ns_field_desc bag_Item_desc_fields[] = {
-    {"kind", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(bag_Item, kind), offsetof(bag_Item_snap, kind), sizeof(((bag_Item_snap *)0)->kind), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"count", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(bag_Item, count), offsetof(bag_Item_snap, count), sizeof(((bag_Item_snap *)0)->count), INT64_C(0), INT64_C(99), 0, 13u, 0u, NULL, NULL, NULL, NULL},
-    {"durability", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(bag_Item, durability), offsetof(bag_Item_snap, durability), sizeof(((bag_Item_snap *)0)->durability), INT64_C(0), INT64_C(100), 100, 13u, 0u, NULL, NULL, NULL, NULL},
+    {"kind", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(bag_Item, kind), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"count", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(bag_Item, count), 0, 99, 0, 13u, 0u, NULL, NULL, NULL, NULL},
+    {"durability", NS_ENC_QUANT, 1, 0, 0x93u, NS_FIELD_AT(bag_Item, durability), 0, 100, 100, 13u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc bag_Item_desc = {
     "Item", "bag_Item", "bag", NS_KIND_STRUCT, 0u, UINT64_C(0x53db69825f64fc61),
@@ -2318,21 +2318,21 @@ const ns_entity *bag_Inventory_friends_at(const bag_Inventory *v, uint32_t index
     return index < bag_Inventory_friends_count(v) ? &v->friends.items[index] : NULL;
 }
 
-static const ns_field_desc bag_Inventory_desc_elem_hotbar = {"", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, 0, 0, sizeof(((bag_Inventory_snap *)0)->hotbar.items[0]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc bag_Inventory_desc_elem_waypoints = {"", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, 0, 0, sizeof(((bag_Inventory_snap *)0)->waypoints.items[0]), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc bag_Inventory_desc_elem_tags = {"", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, 0, 0, sizeof(((bag_Inventory_snap *)0)->tags.items[0]), INT64_C(0), INT64_C(0), 0, 144u, 16u, NULL, NULL, NULL, NULL};
-static const ns_field_desc bag_Inventory_desc_elem_ammo = {"", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, 0, 0, sizeof(((bag_Inventory_snap *)0)->ammo.values[0]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc bag_Inventory_desc_elem_hotbar = {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((bag_Inventory_snap *)0)->hotbar.items[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc bag_Inventory_desc_elem_waypoints = {"", NS_ENC_VEC_Q, 3, 0, 0x83u, 0, 0, sizeof(((bag_Inventory_snap *)0)->waypoints.items[0]), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc bag_Inventory_desc_elem_tags = {"", NS_ENC_STRING, 1, 0, 0x3u, 0, 0, sizeof(((bag_Inventory_snap *)0)->tags.items[0]), 0, 0, 0, 144u, 16u, NULL, NULL, NULL, NULL};
+static const ns_field_desc bag_Inventory_desc_elem_ammo = {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((bag_Inventory_snap *)0)->ammo.values[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
 static const ns_field_desc bag_Inventory_desc_fields[] = {
-    {"items", NS_ENC_FASTARRAY, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, items), offsetof(bag_Inventory_snap, items), sizeof(((bag_Inventory_snap *)0)->items), INT64_C(0), INT64_C(0), 0, 38163u, 256u, &bag_Item_desc, NULL, &bag_Inventory_items_ops, NULL},
-    {"stash", NS_ENC_FASTARRAY, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, stash), offsetof(bag_Inventory_snap, stash), sizeof(((bag_Inventory_snap *)0)->stash), INT64_C(0), INT64_C(0), 0, 548888u, 4096u, &bag_Item_desc, NULL, &bag_Inventory_stash_ops, NULL},
-    {"hotbar", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, hotbar), offsetof(bag_Inventory_snap, hotbar), sizeof(((bag_Inventory_snap *)0)->hotbar), INT64_C(0), INT64_C(0), 0, 656u, 16u, NULL, NULL, &bag_Inventory_hotbar_ops, &bag_Inventory_desc_elem_hotbar},
-    {"waypoints", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, waypoints), offsetof(bag_Inventory_snap, waypoints), sizeof(((bag_Inventory_snap *)0)->waypoints), INT64_C(0), INT64_C(0), 100, 948u, 8u, NULL, NULL, &bag_Inventory_waypoints_ops, &bag_Inventory_desc_elem_waypoints},
-    {"tags", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, tags), offsetof(bag_Inventory_snap, tags), sizeof(((bag_Inventory_snap *)0)->tags), INT64_C(0), INT64_C(0), 0, 600u, 4u, NULL, NULL, &bag_Inventory_tags_ops, &bag_Inventory_desc_elem_tags},
-    {"quickbar", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, quickbar), offsetof(bag_Inventory_snap, quickbar), sizeof(((bag_Inventory_snap *)0)->quickbar), INT64_C(0), INT64_C(0), 0, 460u, 8u, &bag_Item_desc, NULL, &bag_Inventory_quickbar_ops, NULL},
-    {"ammo", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, ammo), offsetof(bag_Inventory_snap, ammo), sizeof(((bag_Inventory_snap *)0)->ammo), INT64_C(0), INT64_C(0), 0, 5839u, 64u, NULL, NULL, &bag_Inventory_ammo_ops, &bag_Inventory_desc_elem_ammo},
-    {"equipped", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, equipped), offsetof(bag_Inventory_snap, equipped), sizeof(((bag_Inventory_snap *)0)->equipped), INT64_C(0), INT64_C(0), 0, 206u, 3u, &bag_Item_desc, NULL, &bag_Inventory_equipped_ops, NULL},
-    {"unlocked", NS_ENC_SET, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, unlocked), offsetof(bag_Inventory_snap, unlocked), sizeof(((bag_Inventory_snap *)0)->unlocked), INT64_C(0), INT64_C(0), 0, 1612u, 32u, NULL, NULL, &bag_Inventory_unlocked_ops, NULL},
-    {"friends", NS_ENC_SET, 1, 0, NS_FIELD_TO_OWNER, offsetof(bag_Inventory, friends), offsetof(bag_Inventory_snap, friends), sizeof(((bag_Inventory_snap *)0)->friends), INT64_C(0), INT64_C(0), 0, 1296u, 16u, NULL, NULL, &bag_Inventory_friends_ops, NULL},
+    {"items", NS_ENC_FASTARRAY, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, items), 0, 0, 0, 38163u, 256u, &bag_Item_desc, NULL, &bag_Inventory_items_ops, NULL},
+    {"stash", NS_ENC_FASTARRAY, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, stash), 0, 0, 0, 548888u, 4096u, &bag_Item_desc, NULL, &bag_Inventory_stash_ops, NULL},
+    {"hotbar", NS_ENC_LIST, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, hotbar), 0, 0, 0, 656u, 16u, NULL, NULL, &bag_Inventory_hotbar_ops, &bag_Inventory_desc_elem_hotbar},
+    {"waypoints", NS_ENC_LIST, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, waypoints), 0, 0, 100, 948u, 8u, NULL, NULL, &bag_Inventory_waypoints_ops, &bag_Inventory_desc_elem_waypoints},
+    {"tags", NS_ENC_LIST, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, tags), 0, 0, 0, 600u, 4u, NULL, NULL, &bag_Inventory_tags_ops, &bag_Inventory_desc_elem_tags},
+    {"quickbar", NS_ENC_LIST, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, quickbar), 0, 0, 0, 460u, 8u, &bag_Item_desc, NULL, &bag_Inventory_quickbar_ops, NULL},
+    {"ammo", NS_ENC_MAP, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, ammo), 0, 0, 0, 5839u, 64u, NULL, NULL, &bag_Inventory_ammo_ops, &bag_Inventory_desc_elem_ammo},
+    {"equipped", NS_ENC_MAP, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, equipped), 0, 0, 0, 206u, 3u, &bag_Item_desc, NULL, &bag_Inventory_equipped_ops, NULL},
+    {"unlocked", NS_ENC_SET, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, unlocked), 0, 0, 0, 1612u, 32u, NULL, NULL, &bag_Inventory_unlocked_ops, NULL},
+    {"friends", NS_ENC_SET, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, friends), 0, 0, 0, 1296u, 16u, NULL, NULL, &bag_Inventory_friends_ops, NULL},
 };
 const ns_type_desc bag_Inventory_desc = {
     "Inventory", "bag_Inventory", "bag", NS_KIND_COMPONENT, 0u, UINT64_C(0x7ac8a8e1343cc664),
@@ -2346,55 +2346,10 @@ const ns_type_desc *const bag_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component bag_Inventory */
-
-static void bag_Inventory_erased_snap_default(void *snap)
-{
-    *(bag_Inventory_snap *)snap = bag_Inventory_snap_default;
-}
-
-static void bag_Inventory_erased_quantize(const void *value, void *snap)
-{
-    bag_Inventory_quantize((const bag_Inventory *)value, (bag_Inventory_snap *)snap);
-}
-
-static void bag_Inventory_erased_dequantize(const void *snap, void *value)
-{
-    bag_Inventory_dequantize((const bag_Inventory_snap *)snap, (bag_Inventory *)value);
-}
-
-static void bag_Inventory_erased_init(void *value)
-{
-    bag_Inventory_init((bag_Inventory *)value);
-}
-
-static bool bag_Inventory_erased_snap_equal(const void *a, const void *b)
-{
-    return bag_Inventory_snap_equal((const bag_Inventory_snap *)a, (const bag_Inventory_snap *)b);
-}
-
-static ns_status bag_Inventory_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return bag_Inventory_write(w, (const bag_Inventory_snap *)cur, base, to);
-}
-
-static ns_status bag_Inventory_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return bag_Inventory_read(r, (bag_Inventory_snap *)out, base, to);
-}
-
-static void bag_Inventory_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    bag_Inventory_apply((bag_Inventory *)live, (const bag_Inventory_snap *)snap, (const bag_Inventory_hooks *)hooks, ctx);
-}
-
-static void bag_Inventory_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    bag_Inventory_interpolate((const bag_Inventory_snap *)from, (const bag_Inventory_snap *)to, t, (bag_Inventory *)out);
-}
+NS_COMPONENT_WRAPPERS(bag_Inventory)
 
 const ns_component_ops bag_components[] = {
-    {&bag_Inventory_desc, 0u, bag_Inventory_erased_snap_default, bag_Inventory_erased_init, bag_Inventory_erased_quantize, bag_Inventory_erased_dequantize, bag_Inventory_erased_snap_equal, bag_Inventory_erased_write, bag_Inventory_erased_read, bag_Inventory_erased_apply, bag_Inventory_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(bag_Inventory, 0u, NULL, 0u, NULL),
 };
 
 const ns_schema bag_schema = {

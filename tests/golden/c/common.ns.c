@@ -120,8 +120,8 @@ void game_common_ItemStack_interpolate(const game_common_ItemStack_snap *from, c
 }
 
 static const ns_field_desc game_common_ItemStack_desc_fields[] = {
-    {"kind", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(game_common_ItemStack, kind), offsetof(game_common_ItemStack_snap, kind), sizeof(((game_common_ItemStack_snap *)0)->kind), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"count", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(game_common_ItemStack, count), offsetof(game_common_ItemStack_snap, count), sizeof(((game_common_ItemStack_snap *)0)->count), INT64_C(1), INT64_C(99), 0, 13u, 0u, NULL, NULL, NULL, NULL},
+    {"kind", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(game_common_ItemStack, kind), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"count", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(game_common_ItemStack, count), 1, 99, 0, 13u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc game_common_ItemStack_desc = {
     "ItemStack", "game_common_ItemStack", "game.common", NS_KIND_STRUCT, 0u, UINT64_C(0x8a579c725dfb3d1e),

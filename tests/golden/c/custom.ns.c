@@ -135,8 +135,8 @@ void cust_Look_interpolate(const cust_Look_snap *from, const cust_Look_snap *to,
 }
 
 static const ns_field_desc cust_Look_desc_fields[] = {
-    {"level", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(cust_Look, level), offsetof(cust_Look_snap, level), sizeof(((cust_Look_snap *)0)->level), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"tint", NS_ENC_CUSTOM, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(cust_Look, tint), offsetof(cust_Look_snap, tint), sizeof(((cust_Look_snap *)0)->tint), INT64_C(0), INT64_C(0), 0, 27u, 0u, &cust_Tint_desc, NULL, NULL, NULL},
+    {"level", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(cust_Look, level), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"tint", NS_ENC_CUSTOM, 1, 0, 0x3u, NS_FIELD_AT(cust_Look, tint), 0, 0, 0, 27u, 0u, &cust_Tint_desc, NULL, NULL, NULL},
 };
 const ns_type_desc cust_Look_desc = {
     "Look", "cust_Look", "cust", NS_KIND_STRUCT, 0u, UINT64_C(0xa79b0dc3842d0758),
@@ -496,12 +496,12 @@ void cust_Paint_clear_dirty(cust_Paint *v)
 }
 
 static const ns_field_desc cust_Paint_desc_fields[] = {
-    {"hp", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(cust_Paint, hp), offsetof(cust_Paint_snap, hp), sizeof(((cust_Paint_snap *)0)->hp), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"tint", NS_ENC_CUSTOM, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_NOTIFY, offsetof(cust_Paint, tint), offsetof(cust_Paint_snap, tint), sizeof(((cust_Paint_snap *)0)->tint), INT64_C(0), INT64_C(0), 0, 27u, 0u, &cust_Tint_desc, NULL, NULL, NULL},
-    {"tag", NS_ENC_CUSTOM, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(cust_Paint, tag), offsetof(cust_Paint_snap, tag), sizeof(((cust_Paint_snap *)0)->tag), INT64_C(0), INT64_C(0), 0, 20u, 0u, &cust_Tag_desc, NULL, NULL, NULL},
-    {"look.level", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(cust_Paint, look.level), offsetof(cust_Paint_snap, look.level), sizeof(((cust_Paint_snap *)0)->look.level), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"look.tint", NS_ENC_CUSTOM, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(cust_Paint, look.tint), offsetof(cust_Paint_snap, look.tint), sizeof(((cust_Paint_snap *)0)->look.tint), INT64_C(0), INT64_C(0), 0, 27u, 0u, &cust_Tint_desc, NULL, NULL, NULL},
-    {"mine", NS_ENC_CUSTOM, 1, 0, NS_FIELD_TO_OWNER, offsetof(cust_Paint, mine), offsetof(cust_Paint_snap, mine), sizeof(((cust_Paint_snap *)0)->mine), INT64_C(0), INT64_C(0), 0, 27u, 0u, &cust_Tint_desc, NULL, NULL, NULL},
+    {"hp", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(cust_Paint, hp), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"tint", NS_ENC_CUSTOM, 1, 0, 0x23u, NS_FIELD_AT(cust_Paint, tint), 0, 0, 0, 27u, 0u, &cust_Tint_desc, NULL, NULL, NULL},
+    {"tag", NS_ENC_CUSTOM, 1, 0, 0x3u, NS_FIELD_AT(cust_Paint, tag), 0, 0, 0, 20u, 0u, &cust_Tag_desc, NULL, NULL, NULL},
+    {"look.level", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(cust_Paint, look.level), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"look.tint", NS_ENC_CUSTOM, 1, 0, 0x3u, NS_FIELD_AT(cust_Paint, look.tint), 0, 0, 0, 27u, 0u, &cust_Tint_desc, NULL, NULL, NULL},
+    {"mine", NS_ENC_CUSTOM, 1, 0, 0x1u, NS_FIELD_AT(cust_Paint, mine), 0, 0, 0, 27u, 0u, &cust_Tint_desc, NULL, NULL, NULL},
 };
 const ns_type_desc cust_Paint_desc = {
     "Paint", "cust_Paint", "cust", NS_KIND_COMPONENT, 0u, UINT64_C(0x381bcd28ab4d6775),
@@ -647,8 +647,8 @@ void cust_Brush_clear_dirty(cust_Brush *v)
 }
 
 static const ns_field_desc cust_Brush_desc_fields[] = {
-    {"tint", NS_ENC_CUSTOM, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(cust_Brush, tint), offsetof(cust_Brush_snap, tint), sizeof(((cust_Brush_snap *)0)->tint), INT64_C(0), INT64_C(0), 0, 27u, 0u, &cust_Tint_desc, NULL, NULL, NULL},
-    {"down", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(cust_Brush, down), offsetof(cust_Brush_snap, down), sizeof(((cust_Brush_snap *)0)->down), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"tint", NS_ENC_CUSTOM, 1, 0, 0x3u, NS_FIELD_AT(cust_Brush, tint), 0, 0, 0, 27u, 0u, &cust_Tint_desc, NULL, NULL, NULL},
+    {"down", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(cust_Brush, down), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc cust_Brush_desc = {
     "Brush", "cust_Brush", "cust", NS_KIND_INPUT, 1u, UINT64_C(0x94b7d0227fcfa9f8),
@@ -768,8 +768,8 @@ ns_status cust_Stamp_read(ns_reader *rp, cust_Stamp_snap *out)
 }
 
 static const ns_field_desc cust_Stamp_desc_fields[] = {
-    {"tag", NS_ENC_CUSTOM, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(cust_Stamp, tag), offsetof(cust_Stamp_snap, tag), sizeof(((cust_Stamp_snap *)0)->tag), INT64_C(0), INT64_C(0), 0, 20u, 0u, &cust_Tag_desc, NULL, NULL, NULL},
-    {"n", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(cust_Stamp, n), offsetof(cust_Stamp_snap, n), sizeof(((cust_Stamp_snap *)0)->n), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"tag", NS_ENC_CUSTOM, 1, 0, 0x3u, NS_FIELD_AT(cust_Stamp, tag), 0, 0, 0, 20u, 0u, &cust_Tag_desc, NULL, NULL, NULL},
+    {"n", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(cust_Stamp, n), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc cust_Stamp_desc = {
     "Stamp", "cust_Stamp", "cust", NS_KIND_RPC, 2u, UINT64_C(0x22015834b322ff99),
@@ -785,116 +785,19 @@ const ns_type_desc *const cust_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component cust_Paint */
+NS_COMPONENT_WRAPPERS(cust_Paint)
 
-static void cust_Paint_erased_snap_default(void *snap)
-{
-    *(cust_Paint_snap *)snap = cust_Paint_snap_default;
-}
+NS_INPUT_WRAPPERS(cust_Brush)
 
-static void cust_Paint_erased_quantize(const void *value, void *snap)
-{
-    cust_Paint_quantize((const cust_Paint *)value, (cust_Paint_snap *)snap);
-}
-
-static void cust_Paint_erased_dequantize(const void *snap, void *value)
-{
-    cust_Paint_dequantize((const cust_Paint_snap *)snap, (cust_Paint *)value);
-}
-
-static void cust_Paint_erased_init(void *value)
-{
-    cust_Paint_init((cust_Paint *)value);
-}
-
-static bool cust_Paint_erased_snap_equal(const void *a, const void *b)
-{
-    return cust_Paint_snap_equal((const cust_Paint_snap *)a, (const cust_Paint_snap *)b);
-}
-
-static ns_status cust_Paint_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return cust_Paint_write(w, (const cust_Paint_snap *)cur, base, to);
-}
-
-static ns_status cust_Paint_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return cust_Paint_read(r, (cust_Paint_snap *)out, base, to);
-}
-
-static void cust_Paint_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    cust_Paint_apply((cust_Paint *)live, (const cust_Paint_snap *)snap, (const cust_Paint_hooks *)hooks, ctx);
-}
-
-static void cust_Paint_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    cust_Paint_interpolate((const cust_Paint_snap *)from, (const cust_Paint_snap *)to, t, (cust_Paint *)out);
-}
-
-/* input cust_Brush */
-
-static void cust_Brush_erased_snap_default(void *snap)
-{
-    *(cust_Brush_snap *)snap = cust_Brush_snap_default;
-}
-
-static void cust_Brush_erased_quantize(const void *value, void *snap)
-{
-    cust_Brush_quantize((const cust_Brush *)value, (cust_Brush_snap *)snap);
-}
-
-static void cust_Brush_erased_dequantize(const void *snap, void *value)
-{
-    cust_Brush_dequantize((const cust_Brush_snap *)snap, (cust_Brush *)value);
-}
-
-static ns_status cust_Brush_erased_write(ns_writer *w, const void *cur, const void *prev)
-{
-    return cust_Brush_write(w, (const cust_Brush_snap *)cur, (const cust_Brush_snap *)prev);
-}
-
-static ns_status cust_Brush_erased_read(ns_reader *r, void *out, const void *prev)
-{
-    return cust_Brush_read(r, (cust_Brush_snap *)out, (const cust_Brush_snap *)prev);
-}
-
-/* rpc cust_Stamp */
-
-static void cust_Stamp_erased_snap_default(void *snap)
-{
-    *(cust_Stamp_snap *)snap = cust_Stamp_snap_default;
-}
-
-static void cust_Stamp_erased_quantize(const void *value, void *snap)
-{
-    cust_Stamp_quantize((const cust_Stamp *)value, (cust_Stamp_snap *)snap);
-}
-
-static void cust_Stamp_erased_dequantize(const void *snap, void *value)
-{
-    cust_Stamp_dequantize((const cust_Stamp_snap *)snap, (cust_Stamp *)value);
-}
-
-static ns_status cust_Stamp_erased_write(ns_writer *w, const void *cur, const void *prev)
-{
-    (void)prev;
-    return cust_Stamp_write(w, (const cust_Stamp_snap *)cur);
-}
-
-static ns_status cust_Stamp_erased_read(ns_reader *r, void *out, const void *prev)
-{
-    (void)prev;
-    return cust_Stamp_read(r, (cust_Stamp_snap *)out);
-}
+NS_RPC_WRAPPERS(cust_Stamp)
 
 const ns_component_ops cust_components[] = {
-    {&cust_Paint_desc, 0u, cust_Paint_erased_snap_default, cust_Paint_erased_init, cust_Paint_erased_quantize, cust_Paint_erased_dequantize, cust_Paint_erased_snap_equal, cust_Paint_erased_write, cust_Paint_erased_read, cust_Paint_erased_apply, cust_Paint_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(cust_Paint, 0u, NULL, 0u, NULL),
 };
 
 const ns_message_ops cust_messages[] = {
-    {&cust_Brush_desc, NS_MSG_INPUT, cust_Brush_erased_snap_default, cust_Brush_erased_quantize, cust_Brush_erased_dequantize, cust_Brush_erased_write, cust_Brush_erased_read},
-    {&cust_Stamp_desc, NS_MSG_RPC, cust_Stamp_erased_snap_default, cust_Stamp_erased_quantize, cust_Stamp_erased_dequantize, cust_Stamp_erased_write, cust_Stamp_erased_read},
+    NS_MESSAGE_ROW(cust_Brush, NS_MSG_INPUT),
+    NS_MESSAGE_ROW(cust_Stamp, NS_MSG_RPC),
 };
 
 const ns_schema cust_schema = {

@@ -140,8 +140,8 @@ void e2e_Pair_interpolate(const e2e_Pair_snap *from, const e2e_Pair_snap *to, fl
 }
 
 static const ns_field_desc e2e_Pair_desc_fields[] = {
-    {"a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(e2e_Pair, a), offsetof(e2e_Pair_snap, a), sizeof(((e2e_Pair_snap *)0)->a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Pair, b), offsetof(e2e_Pair_snap, b), sizeof(((e2e_Pair_snap *)0)->b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"a", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(e2e_Pair, a), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"b", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Pair, b), 0, 9000, 0, 21u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Pair_desc = {
     "Pair", "e2e_Pair", "e2e", NS_KIND_STRUCT, 0u, UINT64_C(0x188cb270361bf61c),
@@ -286,10 +286,10 @@ void e2e_Tag_interpolate(const e2e_Tag_snap *from, const e2e_Tag_snap *to, float
 }
 
 static const ns_field_desc e2e_Tag_desc_fields[] = {
-    {"code", NS_ENC_RAW, 1, 4, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Tag, code), offsetof(e2e_Tag_snap, code), sizeof(((e2e_Tag_snap *)0)->code), INT64_C(0), INT64_C(15), 0, 4u, 0u, NULL, NULL, NULL, NULL},
-    {"on", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Tag, on), offsetof(e2e_Tag_snap, on), sizeof(((e2e_Tag_snap *)0)->on), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"weight", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Tag, weight), offsetof(e2e_Tag_snap, weight), sizeof(((e2e_Tag_snap *)0)->weight), INT64_C(0), INT64_C(1000), 100, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"label", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Tag, label), offsetof(e2e_Tag_snap, label), sizeof(((e2e_Tag_snap *)0)->label), INT64_C(0), INT64_C(0), 0, 78u, 8u, NULL, NULL, NULL, NULL},
+    {"code", NS_ENC_RAW, 1, 4, 0xd3u, NS_FIELD_AT(e2e_Tag, code), 0, 15, 0, 4u, 0u, NULL, NULL, NULL, NULL},
+    {"on", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(e2e_Tag, on), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"weight", NS_ENC_QUANT, 1, 0, 0x93u, NS_FIELD_AT(e2e_Tag, weight), 0, 1000, 100, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"label", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(e2e_Tag, label), 0, 0, 0, 78u, 8u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Tag_desc = {
     "Tag", "e2e_Tag", "e2e", NS_KIND_STRUCT, 0u, UINT64_C(0xbf8e901014390d5d),
@@ -442,10 +442,10 @@ void e2e_Nest_interpolate(const e2e_Nest_snap *from, const e2e_Nest_snap *to, fl
 }
 
 static const ns_field_desc e2e_Nest_desc_fields[] = {
-    {"inner.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(e2e_Nest, inner.a), offsetof(e2e_Nest_snap, inner.a), sizeof(((e2e_Nest_snap *)0)->inner.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"inner.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Nest, inner.b), offsetof(e2e_Nest_snap, inner.b), sizeof(((e2e_Nest_snap *)0)->inner.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL, NULL, NULL, NULL},
-    {"tag", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Nest, tag), offsetof(e2e_Nest_snap, tag), sizeof(((e2e_Nest_snap *)0)->tag), INT64_C(0), INT64_C(0), 0, 101u, 0u, &e2e_Tag_desc, NULL, NULL, NULL},
-    {"q", NS_ENC_QUAT_S3, 1, 9, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Nest, q), offsetof(e2e_Nest_snap, q), sizeof(((e2e_Nest_snap *)0)->q), INT64_C(0), INT64_C(0), 0, 29u, 0u, NULL, NULL, NULL, NULL},
+    {"inner.a", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(e2e_Nest, inner.a), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"inner.b", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Nest, inner.b), 0, 9000, 0, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"tag", NS_ENC_COMPOSITE, 1, 0, 0x3u, NS_FIELD_AT(e2e_Nest, tag), 0, 0, 0, 101u, 0u, &e2e_Tag_desc, NULL, NULL, NULL},
+    {"q", NS_ENC_QUAT_S3, 1, 9, 0x43u, NS_FIELD_AT(e2e_Nest, q), 0, 0, 0, 29u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Nest_desc = {
     "Nest", "e2e_Nest", "e2e", NS_KIND_STRUCT, 0u, UINT64_C(0xd9d95841de055041),
@@ -1036,39 +1036,39 @@ void e2e_Scalars_clear_dirty(e2e_Scalars *v)
 }
 
 static const ns_enum_value e2e_Scalars_desc_enum_Mode_values[] = {
-    {INT64_C(0), "idle"},
-    {INT64_C(1), "walk"},
-    {INT64_C(5), "run"},
-    {INT64_C(200), "fly"},
+    {0, "idle"},
+    {1, "walk"},
+    {5, "run"},
+    {200, "fly"},
 };
 static const ns_enum_desc e2e_Scalars_desc_enum_Mode = {"Mode", e2e_Scalars_desc_enum_Mode_values, 4u};
 static const ns_enum_value e2e_Scalars_desc_enum_Wide_values[] = {
-    {INT64_C(1), "small"},
+    {1, "small"},
     {INT64_C(4000000000), "huge"},
 };
 static const ns_enum_desc e2e_Scalars_desc_enum_Wide = {"Wide", e2e_Scalars_desc_enum_Wide_values, 2u};
 static const ns_enum_value e2e_Scalars_desc_enum_Signed_values[] = {
-    {INT64_C(-300), "down"},
-    {INT64_C(0), "level"},
-    {INT64_C(300), "up"},
+    {-300, "down"},
+    {0, "level"},
+    {300, "up"},
 };
 static const ns_enum_desc e2e_Scalars_desc_enum_Signed = {"Signed", e2e_Scalars_desc_enum_Signed_values, 3u};
 static const ns_field_desc e2e_Scalars_desc_fields[] = {
-    {"b", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Scalars, b), offsetof(e2e_Scalars_snap, b), sizeof(((e2e_Scalars_snap *)0)->b), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"i8v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, i8v), offsetof(e2e_Scalars_snap, i8v), sizeof(((e2e_Scalars_snap *)0)->i8v), INT64_C(-128), INT64_C(127), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"u8v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, u8v), offsetof(e2e_Scalars_snap, u8v), sizeof(((e2e_Scalars_snap *)0)->u8v), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"i16v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, i16v), offsetof(e2e_Scalars_snap, i16v), sizeof(((e2e_Scalars_snap *)0)->i16v), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"u16v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, u16v), offsetof(e2e_Scalars_snap, u16v), sizeof(((e2e_Scalars_snap *)0)->u16v), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"i32v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, i32v), offsetof(e2e_Scalars_snap, i32v), sizeof(((e2e_Scalars_snap *)0)->i32v), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"u32v", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, u32v), offsetof(e2e_Scalars_snap, u32v), sizeof(((e2e_Scalars_snap *)0)->u32v), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"i64v", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, i64v), offsetof(e2e_Scalars_snap, i64v), sizeof(((e2e_Scalars_snap *)0)->i64v), (-INT64_C(9223372036854775807) - 1), INT64_C(9223372036854775807), 0, 76u, 0u, NULL, NULL, NULL, NULL},
-    {"u64v", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED, offsetof(e2e_Scalars, u64v), offsetof(e2e_Scalars_snap, u64v), sizeof(((e2e_Scalars_snap *)0)->u64v), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL, NULL, NULL, NULL},
-    {"f32v", NS_ENC_FLOAT32, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Scalars, f32v), offsetof(e2e_Scalars_snap, f32v), sizeof(((e2e_Scalars_snap *)0)->f32v), INT64_C(0), INT64_C(0), 0, 42u, 0u, NULL, NULL, NULL, NULL},
-    {"f64v", NS_ENC_FLOAT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Scalars, f64v), offsetof(e2e_Scalars_snap, f64v), sizeof(((e2e_Scalars_snap *)0)->f64v), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL, NULL, NULL, NULL},
-    {"e", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, e), offsetof(e2e_Scalars_snap, e), sizeof(((e2e_Scalars_snap *)0)->e), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"mode", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, mode), offsetof(e2e_Scalars_snap, mode), sizeof(((e2e_Scalars_snap *)0)->mode), INT64_C(0), INT64_C(200), 0, 15u, 0u, NULL, &e2e_Scalars_desc_enum_Mode, NULL, NULL},
-    {"wide", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, wide), offsetof(e2e_Scalars_snap, wide), sizeof(((e2e_Scalars_snap *)0)->wide), INT64_C(1), INT64_C(4000000000), 0, 38u, 0u, NULL, &e2e_Scalars_desc_enum_Wide, NULL, NULL},
-    {"sgn", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Scalars, sgn), offsetof(e2e_Scalars_snap, sgn), sizeof(((e2e_Scalars_snap *)0)->sgn), INT64_C(-300), INT64_C(300), 0, 15u, 0u, NULL, &e2e_Scalars_desc_enum_Signed, NULL, NULL},
+    {"b", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(e2e_Scalars, b), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"i8v", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(e2e_Scalars, i8v), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"u8v", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(e2e_Scalars, u8v), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"i16v", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(e2e_Scalars, i16v), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"u16v", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(e2e_Scalars, u16v), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"i32v", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(e2e_Scalars, i32v), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"u32v", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(e2e_Scalars, u32v), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"i64v", NS_ENC_INT64, 1, 0, 0x8bu, NS_FIELD_AT(e2e_Scalars, i64v), (-INT64_C(9223372036854775807) - 1), INT64_C(9223372036854775807), 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"u64v", NS_ENC_INT64, 1, 0, 0x4bu, NS_FIELD_AT(e2e_Scalars, u64v), 0, 0, 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"f32v", NS_ENC_FLOAT32, 1, 0, 0x43u, NS_FIELD_AT(e2e_Scalars, f32v), 0, 0, 0, 42u, 0u, NULL, NULL, NULL, NULL},
+    {"f64v", NS_ENC_FLOAT64, 1, 0, 0x43u, NS_FIELD_AT(e2e_Scalars, f64v), 0, 0, 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"e", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(e2e_Scalars, e), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"mode", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Scalars, mode), 0, 200, 0, 15u, 0u, NULL, &e2e_Scalars_desc_enum_Mode, NULL, NULL},
+    {"wide", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Scalars, wide), 1, INT64_C(4000000000), 0, 38u, 0u, NULL, &e2e_Scalars_desc_enum_Wide, NULL, NULL},
+    {"sgn", NS_ENC_INT, 1, 0, 0x93u, NS_FIELD_AT(e2e_Scalars, sgn), -300, 300, 0, 15u, 0u, NULL, &e2e_Scalars_desc_enum_Signed, NULL, NULL},
 };
 const ns_type_desc e2e_Scalars_desc = {
     "Scalars", "e2e_Scalars", "e2e", NS_KIND_COMPONENT, 0u, UINT64_C(0xad3cb7f5a3fb807c),
@@ -1840,20 +1840,20 @@ void e2e_Motion_clear_dirty(e2e_Motion *v)
 }
 
 static const ns_field_desc e2e_Motion_desc_fields[] = {
-    {"v2", NS_ENC_VEC_Q, 2, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, v2), offsetof(e2e_Motion_snap, v2), sizeof(((e2e_Motion_snap *)0)->v2), INT64_C(-1000), INT64_C(1000), 100, 34u, 0u, NULL, NULL, NULL, NULL},
-    {"pos", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, pos), offsetof(e2e_Motion_snap, pos), sizeof(((e2e_Motion_snap *)0)->pos), INT64_C(-2147483648), INT64_C(2147483647), 1000, 114u, 0u, NULL, NULL, NULL, NULL},
-    {"color", NS_ENC_VEC_Q, 4, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, color), offsetof(e2e_Motion_snap, color), sizeof(((e2e_Motion_snap *)0)->color), INT64_C(0), INT64_C(255), 255, 60u, 0u, NULL, NULL, NULL, NULL},
-    {"rot", NS_ENC_QUAT_Q, 4, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, rot), offsetof(e2e_Motion_snap, rot), sizeof(((e2e_Motion_snap *)0)->rot), INT64_C(-10000), INT64_C(10000), 10000, 96u, 0u, NULL, NULL, NULL, NULL},
-    {"rot3", NS_ENC_QUAT_S3, 1, 11, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Motion, rot3), offsetof(e2e_Motion_snap, rot3), sizeof(((e2e_Motion_snap *)0)->rot3), INT64_C(0), INT64_C(0), 0, 35u, 0u, NULL, NULL, NULL, NULL},
-    {"rawrot", NS_ENC_QUAT_F, 4, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Motion, rawrot), offsetof(e2e_Motion_snap, rawrot), sizeof(((e2e_Motion_snap *)0)->rawrot), INT64_C(0), INT64_C(0), 0, 172u, 0u, NULL, NULL, NULL, NULL},
-    {"vel", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, vel), offsetof(e2e_Motion_snap, vel), sizeof(((e2e_Motion_snap *)0)->vel), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
-    {"heat", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, heat), offsetof(e2e_Motion_snap, heat), sizeof(((e2e_Motion_snap *)0)->heat), INT64_C(-500), INT64_C(1500), 10, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"precise", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, precise), offsetof(e2e_Motion_snap, precise), sizeof(((e2e_Motion_snap *)0)->precise), INT64_C(-2147483648), INT64_C(2147483647), 1000000, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"plain", NS_ENC_FLOAT32, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Motion, plain), offsetof(e2e_Motion_snap, plain), sizeof(((e2e_Motion_snap *)0)->plain), INT64_C(0), INT64_C(0), 0, 42u, 0u, NULL, NULL, NULL, NULL},
-    {"dir", NS_ENC_VEC_F, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Motion, dir), offsetof(e2e_Motion_snap, dir), sizeof(((e2e_Motion_snap *)0)->dir), INT64_C(0), INT64_C(0), 0, 129u, 0u, NULL, NULL, NULL, NULL},
-    {"level", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, level), offsetof(e2e_Motion_snap, level), sizeof(((e2e_Motion_snap *)0)->level), INT64_C(-100), INT64_C(100), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"steps", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, steps), offsetof(e2e_Motion_snap, steps), sizeof(((e2e_Motion_snap *)0)->steps), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"jumpy", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Motion, jumpy), offsetof(e2e_Motion_snap, jumpy), sizeof(((e2e_Motion_snap *)0)->jumpy), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"v2", NS_ENC_VEC_Q, 2, 0, 0x9bu, NS_FIELD_AT(e2e_Motion, v2), -1000, 1000, 100, 34u, 0u, NULL, NULL, NULL, NULL},
+    {"pos", NS_ENC_VEC_Q, 3, 0, 0x8bu, NS_FIELD_AT(e2e_Motion, pos), INT64_C(-2147483648), INT64_C(2147483647), 1000, 114u, 0u, NULL, NULL, NULL, NULL},
+    {"color", NS_ENC_VEC_Q, 4, 0, 0x9bu, NS_FIELD_AT(e2e_Motion, color), 0, 255, 255, 60u, 0u, NULL, NULL, NULL, NULL},
+    {"rot", NS_ENC_QUAT_Q, 4, 0, 0x9bu, NS_FIELD_AT(e2e_Motion, rot), -10000, 10000, 10000, 96u, 0u, NULL, NULL, NULL, NULL},
+    {"rot3", NS_ENC_QUAT_S3, 1, 11, 0x43u, NS_FIELD_AT(e2e_Motion, rot3), 0, 0, 0, 35u, 0u, NULL, NULL, NULL, NULL},
+    {"rawrot", NS_ENC_QUAT_F, 4, 0, 0x43u, NS_FIELD_AT(e2e_Motion, rawrot), 0, 0, 0, 172u, 0u, NULL, NULL, NULL, NULL},
+    {"vel", NS_ENC_VEC_Q, 3, 0, 0x8bu, NS_FIELD_AT(e2e_Motion, vel), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
+    {"heat", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(e2e_Motion, heat), -500, 1500, 10, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"precise", NS_ENC_QUANT, 1, 0, 0x8bu, NS_FIELD_AT(e2e_Motion, precise), INT64_C(-2147483648), INT64_C(2147483647), 1000000, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"plain", NS_ENC_FLOAT32, 1, 0, 0x43u, NS_FIELD_AT(e2e_Motion, plain), 0, 0, 0, 42u, 0u, NULL, NULL, NULL, NULL},
+    {"dir", NS_ENC_VEC_F, 3, 0, 0x43u, NS_FIELD_AT(e2e_Motion, dir), 0, 0, 0, 129u, 0u, NULL, NULL, NULL, NULL},
+    {"level", NS_ENC_INT, 1, 0, 0x9bu, NS_FIELD_AT(e2e_Motion, level), -100, 100, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"steps", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(e2e_Motion, steps), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"jumpy", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(e2e_Motion, jumpy), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Motion_desc = {
     "Motion", "e2e_Motion", "e2e", NS_KIND_COMPONENT, 1u, UINT64_C(0x2bfc3622fde4608b),
@@ -2304,23 +2304,23 @@ void e2e_Coded_clear_dirty(e2e_Coded *v)
 }
 
 static const ns_enum_value e2e_Coded_desc_enum_Mode_values[] = {
-    {INT64_C(0), "idle"},
-    {INT64_C(1), "walk"},
-    {INT64_C(5), "run"},
-    {INT64_C(200), "fly"},
+    {0, "idle"},
+    {1, "walk"},
+    {5, "run"},
+    {200, "fly"},
 };
 static const ns_enum_desc e2e_Coded_desc_enum_Mode = {"Mode", e2e_Coded_desc_enum_Mode_values, 4u};
 static const ns_field_desc e2e_Coded_desc_fields[] = {
-    {"small", NS_ENC_RAW, 1, 8, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, small), offsetof(e2e_Coded_snap, small), sizeof(((e2e_Coded_snap *)0)->small), INT64_C(0), INT64_C(255), 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"ranged", NS_ENC_RAW, 1, 10, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, ranged), offsetof(e2e_Coded_snap, ranged), sizeof(((e2e_Coded_snap *)0)->ranged), INT64_C(-500), INT64_C(500), 0, 10u, 0u, NULL, NULL, NULL, NULL},
-    {"wide", NS_ENC_RAW, 1, 32, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, wide), offsetof(e2e_Coded_snap, wide), sizeof(((e2e_Coded_snap *)0)->wide), INT64_C(0), INT64_C(4294967295), 0, 32u, 0u, NULL, NULL, NULL, NULL},
-    {"wide64", NS_ENC_RAW, 1, 41, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, wide64), offsetof(e2e_Coded_snap, wide64), sizeof(((e2e_Coded_snap *)0)->wide64), INT64_C(-1000000000000), INT64_C(1000000000000), 0, 41u, 0u, NULL, NULL, NULL, NULL},
-    {"full64", NS_ENC_RAW, 1, 64, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED, offsetof(e2e_Coded, full64), offsetof(e2e_Coded_snap, full64), sizeof(((e2e_Coded_snap *)0)->full64), INT64_C(0), INT64_C(0), 0, 64u, 0u, NULL, NULL, NULL, NULL},
-    {"tiny", NS_ENC_RAW, 1, 8, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, tiny), offsetof(e2e_Coded_snap, tiny), sizeof(((e2e_Coded_snap *)0)->tiny), INT64_C(-128), INT64_C(127), 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"m", NS_ENC_RAW, 1, 8, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, m), offsetof(e2e_Coded_snap, m), sizeof(((e2e_Coded_snap *)0)->m), INT64_C(0), INT64_C(200), 0, 8u, 0u, NULL, &e2e_Coded_desc_enum_Mode, NULL, NULL},
-    {"steady", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(e2e_Coded, steady), offsetof(e2e_Coded_snap, steady), sizeof(((e2e_Coded_snap *)0)->steady), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"q", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(e2e_Coded, q), offsetof(e2e_Coded_snap, q), sizeof(((e2e_Coded_snap *)0)->q), INT64_C(-2147483648), INT64_C(2147483647), 100, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"bigu", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Coded, bigu), offsetof(e2e_Coded_snap, bigu), sizeof(((e2e_Coded_snap *)0)->bigu), INT64_C(10), INT64_C(1000000), 0, 29u, 0u, NULL, NULL, NULL, NULL},
+    {"small", NS_ENC_RAW, 1, 8, 0xcbu, NS_FIELD_AT(e2e_Coded, small), 0, 255, 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"ranged", NS_ENC_RAW, 1, 10, 0x9bu, NS_FIELD_AT(e2e_Coded, ranged), -500, 500, 0, 10u, 0u, NULL, NULL, NULL, NULL},
+    {"wide", NS_ENC_RAW, 1, 32, 0xcbu, NS_FIELD_AT(e2e_Coded, wide), 0, INT64_C(4294967295), 0, 32u, 0u, NULL, NULL, NULL, NULL},
+    {"wide64", NS_ENC_RAW, 1, 41, 0x9bu, NS_FIELD_AT(e2e_Coded, wide64), INT64_C(-1000000000000), INT64_C(1000000000000), 0, 41u, 0u, NULL, NULL, NULL, NULL},
+    {"full64", NS_ENC_RAW, 1, 64, 0x4bu, NS_FIELD_AT(e2e_Coded, full64), 0, 0, 0, 64u, 0u, NULL, NULL, NULL, NULL},
+    {"tiny", NS_ENC_RAW, 1, 8, 0x8bu, NS_FIELD_AT(e2e_Coded, tiny), -128, 127, 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"m", NS_ENC_RAW, 1, 8, 0xd3u, NS_FIELD_AT(e2e_Coded, m), 0, 200, 0, 8u, 0u, NULL, &e2e_Coded_desc_enum_Mode, NULL, NULL},
+    {"steady", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(e2e_Coded, steady), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"q", NS_ENC_QUANT, 1, 0, 0x83u, NS_FIELD_AT(e2e_Coded, q), INT64_C(-2147483648), INT64_C(2147483647), 100, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"bigu", NS_ENC_INT64, 1, 0, 0xdbu, NS_FIELD_AT(e2e_Coded, bigu), 10, INT64_C(1000000), 0, 29u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Coded_desc = {
     "Coded", "e2e_Coded", "e2e", NS_KIND_COMPONENT, 2u, UINT64_C(0xf01a71f159280fbc),
@@ -2563,10 +2563,10 @@ void e2e_Text_clear_dirty(e2e_Text *v)
 }
 
 static const ns_field_desc e2e_Text_desc_fields[] = {
-    {"name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Text, name), offsetof(e2e_Text_snap, name), sizeof(((e2e_Text_snap *)0)->name), INT64_C(0), INT64_C(0), 0, 208u, 24u, NULL, NULL, NULL, NULL},
-    {"essay", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Text, essay), offsetof(e2e_Text_snap, essay), sizeof(((e2e_Text_snap *)0)->essay), INT64_C(0), INT64_C(0), 0, 2426u, 300u, NULL, NULL, NULL, NULL},
-    {"blob", NS_ENC_BYTES, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Text, blob), offsetof(e2e_Text_snap, blob), sizeof(((e2e_Text_snap *)0)->blob), INT64_C(0), INT64_C(0), 0, 144u, 16u, NULL, NULL, NULL, NULL},
-    {"one", NS_ENC_BYTES, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Text, one), offsetof(e2e_Text_snap, one), sizeof(((e2e_Text_snap *)0)->one), INT64_C(0), INT64_C(0), 0, 14u, 1u, NULL, NULL, NULL, NULL},
+    {"name", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(e2e_Text, name), 0, 0, 0, 208u, 24u, NULL, NULL, NULL, NULL},
+    {"essay", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(e2e_Text, essay), 0, 0, 0, 2426u, 300u, NULL, NULL, NULL, NULL},
+    {"blob", NS_ENC_BYTES, 1, 0, 0x43u, NS_FIELD_AT(e2e_Text, blob), 0, 0, 0, 144u, 16u, NULL, NULL, NULL, NULL},
+    {"one", NS_ENC_BYTES, 1, 0, 0x43u, NS_FIELD_AT(e2e_Text, one), 0, 0, 0, 14u, 1u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Text_desc = {
     "Text", "e2e_Text", "e2e", NS_KIND_COMPONENT, 3u, UINT64_C(0x8a52b7a8acbaf90d),
@@ -2959,14 +2959,14 @@ void e2e_Shapes_clear_dirty(e2e_Shapes *v)
 }
 
 static const ns_field_desc e2e_Shapes_desc_fields[] = {
-    {"p.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Shapes, p.a), offsetof(e2e_Shapes_snap, p.a), sizeof(((e2e_Shapes_snap *)0)->p.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"p.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Shapes, p.b), offsetof(e2e_Shapes_snap, p.b), sizeof(((e2e_Shapes_snap *)0)->p.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL, NULL, NULL, NULL},
-    {"pc", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, pc), offsetof(e2e_Shapes_snap, pc), sizeof(((e2e_Shapes_snap *)0)->pc), INT64_C(0), INT64_C(0), 0, 45u, 0u, &e2e_Pair_desc, NULL, NULL, NULL},
-    {"n.inner.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Shapes, n.inner.a), offsetof(e2e_Shapes_snap, n.inner.a), sizeof(((e2e_Shapes_snap *)0)->n.inner.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"n.inner.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Shapes, n.inner.b), offsetof(e2e_Shapes_snap, n.inner.b), sizeof(((e2e_Shapes_snap *)0)->n.inner.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL, NULL, NULL, NULL},
-    {"n.tag", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, n.tag), offsetof(e2e_Shapes_snap, n.tag), sizeof(((e2e_Shapes_snap *)0)->n.tag), INT64_C(0), INT64_C(0), 0, 101u, 0u, &e2e_Tag_desc, NULL, NULL, NULL},
-    {"n.q", NS_ENC_QUAT_S3, 1, 9, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(e2e_Shapes, n.q), offsetof(e2e_Shapes_snap, n.q), sizeof(((e2e_Shapes_snap *)0)->n.q), INT64_C(0), INT64_C(0), 0, 29u, 0u, NULL, NULL, NULL, NULL},
-    {"nc", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Shapes, nc), offsetof(e2e_Shapes_snap, nc), sizeof(((e2e_Shapes_snap *)0)->nc), INT64_C(0), INT64_C(0), 0, 175u, 0u, &e2e_Nest_desc, NULL, NULL, NULL},
+    {"p.a", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(e2e_Shapes, p.a), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"p.b", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(e2e_Shapes, p.b), 0, 9000, 0, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"pc", NS_ENC_COMPOSITE, 1, 0, 0x3u, NS_FIELD_AT(e2e_Shapes, pc), 0, 0, 0, 45u, 0u, &e2e_Pair_desc, NULL, NULL, NULL},
+    {"n.inner.a", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(e2e_Shapes, n.inner.a), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"n.inner.b", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(e2e_Shapes, n.inner.b), 0, 9000, 0, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"n.tag", NS_ENC_COMPOSITE, 1, 0, 0x3u, NS_FIELD_AT(e2e_Shapes, n.tag), 0, 0, 0, 101u, 0u, &e2e_Tag_desc, NULL, NULL, NULL},
+    {"n.q", NS_ENC_QUAT_S3, 1, 9, 0x43u, NS_FIELD_AT(e2e_Shapes, n.q), 0, 0, 0, 29u, 0u, NULL, NULL, NULL, NULL},
+    {"nc", NS_ENC_COMPOSITE, 1, 0, 0x3u, NS_FIELD_AT(e2e_Shapes, nc), 0, 0, 0, 175u, 0u, &e2e_Nest_desc, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Shapes_desc = {
     "Shapes", "e2e_Shapes", "e2e", NS_KIND_COMPONENT, 4u, UINT64_C(0x5e4d8df97c06368e),
@@ -3411,15 +3411,15 @@ void e2e_Audience_clear_dirty(e2e_Audience *v)
 }
 
 static const ns_field_desc e2e_Audience_desc_fields[] = {
-    {"hp", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_NOTIFY | NS_FIELD_BOUNDED, offsetof(e2e_Audience, hp), offsetof(e2e_Audience_snap, hp), sizeof(((e2e_Audience_snap *)0)->hp), INT64_C(0), INT64_C(1000), 0, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"ammo", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_NOTIFY | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Audience, ammo), offsetof(e2e_Audience_snap, ammo), sizeof(((e2e_Audience_snap *)0)->ammo), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"taunt", NS_ENC_INT, 1, 0, NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Audience, taunt), offsetof(e2e_Audience_snap, taunt), sizeof(((e2e_Audience_snap *)0)->taunt), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"local_only", NS_ENC_INT, 1, 0, NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Audience, local_only), offsetof(e2e_Audience_snap, local_only), sizeof(((e2e_Audience_snap *)0)->local_only), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"title", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_INITIAL | NS_FIELD_NOTIFY, offsetof(e2e_Audience, title), offsetof(e2e_Audience_snap, title), sizeof(((e2e_Audience_snap *)0)->title), INT64_C(0), INT64_C(0), 0, 208u, 24u, NULL, NULL, NULL, NULL},
-    {"spot", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_NOTIFY | NS_FIELD_BOUNDED, offsetof(e2e_Audience, spot), offsetof(e2e_Audience_snap, spot), sizeof(((e2e_Audience_snap *)0)->spot), INT64_C(-2147483648), INT64_C(2147483647), 10, 114u, 0u, NULL, NULL, NULL, NULL},
-    {"pair.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(e2e_Audience, pair.a), offsetof(e2e_Audience_snap, pair.a), sizeof(((e2e_Audience_snap *)0)->pair.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"pair.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Audience, pair.b), offsetof(e2e_Audience_snap, pair.b), sizeof(((e2e_Audience_snap *)0)->pair.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL, NULL, NULL, NULL},
-    {"mood", NS_ENC_FLOAT32, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_NOTIFY | NS_FIELD_UNSIGNED, offsetof(e2e_Audience, mood), offsetof(e2e_Audience_snap, mood), sizeof(((e2e_Audience_snap *)0)->mood), INT64_C(0), INT64_C(0), 0, 42u, 0u, NULL, NULL, NULL, NULL},
+    {"hp", NS_ENC_INT, 1, 0, 0xbbu, NS_FIELD_AT(e2e_Audience, hp), 0, 1000, 0, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"ammo", NS_ENC_INT, 1, 0, 0xe9u, NS_FIELD_AT(e2e_Audience, ammo), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"taunt", NS_ENC_INT, 1, 0, 0xcau, NS_FIELD_AT(e2e_Audience, taunt), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"local_only", NS_ENC_INT, 1, 0, 0xc8u, NS_FIELD_AT(e2e_Audience, local_only), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"title", NS_ENC_STRING, 1, 0, 0x27u, NS_FIELD_AT(e2e_Audience, title), 0, 0, 0, 208u, 24u, NULL, NULL, NULL, NULL},
+    {"spot", NS_ENC_VEC_Q, 3, 0, 0xabu, NS_FIELD_AT(e2e_Audience, spot), INT64_C(-2147483648), INT64_C(2147483647), 10, 114u, 0u, NULL, NULL, NULL, NULL},
+    {"pair.a", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(e2e_Audience, pair.a), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"pair.b", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(e2e_Audience, pair.b), 0, 9000, 0, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"mood", NS_ENC_FLOAT32, 1, 0, 0x63u, NS_FIELD_AT(e2e_Audience, mood), 0, 0, 0, 42u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Audience_desc = {
     "Audience", "e2e_Audience", "e2e", NS_KIND_COMPONENT, 5u, UINT64_C(0xf2e20528406f4dbf),
@@ -3639,8 +3639,8 @@ void e2e_OwnerOnly_clear_dirty(e2e_OwnerOnly *v)
 }
 
 static const ns_field_desc e2e_OwnerOnly_desc_fields[] = {
-    {"secret", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_OwnerOnly, secret), offsetof(e2e_OwnerOnly_snap, secret), sizeof(((e2e_OwnerOnly_snap *)0)->secret), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"level", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_INITIAL | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_OwnerOnly, level), offsetof(e2e_OwnerOnly_snap, level), sizeof(((e2e_OwnerOnly_snap *)0)->level), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"secret", NS_ENC_INT, 1, 0, 0xc9u, NS_FIELD_AT(e2e_OwnerOnly, secret), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"level", NS_ENC_INT, 1, 0, 0xcdu, NS_FIELD_AT(e2e_OwnerOnly, level), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_OwnerOnly_desc = {
     "OwnerOnly", "e2e_OwnerOnly", "e2e", NS_KIND_COMPONENT, 40u, UINT64_C(0xf318e54dac2836a0),
@@ -3936,10 +3936,10 @@ void e2e_Controls_clear_dirty(e2e_Controls *v)
 }
 
 static const ns_field_desc e2e_Controls_desc_fields[] = {
-    {"stick", NS_ENC_VEC_Q, 2, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(e2e_Controls, stick), offsetof(e2e_Controls_snap, stick), sizeof(((e2e_Controls_snap *)0)->stick), INT64_C(-100), INT64_C(100), 100, 30u, 0u, NULL, NULL, NULL, NULL},
-    {"fire", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Controls, fire), offsetof(e2e_Controls_snap, fire), sizeof(((e2e_Controls_snap *)0)->fire), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"weapon", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Controls, weapon), offsetof(e2e_Controls_snap, weapon), sizeof(((e2e_Controls_snap *)0)->weapon), INT64_C(0), INT64_C(9), 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"tick", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Controls, tick), offsetof(e2e_Controls_snap, tick), sizeof(((e2e_Controls_snap *)0)->tick), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"stick", NS_ENC_VEC_Q, 2, 0, 0x93u, NS_FIELD_AT(e2e_Controls, stick), -100, 100, 100, 30u, 0u, NULL, NULL, NULL, NULL},
+    {"fire", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(e2e_Controls, fire), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"weapon", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Controls, weapon), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"tick", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(e2e_Controls, tick), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Controls_desc = {
     "Controls", "e2e_Controls", "e2e", NS_KIND_INPUT, 7u, UINT64_C(0x1c6fda3d49a1615e),
@@ -4069,17 +4069,17 @@ ns_status e2e_Notice_read(ns_reader *rp, e2e_Notice_snap *out)
 }
 
 static const ns_enum_value e2e_Notice_desc_enum_Mode_values[] = {
-    {INT64_C(0), "idle"},
-    {INT64_C(1), "walk"},
-    {INT64_C(5), "run"},
-    {INT64_C(200), "fly"},
+    {0, "idle"},
+    {1, "walk"},
+    {5, "run"},
+    {200, "fly"},
 };
 static const ns_enum_desc e2e_Notice_desc_enum_Mode = {"Mode", e2e_Notice_desc_enum_Mode_values, 4u};
 static const ns_field_desc e2e_Notice_desc_fields[] = {
-    {"text", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(e2e_Notice, text), offsetof(e2e_Notice_snap, text), sizeof(((e2e_Notice_snap *)0)->text), INT64_C(0), INT64_C(0), 0, 826u, 100u, NULL, NULL, NULL, NULL},
-    {"level", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Notice, level), offsetof(e2e_Notice_snap, level), sizeof(((e2e_Notice_snap *)0)->level), INT64_C(0), INT64_C(200), 0, 15u, 0u, NULL, &e2e_Notice_desc_enum_Mode, NULL, NULL},
-    {"where.a", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(e2e_Notice, where.a), offsetof(e2e_Notice_snap, where.a), sizeof(((e2e_Notice_snap *)0)->where.a), INT64_C(-32768), INT64_C(32767), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"where.b", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(e2e_Notice, where.b), offsetof(e2e_Notice_snap, where.b), sizeof(((e2e_Notice_snap *)0)->where.b), INT64_C(0), INT64_C(9000), 0, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"text", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(e2e_Notice, text), 0, 0, 0, 826u, 100u, NULL, NULL, NULL, NULL},
+    {"level", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Notice, level), 0, 200, 0, 15u, 0u, NULL, &e2e_Notice_desc_enum_Mode, NULL, NULL},
+    {"where.a", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(e2e_Notice, where.a), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"where.b", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Notice, where.b), 0, 9000, 0, 21u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc e2e_Notice_desc = {
     "Notice", "e2e_Notice", "e2e", NS_KIND_RPC, 8u, UINT64_C(0x6262a1a78d9c5b0f),
@@ -4104,455 +4104,43 @@ const ns_type_desc *const e2e_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component e2e_Scalars */
-
-static void e2e_Scalars_erased_snap_default(void *snap)
-{
-    *(e2e_Scalars_snap *)snap = e2e_Scalars_snap_default;
-}
-
-static void e2e_Scalars_erased_quantize(const void *value, void *snap)
-{
-    e2e_Scalars_quantize((const e2e_Scalars *)value, (e2e_Scalars_snap *)snap);
-}
-
-static void e2e_Scalars_erased_dequantize(const void *snap, void *value)
-{
-    e2e_Scalars_dequantize((const e2e_Scalars_snap *)snap, (e2e_Scalars *)value);
-}
-
-static void e2e_Scalars_erased_init(void *value)
-{
-    e2e_Scalars_init((e2e_Scalars *)value);
-}
-
-static bool e2e_Scalars_erased_snap_equal(const void *a, const void *b)
-{
-    return e2e_Scalars_snap_equal((const e2e_Scalars_snap *)a, (const e2e_Scalars_snap *)b);
-}
-
-static ns_status e2e_Scalars_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Scalars_write(w, (const e2e_Scalars_snap *)cur, base, to);
-}
-
-static ns_status e2e_Scalars_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Scalars_read(r, (e2e_Scalars_snap *)out, base, to);
-}
-
-static void e2e_Scalars_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    e2e_Scalars_apply((e2e_Scalars *)live, (const e2e_Scalars_snap *)snap, (const e2e_Scalars_hooks *)hooks, ctx);
-}
-
-static void e2e_Scalars_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    e2e_Scalars_interpolate((const e2e_Scalars_snap *)from, (const e2e_Scalars_snap *)to, t, (e2e_Scalars *)out);
-}
+NS_COMPONENT_WRAPPERS(e2e_Scalars)
 static const ns_entity_field e2e_Scalars_erased_entities[] = {
     {(uint32_t)(offsetof(e2e_Scalars_snap, e)), (uint32_t)(offsetof(e2e_Scalars, e)), 0, 0, 0, 0, 0, 0, 0},
 };
 
-/* component e2e_Motion */
+NS_COMPONENT_WRAPPERS(e2e_Motion)
 
-static void e2e_Motion_erased_snap_default(void *snap)
-{
-    *(e2e_Motion_snap *)snap = e2e_Motion_snap_default;
-}
+NS_COMPONENT_WRAPPERS(e2e_Coded)
 
-static void e2e_Motion_erased_quantize(const void *value, void *snap)
-{
-    e2e_Motion_quantize((const e2e_Motion *)value, (e2e_Motion_snap *)snap);
-}
+NS_COMPONENT_WRAPPERS(e2e_Text)
 
-static void e2e_Motion_erased_dequantize(const void *snap, void *value)
-{
-    e2e_Motion_dequantize((const e2e_Motion_snap *)snap, (e2e_Motion *)value);
-}
+NS_COMPONENT_WRAPPERS(e2e_Shapes)
 
-static void e2e_Motion_erased_init(void *value)
-{
-    e2e_Motion_init((e2e_Motion *)value);
-}
+NS_COMPONENT_WRAPPERS(e2e_Audience)
 
-static bool e2e_Motion_erased_snap_equal(const void *a, const void *b)
-{
-    return e2e_Motion_snap_equal((const e2e_Motion_snap *)a, (const e2e_Motion_snap *)b);
-}
+NS_COMPONENT_WRAPPERS(e2e_Marker)
 
-static ns_status e2e_Motion_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Motion_write(w, (const e2e_Motion_snap *)cur, base, to);
-}
+NS_COMPONENT_WRAPPERS(e2e_OwnerOnly)
 
-static ns_status e2e_Motion_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Motion_read(r, (e2e_Motion_snap *)out, base, to);
-}
+NS_INPUT_WRAPPERS(e2e_Controls)
 
-static void e2e_Motion_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    e2e_Motion_apply((e2e_Motion *)live, (const e2e_Motion_snap *)snap, (const e2e_Motion_hooks *)hooks, ctx);
-}
-
-static void e2e_Motion_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    e2e_Motion_interpolate((const e2e_Motion_snap *)from, (const e2e_Motion_snap *)to, t, (e2e_Motion *)out);
-}
-
-/* component e2e_Coded */
-
-static void e2e_Coded_erased_snap_default(void *snap)
-{
-    *(e2e_Coded_snap *)snap = e2e_Coded_snap_default;
-}
-
-static void e2e_Coded_erased_quantize(const void *value, void *snap)
-{
-    e2e_Coded_quantize((const e2e_Coded *)value, (e2e_Coded_snap *)snap);
-}
-
-static void e2e_Coded_erased_dequantize(const void *snap, void *value)
-{
-    e2e_Coded_dequantize((const e2e_Coded_snap *)snap, (e2e_Coded *)value);
-}
-
-static void e2e_Coded_erased_init(void *value)
-{
-    e2e_Coded_init((e2e_Coded *)value);
-}
-
-static bool e2e_Coded_erased_snap_equal(const void *a, const void *b)
-{
-    return e2e_Coded_snap_equal((const e2e_Coded_snap *)a, (const e2e_Coded_snap *)b);
-}
-
-static ns_status e2e_Coded_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Coded_write(w, (const e2e_Coded_snap *)cur, base, to);
-}
-
-static ns_status e2e_Coded_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Coded_read(r, (e2e_Coded_snap *)out, base, to);
-}
-
-static void e2e_Coded_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    e2e_Coded_apply((e2e_Coded *)live, (const e2e_Coded_snap *)snap, (const e2e_Coded_hooks *)hooks, ctx);
-}
-
-static void e2e_Coded_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    e2e_Coded_interpolate((const e2e_Coded_snap *)from, (const e2e_Coded_snap *)to, t, (e2e_Coded *)out);
-}
-
-/* component e2e_Text */
-
-static void e2e_Text_erased_snap_default(void *snap)
-{
-    *(e2e_Text_snap *)snap = e2e_Text_snap_default;
-}
-
-static void e2e_Text_erased_quantize(const void *value, void *snap)
-{
-    e2e_Text_quantize((const e2e_Text *)value, (e2e_Text_snap *)snap);
-}
-
-static void e2e_Text_erased_dequantize(const void *snap, void *value)
-{
-    e2e_Text_dequantize((const e2e_Text_snap *)snap, (e2e_Text *)value);
-}
-
-static void e2e_Text_erased_init(void *value)
-{
-    e2e_Text_init((e2e_Text *)value);
-}
-
-static bool e2e_Text_erased_snap_equal(const void *a, const void *b)
-{
-    return e2e_Text_snap_equal((const e2e_Text_snap *)a, (const e2e_Text_snap *)b);
-}
-
-static ns_status e2e_Text_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Text_write(w, (const e2e_Text_snap *)cur, base, to);
-}
-
-static ns_status e2e_Text_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Text_read(r, (e2e_Text_snap *)out, base, to);
-}
-
-static void e2e_Text_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    e2e_Text_apply((e2e_Text *)live, (const e2e_Text_snap *)snap, (const e2e_Text_hooks *)hooks, ctx);
-}
-
-static void e2e_Text_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    e2e_Text_interpolate((const e2e_Text_snap *)from, (const e2e_Text_snap *)to, t, (e2e_Text *)out);
-}
-
-/* component e2e_Shapes */
-
-static void e2e_Shapes_erased_snap_default(void *snap)
-{
-    *(e2e_Shapes_snap *)snap = e2e_Shapes_snap_default;
-}
-
-static void e2e_Shapes_erased_quantize(const void *value, void *snap)
-{
-    e2e_Shapes_quantize((const e2e_Shapes *)value, (e2e_Shapes_snap *)snap);
-}
-
-static void e2e_Shapes_erased_dequantize(const void *snap, void *value)
-{
-    e2e_Shapes_dequantize((const e2e_Shapes_snap *)snap, (e2e_Shapes *)value);
-}
-
-static void e2e_Shapes_erased_init(void *value)
-{
-    e2e_Shapes_init((e2e_Shapes *)value);
-}
-
-static bool e2e_Shapes_erased_snap_equal(const void *a, const void *b)
-{
-    return e2e_Shapes_snap_equal((const e2e_Shapes_snap *)a, (const e2e_Shapes_snap *)b);
-}
-
-static ns_status e2e_Shapes_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Shapes_write(w, (const e2e_Shapes_snap *)cur, base, to);
-}
-
-static ns_status e2e_Shapes_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Shapes_read(r, (e2e_Shapes_snap *)out, base, to);
-}
-
-static void e2e_Shapes_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    e2e_Shapes_apply((e2e_Shapes *)live, (const e2e_Shapes_snap *)snap, (const e2e_Shapes_hooks *)hooks, ctx);
-}
-
-static void e2e_Shapes_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    e2e_Shapes_interpolate((const e2e_Shapes_snap *)from, (const e2e_Shapes_snap *)to, t, (e2e_Shapes *)out);
-}
-
-/* component e2e_Audience */
-
-static void e2e_Audience_erased_snap_default(void *snap)
-{
-    *(e2e_Audience_snap *)snap = e2e_Audience_snap_default;
-}
-
-static void e2e_Audience_erased_quantize(const void *value, void *snap)
-{
-    e2e_Audience_quantize((const e2e_Audience *)value, (e2e_Audience_snap *)snap);
-}
-
-static void e2e_Audience_erased_dequantize(const void *snap, void *value)
-{
-    e2e_Audience_dequantize((const e2e_Audience_snap *)snap, (e2e_Audience *)value);
-}
-
-static void e2e_Audience_erased_init(void *value)
-{
-    e2e_Audience_init((e2e_Audience *)value);
-}
-
-static bool e2e_Audience_erased_snap_equal(const void *a, const void *b)
-{
-    return e2e_Audience_snap_equal((const e2e_Audience_snap *)a, (const e2e_Audience_snap *)b);
-}
-
-static ns_status e2e_Audience_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Audience_write(w, (const e2e_Audience_snap *)cur, base, to);
-}
-
-static ns_status e2e_Audience_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Audience_read(r, (e2e_Audience_snap *)out, base, to);
-}
-
-static void e2e_Audience_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    e2e_Audience_apply((e2e_Audience *)live, (const e2e_Audience_snap *)snap, (const e2e_Audience_hooks *)hooks, ctx);
-}
-
-static void e2e_Audience_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    e2e_Audience_interpolate((const e2e_Audience_snap *)from, (const e2e_Audience_snap *)to, t, (e2e_Audience *)out);
-}
-
-/* component e2e_Marker */
-
-static void e2e_Marker_erased_snap_default(void *snap)
-{
-    *(e2e_Marker_snap *)snap = e2e_Marker_snap_default;
-}
-
-static void e2e_Marker_erased_quantize(const void *value, void *snap)
-{
-    e2e_Marker_quantize((const e2e_Marker *)value, (e2e_Marker_snap *)snap);
-}
-
-static void e2e_Marker_erased_dequantize(const void *snap, void *value)
-{
-    e2e_Marker_dequantize((const e2e_Marker_snap *)snap, (e2e_Marker *)value);
-}
-
-static void e2e_Marker_erased_init(void *value)
-{
-    e2e_Marker_init((e2e_Marker *)value);
-}
-
-static bool e2e_Marker_erased_snap_equal(const void *a, const void *b)
-{
-    return e2e_Marker_snap_equal((const e2e_Marker_snap *)a, (const e2e_Marker_snap *)b);
-}
-
-static ns_status e2e_Marker_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Marker_write(w, (const e2e_Marker_snap *)cur, base, to);
-}
-
-static ns_status e2e_Marker_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return e2e_Marker_read(r, (e2e_Marker_snap *)out, base, to);
-}
-
-static void e2e_Marker_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    e2e_Marker_apply((e2e_Marker *)live, (const e2e_Marker_snap *)snap, (const e2e_Marker_hooks *)hooks, ctx);
-}
-
-static void e2e_Marker_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    e2e_Marker_interpolate((const e2e_Marker_snap *)from, (const e2e_Marker_snap *)to, t, (e2e_Marker *)out);
-}
-
-/* component e2e_OwnerOnly */
-
-static void e2e_OwnerOnly_erased_snap_default(void *snap)
-{
-    *(e2e_OwnerOnly_snap *)snap = e2e_OwnerOnly_snap_default;
-}
-
-static void e2e_OwnerOnly_erased_quantize(const void *value, void *snap)
-{
-    e2e_OwnerOnly_quantize((const e2e_OwnerOnly *)value, (e2e_OwnerOnly_snap *)snap);
-}
-
-static void e2e_OwnerOnly_erased_dequantize(const void *snap, void *value)
-{
-    e2e_OwnerOnly_dequantize((const e2e_OwnerOnly_snap *)snap, (e2e_OwnerOnly *)value);
-}
-
-static void e2e_OwnerOnly_erased_init(void *value)
-{
-    e2e_OwnerOnly_init((e2e_OwnerOnly *)value);
-}
-
-static bool e2e_OwnerOnly_erased_snap_equal(const void *a, const void *b)
-{
-    return e2e_OwnerOnly_snap_equal((const e2e_OwnerOnly_snap *)a, (const e2e_OwnerOnly_snap *)b);
-}
-
-static ns_status e2e_OwnerOnly_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return e2e_OwnerOnly_write(w, (const e2e_OwnerOnly_snap *)cur, base, to);
-}
-
-static ns_status e2e_OwnerOnly_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return e2e_OwnerOnly_read(r, (e2e_OwnerOnly_snap *)out, base, to);
-}
-
-static void e2e_OwnerOnly_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    e2e_OwnerOnly_apply((e2e_OwnerOnly *)live, (const e2e_OwnerOnly_snap *)snap, (const e2e_OwnerOnly_hooks *)hooks, ctx);
-}
-
-static void e2e_OwnerOnly_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    e2e_OwnerOnly_interpolate((const e2e_OwnerOnly_snap *)from, (const e2e_OwnerOnly_snap *)to, t, (e2e_OwnerOnly *)out);
-}
-
-/* input e2e_Controls */
-
-static void e2e_Controls_erased_snap_default(void *snap)
-{
-    *(e2e_Controls_snap *)snap = e2e_Controls_snap_default;
-}
-
-static void e2e_Controls_erased_quantize(const void *value, void *snap)
-{
-    e2e_Controls_quantize((const e2e_Controls *)value, (e2e_Controls_snap *)snap);
-}
-
-static void e2e_Controls_erased_dequantize(const void *snap, void *value)
-{
-    e2e_Controls_dequantize((const e2e_Controls_snap *)snap, (e2e_Controls *)value);
-}
-
-static ns_status e2e_Controls_erased_write(ns_writer *w, const void *cur, const void *prev)
-{
-    return e2e_Controls_write(w, (const e2e_Controls_snap *)cur, (const e2e_Controls_snap *)prev);
-}
-
-static ns_status e2e_Controls_erased_read(ns_reader *r, void *out, const void *prev)
-{
-    return e2e_Controls_read(r, (e2e_Controls_snap *)out, (const e2e_Controls_snap *)prev);
-}
-
-/* rpc e2e_Notice */
-
-static void e2e_Notice_erased_snap_default(void *snap)
-{
-    *(e2e_Notice_snap *)snap = e2e_Notice_snap_default;
-}
-
-static void e2e_Notice_erased_quantize(const void *value, void *snap)
-{
-    e2e_Notice_quantize((const e2e_Notice *)value, (e2e_Notice_snap *)snap);
-}
-
-static void e2e_Notice_erased_dequantize(const void *snap, void *value)
-{
-    e2e_Notice_dequantize((const e2e_Notice_snap *)snap, (e2e_Notice *)value);
-}
-
-static ns_status e2e_Notice_erased_write(ns_writer *w, const void *cur, const void *prev)
-{
-    (void)prev;
-    return e2e_Notice_write(w, (const e2e_Notice_snap *)cur);
-}
-
-static ns_status e2e_Notice_erased_read(ns_reader *r, void *out, const void *prev)
-{
-    (void)prev;
-    return e2e_Notice_read(r, (e2e_Notice_snap *)out);
-}
+NS_RPC_WRAPPERS(e2e_Notice)
 
 const ns_component_ops e2e_components[] = {
-    {&e2e_Scalars_desc, 0u, e2e_Scalars_erased_snap_default, e2e_Scalars_erased_init, e2e_Scalars_erased_quantize, e2e_Scalars_erased_dequantize, e2e_Scalars_erased_snap_equal, e2e_Scalars_erased_write, e2e_Scalars_erased_read, e2e_Scalars_erased_apply, e2e_Scalars_erased_interpolate, e2e_Scalars_erased_entities, 1u, NULL},
-    {&e2e_Motion_desc, 0u, e2e_Motion_erased_snap_default, e2e_Motion_erased_init, e2e_Motion_erased_quantize, e2e_Motion_erased_dequantize, e2e_Motion_erased_snap_equal, e2e_Motion_erased_write, e2e_Motion_erased_read, e2e_Motion_erased_apply, e2e_Motion_erased_interpolate, NULL, 0u, NULL},
-    {&e2e_Coded_desc, 0u, e2e_Coded_erased_snap_default, e2e_Coded_erased_init, e2e_Coded_erased_quantize, e2e_Coded_erased_dequantize, e2e_Coded_erased_snap_equal, e2e_Coded_erased_write, e2e_Coded_erased_read, e2e_Coded_erased_apply, e2e_Coded_erased_interpolate, NULL, 0u, NULL},
-    {&e2e_Text_desc, 0u, e2e_Text_erased_snap_default, e2e_Text_erased_init, e2e_Text_erased_quantize, e2e_Text_erased_dequantize, e2e_Text_erased_snap_equal, e2e_Text_erased_write, e2e_Text_erased_read, e2e_Text_erased_apply, e2e_Text_erased_interpolate, NULL, 0u, NULL},
-    {&e2e_Shapes_desc, 0u, e2e_Shapes_erased_snap_default, e2e_Shapes_erased_init, e2e_Shapes_erased_quantize, e2e_Shapes_erased_dequantize, e2e_Shapes_erased_snap_equal, e2e_Shapes_erased_write, e2e_Shapes_erased_read, e2e_Shapes_erased_apply, e2e_Shapes_erased_interpolate, NULL, 0u, NULL},
-    {&e2e_Audience_desc, 0u, e2e_Audience_erased_snap_default, e2e_Audience_erased_init, e2e_Audience_erased_quantize, e2e_Audience_erased_dequantize, e2e_Audience_erased_snap_equal, e2e_Audience_erased_write, e2e_Audience_erased_read, e2e_Audience_erased_apply, e2e_Audience_erased_interpolate, NULL, 0u, NULL},
-    {&e2e_Marker_desc, 0u, e2e_Marker_erased_snap_default, e2e_Marker_erased_init, e2e_Marker_erased_quantize, e2e_Marker_erased_dequantize, e2e_Marker_erased_snap_equal, e2e_Marker_erased_write, e2e_Marker_erased_read, e2e_Marker_erased_apply, e2e_Marker_erased_interpolate, NULL, 0u, NULL},
-    {&e2e_OwnerOnly_desc, 0u, e2e_OwnerOnly_erased_snap_default, e2e_OwnerOnly_erased_init, e2e_OwnerOnly_erased_quantize, e2e_OwnerOnly_erased_dequantize, e2e_OwnerOnly_erased_snap_equal, e2e_OwnerOnly_erased_write, e2e_OwnerOnly_erased_read, e2e_OwnerOnly_erased_apply, e2e_OwnerOnly_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(e2e_Scalars, 0u, e2e_Scalars_erased_entities, 1u, NULL),
+    NS_COMPONENT_ROW(e2e_Motion, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(e2e_Coded, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(e2e_Text, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(e2e_Shapes, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(e2e_Audience, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(e2e_Marker, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(e2e_OwnerOnly, 0u, NULL, 0u, NULL),
 };
 
 const ns_message_ops e2e_messages[] = {
-    {&e2e_Controls_desc, NS_MSG_INPUT, e2e_Controls_erased_snap_default, e2e_Controls_erased_quantize, e2e_Controls_erased_dequantize, e2e_Controls_erased_write, e2e_Controls_erased_read},
-    {&e2e_Notice_desc, NS_MSG_RPC, e2e_Notice_erased_snap_default, e2e_Notice_erased_quantize, e2e_Notice_erased_dequantize, e2e_Notice_erased_write, e2e_Notice_erased_read},
+    NS_MESSAGE_ROW(e2e_Controls, NS_MSG_INPUT),
+    NS_MESSAGE_ROW(e2e_Notice, NS_MSG_RPC),
 };
 
 const ns_schema e2e_schema = {

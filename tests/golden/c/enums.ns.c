@@ -252,29 +252,29 @@ void enums_Facing_clear_dirty(enums_Facing *v)
 }
 
 static const ns_enum_value enums_Facing_desc_enum_Direction_values[] = {
-    {INT64_C(0), "north"},
-    {INT64_C(1), "east"},
-    {INT64_C(2), "south"},
-    {INT64_C(3), "west"},
+    {0, "north"},
+    {1, "east"},
+    {2, "south"},
+    {3, "west"},
 };
 static const ns_enum_desc enums_Facing_desc_enum_Direction = {"Direction", enums_Facing_desc_enum_Direction_values, 4u};
 static const ns_enum_value enums_Facing_desc_enum_Delta_values[] = {
-    {INT64_C(-1), "back"},
-    {INT64_C(0), "stay"},
-    {INT64_C(1), "forward"},
-    {INT64_C(1000), "leap"},
+    {-1, "back"},
+    {0, "stay"},
+    {1, "forward"},
+    {1000, "leap"},
 };
 static const ns_enum_desc enums_Facing_desc_enum_Delta = {"Delta", enums_Facing_desc_enum_Delta_values, 4u};
 static const ns_enum_value enums_Facing_desc_enum_Weapon_values[] = {
-    {INT64_C(0), "none"},
+    {0, "none"},
     {INT64_C(100000), "sword"},
     {INT64_C(100001), "bow"},
 };
 static const ns_enum_desc enums_Facing_desc_enum_Weapon = {"Weapon", enums_Facing_desc_enum_Weapon_values, 3u};
 static const ns_field_desc enums_Facing_desc_fields[] = {
-    {"dir", NS_ENC_RAW, 1, 2, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(enums_Facing, dir), offsetof(enums_Facing_snap, dir), sizeof(((enums_Facing_snap *)0)->dir), INT64_C(0), INT64_C(3), 0, 2u, 0u, NULL, &enums_Facing_desc_enum_Direction, NULL, NULL},
-    {"step", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(enums_Facing, step), offsetof(enums_Facing_snap, step), sizeof(((enums_Facing_snap *)0)->step), INT64_C(-1), INT64_C(1000), 0, 17u, 0u, NULL, &enums_Facing_desc_enum_Delta, NULL, NULL},
-    {"weapon", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_NOTIFY | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(enums_Facing, weapon), offsetof(enums_Facing_snap, weapon), sizeof(((enums_Facing_snap *)0)->weapon), INT64_C(0), INT64_C(100001), 0, 24u, 0u, NULL, &enums_Facing_desc_enum_Weapon, NULL, NULL},
+    {"dir", NS_ENC_RAW, 1, 2, 0xd3u, NS_FIELD_AT(enums_Facing, dir), 0, 3, 0, 2u, 0u, NULL, &enums_Facing_desc_enum_Direction, NULL, NULL},
+    {"step", NS_ENC_INT, 1, 0, 0x93u, NS_FIELD_AT(enums_Facing, step), -1, 1000, 0, 17u, 0u, NULL, &enums_Facing_desc_enum_Delta, NULL, NULL},
+    {"weapon", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(enums_Facing, weapon), 0, INT64_C(100001), 0, 24u, 0u, NULL, &enums_Facing_desc_enum_Weapon, NULL, NULL},
 };
 const ns_type_desc enums_Facing_desc = {
     "Facing", "enums_Facing", "enums", NS_KIND_COMPONENT, 0u, UINT64_C(0x8b8e4709d0d11057),
@@ -287,55 +287,10 @@ const ns_type_desc *const enums_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component enums_Facing */
-
-static void enums_Facing_erased_snap_default(void *snap)
-{
-    *(enums_Facing_snap *)snap = enums_Facing_snap_default;
-}
-
-static void enums_Facing_erased_quantize(const void *value, void *snap)
-{
-    enums_Facing_quantize((const enums_Facing *)value, (enums_Facing_snap *)snap);
-}
-
-static void enums_Facing_erased_dequantize(const void *snap, void *value)
-{
-    enums_Facing_dequantize((const enums_Facing_snap *)snap, (enums_Facing *)value);
-}
-
-static void enums_Facing_erased_init(void *value)
-{
-    enums_Facing_init((enums_Facing *)value);
-}
-
-static bool enums_Facing_erased_snap_equal(const void *a, const void *b)
-{
-    return enums_Facing_snap_equal((const enums_Facing_snap *)a, (const enums_Facing_snap *)b);
-}
-
-static ns_status enums_Facing_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return enums_Facing_write(w, (const enums_Facing_snap *)cur, base, to);
-}
-
-static ns_status enums_Facing_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return enums_Facing_read(r, (enums_Facing_snap *)out, base, to);
-}
-
-static void enums_Facing_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    enums_Facing_apply((enums_Facing *)live, (const enums_Facing_snap *)snap, (const enums_Facing_hooks *)hooks, ctx);
-}
-
-static void enums_Facing_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    enums_Facing_interpolate((const enums_Facing_snap *)from, (const enums_Facing_snap *)to, t, (enums_Facing *)out);
-}
+NS_COMPONENT_WRAPPERS(enums_Facing)
 
 const ns_component_ops enums_components[] = {
-    {&enums_Facing_desc, 0u, enums_Facing_erased_snap_default, enums_Facing_erased_init, enums_Facing_erased_quantize, enums_Facing_erased_dequantize, enums_Facing_erased_snap_equal, enums_Facing_erased_write, enums_Facing_erased_read, enums_Facing_erased_apply, enums_Facing_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(enums_Facing, 0u, NULL, 0u, NULL),
 };
 
 const ns_schema enums_schema = {

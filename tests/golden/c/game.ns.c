@@ -216,15 +216,15 @@ void game_Player_clear_dirty(game_Player *v)
 }
 
 static const ns_enum_value game_Player_desc_enum_Team_values[] = {
-    {INT64_C(0), "red"},
-    {INT64_C(1), "blue"},
-    {INT64_C(7), "spectator"},
+    {0, "red"},
+    {1, "blue"},
+    {7, "spectator"},
 };
 static const ns_enum_desc game_Player_desc_enum_Team = {"Team", game_Player_desc_enum_Team_values, 3u};
 static const ns_field_desc game_Player_desc_fields[] = {
-    {"name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_Player, name), offsetof(game_Player_snap, name), sizeof(((game_Player_snap *)0)->name), INT64_C(0), INT64_C(0), 0, 208u, 24u, NULL, NULL, NULL, NULL},
-    {"team", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(game_Player, team), offsetof(game_Player_snap, team), sizeof(((game_Player_snap *)0)->team), INT64_C(0), INT64_C(7), 0, 7u, 0u, NULL, &game_Player_desc_enum_Team, NULL, NULL},
-    {"hand", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_Player, hand), offsetof(game_Player_snap, hand), sizeof(((game_Player_snap *)0)->hand), INT64_C(0), INT64_C(0), 0, 37u, 0u, &game_common_ItemStack_desc, NULL, NULL, NULL},
+    {"name", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(game_Player, name), 0, 0, 0, 208u, 24u, NULL, NULL, NULL, NULL},
+    {"team", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(game_Player, team), 0, 7, 0, 7u, 0u, NULL, &game_Player_desc_enum_Team, NULL, NULL},
+    {"hand", NS_ENC_COMPOSITE, 1, 0, 0x3u, NS_FIELD_AT(game_Player, hand), 0, 0, 0, 37u, 0u, &game_common_ItemStack_desc, NULL, NULL, NULL},
 };
 const ns_type_desc game_Player_desc = {
     "Player", "game_Player", "game", NS_KIND_COMPONENT, 0u, UINT64_C(0xb2b072bb1596cf27),
@@ -237,55 +237,10 @@ const ns_type_desc *const game_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component game_Player */
-
-static void game_Player_erased_snap_default(void *snap)
-{
-    *(game_Player_snap *)snap = game_Player_snap_default;
-}
-
-static void game_Player_erased_quantize(const void *value, void *snap)
-{
-    game_Player_quantize((const game_Player *)value, (game_Player_snap *)snap);
-}
-
-static void game_Player_erased_dequantize(const void *snap, void *value)
-{
-    game_Player_dequantize((const game_Player_snap *)snap, (game_Player *)value);
-}
-
-static void game_Player_erased_init(void *value)
-{
-    game_Player_init((game_Player *)value);
-}
-
-static bool game_Player_erased_snap_equal(const void *a, const void *b)
-{
-    return game_Player_snap_equal((const game_Player_snap *)a, (const game_Player_snap *)b);
-}
-
-static ns_status game_Player_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return game_Player_write(w, (const game_Player_snap *)cur, base, to);
-}
-
-static ns_status game_Player_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return game_Player_read(r, (game_Player_snap *)out, base, to);
-}
-
-static void game_Player_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    game_Player_apply((game_Player *)live, (const game_Player_snap *)snap, (const game_Player_hooks *)hooks, ctx);
-}
-
-static void game_Player_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    game_Player_interpolate((const game_Player_snap *)from, (const game_Player_snap *)to, t, (game_Player *)out);
-}
+NS_COMPONENT_WRAPPERS(game_Player)
 
 const ns_component_ops game_components[] = {
-    {&game_Player_desc, 0u, game_Player_erased_snap_default, game_Player_erased_init, game_Player_erased_quantize, game_Player_erased_dequantize, game_Player_erased_snap_equal, game_Player_erased_write, game_Player_erased_read, game_Player_erased_apply, game_Player_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(game_Player, 0u, NULL, 0u, NULL),
 };
 
 const ns_schema game_schema = {

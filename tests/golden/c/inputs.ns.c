@@ -194,11 +194,11 @@ void ctl_Move_clear_dirty(ctl_Move *v)
 }
 
 static const ns_field_desc ctl_Move_desc_fields[] = {
-    {"stick", NS_ENC_VEC_Q, 2, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(ctl_Move, stick), offsetof(ctl_Move_snap, stick), sizeof(((ctl_Move_snap *)0)->stick), INT64_C(-127), INT64_C(127), 127, 30u, 0u, NULL, NULL, NULL, NULL},
-    {"jump", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Move, jump), offsetof(ctl_Move_snap, jump), sizeof(((ctl_Move_snap *)0)->jump), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"crouch", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Move, crouch), offsetof(ctl_Move_snap, crouch), sizeof(((ctl_Move_snap *)0)->crouch), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"buttons", NS_ENC_RAW, 1, 8, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(ctl_Move, buttons), offsetof(ctl_Move_snap, buttons), sizeof(((ctl_Move_snap *)0)->buttons), INT64_C(0), INT64_C(255), 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"tick", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(ctl_Move, tick), offsetof(ctl_Move_snap, tick), sizeof(((ctl_Move_snap *)0)->tick), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"stick", NS_ENC_VEC_Q, 2, 0, 0x93u, NS_FIELD_AT(ctl_Move, stick), -127, 127, 127, 30u, 0u, NULL, NULL, NULL, NULL},
+    {"jump", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(ctl_Move, jump), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"crouch", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(ctl_Move, crouch), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"buttons", NS_ENC_RAW, 1, 8, 0xc3u, NS_FIELD_AT(ctl_Move, buttons), 0, 255, 0, 8u, 0u, NULL, NULL, NULL, NULL},
+    {"tick", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(ctl_Move, tick), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc ctl_Move_desc = {
     "Move", "ctl_Move", "ctl", NS_KIND_INPUT, 10u, UINT64_C(0xdb89d322df10830e),
@@ -308,7 +308,7 @@ void ctl_Aim_clear_dirty(ctl_Aim *v)
 }
 
 static const ns_field_desc ctl_Aim_desc_fields[] = {
-    {"view", NS_ENC_QUAT_S3, 1, 12, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(ctl_Aim, view), offsetof(ctl_Aim_snap, view), sizeof(((ctl_Aim_snap *)0)->view), INT64_C(0), INT64_C(0), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"view", NS_ENC_QUAT_S3, 1, 12, 0x43u, NS_FIELD_AT(ctl_Aim, view), 0, 0, 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc ctl_Aim_desc = {
     "Aim", "ctl_Aim", "ctl", NS_KIND_INPUT, 0u, UINT64_C(0x7c9c6c1a15921847),
@@ -416,8 +416,8 @@ ns_status ctl_Say_read(ns_reader *rp, ctl_Say_snap *out)
 }
 
 static const ns_field_desc ctl_Say_desc_fields[] = {
-    {"text", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(ctl_Say, text), offsetof(ctl_Say_snap, text), sizeof(((ctl_Say_snap *)0)->text), INT64_C(0), INT64_C(0), 0, 1146u, 140u, NULL, NULL, NULL, NULL},
-    {"channel", NS_ENC_RAW, 1, 3, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(ctl_Say, channel), offsetof(ctl_Say_snap, channel), sizeof(((ctl_Say_snap *)0)->channel), INT64_C(0), INT64_C(7), 0, 3u, 0u, NULL, NULL, NULL, NULL},
+    {"text", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(ctl_Say, text), 0, 0, 0, 1146u, 140u, NULL, NULL, NULL, NULL},
+    {"channel", NS_ENC_RAW, 1, 3, 0xd3u, NS_FIELD_AT(ctl_Say, channel), 0, 7, 0, 3u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc ctl_Say_desc = {
     "Say", "ctl_Say", "ctl", NS_KIND_RPC, 1u, UINT64_C(0xd48a8006a1a68ae1),
@@ -507,7 +507,7 @@ ns_status ctl_Ping_read(ns_reader *rp, ctl_Ping_snap *out)
 }
 
 static const ns_field_desc ctl_Ping_desc_fields[] = {
-    {"sent_at", NS_ENC_INT64, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(ctl_Ping, sent_at), offsetof(ctl_Ping_snap, sent_at), sizeof(((ctl_Ping_snap *)0)->sent_at), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"sent_at", NS_ENC_INT64, 1, 0, 0x43u, NS_FIELD_AT(ctl_Ping, sent_at), 0, 0, 0, 76u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc ctl_Ping_desc = {
     "Ping", "ctl_Ping", "ctl", NS_KIND_RPC, 2u, UINT64_C(0x75e6893bfd71a3c2),
@@ -597,7 +597,7 @@ ns_status ctl_Emote_read(ns_reader *rp, ctl_Emote_snap *out)
 }
 
 static const ns_field_desc ctl_Emote_desc_fields[] = {
-    {"id", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(ctl_Emote, id), offsetof(ctl_Emote_snap, id), sizeof(((ctl_Emote_snap *)0)->id), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"id", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(ctl_Emote, id), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc ctl_Emote_desc = {
     "Emote", "ctl_Emote", "ctl", NS_KIND_RPC, 11u, UINT64_C(0xcb157210188ec49c),
@@ -614,153 +614,22 @@ const ns_type_desc *const ctl_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* input ctl_Aim */
+NS_INPUT_WRAPPERS(ctl_Aim)
 
-static void ctl_Aim_erased_snap_default(void *snap)
-{
-    *(ctl_Aim_snap *)snap = ctl_Aim_snap_default;
-}
+NS_RPC_WRAPPERS(ctl_Say)
 
-static void ctl_Aim_erased_quantize(const void *value, void *snap)
-{
-    ctl_Aim_quantize((const ctl_Aim *)value, (ctl_Aim_snap *)snap);
-}
+NS_RPC_WRAPPERS(ctl_Ping)
 
-static void ctl_Aim_erased_dequantize(const void *snap, void *value)
-{
-    ctl_Aim_dequantize((const ctl_Aim_snap *)snap, (ctl_Aim *)value);
-}
+NS_INPUT_WRAPPERS(ctl_Move)
 
-static ns_status ctl_Aim_erased_write(ns_writer *w, const void *cur, const void *prev)
-{
-    return ctl_Aim_write(w, (const ctl_Aim_snap *)cur, (const ctl_Aim_snap *)prev);
-}
-
-static ns_status ctl_Aim_erased_read(ns_reader *r, void *out, const void *prev)
-{
-    return ctl_Aim_read(r, (ctl_Aim_snap *)out, (const ctl_Aim_snap *)prev);
-}
-
-/* rpc ctl_Say */
-
-static void ctl_Say_erased_snap_default(void *snap)
-{
-    *(ctl_Say_snap *)snap = ctl_Say_snap_default;
-}
-
-static void ctl_Say_erased_quantize(const void *value, void *snap)
-{
-    ctl_Say_quantize((const ctl_Say *)value, (ctl_Say_snap *)snap);
-}
-
-static void ctl_Say_erased_dequantize(const void *snap, void *value)
-{
-    ctl_Say_dequantize((const ctl_Say_snap *)snap, (ctl_Say *)value);
-}
-
-static ns_status ctl_Say_erased_write(ns_writer *w, const void *cur, const void *prev)
-{
-    (void)prev;
-    return ctl_Say_write(w, (const ctl_Say_snap *)cur);
-}
-
-static ns_status ctl_Say_erased_read(ns_reader *r, void *out, const void *prev)
-{
-    (void)prev;
-    return ctl_Say_read(r, (ctl_Say_snap *)out);
-}
-
-/* rpc ctl_Ping */
-
-static void ctl_Ping_erased_snap_default(void *snap)
-{
-    *(ctl_Ping_snap *)snap = ctl_Ping_snap_default;
-}
-
-static void ctl_Ping_erased_quantize(const void *value, void *snap)
-{
-    ctl_Ping_quantize((const ctl_Ping *)value, (ctl_Ping_snap *)snap);
-}
-
-static void ctl_Ping_erased_dequantize(const void *snap, void *value)
-{
-    ctl_Ping_dequantize((const ctl_Ping_snap *)snap, (ctl_Ping *)value);
-}
-
-static ns_status ctl_Ping_erased_write(ns_writer *w, const void *cur, const void *prev)
-{
-    (void)prev;
-    return ctl_Ping_write(w, (const ctl_Ping_snap *)cur);
-}
-
-static ns_status ctl_Ping_erased_read(ns_reader *r, void *out, const void *prev)
-{
-    (void)prev;
-    return ctl_Ping_read(r, (ctl_Ping_snap *)out);
-}
-
-/* input ctl_Move */
-
-static void ctl_Move_erased_snap_default(void *snap)
-{
-    *(ctl_Move_snap *)snap = ctl_Move_snap_default;
-}
-
-static void ctl_Move_erased_quantize(const void *value, void *snap)
-{
-    ctl_Move_quantize((const ctl_Move *)value, (ctl_Move_snap *)snap);
-}
-
-static void ctl_Move_erased_dequantize(const void *snap, void *value)
-{
-    ctl_Move_dequantize((const ctl_Move_snap *)snap, (ctl_Move *)value);
-}
-
-static ns_status ctl_Move_erased_write(ns_writer *w, const void *cur, const void *prev)
-{
-    return ctl_Move_write(w, (const ctl_Move_snap *)cur, (const ctl_Move_snap *)prev);
-}
-
-static ns_status ctl_Move_erased_read(ns_reader *r, void *out, const void *prev)
-{
-    return ctl_Move_read(r, (ctl_Move_snap *)out, (const ctl_Move_snap *)prev);
-}
-
-/* rpc ctl_Emote */
-
-static void ctl_Emote_erased_snap_default(void *snap)
-{
-    *(ctl_Emote_snap *)snap = ctl_Emote_snap_default;
-}
-
-static void ctl_Emote_erased_quantize(const void *value, void *snap)
-{
-    ctl_Emote_quantize((const ctl_Emote *)value, (ctl_Emote_snap *)snap);
-}
-
-static void ctl_Emote_erased_dequantize(const void *snap, void *value)
-{
-    ctl_Emote_dequantize((const ctl_Emote_snap *)snap, (ctl_Emote *)value);
-}
-
-static ns_status ctl_Emote_erased_write(ns_writer *w, const void *cur, const void *prev)
-{
-    (void)prev;
-    return ctl_Emote_write(w, (const ctl_Emote_snap *)cur);
-}
-
-static ns_status ctl_Emote_erased_read(ns_reader *r, void *out, const void *prev)
-{
-    (void)prev;
-    return ctl_Emote_read(r, (ctl_Emote_snap *)out);
-}
+NS_RPC_WRAPPERS(ctl_Emote)
 
 const ns_message_ops ctl_messages[] = {
-    {&ctl_Aim_desc, NS_MSG_INPUT, ctl_Aim_erased_snap_default, ctl_Aim_erased_quantize, ctl_Aim_erased_dequantize, ctl_Aim_erased_write, ctl_Aim_erased_read},
-    {&ctl_Say_desc, NS_MSG_RPC, ctl_Say_erased_snap_default, ctl_Say_erased_quantize, ctl_Say_erased_dequantize, ctl_Say_erased_write, ctl_Say_erased_read},
-    {&ctl_Ping_desc, NS_MSG_RPC, ctl_Ping_erased_snap_default, ctl_Ping_erased_quantize, ctl_Ping_erased_dequantize, ctl_Ping_erased_write, ctl_Ping_erased_read},
-    {&ctl_Move_desc, NS_MSG_INPUT, ctl_Move_erased_snap_default, ctl_Move_erased_quantize, ctl_Move_erased_dequantize, ctl_Move_erased_write, ctl_Move_erased_read},
-    {&ctl_Emote_desc, NS_MSG_RPC, ctl_Emote_erased_snap_default, ctl_Emote_erased_quantize, ctl_Emote_erased_dequantize, ctl_Emote_erased_write, ctl_Emote_erased_read},
+    NS_MESSAGE_ROW(ctl_Aim, NS_MSG_INPUT),
+    NS_MESSAGE_ROW(ctl_Say, NS_MSG_RPC),
+    NS_MESSAGE_ROW(ctl_Ping, NS_MSG_RPC),
+    NS_MESSAGE_ROW(ctl_Move, NS_MSG_INPUT),
+    NS_MESSAGE_ROW(ctl_Emote, NS_MSG_RPC),
 };
 
 const ns_schema ctl_schema = {

@@ -204,7 +204,7 @@ void minimal_Position_clear_dirty(minimal_Position *v)
 }
 
 static const ns_field_desc minimal_Position_desc_fields[] = {
-    {"value", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(minimal_Position, value), offsetof(minimal_Position_snap, value), sizeof(((minimal_Position_snap *)0)->value), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
+    {"value", NS_ENC_VEC_Q, 3, 0, 0x8bu, NS_FIELD_AT(minimal_Position, value), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc minimal_Position_desc = {
     "Position", "minimal_Position", "minimal", NS_KIND_COMPONENT, 0u, UINT64_C(0x0a51f3ef9d55ca5c),
@@ -217,55 +217,10 @@ const ns_type_desc *const minimal_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component minimal_Position */
-
-static void minimal_Position_erased_snap_default(void *snap)
-{
-    *(minimal_Position_snap *)snap = minimal_Position_snap_default;
-}
-
-static void minimal_Position_erased_quantize(const void *value, void *snap)
-{
-    minimal_Position_quantize((const minimal_Position *)value, (minimal_Position_snap *)snap);
-}
-
-static void minimal_Position_erased_dequantize(const void *snap, void *value)
-{
-    minimal_Position_dequantize((const minimal_Position_snap *)snap, (minimal_Position *)value);
-}
-
-static void minimal_Position_erased_init(void *value)
-{
-    minimal_Position_init((minimal_Position *)value);
-}
-
-static bool minimal_Position_erased_snap_equal(const void *a, const void *b)
-{
-    return minimal_Position_snap_equal((const minimal_Position_snap *)a, (const minimal_Position_snap *)b);
-}
-
-static ns_status minimal_Position_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return minimal_Position_write(w, (const minimal_Position_snap *)cur, base, to);
-}
-
-static ns_status minimal_Position_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return minimal_Position_read(r, (minimal_Position_snap *)out, base, to);
-}
-
-static void minimal_Position_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    minimal_Position_apply((minimal_Position *)live, (const minimal_Position_snap *)snap, (const minimal_Position_hooks *)hooks, ctx);
-}
-
-static void minimal_Position_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    minimal_Position_interpolate((const minimal_Position_snap *)from, (const minimal_Position_snap *)to, t, (minimal_Position *)out);
-}
+NS_COMPONENT_WRAPPERS(minimal_Position)
 
 const ns_component_ops minimal_components[] = {
-    {&minimal_Position_desc, 0u, minimal_Position_erased_snap_default, minimal_Position_erased_init, minimal_Position_erased_quantize, minimal_Position_erased_dequantize, minimal_Position_erased_snap_equal, minimal_Position_erased_write, minimal_Position_erased_read, minimal_Position_erased_apply, minimal_Position_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(minimal_Position, 0u, NULL, 0u, NULL),
 };
 
 const ns_schema minimal_schema = {

@@ -401,14 +401,14 @@ void modes_Avatar_clear_dirty(modes_Avatar *v)
 }
 
 static const ns_field_desc modes_Avatar_desc_fields[] = {
-    {"pos", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(modes_Avatar, pos), offsetof(modes_Avatar_snap, pos), sizeof(((modes_Avatar_snap *)0)->pos), INT64_C(-1000), INT64_C(1000), 0, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"ammo", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(modes_Avatar, ammo), offsetof(modes_Avatar_snap, ammo), sizeof(((modes_Avatar_snap *)0)->ammo), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"emote", NS_ENC_INT, 1, 0, NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(modes_Avatar, emote), offsetof(modes_Avatar_snap, emote), sizeof(((modes_Avatar_snap *)0)->emote), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"aim", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED | NS_FIELD_IF_PREDICTED, offsetof(modes_Avatar, aim), offsetof(modes_Avatar_snap, aim), sizeof(((modes_Avatar_snap *)0)->aim), INT64_C(-1000), INT64_C(1000), 0, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"glide", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED | NS_FIELD_IF_INTERPOLATED, offsetof(modes_Avatar, glide), offsetof(modes_Avatar_snap, glide), sizeof(((modes_Avatar_snap *)0)->glide), INT64_C(-1000), INT64_C(1000), 0, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"debug", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED | NS_FIELD_IF_CUSTOM, offsetof(modes_Avatar, debug), offsetof(modes_Avatar_snap, debug), sizeof(((modes_Avatar_snap *)0)->debug), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"kind", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_INITIAL | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED | NS_FIELD_IF_PREDICTED, offsetof(modes_Avatar, kind), offsetof(modes_Avatar_snap, kind), sizeof(((modes_Avatar_snap *)0)->kind), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"secret", NS_ENC_INT, 1, 0, NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(modes_Avatar, secret), offsetof(modes_Avatar_snap, secret), sizeof(((modes_Avatar_snap *)0)->secret), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"pos", NS_ENC_INT, 1, 0, 0x9bu, NS_FIELD_AT(modes_Avatar, pos), -1000, 1000, 0, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"ammo", NS_ENC_INT, 1, 0, 0xc9u, NS_FIELD_AT(modes_Avatar, ammo), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"emote", NS_ENC_INT, 1, 0, 0xcau, NS_FIELD_AT(modes_Avatar, emote), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"aim", NS_ENC_INT, 1, 0, 0x19bu, NS_FIELD_AT(modes_Avatar, aim), -1000, 1000, 0, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"glide", NS_ENC_INT, 1, 0, 0x29bu, NS_FIELD_AT(modes_Avatar, glide), -1000, 1000, 0, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"debug", NS_ENC_INT, 1, 0, 0x4cbu, NS_FIELD_AT(modes_Avatar, debug), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"kind", NS_ENC_INT, 1, 0, 0x1cfu, NS_FIELD_AT(modes_Avatar, kind), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"secret", NS_ENC_INT, 1, 0, 0xc8u, NS_FIELD_AT(modes_Avatar, secret), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc modes_Avatar_desc = {
     "Avatar", "modes_Avatar", "modes", NS_KIND_COMPONENT, 0u, UINT64_C(0xcb042143a560d33c),
@@ -656,9 +656,9 @@ void modes_Stance_clear_dirty(modes_Stance *v)
 }
 
 static const ns_field_desc modes_Stance_desc_fields[] = {
-    {"lean", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED | NS_FIELD_IF_PREDICTED, offsetof(modes_Stance, lean), offsetof(modes_Stance_snap, lean), sizeof(((modes_Stance_snap *)0)->lean), INT64_C(-100), INT64_C(100), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"crouch", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED | NS_FIELD_IF_PREDICTED, offsetof(modes_Stance, crouch), offsetof(modes_Stance_snap, crouch), sizeof(((modes_Stance_snap *)0)->crouch), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"peek", NS_ENC_INT, 1, 0, NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED | NS_FIELD_IF_PREDICTED, offsetof(modes_Stance, peek), offsetof(modes_Stance_snap, peek), sizeof(((modes_Stance_snap *)0)->peek), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"lean", NS_ENC_INT, 1, 0, 0x19bu, NS_FIELD_AT(modes_Stance, lean), -100, 100, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"crouch", NS_ENC_INT, 1, 0, 0x1c9u, NS_FIELD_AT(modes_Stance, crouch), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"peek", NS_ENC_INT, 1, 0, 0x1cau, NS_FIELD_AT(modes_Stance, peek), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc modes_Stance_desc = {
     "Stance", "modes_Stance", "modes", NS_KIND_COMPONENT, 1u, UINT64_C(0xc15917c4894f6ef2),
@@ -874,8 +874,8 @@ void modes_Plain_clear_dirty(modes_Plain *v)
 }
 
 static const ns_field_desc modes_Plain_desc_fields[] = {
-    {"hp", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(modes_Plain, hp), offsetof(modes_Plain_snap, hp), sizeof(((modes_Plain_snap *)0)->hp), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"clip", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(modes_Plain, clip), offsetof(modes_Plain_snap, clip), sizeof(((modes_Plain_snap *)0)->clip), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"hp", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(modes_Plain, hp), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"clip", NS_ENC_INT, 1, 0, 0xc9u, NS_FIELD_AT(modes_Plain, clip), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc modes_Plain_desc = {
     "Plain", "modes_Plain", "modes", NS_KIND_COMPONENT, 2u, UINT64_C(0x305190066eccf5e9),
@@ -1121,9 +1121,9 @@ void modes_Owned_clear_dirty(modes_Owned *v)
 }
 
 static const ns_field_desc modes_Owned_desc_fields[] = {
-    {"near", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED | NS_FIELD_IF_PREDICTED, offsetof(modes_Owned, near), offsetof(modes_Owned_snap, near), sizeof(((modes_Owned_snap *)0)->near), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"far", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED | NS_FIELD_IF_INTERPOLATED, offsetof(modes_Owned, far), offsetof(modes_Owned_snap, far), sizeof(((modes_Owned_snap *)0)->far), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"always", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(modes_Owned, always), offsetof(modes_Owned_snap, always), sizeof(((modes_Owned_snap *)0)->always), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"near", NS_ENC_INT, 1, 0, 0x1c9u, NS_FIELD_AT(modes_Owned, near), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"far", NS_ENC_INT, 1, 0, 0x2c9u, NS_FIELD_AT(modes_Owned, far), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"always", NS_ENC_INT, 1, 0, 0xc9u, NS_FIELD_AT(modes_Owned, always), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc modes_Owned_desc = {
     "Owned", "modes_Owned", "modes", NS_KIND_COMPONENT, 3u, UINT64_C(0x50926be27e0ce017),
@@ -1139,199 +1139,19 @@ const ns_type_desc *const modes_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component modes_Avatar */
+NS_COMPONENT_WRAPPERS(modes_Avatar)
 
-static void modes_Avatar_erased_snap_default(void *snap)
-{
-    *(modes_Avatar_snap *)snap = modes_Avatar_snap_default;
-}
+NS_COMPONENT_WRAPPERS(modes_Stance)
 
-static void modes_Avatar_erased_quantize(const void *value, void *snap)
-{
-    modes_Avatar_quantize((const modes_Avatar *)value, (modes_Avatar_snap *)snap);
-}
+NS_COMPONENT_WRAPPERS(modes_Plain)
 
-static void modes_Avatar_erased_dequantize(const void *snap, void *value)
-{
-    modes_Avatar_dequantize((const modes_Avatar_snap *)snap, (modes_Avatar *)value);
-}
-
-static void modes_Avatar_erased_init(void *value)
-{
-    modes_Avatar_init((modes_Avatar *)value);
-}
-
-static bool modes_Avatar_erased_snap_equal(const void *a, const void *b)
-{
-    return modes_Avatar_snap_equal((const modes_Avatar_snap *)a, (const modes_Avatar_snap *)b);
-}
-
-static ns_status modes_Avatar_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return modes_Avatar_write(w, (const modes_Avatar_snap *)cur, base, to);
-}
-
-static ns_status modes_Avatar_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return modes_Avatar_read(r, (modes_Avatar_snap *)out, base, to);
-}
-
-static void modes_Avatar_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    modes_Avatar_apply((modes_Avatar *)live, (const modes_Avatar_snap *)snap, (const modes_Avatar_hooks *)hooks, ctx);
-}
-
-static void modes_Avatar_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    modes_Avatar_interpolate((const modes_Avatar_snap *)from, (const modes_Avatar_snap *)to, t, (modes_Avatar *)out);
-}
-
-/* component modes_Stance */
-
-static void modes_Stance_erased_snap_default(void *snap)
-{
-    *(modes_Stance_snap *)snap = modes_Stance_snap_default;
-}
-
-static void modes_Stance_erased_quantize(const void *value, void *snap)
-{
-    modes_Stance_quantize((const modes_Stance *)value, (modes_Stance_snap *)snap);
-}
-
-static void modes_Stance_erased_dequantize(const void *snap, void *value)
-{
-    modes_Stance_dequantize((const modes_Stance_snap *)snap, (modes_Stance *)value);
-}
-
-static void modes_Stance_erased_init(void *value)
-{
-    modes_Stance_init((modes_Stance *)value);
-}
-
-static bool modes_Stance_erased_snap_equal(const void *a, const void *b)
-{
-    return modes_Stance_snap_equal((const modes_Stance_snap *)a, (const modes_Stance_snap *)b);
-}
-
-static ns_status modes_Stance_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return modes_Stance_write(w, (const modes_Stance_snap *)cur, base, to);
-}
-
-static ns_status modes_Stance_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return modes_Stance_read(r, (modes_Stance_snap *)out, base, to);
-}
-
-static void modes_Stance_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    modes_Stance_apply((modes_Stance *)live, (const modes_Stance_snap *)snap, (const modes_Stance_hooks *)hooks, ctx);
-}
-
-static void modes_Stance_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    modes_Stance_interpolate((const modes_Stance_snap *)from, (const modes_Stance_snap *)to, t, (modes_Stance *)out);
-}
-
-/* component modes_Plain */
-
-static void modes_Plain_erased_snap_default(void *snap)
-{
-    *(modes_Plain_snap *)snap = modes_Plain_snap_default;
-}
-
-static void modes_Plain_erased_quantize(const void *value, void *snap)
-{
-    modes_Plain_quantize((const modes_Plain *)value, (modes_Plain_snap *)snap);
-}
-
-static void modes_Plain_erased_dequantize(const void *snap, void *value)
-{
-    modes_Plain_dequantize((const modes_Plain_snap *)snap, (modes_Plain *)value);
-}
-
-static void modes_Plain_erased_init(void *value)
-{
-    modes_Plain_init((modes_Plain *)value);
-}
-
-static bool modes_Plain_erased_snap_equal(const void *a, const void *b)
-{
-    return modes_Plain_snap_equal((const modes_Plain_snap *)a, (const modes_Plain_snap *)b);
-}
-
-static ns_status modes_Plain_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return modes_Plain_write(w, (const modes_Plain_snap *)cur, base, to);
-}
-
-static ns_status modes_Plain_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return modes_Plain_read(r, (modes_Plain_snap *)out, base, to);
-}
-
-static void modes_Plain_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    modes_Plain_apply((modes_Plain *)live, (const modes_Plain_snap *)snap, (const modes_Plain_hooks *)hooks, ctx);
-}
-
-static void modes_Plain_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    modes_Plain_interpolate((const modes_Plain_snap *)from, (const modes_Plain_snap *)to, t, (modes_Plain *)out);
-}
-
-/* component modes_Owned */
-
-static void modes_Owned_erased_snap_default(void *snap)
-{
-    *(modes_Owned_snap *)snap = modes_Owned_snap_default;
-}
-
-static void modes_Owned_erased_quantize(const void *value, void *snap)
-{
-    modes_Owned_quantize((const modes_Owned *)value, (modes_Owned_snap *)snap);
-}
-
-static void modes_Owned_erased_dequantize(const void *snap, void *value)
-{
-    modes_Owned_dequantize((const modes_Owned_snap *)snap, (modes_Owned *)value);
-}
-
-static void modes_Owned_erased_init(void *value)
-{
-    modes_Owned_init((modes_Owned *)value);
-}
-
-static bool modes_Owned_erased_snap_equal(const void *a, const void *b)
-{
-    return modes_Owned_snap_equal((const modes_Owned_snap *)a, (const modes_Owned_snap *)b);
-}
-
-static ns_status modes_Owned_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return modes_Owned_write(w, (const modes_Owned_snap *)cur, base, to);
-}
-
-static ns_status modes_Owned_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return modes_Owned_read(r, (modes_Owned_snap *)out, base, to);
-}
-
-static void modes_Owned_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    modes_Owned_apply((modes_Owned *)live, (const modes_Owned_snap *)snap, (const modes_Owned_hooks *)hooks, ctx);
-}
-
-static void modes_Owned_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    modes_Owned_interpolate((const modes_Owned_snap *)from, (const modes_Owned_snap *)to, t, (modes_Owned *)out);
-}
+NS_COMPONENT_WRAPPERS(modes_Owned)
 
 const ns_component_ops modes_components[] = {
-    {&modes_Avatar_desc, 0u, modes_Avatar_erased_snap_default, modes_Avatar_erased_init, modes_Avatar_erased_quantize, modes_Avatar_erased_dequantize, modes_Avatar_erased_snap_equal, modes_Avatar_erased_write, modes_Avatar_erased_read, modes_Avatar_erased_apply, modes_Avatar_erased_interpolate, NULL, 0u, NULL},
-    {&modes_Stance_desc, 0u, modes_Stance_erased_snap_default, modes_Stance_erased_init, modes_Stance_erased_quantize, modes_Stance_erased_dequantize, modes_Stance_erased_snap_equal, modes_Stance_erased_write, modes_Stance_erased_read, modes_Stance_erased_apply, modes_Stance_erased_interpolate, NULL, 0u, NULL},
-    {&modes_Plain_desc, 0u, modes_Plain_erased_snap_default, modes_Plain_erased_init, modes_Plain_erased_quantize, modes_Plain_erased_dequantize, modes_Plain_erased_snap_equal, modes_Plain_erased_write, modes_Plain_erased_read, modes_Plain_erased_apply, modes_Plain_erased_interpolate, NULL, 0u, NULL},
-    {&modes_Owned_desc, 0u, modes_Owned_erased_snap_default, modes_Owned_erased_init, modes_Owned_erased_quantize, modes_Owned_erased_dequantize, modes_Owned_erased_snap_equal, modes_Owned_erased_write, modes_Owned_erased_read, modes_Owned_erased_apply, modes_Owned_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(modes_Avatar, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(modes_Stance, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(modes_Plain, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(modes_Owned, 0u, NULL, 0u, NULL),
 };
 
 const ns_schema modes_schema = {

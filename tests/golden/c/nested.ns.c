@@ -107,8 +107,8 @@ void game_core_Vec2i_interpolate(const game_core_Vec2i_snap *from, const game_co
 }
 
 static const ns_field_desc game_core_Vec2i_desc_fields[] = {
-    {"x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(game_core_Vec2i, x), offsetof(game_core_Vec2i_snap, x), sizeof(((game_core_Vec2i_snap *)0)->x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(game_core_Vec2i, y), offsetof(game_core_Vec2i_snap, y), sizeof(((game_core_Vec2i_snap *)0)->y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"x", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(game_core_Vec2i, x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"y", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(game_core_Vec2i, y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc game_core_Vec2i_desc = {
     "Vec2i", "game_core_Vec2i", "game.core", NS_KIND_STRUCT, 0u, UINT64_C(0x410262953a2f44db),
@@ -236,10 +236,10 @@ void game_core_Bounds_interpolate(const game_core_Bounds_snap *from, const game_
 }
 
 static const ns_field_desc game_core_Bounds_desc_fields[] = {
-    {"min.x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(game_core_Bounds, min.x), offsetof(game_core_Bounds_snap, min.x), sizeof(((game_core_Bounds_snap *)0)->min.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"min.y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(game_core_Bounds, min.y), offsetof(game_core_Bounds_snap, min.y), sizeof(((game_core_Bounds_snap *)0)->min.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"max.x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(game_core_Bounds, max.x), offsetof(game_core_Bounds_snap, max.x), sizeof(((game_core_Bounds_snap *)0)->max.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"max.y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_BOUNDED, offsetof(game_core_Bounds, max.y), offsetof(game_core_Bounds_snap, max.y), sizeof(((game_core_Bounds_snap *)0)->max.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"min.x", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(game_core_Bounds, min.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"min.y", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(game_core_Bounds, min.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"max.x", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(game_core_Bounds, max.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"max.y", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(game_core_Bounds, max.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc game_core_Bounds_desc = {
     "Bounds", "game_core_Bounds", "game.core", NS_KIND_STRUCT, 0u, UINT64_C(0xdeb8f9205430400c),
@@ -352,8 +352,8 @@ void game_core_Stats_interpolate(const game_core_Stats_snap *from, const game_co
 }
 
 static const ns_field_desc game_core_Stats_desc_fields[] = {
-    {"strength", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(game_core_Stats, strength), offsetof(game_core_Stats_snap, strength), sizeof(((game_core_Stats_snap *)0)->strength), INT64_C(1), INT64_C(20), 0, 10u, 0u, NULL, NULL, NULL, NULL},
-    {"agility", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(game_core_Stats, agility), offsetof(game_core_Stats_snap, agility), sizeof(((game_core_Stats_snap *)0)->agility), INT64_C(1), INT64_C(20), 0, 10u, 0u, NULL, NULL, NULL, NULL},
+    {"strength", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(game_core_Stats, strength), 1, 20, 0, 10u, 0u, NULL, NULL, NULL, NULL},
+    {"agility", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(game_core_Stats, agility), 1, 20, 0, 10u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc game_core_Stats_desc = {
     "Stats", "game_core_Stats", "game.core", NS_KIND_STRUCT, 0u, UINT64_C(0xa4ff599a6330a94a),
@@ -658,12 +658,12 @@ void game_core_Body_clear_dirty(game_core_Body *v)
 }
 
 static const ns_field_desc game_core_Body_desc_fields[] = {
-    {"box.min.x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(game_core_Body, box.min.x), offsetof(game_core_Body_snap, box.min.x), sizeof(((game_core_Body_snap *)0)->box.min.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"box.min.y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(game_core_Body, box.min.y), offsetof(game_core_Body_snap, box.min.y), sizeof(((game_core_Body_snap *)0)->box.min.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"box.max.x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(game_core_Body, box.max.x), offsetof(game_core_Body_snap, box.max.x), sizeof(((game_core_Body_snap *)0)->box.max.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"box.max.y", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(game_core_Body, box.max.y), offsetof(game_core_Body_snap, box.max.y), sizeof(((game_core_Body_snap *)0)->box.max.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"stats", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_core_Body, stats), offsetof(game_core_Body_snap, stats), sizeof(((game_core_Body_snap *)0)->stats), INT64_C(0), INT64_C(0), 0, 20u, 0u, &game_core_Stats_desc, NULL, NULL, NULL},
-    {"base", NS_ENC_COMPOSITE, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(game_core_Body, base), offsetof(game_core_Body_snap, base), sizeof(((game_core_Body_snap *)0)->base), INT64_C(0), INT64_C(0), 0, 20u, 0u, &game_core_Stats_desc, NULL, NULL, NULL},
+    {"box.min.x", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(game_core_Body, box.min.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"box.min.y", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(game_core_Body, box.min.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"box.max.x", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(game_core_Body, box.max.x), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"box.max.y", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(game_core_Body, box.max.y), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"stats", NS_ENC_COMPOSITE, 1, 0, 0x3u, NS_FIELD_AT(game_core_Body, stats), 0, 0, 0, 20u, 0u, &game_core_Stats_desc, NULL, NULL, NULL},
+    {"base", NS_ENC_COMPOSITE, 1, 0, 0x3u, NS_FIELD_AT(game_core_Body, base), 0, 0, 0, 20u, 0u, &game_core_Stats_desc, NULL, NULL, NULL},
 };
 const ns_type_desc game_core_Body_desc = {
     "Body", "game_core_Body", "game.core", NS_KIND_COMPONENT, 0u, UINT64_C(0x7100f832c2a8712f),
@@ -679,55 +679,10 @@ const ns_type_desc *const game_core_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component game_core_Body */
-
-static void game_core_Body_erased_snap_default(void *snap)
-{
-    *(game_core_Body_snap *)snap = game_core_Body_snap_default;
-}
-
-static void game_core_Body_erased_quantize(const void *value, void *snap)
-{
-    game_core_Body_quantize((const game_core_Body *)value, (game_core_Body_snap *)snap);
-}
-
-static void game_core_Body_erased_dequantize(const void *snap, void *value)
-{
-    game_core_Body_dequantize((const game_core_Body_snap *)snap, (game_core_Body *)value);
-}
-
-static void game_core_Body_erased_init(void *value)
-{
-    game_core_Body_init((game_core_Body *)value);
-}
-
-static bool game_core_Body_erased_snap_equal(const void *a, const void *b)
-{
-    return game_core_Body_snap_equal((const game_core_Body_snap *)a, (const game_core_Body_snap *)b);
-}
-
-static ns_status game_core_Body_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return game_core_Body_write(w, (const game_core_Body_snap *)cur, base, to);
-}
-
-static ns_status game_core_Body_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return game_core_Body_read(r, (game_core_Body_snap *)out, base, to);
-}
-
-static void game_core_Body_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    game_core_Body_apply((game_core_Body *)live, (const game_core_Body_snap *)snap, (const game_core_Body_hooks *)hooks, ctx);
-}
-
-static void game_core_Body_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    game_core_Body_interpolate((const game_core_Body_snap *)from, (const game_core_Body_snap *)to, t, (game_core_Body *)out);
-}
+NS_COMPONENT_WRAPPERS(game_core_Body)
 
 const ns_component_ops game_core_components[] = {
-    {&game_core_Body_desc, 0u, game_core_Body_erased_snap_default, game_core_Body_erased_init, game_core_Body_erased_quantize, game_core_Body_erased_dequantize, game_core_Body_erased_snap_equal, game_core_Body_erased_write, game_core_Body_erased_read, game_core_Body_erased_apply, game_core_Body_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(game_core_Body, 0u, NULL, 0u, NULL),
 };
 
 const ns_schema game_core_schema = {

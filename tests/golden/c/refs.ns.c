@@ -108,8 +108,8 @@ void rf_Aim_interpolate(const rf_Aim_snap *from, const rf_Aim_snap *to, float t,
 }
 
 static const ns_field_desc rf_Aim_desc_fields[] = {
-    {"at", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Aim, at), offsetof(rf_Aim_snap, at), sizeof(((rf_Aim_snap *)0)->at), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"slot", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Aim, slot), offsetof(rf_Aim_snap, slot), sizeof(((rf_Aim_snap *)0)->slot), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"at", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Aim, at), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"slot", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Aim, slot), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc rf_Aim_desc = {
     "Aim", "rf_Aim", "rf", NS_KIND_STRUCT, 0u, UINT64_C(0x5911bc0fe025c613),
@@ -228,9 +228,9 @@ void rf_Pack_interpolate(const rf_Pack_snap *from, const rf_Pack_snap *to, float
 }
 
 static const ns_field_desc rf_Pack_desc_fields[] = {
-    {"one", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Pack, one), offsetof(rf_Pack_snap, one), sizeof(((rf_Pack_snap *)0)->one), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"aim.at", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Pack, aim.at), offsetof(rf_Pack_snap, aim.at), sizeof(((rf_Pack_snap *)0)->aim.at), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"aim.slot", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Pack, aim.slot), offsetof(rf_Pack_snap, aim.slot), sizeof(((rf_Pack_snap *)0)->aim.slot), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"one", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Pack, one), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"aim.at", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Pack, aim.at), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"aim.slot", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Pack, aim.slot), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc rf_Pack_desc = {
     "Pack", "rf_Pack", "rf", NS_KIND_STRUCT, 0u, UINT64_C(0xf7ff1a7fc695024b),
@@ -353,9 +353,9 @@ void rf_Duo_interpolate(const rf_Duo_snap *from, const rf_Duo_snap *to, float t,
 }
 
 static const ns_field_desc rf_Duo_desc_fields[] = {
-    {"two[0]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Duo, two[0]), offsetof(rf_Duo_snap, two[0]), sizeof(((rf_Duo_snap *)0)->two[0]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"two[1]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Duo, two[1]), offsetof(rf_Duo_snap, two[1]), sizeof(((rf_Duo_snap *)0)->two[1]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"n", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Duo, n), offsetof(rf_Duo_snap, n), sizeof(((rf_Duo_snap *)0)->n), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"two[0]", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Duo, two[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"two[1]", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Duo, two[1]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"n", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Duo, n), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc rf_Duo_desc = {
     "Duo", "rf_Duo", "rf", NS_KIND_STRUCT, 0u, UINT64_C(0xfc9ceab3559e7deb),
@@ -451,7 +451,7 @@ void rf_Point_interpolate(const rf_Point_snap *from, const rf_Point_snap *to, fl
 }
 
 static const ns_field_desc rf_Point_desc_fields[] = {
-    {"x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Point, x), offsetof(rf_Point_snap, x), sizeof(((rf_Point_snap *)0)->x), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"x", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Point, x), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc rf_Point_desc = {
     "Point", "rf_Point", "rf", NS_KIND_STRUCT, 0u, UINT64_C(0x7a9bb60ba5bc446d),
@@ -560,8 +560,8 @@ void rf_Beam_interpolate(const rf_Beam_snap *from, const rf_Beam_snap *to, float
 }
 
 static const ns_field_desc rf_Beam_desc_fields[] = {
-    {"from", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Beam, from), offsetof(rf_Beam_snap, from), sizeof(((rf_Beam_snap *)0)->from), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"to", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Beam, to), offsetof(rf_Beam_snap, to), sizeof(((rf_Beam_snap *)0)->to), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"from", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Beam, from), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"to", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Beam, to), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc rf_Beam_desc = {
     "Beam", "rf_Beam", "rf", NS_KIND_STRUCT, 0u, UINT64_C(0x6cc0c7d1b559795f),
@@ -1001,10 +1001,10 @@ void rf_Link_clear_dirty(rf_Link *v)
 }
 
 static const ns_field_desc rf_Link_desc_fields[] = {
-    {"target", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Link, target), offsetof(rf_Link_snap, target), sizeof(((rf_Link_snap *)0)->target), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"aim.at", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Link, aim.at), offsetof(rf_Link_snap, aim.at), sizeof(((rf_Link_snap *)0)->aim.at), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"aim.slot", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Link, aim.slot), offsetof(rf_Link_snap, aim.slot), sizeof(((rf_Link_snap *)0)->aim.slot), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"goal", NS_ENC_UNION, 1, 2, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(rf_Link, goal), offsetof(rf_Link_snap, goal), sizeof(((rf_Link_snap *)0)->goal), INT64_C(0), INT64_C(0), 0, 81u, 3u, &rf_Goal_desc, NULL, NULL, NULL},
+    {"target", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Link, target), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"aim.at", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Link, aim.at), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"aim.slot", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(rf_Link, aim.slot), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"goal", NS_ENC_UNION, 1, 2, 0x3u, NS_FIELD_AT(rf_Link, goal), 0, 0, 0, 81u, 3u, &rf_Goal_desc, NULL, NULL, NULL},
 };
 const ns_type_desc rf_Link_desc = {
     "Link", "rf_Link", "rf", NS_KIND_COMPONENT, 0u, UINT64_C(0x01eb570fa7f0ec91),
@@ -2784,26 +2784,26 @@ const rf_Crowd_crew_item *rf_Crowd_crew_at(const rf_Crowd *v, uint32_t index)
     return index < rf_Crowd_crew_count(v) ? &v->crew.items[index] : NULL;
 }
 
-static const ns_field_desc rf_Crowd_desc_elem_members = {"", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, 0, 0, sizeof(((rf_Crowd_snap *)0)->members.items[0]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc rf_Crowd_desc_elem_seats = {"", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, 0, 0, sizeof(((rf_Crowd_snap *)0)->seats.values[0]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc rf_Crowd_desc_elem_scores = {"", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, 0, 0, sizeof(((rf_Crowd_snap *)0)->scores.values[0]), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc rf_Crowd_desc_elem_members = {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((rf_Crowd_snap *)0)->members.items[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc rf_Crowd_desc_elem_seats = {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((rf_Crowd_snap *)0)->seats.values[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc rf_Crowd_desc_elem_scores = {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((rf_Crowd_snap *)0)->scores.values[0]), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL};
 static const ns_field_desc rf_Crowd_desc_fields[] = {
-    {"members", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(rf_Crowd, members), offsetof(rf_Crowd_snap, members), sizeof(((rf_Crowd_snap *)0)->members), INT64_C(0), INT64_C(0), 0, 254u, 6u, NULL, NULL, &rf_Crowd_members_ops, &rf_Crowd_desc_elem_members},
-    {"packs", NS_ENC_LIST, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(rf_Crowd, packs), offsetof(rf_Crowd_snap, packs), sizeof(((rf_Crowd_snap *)0)->packs), INT64_C(0), INT64_C(0), 0, 301u, 3u, &rf_Pack_desc, NULL, &rf_Crowd_packs_ops, NULL},
-    {"seats", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(rf_Crowd, seats), offsetof(rf_Crowd_snap, seats), sizeof(((rf_Crowd_snap *)0)->seats), INT64_C(0), INT64_C(0), 0, 287u, 4u, NULL, NULL, &rf_Crowd_seats_ops, &rf_Crowd_desc_elem_seats},
-    {"scores", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(rf_Crowd, scores), offsetof(rf_Crowd_snap, scores), sizeof(((rf_Crowd_snap *)0)->scores), INT64_C(0), INT64_C(0), 0, 429u, 4u, NULL, NULL, &rf_Crowd_scores_ops, &rf_Crowd_desc_elem_scores},
-    {"friends", NS_ENC_SET, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(rf_Crowd, friends), offsetof(rf_Crowd_snap, friends), sizeof(((rf_Crowd_snap *)0)->friends), INT64_C(0), INT64_C(0), 0, 357u, 4u, NULL, NULL, &rf_Crowd_friends_ops, NULL},
-    {"squad", NS_ENC_FASTARRAY, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(rf_Crowd, squad), offsetof(rf_Crowd_snap, squad), sizeof(((rf_Crowd_snap *)0)->squad), INT64_C(0), INT64_C(0), 0, 583u, 4u, &rf_Aim_desc, NULL, &rf_Crowd_squad_ops, NULL},
-    {"crew", NS_ENC_FASTARRAY, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(rf_Crowd, crew), offsetof(rf_Crowd_snap, crew), sizeof(((rf_Crowd_snap *)0)->crew), INT64_C(0), INT64_C(0), 0, 416u, 3u, &rf_Aim_desc, NULL, &rf_Crowd_crew_ops, NULL},
-    {"pair[0]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Crowd, pair[0]), offsetof(rf_Crowd_snap, pair[0]), sizeof(((rf_Crowd_snap *)0)->pair[0]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"pair[1]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Crowd, pair[1]), offsetof(rf_Crowd_snap, pair[1]), sizeof(((rf_Crowd_snap *)0)->pair[1]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"aims[0].at", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Crowd, aims[0].at), offsetof(rf_Crowd_snap, aims[0].at), sizeof(((rf_Crowd_snap *)0)->aims[0].at), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"aims[0].slot", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Crowd, aims[0].slot), offsetof(rf_Crowd_snap, aims[0].slot), sizeof(((rf_Crowd_snap *)0)->aims[0].slot), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"aims[1].at", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Crowd, aims[1].at), offsetof(rf_Crowd_snap, aims[1].at), sizeof(((rf_Crowd_snap *)0)->aims[1].at), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"aims[1].slot", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Crowd, aims[1].slot), offsetof(rf_Crowd_snap, aims[1].slot), sizeof(((rf_Crowd_snap *)0)->aims[1].slot), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"duo.two[0]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Crowd, duo.two[0]), offsetof(rf_Crowd_snap, duo.two[0]), sizeof(((rf_Crowd_snap *)0)->duo.two[0]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"duo.two[1]", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Crowd, duo.two[1]), offsetof(rf_Crowd_snap, duo.two[1]), sizeof(((rf_Crowd_snap *)0)->duo.two[1]), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"duo.n", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Crowd, duo.n), offsetof(rf_Crowd_snap, duo.n), sizeof(((rf_Crowd_snap *)0)->duo.n), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"members", NS_ENC_LIST, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, members), 0, 0, 0, 254u, 6u, NULL, NULL, &rf_Crowd_members_ops, &rf_Crowd_desc_elem_members},
+    {"packs", NS_ENC_LIST, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, packs), 0, 0, 0, 301u, 3u, &rf_Pack_desc, NULL, &rf_Crowd_packs_ops, NULL},
+    {"seats", NS_ENC_MAP, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, seats), 0, 0, 0, 287u, 4u, NULL, NULL, &rf_Crowd_seats_ops, &rf_Crowd_desc_elem_seats},
+    {"scores", NS_ENC_MAP, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, scores), 0, 0, 0, 429u, 4u, NULL, NULL, &rf_Crowd_scores_ops, &rf_Crowd_desc_elem_scores},
+    {"friends", NS_ENC_SET, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, friends), 0, 0, 0, 357u, 4u, NULL, NULL, &rf_Crowd_friends_ops, NULL},
+    {"squad", NS_ENC_FASTARRAY, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, squad), 0, 0, 0, 583u, 4u, &rf_Aim_desc, NULL, &rf_Crowd_squad_ops, NULL},
+    {"crew", NS_ENC_FASTARRAY, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, crew), 0, 0, 0, 416u, 3u, &rf_Aim_desc, NULL, &rf_Crowd_crew_ops, NULL},
+    {"pair[0]", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Crowd, pair[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"pair[1]", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Crowd, pair[1]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"aims[0].at", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Crowd, aims[0].at), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"aims[0].slot", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(rf_Crowd, aims[0].slot), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"aims[1].at", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Crowd, aims[1].at), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"aims[1].slot", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(rf_Crowd, aims[1].slot), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"duo.two[0]", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Crowd, duo.two[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"duo.two[1]", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(rf_Crowd, duo.two[1]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"duo.n", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(rf_Crowd, duo.n), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc rf_Crowd_desc = {
     "Crowd", "rf_Crowd", "rf", NS_KIND_COMPONENT, 1u, UINT64_C(0x70352afb24554351),
@@ -2989,7 +2989,7 @@ void rf_Body_clear_dirty(rf_Body *v)
 }
 
 static const ns_field_desc rf_Body_desc_fields[] = {
-    {"x", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(rf_Body, x), offsetof(rf_Body_snap, x), sizeof(((rf_Body_snap *)0)->x), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"x", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(rf_Body, x), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc rf_Body_desc = {
     "Body", "rf_Body", "rf", NS_KIND_COMPONENT, 2u, UINT64_C(0x3e64bafd38bd2008),
@@ -3009,52 +3009,7 @@ const ns_type_desc *const rf_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component rf_Link */
-
-static void rf_Link_erased_snap_default(void *snap)
-{
-    *(rf_Link_snap *)snap = rf_Link_snap_default;
-}
-
-static void rf_Link_erased_quantize(const void *value, void *snap)
-{
-    rf_Link_quantize((const rf_Link *)value, (rf_Link_snap *)snap);
-}
-
-static void rf_Link_erased_dequantize(const void *snap, void *value)
-{
-    rf_Link_dequantize((const rf_Link_snap *)snap, (rf_Link *)value);
-}
-
-static void rf_Link_erased_init(void *value)
-{
-    rf_Link_init((rf_Link *)value);
-}
-
-static bool rf_Link_erased_snap_equal(const void *a, const void *b)
-{
-    return rf_Link_snap_equal((const rf_Link_snap *)a, (const rf_Link_snap *)b);
-}
-
-static ns_status rf_Link_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return rf_Link_write(w, (const rf_Link_snap *)cur, base, to);
-}
-
-static ns_status rf_Link_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return rf_Link_read(r, (rf_Link_snap *)out, base, to);
-}
-
-static void rf_Link_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    rf_Link_apply((rf_Link *)live, (const rf_Link_snap *)snap, (const rf_Link_hooks *)hooks, ctx);
-}
-
-static void rf_Link_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    rf_Link_interpolate((const rf_Link_snap *)from, (const rf_Link_snap *)to, t, (rf_Link *)out);
-}
+NS_COMPONENT_WRAPPERS(rf_Link)
 static const ns_entity_field rf_Link_erased_entities[] = {
     {(uint32_t)(offsetof(rf_Link_snap, target)), (uint32_t)(offsetof(rf_Link, target)), 0, 0, 0, 0, 0, 0, 0},
     {(uint32_t)(offsetof(rf_Link_snap, aim) + offsetof(rf_Aim_snap, at)), (uint32_t)(offsetof(rf_Link, aim) + offsetof(rf_Aim, at)), 0, 0, 0, 0, 0, 0, 0},
@@ -3063,52 +3018,7 @@ static const ns_entity_field rf_Link_erased_entities[] = {
     {(uint32_t)(offsetof(rf_Link_snap, goal) + offsetof(rf_Goal_snap, beam) + offsetof(rf_Beam_snap, to)), (uint32_t)(offsetof(rf_Link, goal) + offsetof(rf_Goal, beam) + offsetof(rf_Beam, to)), 0, 0, 0, 0, 0, (uint32_t)(offsetof(rf_Link_snap, goal.tag)) + 1u, 2u},
 };
 
-/* component rf_Crowd */
-
-static void rf_Crowd_erased_snap_default(void *snap)
-{
-    *(rf_Crowd_snap *)snap = rf_Crowd_snap_default;
-}
-
-static void rf_Crowd_erased_quantize(const void *value, void *snap)
-{
-    rf_Crowd_quantize((const rf_Crowd *)value, (rf_Crowd_snap *)snap);
-}
-
-static void rf_Crowd_erased_dequantize(const void *snap, void *value)
-{
-    rf_Crowd_dequantize((const rf_Crowd_snap *)snap, (rf_Crowd *)value);
-}
-
-static void rf_Crowd_erased_init(void *value)
-{
-    rf_Crowd_init((rf_Crowd *)value);
-}
-
-static bool rf_Crowd_erased_snap_equal(const void *a, const void *b)
-{
-    return rf_Crowd_snap_equal((const rf_Crowd_snap *)a, (const rf_Crowd_snap *)b);
-}
-
-static ns_status rf_Crowd_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return rf_Crowd_write(w, (const rf_Crowd_snap *)cur, base, to);
-}
-
-static ns_status rf_Crowd_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return rf_Crowd_read(r, (rf_Crowd_snap *)out, base, to);
-}
-
-static void rf_Crowd_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    rf_Crowd_apply((rf_Crowd *)live, (const rf_Crowd_snap *)snap, (const rf_Crowd_hooks *)hooks, ctx);
-}
-
-static void rf_Crowd_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    rf_Crowd_interpolate((const rf_Crowd_snap *)from, (const rf_Crowd_snap *)to, t, (rf_Crowd *)out);
-}
+NS_COMPONENT_WRAPPERS(rf_Crowd)
 static const ns_entity_field rf_Crowd_erased_entities[] = {
     {(uint32_t)(offsetof(rf_Crowd_snap, members.items)), (uint32_t)(offsetof(rf_Crowd, members.items)), 6u, (uint32_t)(offsetof(rf_Crowd_snap, members.count)), (uint32_t)sizeof(((rf_Crowd_snap *)0)->members.items[0]), (uint32_t)sizeof(((rf_Crowd *)0)->members.items[0]), 0, 0, 0},
     {(uint32_t)(offsetof(rf_Crowd_snap, packs.items) + offsetof(rf_Pack_snap, one)), (uint32_t)(offsetof(rf_Crowd, packs.items) + offsetof(rf_Pack, one)), 3u, (uint32_t)(offsetof(rf_Crowd_snap, packs.count)), (uint32_t)sizeof(((rf_Crowd_snap *)0)->packs.items[0]), (uint32_t)sizeof(((rf_Crowd *)0)->packs.items[0]), 0, 0, 0},
@@ -3124,57 +3034,12 @@ static const ns_entity_field rf_Crowd_erased_entities[] = {
     {(uint32_t)(offsetof(rf_Crowd_snap, duo) + offsetof(rf_Duo_snap, two[1])), (uint32_t)(offsetof(rf_Crowd, duo) + offsetof(rf_Duo, two[1])), 0, 0, 0, 0, 0, 0, 0},
 };
 
-/* component rf_Body */
-
-static void rf_Body_erased_snap_default(void *snap)
-{
-    *(rf_Body_snap *)snap = rf_Body_snap_default;
-}
-
-static void rf_Body_erased_quantize(const void *value, void *snap)
-{
-    rf_Body_quantize((const rf_Body *)value, (rf_Body_snap *)snap);
-}
-
-static void rf_Body_erased_dequantize(const void *snap, void *value)
-{
-    rf_Body_dequantize((const rf_Body_snap *)snap, (rf_Body *)value);
-}
-
-static void rf_Body_erased_init(void *value)
-{
-    rf_Body_init((rf_Body *)value);
-}
-
-static bool rf_Body_erased_snap_equal(const void *a, const void *b)
-{
-    return rf_Body_snap_equal((const rf_Body_snap *)a, (const rf_Body_snap *)b);
-}
-
-static ns_status rf_Body_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return rf_Body_write(w, (const rf_Body_snap *)cur, base, to);
-}
-
-static ns_status rf_Body_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return rf_Body_read(r, (rf_Body_snap *)out, base, to);
-}
-
-static void rf_Body_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    rf_Body_apply((rf_Body *)live, (const rf_Body_snap *)snap, (const rf_Body_hooks *)hooks, ctx);
-}
-
-static void rf_Body_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    rf_Body_interpolate((const rf_Body_snap *)from, (const rf_Body_snap *)to, t, (rf_Body *)out);
-}
+NS_COMPONENT_WRAPPERS(rf_Body)
 
 const ns_component_ops rf_components[] = {
-    {&rf_Link_desc, 0u, rf_Link_erased_snap_default, rf_Link_erased_init, rf_Link_erased_quantize, rf_Link_erased_dequantize, rf_Link_erased_snap_equal, rf_Link_erased_write, rf_Link_erased_read, rf_Link_erased_apply, rf_Link_erased_interpolate, rf_Link_erased_entities, 5u, NULL},
-    {&rf_Crowd_desc, 0u, rf_Crowd_erased_snap_default, rf_Crowd_erased_init, rf_Crowd_erased_quantize, rf_Crowd_erased_dequantize, rf_Crowd_erased_snap_equal, rf_Crowd_erased_write, rf_Crowd_erased_read, rf_Crowd_erased_apply, rf_Crowd_erased_interpolate, rf_Crowd_erased_entities, 12u, NULL},
-    {&rf_Body_desc, 0u, rf_Body_erased_snap_default, rf_Body_erased_init, rf_Body_erased_quantize, rf_Body_erased_dequantize, rf_Body_erased_snap_equal, rf_Body_erased_write, rf_Body_erased_read, rf_Body_erased_apply, rf_Body_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(rf_Link, 0u, rf_Link_erased_entities, 5u, NULL),
+    NS_COMPONENT_ROW(rf_Crowd, 0u, rf_Crowd_erased_entities, 12u, NULL),
+    NS_COMPONENT_ROW(rf_Body, 0u, NULL, 0u, NULL),
 };
 
 const ns_schema rf_schema = {

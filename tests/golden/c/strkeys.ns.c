@@ -109,8 +109,8 @@ void strk_Stat_interpolate(const strk_Stat_snap *from, const strk_Stat_snap *to,
 }
 
 static const ns_field_desc strk_Stat_desc_fields[] = {
-    {"level", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(strk_Stat, level), offsetof(strk_Stat_snap, level), sizeof(((strk_Stat_snap *)0)->level), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"xp", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(strk_Stat, xp), offsetof(strk_Stat_snap, xp), sizeof(((strk_Stat_snap *)0)->xp), INT64_C(-100000), INT64_C(100000), 0, 27u, 0u, NULL, NULL, NULL, NULL},
+    {"level", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(strk_Stat, level), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"xp", NS_ENC_INT, 1, 0, 0x93u, NS_FIELD_AT(strk_Stat, xp), INT64_C(-100000), INT64_C(100000), 0, 27u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc strk_Stat_desc = {
     "Stat", "strk_Stat", "strk", NS_KIND_STRUCT, 0u, UINT64_C(0x5e2cd5431bf30654),
@@ -308,7 +308,7 @@ const char *strk_Bag_marks_at(const strk_Bag *v, uint32_t index)
 }
 
 static const ns_field_desc strk_Bag_desc_fields[] = {
-    {"marks", NS_ENC_SET, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(strk_Bag, marks), offsetof(strk_Bag_snap, marks), sizeof(((strk_Bag_snap *)0)->marks), INT64_C(0), INT64_C(0), 0, 415u, 4u, NULL, NULL, &strk_Bag_marks_ops, NULL},
+    {"marks", NS_ENC_SET, 1, 0, 0x3u, NS_FIELD_AT(strk_Bag, marks), 0, 0, 0, 415u, 4u, NULL, NULL, &strk_Bag_marks_ops, NULL},
 };
 const ns_type_desc strk_Bag_desc = {
     "Bag", "strk_Bag", "strk", NS_KIND_STRUCT, 0u, UINT64_C(0x8b170970fd099e45),
@@ -1379,15 +1379,15 @@ const char *strk_Names_labels_at(const strk_Names *v, uint32_t index)
     return index < strk_Names_labels_count(v) ? v->labels.values[index] : NULL;
 }
 
-static const ns_field_desc strk_Names_desc_elem_scores = {"", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, 0, 0, sizeof(((strk_Names_snap *)0)->scores.values[0]), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc strk_Names_desc_elem_labels = {"", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, 0, 0, sizeof(((strk_Names_snap *)0)->labels.values[0]), INT64_C(0), INT64_C(0), 0, 94u, 10u, NULL, NULL, NULL, NULL};
+static const ns_field_desc strk_Names_desc_elem_scores = {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((strk_Names_snap *)0)->scores.values[0]), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc strk_Names_desc_elem_labels = {"", NS_ENC_STRING, 1, 0, 0x3u, 0, 0, sizeof(((strk_Names_snap *)0)->labels.values[0]), 0, 0, 0, 94u, 10u, NULL, NULL, NULL, NULL};
 static const ns_field_desc strk_Names_desc_fields[] = {
-    {"scores", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_NOTIFY, offsetof(strk_Names, scores), offsetof(strk_Names_snap, scores), sizeof(((strk_Names_snap *)0)->scores), INT64_C(0), INT64_C(0), 0, 2970u, 16u, NULL, NULL, &strk_Names_scores_ops, &strk_Names_desc_elem_scores},
-    {"tags", NS_ENC_SET, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(strk_Names, tags), offsetof(strk_Names_snap, tags), sizeof(((strk_Names_snap *)0)->tags), INT64_C(0), INT64_C(0), 0, 952u, 8u, NULL, NULL, &strk_Names_tags_ops, NULL},
-    {"stats", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(strk_Names, stats), offsetof(strk_Names_snap, stats), sizeof(((strk_Names_snap *)0)->stats), INT64_C(0), INT64_C(0), 0, 2232u, 8u, &strk_Stat_desc, NULL, &strk_Names_stats_ops, NULL},
-    {"labels", NS_ENC_MAP, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(strk_Names, labels), offsetof(strk_Names_snap, labels), sizeof(((strk_Names_snap *)0)->labels), INT64_C(0), INT64_C(0), 0, 739u, 4u, NULL, NULL, &strk_Names_labels_ops, &strk_Names_desc_elem_labels},
-    {"bag.marks", NS_ENC_SET, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(strk_Names, bag.marks), offsetof(strk_Names_snap, bag.marks), sizeof(((strk_Names_snap *)0)->bag.marks), INT64_C(0), INT64_C(0), 0, 415u, 4u, NULL, NULL, &strk_Bag_marks_ops, NULL},
-    {"hp", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(strk_Names, hp), offsetof(strk_Names_snap, hp), sizeof(((strk_Names_snap *)0)->hp), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"scores", NS_ENC_MAP, 1, 0, 0x23u, NS_FIELD_AT(strk_Names, scores), 0, 0, 0, 2970u, 16u, NULL, NULL, &strk_Names_scores_ops, &strk_Names_desc_elem_scores},
+    {"tags", NS_ENC_SET, 1, 0, 0x3u, NS_FIELD_AT(strk_Names, tags), 0, 0, 0, 952u, 8u, NULL, NULL, &strk_Names_tags_ops, NULL},
+    {"stats", NS_ENC_MAP, 1, 0, 0x3u, NS_FIELD_AT(strk_Names, stats), 0, 0, 0, 2232u, 8u, &strk_Stat_desc, NULL, &strk_Names_stats_ops, NULL},
+    {"labels", NS_ENC_MAP, 1, 0, 0x3u, NS_FIELD_AT(strk_Names, labels), 0, 0, 0, 739u, 4u, NULL, NULL, &strk_Names_labels_ops, &strk_Names_desc_elem_labels},
+    {"bag.marks", NS_ENC_SET, 1, 0, 0x3u, NS_FIELD_AT(strk_Names, bag.marks), 0, 0, 0, 415u, 4u, NULL, NULL, &strk_Bag_marks_ops, NULL},
+    {"hp", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(strk_Names, hp), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc strk_Names_desc = {
     "Names", "strk_Names", "strk", NS_KIND_COMPONENT, 0u, UINT64_C(0x0a867f0f5a39f07d),
@@ -1690,7 +1690,7 @@ const char *strk_Tiny_few_at(const strk_Tiny *v, uint32_t index)
 }
 
 static const ns_field_desc strk_Tiny_desc_fields[] = {
-    {"few", NS_ENC_SET, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(strk_Tiny, few), offsetof(strk_Tiny_snap, few), sizeof(((strk_Tiny_snap *)0)->few), INT64_C(0), INT64_C(0), 0, 137u, 2u, NULL, NULL, &strk_Tiny_few_ops, NULL},
+    {"few", NS_ENC_SET, 1, 0, 0x3u, NS_FIELD_AT(strk_Tiny, few), 0, 0, 0, 137u, 2u, NULL, NULL, &strk_Tiny_few_ops, NULL},
 };
 const ns_type_desc strk_Tiny_desc = {
     "Tiny", "strk_Tiny", "strk", NS_KIND_COMPONENT, 1u, UINT64_C(0x71839f570a66291b),
@@ -1706,103 +1706,13 @@ const ns_type_desc *const strk_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component strk_Names */
+NS_COMPONENT_WRAPPERS(strk_Names)
 
-static void strk_Names_erased_snap_default(void *snap)
-{
-    *(strk_Names_snap *)snap = strk_Names_snap_default;
-}
-
-static void strk_Names_erased_quantize(const void *value, void *snap)
-{
-    strk_Names_quantize((const strk_Names *)value, (strk_Names_snap *)snap);
-}
-
-static void strk_Names_erased_dequantize(const void *snap, void *value)
-{
-    strk_Names_dequantize((const strk_Names_snap *)snap, (strk_Names *)value);
-}
-
-static void strk_Names_erased_init(void *value)
-{
-    strk_Names_init((strk_Names *)value);
-}
-
-static bool strk_Names_erased_snap_equal(const void *a, const void *b)
-{
-    return strk_Names_snap_equal((const strk_Names_snap *)a, (const strk_Names_snap *)b);
-}
-
-static ns_status strk_Names_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return strk_Names_write(w, (const strk_Names_snap *)cur, base, to);
-}
-
-static ns_status strk_Names_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return strk_Names_read(r, (strk_Names_snap *)out, base, to);
-}
-
-static void strk_Names_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    strk_Names_apply((strk_Names *)live, (const strk_Names_snap *)snap, (const strk_Names_hooks *)hooks, ctx);
-}
-
-static void strk_Names_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    strk_Names_interpolate((const strk_Names_snap *)from, (const strk_Names_snap *)to, t, (strk_Names *)out);
-}
-
-/* component strk_Tiny */
-
-static void strk_Tiny_erased_snap_default(void *snap)
-{
-    *(strk_Tiny_snap *)snap = strk_Tiny_snap_default;
-}
-
-static void strk_Tiny_erased_quantize(const void *value, void *snap)
-{
-    strk_Tiny_quantize((const strk_Tiny *)value, (strk_Tiny_snap *)snap);
-}
-
-static void strk_Tiny_erased_dequantize(const void *snap, void *value)
-{
-    strk_Tiny_dequantize((const strk_Tiny_snap *)snap, (strk_Tiny *)value);
-}
-
-static void strk_Tiny_erased_init(void *value)
-{
-    strk_Tiny_init((strk_Tiny *)value);
-}
-
-static bool strk_Tiny_erased_snap_equal(const void *a, const void *b)
-{
-    return strk_Tiny_snap_equal((const strk_Tiny_snap *)a, (const strk_Tiny_snap *)b);
-}
-
-static ns_status strk_Tiny_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return strk_Tiny_write(w, (const strk_Tiny_snap *)cur, base, to);
-}
-
-static ns_status strk_Tiny_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return strk_Tiny_read(r, (strk_Tiny_snap *)out, base, to);
-}
-
-static void strk_Tiny_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    strk_Tiny_apply((strk_Tiny *)live, (const strk_Tiny_snap *)snap, (const strk_Tiny_hooks *)hooks, ctx);
-}
-
-static void strk_Tiny_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    strk_Tiny_interpolate((const strk_Tiny_snap *)from, (const strk_Tiny_snap *)to, t, (strk_Tiny *)out);
-}
+NS_COMPONENT_WRAPPERS(strk_Tiny)
 
 const ns_component_ops strk_components[] = {
-    {&strk_Names_desc, 0u, strk_Names_erased_snap_default, strk_Names_erased_init, strk_Names_erased_quantize, strk_Names_erased_dequantize, strk_Names_erased_snap_equal, strk_Names_erased_write, strk_Names_erased_read, strk_Names_erased_apply, strk_Names_erased_interpolate, NULL, 0u, NULL},
-    {&strk_Tiny_desc, 0u, strk_Tiny_erased_snap_default, strk_Tiny_erased_init, strk_Tiny_erased_quantize, strk_Tiny_erased_dequantize, strk_Tiny_erased_snap_equal, strk_Tiny_erased_write, strk_Tiny_erased_read, strk_Tiny_erased_apply, strk_Tiny_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(strk_Names, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(strk_Tiny, 0u, NULL, 0u, NULL),
 };
 
 const ns_schema strk_schema = {

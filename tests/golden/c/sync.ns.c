@@ -216,8 +216,8 @@ void vis_Secret_clear_dirty(vis_Secret *v)
 }
 
 static const ns_field_desc vis_Secret_desc_fields[] = {
-    {"gold", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(vis_Secret, gold), offsetof(vis_Secret_snap, gold), sizeof(((vis_Secret_snap *)0)->gold), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"keys", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(vis_Secret, keys), offsetof(vis_Secret_snap, keys), sizeof(((vis_Secret_snap *)0)->keys), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"gold", NS_ENC_INT, 1, 0, 0xc9u, NS_FIELD_AT(vis_Secret, gold), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"keys", NS_ENC_INT, 1, 0, 0xc9u, NS_FIELD_AT(vis_Secret, keys), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc vis_Secret_desc = {
     "Secret", "vis_Secret", "vis", NS_KIND_COMPONENT, 0u, UINT64_C(0x2fa16a72748df4e4),
@@ -537,11 +537,11 @@ void vis_Mixed_clear_dirty(vis_Mixed *v)
 }
 
 static const ns_field_desc vis_Mixed_desc_fields[] = {
-    {"position", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(vis_Mixed, position), offsetof(vis_Mixed_snap, position), sizeof(((vis_Mixed_snap *)0)->position), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
-    {"ammo", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(vis_Mixed, ammo), offsetof(vis_Mixed_snap, ammo), sizeof(((vis_Mixed_snap *)0)->ammo), INT64_C(0), INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"mood", NS_ENC_INT, 1, 0, NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(vis_Mixed, mood), offsetof(vis_Mixed_snap, mood), sizeof(((vis_Mixed_snap *)0)->mood), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"debug_id", NS_ENC_INT64, 1, 0, NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED, offsetof(vis_Mixed, debug_id), offsetof(vis_Mixed_snap, debug_id), sizeof(((vis_Mixed_snap *)0)->debug_id), INT64_C(0), INT64_C(0), 0, 76u, 0u, NULL, NULL, NULL, NULL},
-    {"display_name", NS_ENC_STRING, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_INITIAL, offsetof(vis_Mixed, display_name), offsetof(vis_Mixed_snap, display_name), sizeof(((vis_Mixed_snap *)0)->display_name), INT64_C(0), INT64_C(0), 0, 532u, 64u, NULL, NULL, NULL, NULL},
+    {"position", NS_ENC_VEC_Q, 3, 0, 0x8bu, NS_FIELD_AT(vis_Mixed, position), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
+    {"ammo", NS_ENC_INT, 1, 0, 0xc9u, NS_FIELD_AT(vis_Mixed, ammo), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"mood", NS_ENC_INT, 1, 0, 0xcau, NS_FIELD_AT(vis_Mixed, mood), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"debug_id", NS_ENC_INT64, 1, 0, 0x48u, NS_FIELD_AT(vis_Mixed, debug_id), 0, 0, 0, 76u, 0u, NULL, NULL, NULL, NULL},
+    {"display_name", NS_ENC_STRING, 1, 0, 0x7u, NS_FIELD_AT(vis_Mixed, display_name), 0, 0, 0, 532u, 64u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc vis_Mixed_desc = {
     "Mixed", "vis_Mixed", "vis", NS_KIND_COMPONENT, 1u, UINT64_C(0x1fec909a76fc44ce),
@@ -695,7 +695,7 @@ void vis_Hidden_clear_dirty(vis_Hidden *v)
 }
 
 static const ns_field_desc vis_Hidden_desc_fields[] = {
-    {"counter", NS_ENC_INT, 1, 0, NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(vis_Hidden, counter), offsetof(vis_Hidden_snap, counter), sizeof(((vis_Hidden_snap *)0)->counter), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"counter", NS_ENC_INT, 1, 0, 0x88u, NS_FIELD_AT(vis_Hidden, counter), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc vis_Hidden_desc = {
     "Hidden", "vis_Hidden", "vis", NS_KIND_COMPONENT, 2u, UINT64_C(0xcaece5ea593e2450),
@@ -864,7 +864,7 @@ void vis_Spectated_clear_dirty(vis_Spectated *v)
 }
 
 static const ns_field_desc vis_Spectated_desc_fields[] = {
-    {"emote", NS_ENC_INT, 1, 0, NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(vis_Spectated, emote), offsetof(vis_Spectated_snap, emote), sizeof(((vis_Spectated_snap *)0)->emote), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"emote", NS_ENC_INT, 1, 0, 0xcau, NS_FIELD_AT(vis_Spectated, emote), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc vis_Spectated_desc = {
     "Spectated", "vis_Spectated", "vis", NS_KIND_COMPONENT, 3u, UINT64_C(0x61e7a113d48920fb),
@@ -880,199 +880,19 @@ const ns_type_desc *const vis_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component vis_Secret */
+NS_COMPONENT_WRAPPERS(vis_Secret)
 
-static void vis_Secret_erased_snap_default(void *snap)
-{
-    *(vis_Secret_snap *)snap = vis_Secret_snap_default;
-}
+NS_COMPONENT_WRAPPERS(vis_Mixed)
 
-static void vis_Secret_erased_quantize(const void *value, void *snap)
-{
-    vis_Secret_quantize((const vis_Secret *)value, (vis_Secret_snap *)snap);
-}
+NS_COMPONENT_WRAPPERS(vis_Hidden)
 
-static void vis_Secret_erased_dequantize(const void *snap, void *value)
-{
-    vis_Secret_dequantize((const vis_Secret_snap *)snap, (vis_Secret *)value);
-}
-
-static void vis_Secret_erased_init(void *value)
-{
-    vis_Secret_init((vis_Secret *)value);
-}
-
-static bool vis_Secret_erased_snap_equal(const void *a, const void *b)
-{
-    return vis_Secret_snap_equal((const vis_Secret_snap *)a, (const vis_Secret_snap *)b);
-}
-
-static ns_status vis_Secret_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return vis_Secret_write(w, (const vis_Secret_snap *)cur, base, to);
-}
-
-static ns_status vis_Secret_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return vis_Secret_read(r, (vis_Secret_snap *)out, base, to);
-}
-
-static void vis_Secret_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    vis_Secret_apply((vis_Secret *)live, (const vis_Secret_snap *)snap, (const vis_Secret_hooks *)hooks, ctx);
-}
-
-static void vis_Secret_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    vis_Secret_interpolate((const vis_Secret_snap *)from, (const vis_Secret_snap *)to, t, (vis_Secret *)out);
-}
-
-/* component vis_Mixed */
-
-static void vis_Mixed_erased_snap_default(void *snap)
-{
-    *(vis_Mixed_snap *)snap = vis_Mixed_snap_default;
-}
-
-static void vis_Mixed_erased_quantize(const void *value, void *snap)
-{
-    vis_Mixed_quantize((const vis_Mixed *)value, (vis_Mixed_snap *)snap);
-}
-
-static void vis_Mixed_erased_dequantize(const void *snap, void *value)
-{
-    vis_Mixed_dequantize((const vis_Mixed_snap *)snap, (vis_Mixed *)value);
-}
-
-static void vis_Mixed_erased_init(void *value)
-{
-    vis_Mixed_init((vis_Mixed *)value);
-}
-
-static bool vis_Mixed_erased_snap_equal(const void *a, const void *b)
-{
-    return vis_Mixed_snap_equal((const vis_Mixed_snap *)a, (const vis_Mixed_snap *)b);
-}
-
-static ns_status vis_Mixed_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return vis_Mixed_write(w, (const vis_Mixed_snap *)cur, base, to);
-}
-
-static ns_status vis_Mixed_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return vis_Mixed_read(r, (vis_Mixed_snap *)out, base, to);
-}
-
-static void vis_Mixed_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    vis_Mixed_apply((vis_Mixed *)live, (const vis_Mixed_snap *)snap, (const vis_Mixed_hooks *)hooks, ctx);
-}
-
-static void vis_Mixed_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    vis_Mixed_interpolate((const vis_Mixed_snap *)from, (const vis_Mixed_snap *)to, t, (vis_Mixed *)out);
-}
-
-/* component vis_Hidden */
-
-static void vis_Hidden_erased_snap_default(void *snap)
-{
-    *(vis_Hidden_snap *)snap = vis_Hidden_snap_default;
-}
-
-static void vis_Hidden_erased_quantize(const void *value, void *snap)
-{
-    vis_Hidden_quantize((const vis_Hidden *)value, (vis_Hidden_snap *)snap);
-}
-
-static void vis_Hidden_erased_dequantize(const void *snap, void *value)
-{
-    vis_Hidden_dequantize((const vis_Hidden_snap *)snap, (vis_Hidden *)value);
-}
-
-static void vis_Hidden_erased_init(void *value)
-{
-    vis_Hidden_init((vis_Hidden *)value);
-}
-
-static bool vis_Hidden_erased_snap_equal(const void *a, const void *b)
-{
-    return vis_Hidden_snap_equal((const vis_Hidden_snap *)a, (const vis_Hidden_snap *)b);
-}
-
-static ns_status vis_Hidden_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return vis_Hidden_write(w, (const vis_Hidden_snap *)cur, base, to);
-}
-
-static ns_status vis_Hidden_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return vis_Hidden_read(r, (vis_Hidden_snap *)out, base, to);
-}
-
-static void vis_Hidden_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    vis_Hidden_apply((vis_Hidden *)live, (const vis_Hidden_snap *)snap, (const vis_Hidden_hooks *)hooks, ctx);
-}
-
-static void vis_Hidden_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    vis_Hidden_interpolate((const vis_Hidden_snap *)from, (const vis_Hidden_snap *)to, t, (vis_Hidden *)out);
-}
-
-/* component vis_Spectated */
-
-static void vis_Spectated_erased_snap_default(void *snap)
-{
-    *(vis_Spectated_snap *)snap = vis_Spectated_snap_default;
-}
-
-static void vis_Spectated_erased_quantize(const void *value, void *snap)
-{
-    vis_Spectated_quantize((const vis_Spectated *)value, (vis_Spectated_snap *)snap);
-}
-
-static void vis_Spectated_erased_dequantize(const void *snap, void *value)
-{
-    vis_Spectated_dequantize((const vis_Spectated_snap *)snap, (vis_Spectated *)value);
-}
-
-static void vis_Spectated_erased_init(void *value)
-{
-    vis_Spectated_init((vis_Spectated *)value);
-}
-
-static bool vis_Spectated_erased_snap_equal(const void *a, const void *b)
-{
-    return vis_Spectated_snap_equal((const vis_Spectated_snap *)a, (const vis_Spectated_snap *)b);
-}
-
-static ns_status vis_Spectated_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return vis_Spectated_write(w, (const vis_Spectated_snap *)cur, base, to);
-}
-
-static ns_status vis_Spectated_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return vis_Spectated_read(r, (vis_Spectated_snap *)out, base, to);
-}
-
-static void vis_Spectated_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    vis_Spectated_apply((vis_Spectated *)live, (const vis_Spectated_snap *)snap, (const vis_Spectated_hooks *)hooks, ctx);
-}
-
-static void vis_Spectated_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    vis_Spectated_interpolate((const vis_Spectated_snap *)from, (const vis_Spectated_snap *)to, t, (vis_Spectated *)out);
-}
+NS_COMPONENT_WRAPPERS(vis_Spectated)
 
 const ns_component_ops vis_components[] = {
-    {&vis_Secret_desc, 0u, vis_Secret_erased_snap_default, vis_Secret_erased_init, vis_Secret_erased_quantize, vis_Secret_erased_dequantize, vis_Secret_erased_snap_equal, vis_Secret_erased_write, vis_Secret_erased_read, vis_Secret_erased_apply, vis_Secret_erased_interpolate, NULL, 0u, NULL},
-    {&vis_Mixed_desc, 0u, vis_Mixed_erased_snap_default, vis_Mixed_erased_init, vis_Mixed_erased_quantize, vis_Mixed_erased_dequantize, vis_Mixed_erased_snap_equal, vis_Mixed_erased_write, vis_Mixed_erased_read, vis_Mixed_erased_apply, vis_Mixed_erased_interpolate, NULL, 0u, NULL},
-    {&vis_Hidden_desc, 0u, vis_Hidden_erased_snap_default, vis_Hidden_erased_init, vis_Hidden_erased_quantize, vis_Hidden_erased_dequantize, vis_Hidden_erased_snap_equal, vis_Hidden_erased_write, vis_Hidden_erased_read, vis_Hidden_erased_apply, vis_Hidden_erased_interpolate, NULL, 0u, NULL},
-    {&vis_Spectated_desc, 0u, vis_Spectated_erased_snap_default, vis_Spectated_erased_init, vis_Spectated_erased_quantize, vis_Spectated_erased_dequantize, vis_Spectated_erased_snap_equal, vis_Spectated_erased_write, vis_Spectated_erased_read, vis_Spectated_erased_apply, vis_Spectated_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(vis_Secret, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(vis_Mixed, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(vis_Hidden, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(vis_Spectated, 0u, NULL, 0u, NULL),
 };
 
 const ns_schema vis_schema = {

@@ -422,12 +422,12 @@ void teleport_Body_clear_dirty(teleport_Body *v)
 }
 
 static const ns_field_desc teleport_Body_desc_fields[] = {
-    {"position", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(teleport_Body, position), offsetof(teleport_Body_snap, position), sizeof(((teleport_Body_snap *)0)->position), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
-    {"facing", NS_ENC_QUAT_S3, 1, 12, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED, offsetof(teleport_Body, facing), offsetof(teleport_Body_snap, facing), sizeof(((teleport_Body_snap *)0)->facing), INT64_C(0), INT64_C(0), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"height", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(teleport_Body, height), offsetof(teleport_Body_snap, height), sizeof(((teleport_Body_snap *)0)->height), INT64_C(-10000), INT64_C(10000), 100, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"cell", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(teleport_Body, cell), offsetof(teleport_Body_snap, cell), sizeof(((teleport_Body_snap *)0)->cell), INT64_C(-1000), INT64_C(1000), 0, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"yaw", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(teleport_Body, yaw), offsetof(teleport_Body_snap, yaw), sizeof(((teleport_Body_snap *)0)->yaw), INT64_C(-3142), INT64_C(3142), 1000, 21u, 0u, NULL, NULL, NULL, NULL},
-    {"slide", NS_ENC_VEC_Q, 3, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_BOUNDED, offsetof(teleport_Body, slide), offsetof(teleport_Body_snap, slide), sizeof(((teleport_Body_snap *)0)->slide), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
+    {"position", NS_ENC_VEC_Q, 3, 0, 0x8bu, NS_FIELD_AT(teleport_Body, position), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
+    {"facing", NS_ENC_QUAT_S3, 1, 12, 0x43u, NS_FIELD_AT(teleport_Body, facing), 0, 0, 0, 38u, 0u, NULL, NULL, NULL, NULL},
+    {"height", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(teleport_Body, height), -10000, 10000, 100, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"cell", NS_ENC_INT, 1, 0, 0x9bu, NS_FIELD_AT(teleport_Body, cell), -1000, 1000, 0, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"yaw", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(teleport_Body, yaw), -3142, 3142, 1000, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"slide", NS_ENC_VEC_Q, 3, 0, 0x8bu, NS_FIELD_AT(teleport_Body, slide), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc teleport_Body_desc = {
     "Body", "teleport_Body", "teleport", NS_KIND_COMPONENT, 0u, UINT64_C(0x0cc456ebc01c2210),
@@ -440,55 +440,10 @@ const ns_type_desc *const teleport_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component teleport_Body */
-
-static void teleport_Body_erased_snap_default(void *snap)
-{
-    *(teleport_Body_snap *)snap = teleport_Body_snap_default;
-}
-
-static void teleport_Body_erased_quantize(const void *value, void *snap)
-{
-    teleport_Body_quantize((const teleport_Body *)value, (teleport_Body_snap *)snap);
-}
-
-static void teleport_Body_erased_dequantize(const void *snap, void *value)
-{
-    teleport_Body_dequantize((const teleport_Body_snap *)snap, (teleport_Body *)value);
-}
-
-static void teleport_Body_erased_init(void *value)
-{
-    teleport_Body_init((teleport_Body *)value);
-}
-
-static bool teleport_Body_erased_snap_equal(const void *a, const void *b)
-{
-    return teleport_Body_snap_equal((const teleport_Body_snap *)a, (const teleport_Body_snap *)b);
-}
-
-static ns_status teleport_Body_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return teleport_Body_write(w, (const teleport_Body_snap *)cur, base, to);
-}
-
-static ns_status teleport_Body_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return teleport_Body_read(r, (teleport_Body_snap *)out, base, to);
-}
-
-static void teleport_Body_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    teleport_Body_apply((teleport_Body *)live, (const teleport_Body_snap *)snap, (const teleport_Body_hooks *)hooks, ctx);
-}
-
-static void teleport_Body_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    teleport_Body_interpolate((const teleport_Body_snap *)from, (const teleport_Body_snap *)to, t, (teleport_Body *)out);
-}
+NS_COMPONENT_WRAPPERS(teleport_Body)
 
 const ns_component_ops teleport_components[] = {
-    {&teleport_Body_desc, 0u, teleport_Body_erased_snap_default, teleport_Body_erased_init, teleport_Body_erased_quantize, teleport_Body_erased_dequantize, teleport_Body_erased_snap_equal, teleport_Body_erased_write, teleport_Body_erased_read, teleport_Body_erased_apply, teleport_Body_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(teleport_Body, 0u, NULL, 0u, NULL),
 };
 
 const ns_schema teleport_schema = {

@@ -94,7 +94,7 @@ void un_Circle_interpolate(const un_Circle_snap *from, const un_Circle_snap *to,
 }
 
 static const ns_field_desc un_Circle_desc_fields[] = {
-    {"radius", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(un_Circle, radius), offsetof(un_Circle_snap, radius), sizeof(((un_Circle_snap *)0)->radius), INT64_C(0), INT64_C(10000), 100, 21u, 0u, NULL, NULL, NULL, NULL},
+    {"radius", NS_ENC_QUANT, 1, 0, 0x93u, NS_FIELD_AT(un_Circle, radius), 0, 10000, 100, 21u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc un_Circle_desc = {
     "Circle", "un_Circle", "un", NS_KIND_STRUCT, 0u, UINT64_C(0x580074997c51457e),
@@ -217,9 +217,9 @@ void un_Box_interpolate(const un_Box_snap *from, const un_Box_snap *to, float t,
 }
 
 static const ns_field_desc un_Box_desc_fields[] = {
-    {"w", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(un_Box, w), offsetof(un_Box_snap, w), sizeof(((un_Box_snap *)0)->w), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"h", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(un_Box, h), offsetof(un_Box_snap, h), sizeof(((un_Box_snap *)0)->h), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"solid", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(un_Box, solid), offsetof(un_Box_snap, solid), sizeof(((un_Box_snap *)0)->solid), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"w", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(un_Box, w), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"h", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(un_Box, h), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"solid", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(un_Box, solid), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc un_Box_desc = {
     "Box", "un_Box", "un", NS_KIND_STRUCT, 0u, UINT64_C(0x71de6ab780036a90),
@@ -345,9 +345,9 @@ void un_Capsule_interpolate(const un_Capsule_snap *from, const un_Capsule_snap *
 }
 
 static const ns_field_desc un_Capsule_desc_fields[] = {
-    {"radius", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(un_Capsule, radius), offsetof(un_Capsule_snap, radius), sizeof(((un_Capsule_snap *)0)->radius), INT64_C(0), INT64_C(1000), 100, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"height", NS_ENC_QUANT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_BOUNDED, offsetof(un_Capsule, height), offsetof(un_Capsule_snap, height), sizeof(((un_Capsule_snap *)0)->height), INT64_C(0), INT64_C(1000), 100, 17u, 0u, NULL, NULL, NULL, NULL},
-    {"axis", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_RANGED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(un_Capsule, axis), offsetof(un_Capsule_snap, axis), sizeof(((un_Capsule_snap *)0)->axis), INT64_C(0), INT64_C(2), 0, 5u, 0u, NULL, NULL, NULL, NULL},
+    {"radius", NS_ENC_QUANT, 1, 0, 0x93u, NS_FIELD_AT(un_Capsule, radius), 0, 1000, 100, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"height", NS_ENC_QUANT, 1, 0, 0x93u, NS_FIELD_AT(un_Capsule, height), 0, 1000, 100, 17u, 0u, NULL, NULL, NULL, NULL},
+    {"axis", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(un_Capsule, axis), 0, 2, 0, 5u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc un_Capsule_desc = {
     "Capsule", "un_Capsule", "un", NS_KIND_STRUCT, 0u, UINT64_C(0x1680eb937d08c613),
@@ -777,7 +777,7 @@ void un_Flag_interpolate(const un_Flag_snap *from, const un_Flag_snap *to, float
 }
 
 static const ns_field_desc un_Flag_desc_fields[] = {
-    {"on", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(un_Flag, on), offsetof(un_Flag_snap, on), sizeof(((un_Flag_snap *)0)->on), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"on", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(un_Flag, on), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc un_Flag_desc = {
     "Flag", "un_Flag", "un", NS_KIND_STRUCT, 0u, UINT64_C(0x9f3eb9168a39a34e),
@@ -1059,8 +1059,8 @@ void un_Body_interpolate(const un_Body_snap *from, const un_Body_snap *to, float
 }
 
 static const ns_field_desc un_Body_desc_fields[] = {
-    {"mass", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(un_Body, mass), offsetof(un_Body_snap, mass), sizeof(((un_Body_snap *)0)->mass), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"shape", NS_ENC_UNION, 1, 2, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(un_Body, shape), offsetof(un_Body_snap, shape), sizeof(((un_Body_snap *)0)->shape), INT64_C(0), INT64_C(0), 0, 54u, 3u, &un_Shape_desc, NULL, NULL, NULL},
+    {"mass", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(un_Body, mass), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"shape", NS_ENC_UNION, 1, 2, 0x3u, NS_FIELD_AT(un_Body, shape), 0, 0, 0, 54u, 3u, &un_Shape_desc, NULL, NULL, NULL},
 };
 const ns_type_desc un_Body_desc = {
     "Body", "un_Body", "un", NS_KIND_STRUCT, 0u, UINT64_C(0x770454c04f8cd98f),
@@ -1395,12 +1395,12 @@ void un_Collider_clear_dirty(un_Collider *v)
 }
 
 static const ns_field_desc un_Collider_desc_fields[] = {
-    {"shape", NS_ENC_UNION, 1, 2, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_NOTIFY, offsetof(un_Collider, shape), offsetof(un_Collider_snap, shape), sizeof(((un_Collider_snap *)0)->shape), INT64_C(0), INT64_C(0), 0, 54u, 3u, &un_Shape_desc, NULL, NULL, NULL},
-    {"body.mass", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(un_Collider, body.mass), offsetof(un_Collider_snap, body.mass), sizeof(((un_Collider_snap *)0)->body.mass), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
-    {"body.shape", NS_ENC_UNION, 1, 2, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(un_Collider, body.shape), offsetof(un_Collider_snap, body.shape), sizeof(((un_Collider_snap *)0)->body.shape), INT64_C(0), INT64_C(0), 0, 54u, 3u, &un_Shape_desc, NULL, NULL, NULL},
-    {"only", NS_ENC_UNION, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(un_Collider, only), offsetof(un_Collider_snap, only), sizeof(((un_Collider_snap *)0)->only), INT64_C(0), INT64_C(0), 0, 52u, 1u, &un_Only_desc, NULL, NULL, NULL},
-    {"layer", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_PREDICTED | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(un_Collider, layer), offsetof(un_Collider_snap, layer), sizeof(((un_Collider_snap *)0)->layer), INT64_C(0), INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"secret", NS_ENC_UNION, 1, 2, NS_FIELD_TO_OWNER, offsetof(un_Collider, secret), offsetof(un_Collider_snap, secret), sizeof(((un_Collider_snap *)0)->secret), INT64_C(0), INT64_C(0), 0, 54u, 3u, &un_Shape_desc, NULL, NULL, NULL},
+    {"shape", NS_ENC_UNION, 1, 2, 0x23u, NS_FIELD_AT(un_Collider, shape), 0, 0, 0, 54u, 3u, &un_Shape_desc, NULL, NULL, NULL},
+    {"body.mass", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(un_Collider, body.mass), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"body.shape", NS_ENC_UNION, 1, 2, 0x3u, NS_FIELD_AT(un_Collider, body.shape), 0, 0, 0, 54u, 3u, &un_Shape_desc, NULL, NULL, NULL},
+    {"only", NS_ENC_UNION, 1, 0, 0x3u, NS_FIELD_AT(un_Collider, only), 0, 0, 0, 52u, 1u, &un_Only_desc, NULL, NULL, NULL},
+    {"layer", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(un_Collider, layer), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
+    {"secret", NS_ENC_UNION, 1, 2, 0x1u, NS_FIELD_AT(un_Collider, secret), 0, 0, 0, 54u, 3u, &un_Shape_desc, NULL, NULL, NULL},
 };
 const ns_type_desc un_Collider_desc = {
     "Collider", "un_Collider", "un", NS_KIND_COMPONENT, 0u, UINT64_C(0xcb5b422bb44a14ca),
@@ -1560,7 +1560,7 @@ void un_Small_clear_dirty(un_Small *v)
 }
 
 static const ns_field_desc un_Small_desc_fields[] = {
-    {"t", NS_ENC_UNION, 1, 1, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(un_Small, t), offsetof(un_Small_snap, t), sizeof(((un_Small_snap *)0)->t), INT64_C(0), INT64_C(0), 0, 2u, 2u, &un_Tiny_desc, NULL, NULL, NULL},
+    {"t", NS_ENC_UNION, 1, 1, 0x3u, NS_FIELD_AT(un_Small, t), 0, 0, 0, 2u, 2u, &un_Tiny_desc, NULL, NULL, NULL},
 };
 const ns_type_desc un_Small_desc = {
     "Small", "un_Small", "un", NS_KIND_COMPONENT, 1u, UINT64_C(0x5b925395db2c5858),
@@ -1694,8 +1694,8 @@ void un_Aim_clear_dirty(un_Aim *v)
 }
 
 static const ns_field_desc un_Aim_desc_fields[] = {
-    {"shape", NS_ENC_UNION, 1, 2, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(un_Aim, shape), offsetof(un_Aim_snap, shape), sizeof(((un_Aim_snap *)0)->shape), INT64_C(0), INT64_C(0), 0, 54u, 3u, &un_Shape_desc, NULL, NULL, NULL},
-    {"fire", NS_ENC_BOOL, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(un_Aim, fire), offsetof(un_Aim_snap, fire), sizeof(((un_Aim_snap *)0)->fire), INT64_C(0), INT64_C(0), 0, 0u, 0u, NULL, NULL, NULL, NULL},
+    {"shape", NS_ENC_UNION, 1, 2, 0x3u, NS_FIELD_AT(un_Aim, shape), 0, 0, 0, 54u, 3u, &un_Shape_desc, NULL, NULL, NULL},
+    {"fire", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(un_Aim, fire), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc un_Aim_desc = {
     "Aim", "un_Aim", "un", NS_KIND_INPUT, 2u, UINT64_C(0x69d88d8af1fef068),
@@ -1803,8 +1803,8 @@ ns_status un_Spawn_read(ns_reader *rp, un_Spawn_snap *out)
 }
 
 static const ns_field_desc un_Spawn_desc_fields[] = {
-    {"shape", NS_ENC_UNION, 1, 2, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS, offsetof(un_Spawn, shape), offsetof(un_Spawn_snap, shape), sizeof(((un_Spawn_snap *)0)->shape), INT64_C(0), INT64_C(0), 0, 54u, 3u, &un_Shape_desc, NULL, NULL, NULL},
-    {"n", NS_ENC_INT, 1, 0, NS_FIELD_TO_OWNER | NS_FIELD_TO_OTHERS | NS_FIELD_UNSIGNED | NS_FIELD_BOUNDED, offsetof(un_Spawn, n), offsetof(un_Spawn_snap, n), sizeof(((un_Spawn_snap *)0)->n), INT64_C(0), INT64_C(255), 0, 15u, 0u, NULL, NULL, NULL, NULL},
+    {"shape", NS_ENC_UNION, 1, 2, 0x3u, NS_FIELD_AT(un_Spawn, shape), 0, 0, 0, 54u, 3u, &un_Shape_desc, NULL, NULL, NULL},
+    {"n", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(un_Spawn, n), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
 };
 const ns_type_desc un_Spawn_desc = {
     "Spawn", "un_Spawn", "un", NS_KIND_RPC, 3u, UINT64_C(0xbb32e9d0a66e19b7),
@@ -1825,164 +1825,22 @@ const ns_type_desc *const un_types[] = {
 
 /* ---- dispatch tables ---- */
 
-/* component un_Collider */
+NS_COMPONENT_WRAPPERS(un_Collider)
 
-static void un_Collider_erased_snap_default(void *snap)
-{
-    *(un_Collider_snap *)snap = un_Collider_snap_default;
-}
+NS_COMPONENT_WRAPPERS(un_Small)
 
-static void un_Collider_erased_quantize(const void *value, void *snap)
-{
-    un_Collider_quantize((const un_Collider *)value, (un_Collider_snap *)snap);
-}
+NS_INPUT_WRAPPERS(un_Aim)
 
-static void un_Collider_erased_dequantize(const void *snap, void *value)
-{
-    un_Collider_dequantize((const un_Collider_snap *)snap, (un_Collider *)value);
-}
-
-static void un_Collider_erased_init(void *value)
-{
-    un_Collider_init((un_Collider *)value);
-}
-
-static bool un_Collider_erased_snap_equal(const void *a, const void *b)
-{
-    return un_Collider_snap_equal((const un_Collider_snap *)a, (const un_Collider_snap *)b);
-}
-
-static ns_status un_Collider_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return un_Collider_write(w, (const un_Collider_snap *)cur, base, to);
-}
-
-static ns_status un_Collider_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return un_Collider_read(r, (un_Collider_snap *)out, base, to);
-}
-
-static void un_Collider_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    un_Collider_apply((un_Collider *)live, (const un_Collider_snap *)snap, (const un_Collider_hooks *)hooks, ctx);
-}
-
-static void un_Collider_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    un_Collider_interpolate((const un_Collider_snap *)from, (const un_Collider_snap *)to, t, (un_Collider *)out);
-}
-
-/* component un_Small */
-
-static void un_Small_erased_snap_default(void *snap)
-{
-    *(un_Small_snap *)snap = un_Small_snap_default;
-}
-
-static void un_Small_erased_quantize(const void *value, void *snap)
-{
-    un_Small_quantize((const un_Small *)value, (un_Small_snap *)snap);
-}
-
-static void un_Small_erased_dequantize(const void *snap, void *value)
-{
-    un_Small_dequantize((const un_Small_snap *)snap, (un_Small *)value);
-}
-
-static void un_Small_erased_init(void *value)
-{
-    un_Small_init((un_Small *)value);
-}
-
-static bool un_Small_erased_snap_equal(const void *a, const void *b)
-{
-    return un_Small_snap_equal((const un_Small_snap *)a, (const un_Small_snap *)b);
-}
-
-static ns_status un_Small_erased_write(ns_writer *w, const void *cur, const ns_baselines *base, ns_audience to)
-{
-    return un_Small_write(w, (const un_Small_snap *)cur, base, to);
-}
-
-static ns_status un_Small_erased_read(ns_reader *r, void *out, const ns_baselines *base, ns_audience to)
-{
-    return un_Small_read(r, (un_Small_snap *)out, base, to);
-}
-
-static void un_Small_erased_apply(void *live, const void *snap, const void *hooks, void *ctx)
-{
-    un_Small_apply((un_Small *)live, (const un_Small_snap *)snap, (const un_Small_hooks *)hooks, ctx);
-}
-
-static void un_Small_erased_interpolate(const void *from, const void *to, float t, void *out)
-{
-    un_Small_interpolate((const un_Small_snap *)from, (const un_Small_snap *)to, t, (un_Small *)out);
-}
-
-/* input un_Aim */
-
-static void un_Aim_erased_snap_default(void *snap)
-{
-    *(un_Aim_snap *)snap = un_Aim_snap_default;
-}
-
-static void un_Aim_erased_quantize(const void *value, void *snap)
-{
-    un_Aim_quantize((const un_Aim *)value, (un_Aim_snap *)snap);
-}
-
-static void un_Aim_erased_dequantize(const void *snap, void *value)
-{
-    un_Aim_dequantize((const un_Aim_snap *)snap, (un_Aim *)value);
-}
-
-static ns_status un_Aim_erased_write(ns_writer *w, const void *cur, const void *prev)
-{
-    return un_Aim_write(w, (const un_Aim_snap *)cur, (const un_Aim_snap *)prev);
-}
-
-static ns_status un_Aim_erased_read(ns_reader *r, void *out, const void *prev)
-{
-    return un_Aim_read(r, (un_Aim_snap *)out, (const un_Aim_snap *)prev);
-}
-
-/* rpc un_Spawn */
-
-static void un_Spawn_erased_snap_default(void *snap)
-{
-    *(un_Spawn_snap *)snap = un_Spawn_snap_default;
-}
-
-static void un_Spawn_erased_quantize(const void *value, void *snap)
-{
-    un_Spawn_quantize((const un_Spawn *)value, (un_Spawn_snap *)snap);
-}
-
-static void un_Spawn_erased_dequantize(const void *snap, void *value)
-{
-    un_Spawn_dequantize((const un_Spawn_snap *)snap, (un_Spawn *)value);
-}
-
-static ns_status un_Spawn_erased_write(ns_writer *w, const void *cur, const void *prev)
-{
-    (void)prev;
-    return un_Spawn_write(w, (const un_Spawn_snap *)cur);
-}
-
-static ns_status un_Spawn_erased_read(ns_reader *r, void *out, const void *prev)
-{
-    (void)prev;
-    return un_Spawn_read(r, (un_Spawn_snap *)out);
-}
+NS_RPC_WRAPPERS(un_Spawn)
 
 const ns_component_ops un_components[] = {
-    {&un_Collider_desc, 0u, un_Collider_erased_snap_default, un_Collider_erased_init, un_Collider_erased_quantize, un_Collider_erased_dequantize, un_Collider_erased_snap_equal, un_Collider_erased_write, un_Collider_erased_read, un_Collider_erased_apply, un_Collider_erased_interpolate, NULL, 0u, NULL},
-    {&un_Small_desc, 0u, un_Small_erased_snap_default, un_Small_erased_init, un_Small_erased_quantize, un_Small_erased_dequantize, un_Small_erased_snap_equal, un_Small_erased_write, un_Small_erased_read, un_Small_erased_apply, un_Small_erased_interpolate, NULL, 0u, NULL},
+    NS_COMPONENT_ROW(un_Collider, 0u, NULL, 0u, NULL),
+    NS_COMPONENT_ROW(un_Small, 0u, NULL, 0u, NULL),
 };
 
 const ns_message_ops un_messages[] = {
-    {&un_Aim_desc, NS_MSG_INPUT, un_Aim_erased_snap_default, un_Aim_erased_quantize, un_Aim_erased_dequantize, un_Aim_erased_write, un_Aim_erased_read},
-    {&un_Spawn_desc, NS_MSG_RPC, un_Spawn_erased_snap_default, un_Spawn_erased_quantize, un_Spawn_erased_dequantize, un_Spawn_erased_write, un_Spawn_erased_read},
+    NS_MESSAGE_ROW(un_Aim, NS_MSG_INPUT),
+    NS_MESSAGE_ROW(un_Spawn, NS_MSG_RPC),
 };
 
 const ns_schema un_schema = {

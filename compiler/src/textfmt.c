@@ -1,0 +1,166 @@
+/* textfmt.c — the emitters' printf. Generating C is mostly formatting (tens of megabytes for a
+ * large schema), and libc's vsnprintf spends most of that time in its stream machinery. The
+ * conversions the emitters use (convert() lists them) are formatted here in one pass; a format
+ * with any other is handed to vsnprintf whole, so the result is always exactly vsnprintf's. */
+#include "textfmt.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct out {
+    char  *buf;
+    size_t cap, len; /* len counts every byte, written or not */
+} out;
+
+static void put(out *o, const char *s, size_t n)
+{
+    if (n == 0) return; /* buf may be NULL when cap is 0 */
+    if (o->len + n <= o->cap) {
+        /* The usual case, and mostly a few bytes: a loop beats a call of memcpy. */
+        char *d = o->buf + o->len;
+        for (size_t i = 0; i < n; i++) d[i] = s[i];
+    } else if (o->len < o->cap) {
+        memcpy(o->buf + o->len, s, o->cap - o->len);
+    }
+    o->len += n;
+}
+
+/* Digits of v in base 10 or 16, written backwards from end; returns the first. */
+static char *digits(char *end, unsigned long long v, unsigned base)
+{
+    do {
+        *--end = "0123456789abcdef"[v % base];
+        v /= base;
+    } while (v);
+    return end;
+}
+
+static void put_signed(out *o, long long v)
+{
+    /* The magnitude as unsigned, so LLONG_MIN has one too. */
+    unsigned long long m = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    char tmp[24], *end = tmp + sizeof tmp, *p = digits(end, m, 10);
+    if (v < 0) *--p = '-';
+    put(o, p, (size_t)(end - p));
+}
+
+/* A %g: integers (the usual scale, range or default in a schema) as their digits, which is
+ * what %.Ng prints for them when N >= 16; anything else through snprintf. */
+static void put_general(out *o, double v, int precision)
+{
+    if (precision >= 16 && v > -1e15 && v < 1e15 && v == (double)(long long)v && !(v == 0 && signbit(v))) {
+        put_signed(o, (long long)v);
+        return;
+    }
+    char tmp[64];
+    int n = snprintf(tmp, sizeof tmp, "%.*g", precision, v);
+    put(o, tmp, n < 0 ? 0 : (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+/* Formats one conversion at *fmt (just past the '%'): %% and %c; %s, with a precision too;
+ * %d, %i, %u and %x with an l, ll or z size, the unsigned ones also zero-padded to a width;
+ * %g with a precision. Returns false for anything else, which vsnprintf then formats. */
+static bool convert(out *o, const char **fmt, va_list *ap)
+{
+    const char *f = *fmt;
+    bool zero = *f == '0';
+    if (zero) f++;
+    size_t width = 0;
+    while (*f >= '0' && *f <= '9') width = width * 10 + (size_t)(*f++ - '0');
+    int precision = -1;
+    if (*f == '.') {
+        f++;
+        if (*f == '*') {
+            precision = va_arg(*ap, int);
+            f++;
+        } else {
+            precision = 0;
+            while (*f >= '0' && *f <= '9') precision = precision * 10 + (*f++ - '0');
+        }
+    }
+    int size = 0; /* 0: int, 1: long, 2: long long, 3: size_t */
+    if (f[0] == 'l' && f[1] == 'l') size = 2, f += 2;
+    else if (f[0] == 'l') size = 1, f++;
+    else if (f[0] == 'z') size = 3, f++;
+    char c = *f++;
+    bool plain = !zero && width == 0 && precision < 0;
+    switch (c) {
+    case '%':
+        if (!plain || size) return false;
+        put(o, "%", 1);
+        break;
+    case 's': {
+        if (zero || width || size) return false;
+        const char *s = va_arg(*ap, const char *);
+        if (!s) s = "(null)";
+        size_t n = 0;
+        if (precision < 0) n = strlen(s);
+        else while (n < (size_t)precision && s[n]) n++;
+        put(o, s, n);
+        break;
+    }
+    case 'c': {
+        if (!plain || size) return false;
+        char ch = (char)va_arg(*ap, int);
+        put(o, &ch, 1);
+        break;
+    }
+    case 'd':
+    case 'i':
+        if (!plain || size == 3) return false; /* %zd: the signed size_t has no portable name */
+        put_signed(o, size == 0 ? va_arg(*ap, int) : size == 1 ? va_arg(*ap, long) : va_arg(*ap, long long));
+        break;
+    case 'u':
+    case 'x': {
+        if (precision >= 0 || (width && !zero) || width > 20) return false;
+        unsigned long long v = size == 0 ? va_arg(*ap, unsigned)
+                             : size == 1 ? va_arg(*ap, unsigned long)
+                             : size == 2 ? va_arg(*ap, unsigned long long)
+                                         : va_arg(*ap, size_t);
+        char tmp[24], *end = tmp + sizeof tmp, *p = digits(end, v, c == 'u' ? 10u : 16u);
+        while ((size_t)(end - p) < width) *--p = '0';
+        put(o, p, (size_t)(end - p));
+        break;
+    }
+    case 'g':
+        if (zero || width || size || precision < 0) return false;
+        put_general(o, va_arg(*ap, double), precision);
+        break;
+    default:
+        return false;
+    }
+    *fmt = f;
+    return true;
+}
+
+size_t nsc_text_vformat(char *buf, size_t cap, const char *fmt, va_list ap)
+{
+    va_list args, again;
+    va_copy(args, ap);
+    va_copy(again, ap);
+    out o = {buf, cap, 0};
+    const char *f = fmt;
+    bool ok = true;
+    while (ok && *f) {
+        if (*f != '%') {
+            const char *run = f;
+            while (*f && *f != '%') f++;
+            put(&o, run, (size_t)(f - run));
+            continue;
+        }
+        f++;
+        ok = convert(&o, &f, &args);
+    }
+    va_end(args);
+    if (!ok) {
+        int n = vsnprintf(buf, cap, fmt, again);
+        va_end(again);
+        return n < 0 ? 0 : (size_t)n;
+    }
+    va_end(again);
+    if (cap) buf[o.len < cap ? o.len : cap - 1] = '\0';
+    return o.len;
+}
