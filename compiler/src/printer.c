@@ -44,20 +44,29 @@ int nsc_p_finish(nsc_printer *p)
     return p->error ? -1 : 0;
 }
 
-static void vline(nsc_printer *p, const char *fmt, va_list ap)
+/* The indentation of a line: four spaces a level, in one append (lines are most of the output). */
+static void indent(nsc_printer *p)
+{
+    static const char spaces[] = "                                                                ";
+    size_t n = (size_t)p->indent * 4;
+    for (; n > sizeof spaces - 1; n -= sizeof spaces - 1) nsc_sb_append(&p->out, spaces, sizeof spaces - 1);
+    nsc_sb_append(&p->out, spaces, n);
+}
+
+static void vline(nsc_printer *p, const char *prefix, const char *fmt, va_list ap, const char *suffix)
 {
     if (p->out.len >= FLUSH_AT) flush(p, 2);
-    if (fmt[0] != '\0')
-        for (int i = 0; i < p->indent; i++) nsc_sb_puts(&p->out, "    ");
+    if (fmt[0] != '\0' || prefix[0] != '\0') indent(p);
+    nsc_sb_append(&p->out, prefix, strlen(prefix));
     nsc_sb_vprintf(&p->out, fmt, ap);
-    nsc_sb_putc(&p->out, '\n');
+    nsc_sb_append(&p->out, suffix, strlen(suffix));
 }
 
 void nsc_p_line(nsc_printer *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vline(p, fmt, ap);
+    vline(p, "", fmt, ap, "\n");
     va_end(ap);
 }
 
@@ -65,7 +74,7 @@ void nsc_p_open(nsc_printer *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vline(p, fmt, ap);
+    vline(p, "", fmt, ap, "\n");
     va_end(ap);
     p->indent++;
 }
@@ -75,7 +84,7 @@ void nsc_p_close(nsc_printer *p, const char *fmt, ...)
     if (p->indent > 0) p->indent--;
     va_list ap;
     va_start(ap, fmt);
-    vline(p, fmt, ap);
+    vline(p, "", fmt, ap, "\n");
     va_end(ap);
 }
 
@@ -130,11 +139,8 @@ void nsc_p_doc(nsc_printer *p, const char *doc)
 
 void nsc_p_comment(nsc_printer *p, const char *fmt, ...)
 {
-    nsc_strbuf text = NSC_STRBUF_INIT;
     va_list ap;
     va_start(ap, fmt);
-    nsc_sb_vprintf(&text, fmt, ap);
+    vline(p, "/* ", fmt, ap, " */\n");
     va_end(ap);
-    nsc_p_line(p, "/* %s */", nsc_sb_str(&text));
-    nsc_sb_free(&text);
 }
