@@ -6,7 +6,6 @@
 
 #include <math.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -142,7 +141,7 @@ static bool convert(out *o, const char **fmt, va_list *ap)
         break;
     }
     case 'g':
-        if (zero || width || size || precision < 0) return false;
+        if (zero || width || size || precision < 0 || precision > 40) return false; /* 40: put_general's room */
         put_general(o, va_arg(*ap, double), precision);
         break;
     default:

@@ -69,6 +69,7 @@ START_TEST(widths_and_precisions)
     same("%.17g %.17g %.17g", -0.0, DBL_MAX, DBL_MIN);
     same("%.17g %.17g", (double)INFINITY, -(double)INFINITY);
     same("%.3g %.1g %.15g %.16g", 1234.0, 100.0, 123456789012345.0, 999999999999999.0);
+    same("%.60g|%.*g", 1.0 / 3.0, 50, 2.0 / 3.0);
 }
 END_TEST
 
