@@ -129,7 +129,7 @@ NS__HOT uint32_t ns_read_packed_u32(ns_reader *r, const ns_model *m)
     if (!m) m = &ns_default_model;
     /* Refill on every call while 8 bytes remain: cheaper than a hard-to-predict branch on
      * the number of buffered bits, since codes have irregular lengths. */
-    if (NS__LIKELY(r->len >= 8 && r->pos <= r->len - 8)) {
+    if (NS__LIKELY(r->pos < r->end8)) { /* end8: netschema/bits.h */
         r->acc |= ns__load_le64(r->buf + r->pos) << r->nacc;
         r->pos += (63u - r->nacc) >> 3;
         r->nacc |= 56u;

@@ -603,37 +603,34 @@ NS__HOT const arr_Loadout_snap *arr_Loadout_reference(const ns_baselines *base, 
     pred->s36 = (int64_t)ns_predict_i64(&p, b0->big[1], b1->big[1], b2->big[1]);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
         /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
-        const arr_Loadout_snap *const b[3] = {b0, b1, b2};
         int32_t v[3][25], out[25];
         static const int32_t lo[25] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -10000, -10000, -10000, -10000, -10000, -10000, -1000, -1000, -1000, -1000, INT32_MIN};
         static const int32_t hi[25] = {999, 999, 999, 999, 10000, 10000, 10000, 65535, 65535, 65535, 9, 9, 9, 9, 10000, 10000, 10000, 10000, 10000, 10000, 1000, 1000, 1000, 1000, INT32_MAX};
-        for (unsigned j = 0; j < 3; j++) {
-            v[j][0] = b[j]->ammo[0];
-            v[j][1] = b[j]->ammo[1];
-            v[j][2] = b[j]->ammo[2];
-            v[j][3] = b[j]->ammo[3];
-            v[j][4] = b[j]->heat[0];
-            v[j][5] = b[j]->heat[1];
-            v[j][6] = b[j]->heat[2];
-            v[j][7] = b[j]->items[0].id;
-            v[j][8] = b[j]->items[1].id;
-            v[j][9] = b[j]->items[2].id;
-            v[j][10] = b[j]->pairs[0].v[0];
-            v[j][11] = b[j]->pairs[0].v[1];
-            v[j][12] = b[j]->pairs[1].v[0];
-            v[j][13] = b[j]->pairs[1].v[1];
-            v[j][14] = b[j]->points[0][0];
-            v[j][15] = b[j]->points[0][1];
-            v[j][16] = b[j]->points[0][2];
-            v[j][17] = b[j]->points[1][0];
-            v[j][18] = b[j]->points[1][1];
-            v[j][19] = b[j]->points[1][2];
-            v[j][20] = b[j]->turns[0][0];
-            v[j][21] = b[j]->turns[0][1];
-            v[j][22] = b[j]->turns[0][2];
-            v[j][23] = b[j]->turns[0][3];
-            v[j][24] = b[j]->score;
-        }
+        v[0][0] = b0->ammo[0]; v[1][0] = b1->ammo[0]; v[2][0] = b2->ammo[0];
+        v[0][1] = b0->ammo[1]; v[1][1] = b1->ammo[1]; v[2][1] = b2->ammo[1];
+        v[0][2] = b0->ammo[2]; v[1][2] = b1->ammo[2]; v[2][2] = b2->ammo[2];
+        v[0][3] = b0->ammo[3]; v[1][3] = b1->ammo[3]; v[2][3] = b2->ammo[3];
+        v[0][4] = b0->heat[0]; v[1][4] = b1->heat[0]; v[2][4] = b2->heat[0];
+        v[0][5] = b0->heat[1]; v[1][5] = b1->heat[1]; v[2][5] = b2->heat[1];
+        v[0][6] = b0->heat[2]; v[1][6] = b1->heat[2]; v[2][6] = b2->heat[2];
+        v[0][7] = b0->items[0].id; v[1][7] = b1->items[0].id; v[2][7] = b2->items[0].id;
+        v[0][8] = b0->items[1].id; v[1][8] = b1->items[1].id; v[2][8] = b2->items[1].id;
+        v[0][9] = b0->items[2].id; v[1][9] = b1->items[2].id; v[2][9] = b2->items[2].id;
+        v[0][10] = b0->pairs[0].v[0]; v[1][10] = b1->pairs[0].v[0]; v[2][10] = b2->pairs[0].v[0];
+        v[0][11] = b0->pairs[0].v[1]; v[1][11] = b1->pairs[0].v[1]; v[2][11] = b2->pairs[0].v[1];
+        v[0][12] = b0->pairs[1].v[0]; v[1][12] = b1->pairs[1].v[0]; v[2][12] = b2->pairs[1].v[0];
+        v[0][13] = b0->pairs[1].v[1]; v[1][13] = b1->pairs[1].v[1]; v[2][13] = b2->pairs[1].v[1];
+        v[0][14] = b0->points[0][0]; v[1][14] = b1->points[0][0]; v[2][14] = b2->points[0][0];
+        v[0][15] = b0->points[0][1]; v[1][15] = b1->points[0][1]; v[2][15] = b2->points[0][1];
+        v[0][16] = b0->points[0][2]; v[1][16] = b1->points[0][2]; v[2][16] = b2->points[0][2];
+        v[0][17] = b0->points[1][0]; v[1][17] = b1->points[1][0]; v[2][17] = b2->points[1][0];
+        v[0][18] = b0->points[1][1]; v[1][18] = b1->points[1][1]; v[2][18] = b2->points[1][1];
+        v[0][19] = b0->points[1][2]; v[1][19] = b1->points[1][2]; v[2][19] = b2->points[1][2];
+        v[0][20] = b0->turns[0][0]; v[1][20] = b1->turns[0][0]; v[2][20] = b2->turns[0][0];
+        v[0][21] = b0->turns[0][1]; v[1][21] = b1->turns[0][1]; v[2][21] = b2->turns[0][1];
+        v[0][22] = b0->turns[0][2]; v[1][22] = b1->turns[0][2]; v[2][22] = b2->turns[0][2];
+        v[0][23] = b0->turns[0][3]; v[1][23] = b1->turns[0][3]; v[2][23] = b2->turns[0][3];
+        v[0][24] = b0->score; v[1][24] = b1->score; v[2][24] = b2->score;
         uint32_t wide = 0;
         for (unsigned i = 0; i < 25u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {

@@ -117,18 +117,15 @@ NS__HOT const au_Pawn_snap *au_Pawn_reference(const ns_baselines *base, au_Pawn_
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
         /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
-        const au_Pawn_snap *const b[3] = {b0, b1, b2};
         int32_t v[3][6], out[6];
         static const int32_t lo[6] = {-10000, -10000, -10000, -18000, 0, 0};
         static const int32_t hi[6] = {10000, 10000, 10000, 18000, 50, 100};
-        for (unsigned j = 0; j < 3; j++) {
-            v[j][0] = b[j]->pos[0];
-            v[j][1] = b[j]->pos[1];
-            v[j][2] = b[j]->pos[2];
-            v[j][3] = b[j]->yaw;
-            v[j][4] = b[j]->speed;
-            v[j][5] = b[j]->hp;
-        }
+        v[0][0] = b0->pos[0]; v[1][0] = b1->pos[0]; v[2][0] = b2->pos[0];
+        v[0][1] = b0->pos[1]; v[1][1] = b1->pos[1]; v[2][1] = b2->pos[1];
+        v[0][2] = b0->pos[2]; v[1][2] = b1->pos[2]; v[2][2] = b2->pos[2];
+        v[0][3] = b0->yaw; v[1][3] = b1->yaw; v[2][3] = b2->yaw;
+        v[0][4] = b0->speed; v[1][4] = b1->speed; v[2][4] = b2->speed;
+        v[0][5] = b0->hp; v[1][5] = b1->hp; v[2][5] = b2->hp;
         uint32_t wide = 0;
         for (unsigned i = 0; i < 6u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {

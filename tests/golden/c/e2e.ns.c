@@ -606,17 +606,14 @@ NS__HOT const e2e_Scalars_snap *e2e_Scalars_reference(const ns_baselines *base, 
     pred->s8 = (uint64_t)ns_predict_u64(&p, b0->u64v, b1->u64v, b2->u64v);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
         /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
-        const e2e_Scalars_snap *const b[3] = {b0, b1, b2};
         int32_t v[3][5], out[5];
         static const int32_t lo[5] = {-128, 0, -32768, 0, INT32_MIN};
         static const int32_t hi[5] = {127, 255, 32767, 65535, INT32_MAX};
-        for (unsigned j = 0; j < 3; j++) {
-            v[j][0] = b[j]->i8v;
-            v[j][1] = b[j]->u8v;
-            v[j][2] = b[j]->i16v;
-            v[j][3] = b[j]->u16v;
-            v[j][4] = b[j]->i32v;
-        }
+        v[0][0] = b0->i8v; v[1][0] = b1->i8v; v[2][0] = b2->i8v;
+        v[0][1] = b0->u8v; v[1][1] = b1->u8v; v[2][1] = b2->u8v;
+        v[0][2] = b0->i16v; v[1][2] = b1->i16v; v[2][2] = b2->i16v;
+        v[0][3] = b0->u16v; v[1][3] = b1->u16v; v[2][3] = b2->u16v;
+        v[0][4] = b0->i32v; v[1][4] = b1->i32v; v[2][4] = b2->i32v;
         uint32_t wide = 0;
         for (unsigned i = 0; i < 5u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
@@ -1272,33 +1269,30 @@ NS__HOT const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
         /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
-        const e2e_Motion_snap *const b[3] = {b0, b1, b2};
         int32_t v[3][21], out[21];
         static const int32_t lo[21] = {-1000, -1000, INT32_MIN, INT32_MIN, INT32_MIN, 0, 0, 0, 0, -10000, -10000, -10000, -10000, INT32_MIN, INT32_MIN, INT32_MIN, -500, INT32_MIN, -100, 0, -32768};
         static const int32_t hi[21] = {1000, 1000, INT32_MAX, INT32_MAX, INT32_MAX, 255, 255, 255, 255, 10000, 10000, 10000, 10000, INT32_MAX, INT32_MAX, INT32_MAX, 1500, INT32_MAX, 100, 65535, 32767};
-        for (unsigned j = 0; j < 3; j++) {
-            v[j][0] = b[j]->v2[0];
-            v[j][1] = b[j]->v2[1];
-            v[j][2] = b[j]->pos[0];
-            v[j][3] = b[j]->pos[1];
-            v[j][4] = b[j]->pos[2];
-            v[j][5] = b[j]->color[0];
-            v[j][6] = b[j]->color[1];
-            v[j][7] = b[j]->color[2];
-            v[j][8] = b[j]->color[3];
-            v[j][9] = b[j]->rot[0];
-            v[j][10] = b[j]->rot[1];
-            v[j][11] = b[j]->rot[2];
-            v[j][12] = b[j]->rot[3];
-            v[j][13] = b[j]->vel[0];
-            v[j][14] = b[j]->vel[1];
-            v[j][15] = b[j]->vel[2];
-            v[j][16] = b[j]->heat;
-            v[j][17] = b[j]->precise;
-            v[j][18] = b[j]->level;
-            v[j][19] = b[j]->steps;
-            v[j][20] = b[j]->jumpy;
-        }
+        v[0][0] = b0->v2[0]; v[1][0] = b1->v2[0]; v[2][0] = b2->v2[0];
+        v[0][1] = b0->v2[1]; v[1][1] = b1->v2[1]; v[2][1] = b2->v2[1];
+        v[0][2] = b0->pos[0]; v[1][2] = b1->pos[0]; v[2][2] = b2->pos[0];
+        v[0][3] = b0->pos[1]; v[1][3] = b1->pos[1]; v[2][3] = b2->pos[1];
+        v[0][4] = b0->pos[2]; v[1][4] = b1->pos[2]; v[2][4] = b2->pos[2];
+        v[0][5] = b0->color[0]; v[1][5] = b1->color[0]; v[2][5] = b2->color[0];
+        v[0][6] = b0->color[1]; v[1][6] = b1->color[1]; v[2][6] = b2->color[1];
+        v[0][7] = b0->color[2]; v[1][7] = b1->color[2]; v[2][7] = b2->color[2];
+        v[0][8] = b0->color[3]; v[1][8] = b1->color[3]; v[2][8] = b2->color[3];
+        v[0][9] = b0->rot[0]; v[1][9] = b1->rot[0]; v[2][9] = b2->rot[0];
+        v[0][10] = b0->rot[1]; v[1][10] = b1->rot[1]; v[2][10] = b2->rot[1];
+        v[0][11] = b0->rot[2]; v[1][11] = b1->rot[2]; v[2][11] = b2->rot[2];
+        v[0][12] = b0->rot[3]; v[1][12] = b1->rot[3]; v[2][12] = b2->rot[3];
+        v[0][13] = b0->vel[0]; v[1][13] = b1->vel[0]; v[2][13] = b2->vel[0];
+        v[0][14] = b0->vel[1]; v[1][14] = b1->vel[1]; v[2][14] = b2->vel[1];
+        v[0][15] = b0->vel[2]; v[1][15] = b1->vel[2]; v[2][15] = b2->vel[2];
+        v[0][16] = b0->heat; v[1][16] = b1->heat; v[2][16] = b2->heat;
+        v[0][17] = b0->precise; v[1][17] = b1->precise; v[2][17] = b2->precise;
+        v[0][18] = b0->level; v[1][18] = b1->level; v[2][18] = b2->level;
+        v[0][19] = b0->steps; v[1][19] = b1->steps; v[2][19] = b2->steps;
+        v[0][20] = b0->jumpy; v[1][20] = b1->jumpy; v[2][20] = b2->jumpy;
         uint32_t wide = 0;
         for (unsigned i = 0; i < 21u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
@@ -2658,16 +2652,13 @@ NS__HOT const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
         /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
-        const e2e_Shapes_snap *const b[3] = {b0, b1, b2};
         int32_t v[3][4], out[4];
         static const int32_t lo[4] = {-32768, 0, -32768, 0};
         static const int32_t hi[4] = {32767, 9000, 32767, 9000};
-        for (unsigned j = 0; j < 3; j++) {
-            v[j][0] = b[j]->p.a;
-            v[j][1] = b[j]->p.b;
-            v[j][2] = b[j]->n.inner.a;
-            v[j][3] = b[j]->n.inner.b;
-        }
+        v[0][0] = b0->p.a; v[1][0] = b1->p.a; v[2][0] = b2->p.a;
+        v[0][1] = b0->p.b; v[1][1] = b1->p.b; v[2][1] = b2->p.b;
+        v[0][2] = b0->n.inner.a; v[1][2] = b1->n.inner.a; v[2][2] = b2->n.inner.a;
+        v[0][3] = b0->n.inner.b; v[1][3] = b1->n.inner.b; v[2][3] = b2->n.inner.b;
         uint32_t wide = 0;
         for (unsigned i = 0; i < 4u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
@@ -3087,20 +3078,17 @@ NS__HOT const e2e_Audience_snap *e2e_Audience_reference(const ns_baselines *base
     pred->s3 = (uint32_t)ns_predict_u32(&p, b0->local_only, b1->local_only, b2->local_only);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
         /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
-        const e2e_Audience_snap *const b[3] = {b0, b1, b2};
         int32_t v[3][8], out[8];
         static const int32_t lo[8] = {0, 0, 0, INT32_MIN, INT32_MIN, INT32_MIN, -32768, 0};
         static const int32_t hi[8] = {1000, 65535, 255, INT32_MAX, INT32_MAX, INT32_MAX, 32767, 9000};
-        for (unsigned j = 0; j < 3; j++) {
-            v[j][0] = b[j]->hp;
-            v[j][1] = b[j]->ammo;
-            v[j][2] = b[j]->taunt;
-            v[j][3] = b[j]->spot[0];
-            v[j][4] = b[j]->spot[1];
-            v[j][5] = b[j]->spot[2];
-            v[j][6] = b[j]->pair.a;
-            v[j][7] = b[j]->pair.b;
-        }
+        v[0][0] = b0->hp; v[1][0] = b1->hp; v[2][0] = b2->hp;
+        v[0][1] = b0->ammo; v[1][1] = b1->ammo; v[2][1] = b2->ammo;
+        v[0][2] = b0->taunt; v[1][2] = b1->taunt; v[2][2] = b2->taunt;
+        v[0][3] = b0->spot[0]; v[1][3] = b1->spot[0]; v[2][3] = b2->spot[0];
+        v[0][4] = b0->spot[1]; v[1][4] = b1->spot[1]; v[2][4] = b2->spot[1];
+        v[0][5] = b0->spot[2]; v[1][5] = b1->spot[2]; v[2][5] = b2->spot[2];
+        v[0][6] = b0->pair.a; v[1][6] = b1->pair.a; v[2][6] = b2->pair.a;
+        v[0][7] = b0->pair.b; v[1][7] = b1->pair.b; v[2][7] = b2->pair.b;
         uint32_t wide = 0;
         for (unsigned i = 0; i < 8u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {

@@ -114,19 +114,16 @@ NS__HOT const modes_Avatar_snap *modes_Avatar_reference(const ns_baselines *base
     pred->s7 = (uint32_t)ns_predict_u32(&p, b0->secret, b1->secret, b2->secret);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
         /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
-        const modes_Avatar_snap *const b[3] = {b0, b1, b2};
         int32_t v[3][7], out[7];
         static const int32_t lo[7] = {-1000, 0, 0, -1000, -1000, 0, 0};
         static const int32_t hi[7] = {1000, 65535, 255, 1000, 1000, 255, 255};
-        for (unsigned j = 0; j < 3; j++) {
-            v[j][0] = b[j]->pos;
-            v[j][1] = b[j]->ammo;
-            v[j][2] = b[j]->emote;
-            v[j][3] = b[j]->aim;
-            v[j][4] = b[j]->glide;
-            v[j][5] = b[j]->debug;
-            v[j][6] = b[j]->kind;
-        }
+        v[0][0] = b0->pos; v[1][0] = b1->pos; v[2][0] = b2->pos;
+        v[0][1] = b0->ammo; v[1][1] = b1->ammo; v[2][1] = b2->ammo;
+        v[0][2] = b0->emote; v[1][2] = b1->emote; v[2][2] = b2->emote;
+        v[0][3] = b0->aim; v[1][3] = b1->aim; v[2][3] = b2->aim;
+        v[0][4] = b0->glide; v[1][4] = b1->glide; v[2][4] = b2->glide;
+        v[0][5] = b0->debug; v[1][5] = b1->debug; v[2][5] = b2->debug;
+        v[0][6] = b0->kind; v[1][6] = b1->kind; v[2][6] = b2->kind;
         uint32_t wide = 0;
         for (unsigned i = 0; i < 7u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {

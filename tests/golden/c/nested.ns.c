@@ -440,16 +440,13 @@ NS__HOT const game_core_Body_snap *game_core_Body_reference(const ns_baselines *
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
         /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
-        const game_core_Body_snap *const b[3] = {b0, b1, b2};
         int32_t v[3][4], out[4];
         static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
         static const int32_t hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
-        for (unsigned j = 0; j < 3; j++) {
-            v[j][0] = b[j]->box.min.x;
-            v[j][1] = b[j]->box.min.y;
-            v[j][2] = b[j]->box.max.x;
-            v[j][3] = b[j]->box.max.y;
-        }
+        v[0][0] = b0->box.min.x; v[1][0] = b1->box.min.x; v[2][0] = b2->box.min.x;
+        v[0][1] = b0->box.min.y; v[1][1] = b1->box.min.y; v[2][1] = b2->box.min.y;
+        v[0][2] = b0->box.max.x; v[1][2] = b1->box.max.x; v[2][2] = b2->box.max.x;
+        v[0][3] = b0->box.max.y; v[1][3] = b1->box.max.y; v[2][3] = b2->box.max.y;
         uint32_t wide = 0;
         for (unsigned i = 0; i < 4u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {

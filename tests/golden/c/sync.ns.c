@@ -315,16 +315,13 @@ NS__HOT const vis_Mixed_snap *vis_Mixed_reference(const ns_baselines *base, vis_
     pred->s3 = (uint64_t)ns_predict_u64(&p, b0->debug_id, b1->debug_id, b2->debug_id);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
         /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
-        const vis_Mixed_snap *const b[3] = {b0, b1, b2};
         int32_t v[3][4], out[4];
         static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, 0};
         static const int32_t hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, 255};
-        for (unsigned j = 0; j < 3; j++) {
-            v[j][0] = b[j]->position[0];
-            v[j][1] = b[j]->position[1];
-            v[j][2] = b[j]->position[2];
-            v[j][3] = b[j]->mood;
-        }
+        v[0][0] = b0->position[0]; v[1][0] = b1->position[0]; v[2][0] = b2->position[0];
+        v[0][1] = b0->position[1]; v[1][1] = b1->position[1]; v[2][1] = b2->position[1];
+        v[0][2] = b0->position[2]; v[1][2] = b1->position[2]; v[2][2] = b2->position[2];
+        v[0][3] = b0->mood; v[1][3] = b1->mood; v[2][3] = b2->mood;
         uint32_t wide = 0;
         for (unsigned i = 0; i < 4u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {

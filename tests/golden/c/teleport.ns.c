@@ -110,21 +110,18 @@ NS__HOT const teleport_Body_snap *teleport_Body_reference(const ns_baselines *ba
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
         /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
-        const teleport_Body_snap *const b[3] = {b0, b1, b2};
         int32_t v[3][9], out[9];
         static const int32_t lo[9] = {INT32_MIN, INT32_MIN, INT32_MIN, -10000, -1000, -3142, INT32_MIN, INT32_MIN, INT32_MIN};
         static const int32_t hi[9] = {INT32_MAX, INT32_MAX, INT32_MAX, 10000, 1000, 3142, INT32_MAX, INT32_MAX, INT32_MAX};
-        for (unsigned j = 0; j < 3; j++) {
-            v[j][0] = b[j]->position[0];
-            v[j][1] = b[j]->position[1];
-            v[j][2] = b[j]->position[2];
-            v[j][3] = b[j]->height;
-            v[j][4] = b[j]->cell;
-            v[j][5] = b[j]->yaw;
-            v[j][6] = b[j]->slide[0];
-            v[j][7] = b[j]->slide[1];
-            v[j][8] = b[j]->slide[2];
-        }
+        v[0][0] = b0->position[0]; v[1][0] = b1->position[0]; v[2][0] = b2->position[0];
+        v[0][1] = b0->position[1]; v[1][1] = b1->position[1]; v[2][1] = b2->position[1];
+        v[0][2] = b0->position[2]; v[1][2] = b1->position[2]; v[2][2] = b2->position[2];
+        v[0][3] = b0->height; v[1][3] = b1->height; v[2][3] = b2->height;
+        v[0][4] = b0->cell; v[1][4] = b1->cell; v[2][4] = b2->cell;
+        v[0][5] = b0->yaw; v[1][5] = b1->yaw; v[2][5] = b2->yaw;
+        v[0][6] = b0->slide[0]; v[1][6] = b1->slide[0]; v[2][6] = b2->slide[0];
+        v[0][7] = b0->slide[1]; v[1][7] = b1->slide[1]; v[2][7] = b2->slide[1];
+        v[0][8] = b0->slide[2]; v[1][8] = b1->slide[2]; v[2][8] = b2->slide[2];
         uint32_t wide = 0;
         for (unsigned i = 0; i < 9u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
