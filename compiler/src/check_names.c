@@ -104,6 +104,26 @@ const char *nsc_reserved_c_name(nsc_arena *a, const char *name)
     return NULL;
 }
 
+/* True if one of a and b starts with the other. */
+static bool overlap(const char *a, const char *b)
+{
+    size_t n = strlen(a), k = strlen(b);
+    return strncmp(a, b, n < k ? n : k) == 0;
+}
+
+bool nsc_reserved_c_prefix(const char *prefix)
+{
+    /* The runtime's prefixes and the roots of every <stdint.h> name (is_stdint_name). */
+    static const char *const roots[] = {"ns_", "NS_", "NETSCHEMA_", "int", "uint", "INT", "UINT"};
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++)
+        if (overlap(prefix, roots[i])) return true;
+    for (size_t i = 0; i < sizeof libc_names / sizeof libc_names[0]; i++)
+        if (starts_with(libc_names[i].name, prefix)) return true;
+    for (size_t i = 0; i < sizeof predefined_macros / sizeof predefined_macros[0]; i++)
+        if (starts_with(predefined_macros[i], prefix)) return true;
+    return false;
+}
+
 void nsc_check_identifier(nsc_checker *c, nsc_name n, const char *what)
 {
     /* Generated code spells names in string literals (descriptors, enum _name) and joins them

@@ -21,6 +21,10 @@ typedef struct nsc_checker {
         bool      sorted;  /* the first pass is over: report */
         bool      kept;    /* the map holds strings of the current declaration */
     } cname_fps;
+    struct {               /* the unit's name prefixes when no reserved name starts with them */
+        const char *lower, *upper; /* "<prefix>_" and "<PREFIX>_", or NULL */
+        size_t      len;
+    } unreserved;
 } nsc_checker;
 
 /* ---- limits (SPEC.md, "Limits") ---- */
@@ -50,6 +54,9 @@ void      nsc_check_identifier(nsc_checker *c, nsc_name n, const char *what);
 /* Why a C name is reserved (the runtime's prefixes, the C library's names, predefined macros),
  * or NULL if generated code may define it. */
 const char *nsc_reserved_c_name(nsc_arena *a, const char *name);
+/* False when no name nsc_reserved_c_name refuses can start with `prefix` (say "game_"): then
+ * generated names that start with it need no lookup (cnames.c checks hundreds of thousands). */
+bool nsc_reserved_c_prefix(const char *prefix);
 /* An enum's values for a message: "red, blue", the first 12 then "... (300 in all)". */
 const char *nsc_enum_value_list(nsc_checker *c, const nsc_decl *e);
 void      nsc_check_field_name(nsc_checker *c, nsc_name n);

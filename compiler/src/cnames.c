@@ -103,6 +103,8 @@ typedef struct owner {
 static void reject_reserved(nsc_checker *c, const char *name, const char *what, nsc_loc loc)
 {
     if (!strncmp(name, "ns_", 3) || !strncmp(name, "NS_", 3) || !strncmp(name, "NETSCHEMA_", 10)) return;
+    size_t n = c->unreserved.len;
+    if (n && (!strncmp(name, c->unreserved.lower, n) || !strncmp(name, c->unreserved.upper, n))) return;
     const char *why = nsc_reserved_c_name(c->a, name);
     if (why) nsc_error(c->d, "E-name-reserved", loc, "%s would generate the C name '%s', which is reserved: %s", what, name, why);
 }
@@ -378,6 +380,12 @@ static void claim_union(nsc_checker *c, const nsc_decl *d)
 static void claim_unit(nsc_checker *c, nsc_unit *u)
 {
     if (!u->package_decl) return;
+    /* Every name claimed below starts with the prefix, in lower or upper case (cnames.h). */
+    const char *lower = nsc_arena_printf(c->a, "%s_", u->prefix), *upper = nsc_upper(c->a, lower);
+    bool safe = !nsc_reserved_c_prefix(lower) && !nsc_reserved_c_prefix(upper);
+    c->unreserved.lower = safe ? lower : NULL;
+    c->unreserved.upper = safe ? upper : NULL;
+    c->unreserved.len = safe ? strlen(lower) : 0;
     nsc_arena_mark mark = nsc_arena_get_mark(c->a);
     const char *what = nsc_arena_printf(c->a, "the schema-wide names of package '%s' (%s)", u->package, u->src->path);
     claim(c, nsc_unit_macro(c->a, u, "SCHEMA_HASH"), NULL, what, u->package_decl->loc);
@@ -402,6 +410,8 @@ static void claim_unit(nsc_checker *c, nsc_unit *u)
     }
     if (!c->cname_fps.kept) nsc_arena_release(c->a, mark);
     c->cname_fps.kept = false;
+    c->unreserved.lower = c->unreserved.upper = NULL;
+    c->unreserved.len = 0;
 }
 
 void nsc_fingerprint_c_names(nsc_checker *c, nsc_unit *u)
