@@ -74,7 +74,7 @@ static void put_general(out *o, double v, int precision)
 
 /* Formats one conversion at *fmt (just past the '%'): %% and %c; %s, with a precision too;
  * %d, %i, %u and %x with an l, ll or z size, the unsigned ones also zero-padded to a width;
- * %g with a precision. Returns false for anything else, which vsnprintf then formats. */
+ * %g with a precision; %f with a precision, for whole numbers. Returns false for anything else, which vsnprintf then formats. */
 static bool convert(out *o, const char **fmt, va_list *ap)
 {
     const char *f = *fmt;
@@ -138,6 +138,16 @@ static bool convert(out *o, const char **fmt, va_list *ap)
         char tmp[24], *end = tmp + sizeof tmp, *p = digits(end, v, c == 'u' ? 10u : 16u);
         while ((size_t)(end - p) < width) *--p = '0';
         put(o, p, (size_t)(end - p));
+        break;
+    }
+    case 'f': {
+        /* Only whole numbers (the usual default or bound): their digits, the point, p zeros. */
+        if (zero || width || size || precision < 0 || precision > 17) return false;
+        double v = va_arg(*ap, double);
+        if (!(v > -1e15 && v < 1e15) || v != (double)(long long)v) return false;
+        if (v == 0 && signbit(v)) put(o, "-", 1);
+        put_signed(o, (long long)v);
+        if (precision > 0) put(o, ".00000000000000000", (size_t)precision + 1);
         break;
     }
     case 'g':

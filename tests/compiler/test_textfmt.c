@@ -70,6 +70,8 @@ START_TEST(widths_and_precisions)
     same("%.17g %.17g", (double)INFINITY, -(double)INFINITY);
     same("%.3g %.1g %.15g %.16g", 1234.0, 100.0, 123456789012345.0, 999999999999999.0);
     same("%.60g|%.*g", 1.0 / 3.0, 50, 2.0 / 3.0);
+    same("%.1f %.1f %.1ff %.0f %.3f", 0.0, -0.0, 100.0, -500.0, 65535.0);
+    same("%.1f %.1f %.1f %.2f", 0.5, -0.25, 1e15, 1e300);
 }
 END_TEST
 
