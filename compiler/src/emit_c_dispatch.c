@@ -211,6 +211,7 @@ static size_t entity_fields(nsc_cgen *g, const nsc_decl *d, const char *snap, co
 static void entity_table(nsc_cgen *g, const nsc_decl *d)
 {
     if (entity_fields(g, d, "", "", NULL, NULL, false) == 0) return;
+    nsc_p_empty(g->c);
     nsc_p_open(g->c, "static const ns_entity_field %s[] = {", erased(g, d, "entities"));
     entity_fields(g, d, "", "", NULL, NULL, true);
     nsc_p_close(g->c, "};");
@@ -380,6 +381,10 @@ void nsc_cg_dispatch_source(nsc_cgen *g)
     nsc_printer *c = g->c;
     nsc_p_blank(c);
     nsc_p_line(c, "/* ---- dispatch tables ---- */");
+    if (s.ncomponents || s.nmessages) {
+        nsc_p_empty(c);
+        nsc_p_comment(c, "Each type's row points at wrappers that cast and call its functions (netschema/schema.h).");
+    }
     for (size_t i = 0; i < s.ncomponents; i++) component_wrappers(g, s.components[i]);
     for (size_t i = 0; i < s.nmessages; i++) message_wrappers(g, s.messages[i]);
     tables(g, &s);

@@ -2344,7 +2344,10 @@ const ns_type_desc *const arr_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(arr_Loadout)
+
 static const ns_entity_field arr_Loadout_erased_entities[] = {
     {(uint32_t)(offsetof(arr_Loadout_snap, targets[0])), (uint32_t)(offsetof(arr_Loadout, targets[0])), 0, 0, 0, 0, 0, 0, 0},
     {(uint32_t)(offsetof(arr_Loadout_snap, targets[1])), (uint32_t)(offsetof(arr_Loadout, targets[1])), 0, 0, 0, 0, 0, 0, 0},

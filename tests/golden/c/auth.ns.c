@@ -671,6 +671,8 @@ const ns_type_desc *const au_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(au_Pawn)
 
 static ns_status au_Pawn_erased_authority_read(ns_reader *r, void *snap, ns_authority_validate_fn validate, void *ctx, ns_authority_report *report)

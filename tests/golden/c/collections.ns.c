@@ -2346,6 +2346,8 @@ const ns_type_desc *const bag_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(bag_Inventory)
 
 const ns_component_ops bag_components[] = {

@@ -785,6 +785,8 @@ const ns_type_desc *const cust_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(cust_Paint)
 
 NS_INPUT_WRAPPERS(cust_Brush)

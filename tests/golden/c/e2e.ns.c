@@ -4092,7 +4092,10 @@ const ns_type_desc *const e2e_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(e2e_Scalars)
+
 static const ns_entity_field e2e_Scalars_erased_entities[] = {
     {(uint32_t)(offsetof(e2e_Scalars_snap, e)), (uint32_t)(offsetof(e2e_Scalars, e)), 0, 0, 0, 0, 0, 0, 0},
 };

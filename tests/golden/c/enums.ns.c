@@ -287,6 +287,8 @@ const ns_type_desc *const enums_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(enums_Facing)
 
 const ns_component_ops enums_components[] = {

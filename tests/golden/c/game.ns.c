@@ -237,6 +237,8 @@ const ns_type_desc *const game_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(game_Player)
 
 const ns_component_ops game_components[] = {

@@ -614,6 +614,8 @@ const ns_type_desc *const ctl_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_INPUT_WRAPPERS(ctl_Aim)
 
 NS_RPC_WRAPPERS(ctl_Say)

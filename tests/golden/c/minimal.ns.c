@@ -217,6 +217,8 @@ const ns_type_desc *const minimal_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(minimal_Position)
 
 const ns_component_ops minimal_components[] = {

@@ -1136,6 +1136,8 @@ const ns_type_desc *const modes_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(modes_Avatar)
 
 NS_COMPONENT_WRAPPERS(modes_Stance)

@@ -676,6 +676,8 @@ const ns_type_desc *const game_core_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(game_core_Body)
 
 const ns_component_ops game_core_components[] = {

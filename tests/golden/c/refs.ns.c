@@ -3009,7 +3009,10 @@ const ns_type_desc *const rf_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(rf_Link)
+
 static const ns_entity_field rf_Link_erased_entities[] = {
     {(uint32_t)(offsetof(rf_Link_snap, target)), (uint32_t)(offsetof(rf_Link, target)), 0, 0, 0, 0, 0, 0, 0},
     {(uint32_t)(offsetof(rf_Link_snap, aim) + offsetof(rf_Aim_snap, at)), (uint32_t)(offsetof(rf_Link, aim) + offsetof(rf_Aim, at)), 0, 0, 0, 0, 0, 0, 0},
@@ -3019,6 +3022,7 @@ static const ns_entity_field rf_Link_erased_entities[] = {
 };
 
 NS_COMPONENT_WRAPPERS(rf_Crowd)
+
 static const ns_entity_field rf_Crowd_erased_entities[] = {
     {(uint32_t)(offsetof(rf_Crowd_snap, members.items)), (uint32_t)(offsetof(rf_Crowd, members.items)), 6u, (uint32_t)(offsetof(rf_Crowd_snap, members.count)), (uint32_t)sizeof(((rf_Crowd_snap *)0)->members.items[0]), (uint32_t)sizeof(((rf_Crowd *)0)->members.items[0]), 0, 0, 0},
     {(uint32_t)(offsetof(rf_Crowd_snap, packs.items) + offsetof(rf_Pack_snap, one)), (uint32_t)(offsetof(rf_Crowd, packs.items) + offsetof(rf_Pack, one)), 3u, (uint32_t)(offsetof(rf_Crowd_snap, packs.count)), (uint32_t)sizeof(((rf_Crowd_snap *)0)->packs.items[0]), (uint32_t)sizeof(((rf_Crowd *)0)->packs.items[0]), 0, 0, 0},

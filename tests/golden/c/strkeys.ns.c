@@ -1706,6 +1706,8 @@ const ns_type_desc *const strk_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(strk_Names)
 
 NS_COMPONENT_WRAPPERS(strk_Tiny)

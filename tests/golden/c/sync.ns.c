@@ -877,6 +877,8 @@ const ns_type_desc *const vis_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(vis_Secret)
 
 NS_COMPONENT_WRAPPERS(vis_Mixed)

@@ -437,6 +437,8 @@ const ns_type_desc *const teleport_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(teleport_Body)
 
 const ns_component_ops teleport_components[] = {

@@ -1825,6 +1825,8 @@ const ns_type_desc *const un_types[] = {
 
 /* ---- dispatch tables ---- */
 
+/* Each type's row points at wrappers that cast and call its functions (netschema/schema.h). */
+
 NS_COMPONENT_WRAPPERS(un_Collider)
 
 NS_COMPONENT_WRAPPERS(un_Small)
