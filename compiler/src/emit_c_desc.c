@@ -3,6 +3,8 @@
  * types. A descriptor holds what a walker needs to decode a record as the generated _read does
  * (netschema/dump.h): widths and signedness, effective bounds, enum values, the collections'
  * ops and the default snapshot. Never on the hot path. */
+#include <netschema/desc.h> /* the NS_FIELD_* flags, printed as a number */
+
 #include "emit_c.h"
 
 static const char *kind_name(nsc_decl_kind k)
@@ -38,17 +40,17 @@ static const char *i64(nsc_cgen *g, int64_t v)
 static const char *flags(nsc_cgen *g, const nsc_slot *s)
 {
     unsigned f = 0;
-    if (s->sync & NSC_TO_OWNER) f |= 0x01u;          /* NS_FIELD_TO_OWNER */
-    if (s->sync & NSC_TO_OTHERS) f |= 0x02u;         /* NS_FIELD_TO_OTHERS */
-    if (s->initial) f |= 0x04u;                      /* NS_FIELD_INITIAL */
-    if (s->predicted) f |= 0x08u;                    /* NS_FIELD_PREDICTED */
-    if (s->has_range) f |= 0x10u;                    /* NS_FIELD_RANGED */
-    if (s->field && s->top == s->field && s->field->sem.notify) f |= 0x20u; /* NS_FIELD_NOTIFY */
-    if (s->enc != NSC_ENC_CUSTOM && s->snap_ctype && s->snap_ctype[0] == 'u') f |= 0x40u; /* NS_FIELD_UNSIGNED */
-    if (s->bounded) f |= 0x80u;                      /* NS_FIELD_BOUNDED */
-    if (s->sync & NSC_IF_PREDICTED) f |= 0x100u;     /* NS_FIELD_IF_PREDICTED */
-    if (s->sync & NSC_IF_INTERPOLATED) f |= 0x200u;  /* NS_FIELD_IF_INTERPOLATED */
-    if (s->sync & NSC_IF_CUSTOM) f |= 0x400u;        /* NS_FIELD_IF_CUSTOM */
+    if (s->sync & NSC_TO_OWNER) f |= NS_FIELD_TO_OWNER;
+    if (s->sync & NSC_TO_OTHERS) f |= NS_FIELD_TO_OTHERS;
+    if (s->initial) f |= NS_FIELD_INITIAL;
+    if (s->predicted) f |= NS_FIELD_PREDICTED;
+    if (s->has_range) f |= NS_FIELD_RANGED;
+    if (s->field && s->top == s->field && s->field->sem.notify) f |= NS_FIELD_NOTIFY;
+    if (s->enc != NSC_ENC_CUSTOM && s->snap_ctype && s->snap_ctype[0] == 'u') f |= NS_FIELD_UNSIGNED;
+    if (s->bounded) f |= NS_FIELD_BOUNDED;
+    if (s->sync & NSC_IF_PREDICTED) f |= NS_FIELD_IF_PREDICTED;
+    if (s->sync & NSC_IF_INTERPOLATED) f |= NS_FIELD_IF_INTERPOLATED;
+    if (s->sync & NSC_IF_CUSTOM) f |= NS_FIELD_IF_CUSTOM;
     return NSC_FMT(g, "0x%xu", f);
 }
 
