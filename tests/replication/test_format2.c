@@ -381,6 +381,48 @@ END_TEST
 /* The bytes of formats 2 and 3 are a contract, as format 1's: a fixed scene (movers, entities
  * that rest and are skipped, spawns, despawns, an owner change, packets lost now and then) writes
  * packets whose FNV-1a hash is pinned. A change here is a new format, not an edit. */
+/* A format-2 steady packet whose newest baseline's gap no tick can have (2^31): the replica
+ * refuses it as NS_ERR_BASELINE, and the dump with it says the same. */
+START_TEST(a_steady_gap_out_of_range_is_refused_by_both)
+{
+    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2}, 1, (rh_impair){0}, 6);
+    ns_entity_id a = spawn(g, body_health, 2);
+    uint8_t pkt[RH_MAX_PACKET];
+    size_t len = 0;
+    for (int t = 0; t < 6; t++) {
+        set_body(g, a, (float)t, 1);
+        len = tick_and_write(g, pkt, sizeof pkt);
+        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+        ack(g, 0);
+    }
+    set_body(g, a, 9, 1);
+    len = tick_and_write(g, pkt, sizeof pkt);
+    ck_assert_uint_eq(pkt[0] & 0x81u, 0x81u); /* short tick, steady */
+    ck_assert_uint_ge(len, 2);
+    /* The dense model of docs/replication.md, section 2: 0 costs 1 bit, 1 costs 3. */
+    static const uint8_t raw[NS_MODEL_BUCKETS] = {0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 32};
+    static const uint8_t lens[NS_MODEL_BUCKETS] = {1, 3, 4, 4, 4, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6};
+    ns_model dense;
+    ck_assert_int_eq(ns_model_init(&dense, raw, lens), NS_OK);
+    uint8_t bad[32] = {0};
+    ns_writer w;
+    ns_writer_init(&w, bad, sizeof bad);
+    ns_write_bits(&w, pkt[0], 8);
+    ns_write_packed_u32(&w, 0x80000000u, &dense);
+    ns_write_bits(&w, 0, 32);
+    size_t bad_len = ns_writer_flush(&w);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    ns_reader r;
+    ns_reader_init(&r, bad, bad_len);
+    ck_assert_int_eq(ns_dump_repl_packet(f, &rt_schema, g->replica[0], &r), NS_ERR_BASELINE);
+    fclose(f);
+    ck_assert_int_eq(ns_replica_read_packet(g->replica[0], bad, bad_len), NS_ERR_BASELINE);
+    ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK); /* nothing changed */
+    stop(g);
+}
+END_TEST
+
 START_TEST(the_packets_of_a_fixed_scene_are_pinned)
 {
     static const uint64_t pinned[2] = {UINT64_C(0xa30c11cb102745c7), UINT64_C(0x3ffe2c8054e5deb4)};
@@ -538,6 +580,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, a_long_silence_sends_the_full_tick, 0, 2);
     tcase_add_test(tc, an_empty_first_packet_has_these_bytes);
     tcase_add_loop_test(tc, a_steady_packet_has_these_bytes, 0, 2);
+    tcase_add_test(tc, a_steady_gap_out_of_range_is_refused_by_both);
     tcase_add_loop_test(tc, the_packets_of_a_fixed_scene_are_pinned, 0, 2);
     tcase_add_loop_test(tc, hostile_packets_change_nothing, 0, 4);
     suite_add_tcase(s, tc);
