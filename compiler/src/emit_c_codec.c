@@ -631,12 +631,12 @@ static void read_int(nsc_cgen *g, const nsc_slot *s, const char *dst, const char
 {
     const char *fn = int_fn(s);
     if (narrower(s, fn))
-        nsc_p_line(g->c, "%s = (%s)ns_read_delta_%s_in(&r, %s, %s, %s);", dst, s->snap_ctype, fn, ref, bound(g, fn, s->lo),
+        nsc_p_line(g->c, "%s = (%s)ns_read_delta_%s_in(r, %s, %s, %s);", dst, s->snap_ctype, fn, ref, bound(g, fn, s->lo),
                    bound(g, fn, s->hi));
     else
-        nsc_p_line(g->c, "%s = (%s)ns_read_delta_%s(&r, %s, NULL);", dst, s->snap_ctype, fn, ref);
+        nsc_p_line(g->c, "%s = (%s)ns_read_delta_%s(r, %s, NULL);", dst, s->snap_ctype, fn, ref);
     if (s->type->kind == NSC_T_ENUM)
-        nsc_p_line(g->c, "if (!%s(%s)) ns_reader_fail(&r, NS_ERR_RANGE);", nsc_cg_fn(g, s->type->decl, "is_valid"), dst);
+        nsc_p_line(g->c, "if (!%s(%s)) ns_reader_fail(r, NS_ERR_RANGE);", nsc_cg_fn(g, s->type->decl, "is_valid"), dst);
 }
 
 void nsc_cg_read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const char *ref, bool maskless)
@@ -644,7 +644,7 @@ void nsc_cg_read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const 
     nsc_printer *c = g->c;
     switch (s->enc) {
     case NSC_ENC_BOOL:
-        if (maskless) nsc_p_line(c, "%s = ns_read_bool(&r);", dst);
+        if (maskless) nsc_p_line(c, "%s = ns_read_bool(r);", dst);
         else nsc_p_line(c, "%s = !%s;", dst, ref);
         return;
     case NSC_ENC_INT:
@@ -654,17 +654,17 @@ void nsc_cg_read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const 
         return;
     case NSC_ENC_RAW:
         if (is_u64(s) && !s->bounded)
-            nsc_p_line(c, "%s = ns_read_raw_u64(&r, %u, 0, UINT64_MAX);", dst, s->raw_bits);
+            nsc_p_line(c, "%s = ns_read_raw_u64(r, %u, 0, UINT64_MAX);", dst, s->raw_bits);
         else
-            nsc_p_line(c, "%s = (%s)ns_read_raw_i64(&r, %u, %s, %s);", dst, s->snap_ctype, s->raw_bits, i64(g, s->lo),
+            nsc_p_line(c, "%s = (%s)ns_read_raw_i64(r, %u, %s, %s);", dst, s->snap_ctype, s->raw_bits, i64(g, s->lo),
                        i64(g, s->hi));
         if (s->type->kind == NSC_T_ENUM)
-            nsc_p_line(c, "if (!%s(%s)) ns_reader_fail(&r, NS_ERR_RANGE);", nsc_cg_fn(g, s->type->decl, "is_valid"), dst);
+            nsc_p_line(c, "if (!%s(%s)) ns_reader_fail(r, NS_ERR_RANGE);", nsc_cg_fn(g, s->type->decl, "is_valid"), dst);
         return;
     case NSC_ENC_FLOAT32:
     case NSC_ENC_FLOAT64: {
         const char *w = s->enc == NSC_ENC_FLOAT32 ? "f32" : "f64";
-        nsc_p_line(c, "%s = ns_read_%s_%s(&r, %s);", dst, w, maskless ? "delta" : "xor", ref);
+        nsc_p_line(c, "%s = ns_read_%s_%s(r, %s);", dst, w, maskless ? "delta" : "xor", ref);
         return;
     }
     case NSC_ENC_VEC_Q:
@@ -677,18 +677,18 @@ void nsc_cg_read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const 
     }
     case NSC_ENC_VEC_F:
     case NSC_ENC_QUAT_F:
-        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(c, "%s[%u] = ns_read_f32_delta(&r, %s[%u]);", dst, k, ref, k);
+        for (unsigned k = 0; k < s->arity; k++) nsc_p_line(c, "%s[%u] = ns_read_f32_delta(r, %s[%u]);", dst, k, ref, k);
         return;
     case NSC_ENC_QUAT_S3:
-        nsc_p_line(c, "%s = ns_read_smallest3_packed(&r, %u);", dst, s->raw_bits);
+        nsc_p_line(c, "%s = ns_read_smallest3_packed(r, %u);", dst, s->raw_bits);
         return;
     case NSC_ENC_STRING:
     case NSC_ENC_BYTES: {
         const char *call = s->enc == NSC_ENC_STRING
-            ? NSC_FMT(g, "ns_read_string(&r, %s, %s, %u);", dst, ref, s->type->capacity)
-            : NSC_FMT(g, "%s.len = (uint16_t)ns_read_text(&r, %s.data, %u, %s.data, %s.len);", dst, dst, s->type->capacity,
+            ? NSC_FMT(g, "ns_read_string(r, %s, %s, %u);", dst, ref, s->type->capacity)
+            : NSC_FMT(g, "%s.len = (uint16_t)ns_read_text(r, %s.data, %u, %s.data, %s.len);", dst, dst, s->type->capacity,
                       ref, ref);
-        if (maskless) nsc_p_line(c, "if (ns_read_bool(&r)) %s", call);
+        if (maskless) nsc_p_line(c, "if (ns_read_bool(r)) %s", call);
         else nsc_p_line(c, "%s", call);
         return;
     }
@@ -699,10 +699,10 @@ void nsc_cg_read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const 
         /* The user's read gets the bounds-checked reader; its error status, or more than
          * @max_bits read, fails the reader, so the caller's destination keeps what it held. */
         nsc_p_open(c, "{");
-        nsc_p_line(c, "const size_t at = ns_reader_bits(&r);");
-        nsc_p_line(c, "const ns_status ust = %s(&r, &%s, &%s);", nsc_cg_fn(g, s->type->decl, "read"), dst, ref);
-        nsc_p_line(c, "if (ust != NS_OK) ns_reader_fail(&r, ust);");
-        nsc_p_line(c, "else if (ns_reader_bits(&r) - at > %uu) ns_reader_fail(&r, NS_ERR_MALFORMED);", s->max_bits);
+        nsc_p_line(c, "const size_t at = ns_reader_bits(r);");
+        nsc_p_line(c, "const ns_status ust = %s(r, &%s, &%s);", nsc_cg_fn(g, s->type->decl, "read"), dst, ref);
+        nsc_p_line(c, "if (ust != NS_OK) ns_reader_fail(r, ust);");
+        nsc_p_line(c, "else if (ns_reader_bits(r) - at > %uu) ns_reader_fail(r, NS_ERR_MALFORMED);", s->max_bits);
         nsc_p_close(c, "}");
         return;
     case NSC_ENC_ARRAY:
@@ -710,8 +710,8 @@ void nsc_cg_read_payload(nsc_cgen *g, const nsc_slot *s, const char *dst, const 
         return;
     case NSC_ENC_UNION: /* a bad tag or member fails the reader: the caller's destination is kept */
         nsc_p_open(c, "{");
-        nsc_p_line(c, "const ns_status ust = %s(&r, &%s, &%s);", nsc_cg_fn(g, s->type->decl, "read"), dst, ref);
-        nsc_p_line(c, "if (ust != NS_OK) ns_reader_fail(&r, ust);");
+        nsc_p_line(c, "const ns_status ust = %s(r, &%s, &%s);", nsc_cg_fn(g, s->type->decl, "read"), dst, ref);
+        nsc_p_line(c, "if (ust != NS_OK) ns_reader_fail(r, ust);");
         nsc_p_close(c, "}");
         return;
     default:
@@ -1028,13 +1028,16 @@ static void read_fn(nsc_cgen *g, const nsc_decl *d)
                       s->predicted ? NSC_FMT(g, "pred.%s", pred_member(g, s)) : NSC_FMT(g, "ref->%s", s->path));
         }
     }
-    nsc_p_line(c, "ns_reader r = *rp;");
+    /* Read through the caller's reader, not a local copy: the copy loaded at once a reader that
+     * the previous _read had just stored field by field, and waited for those stores (clang -O3
+     * -march=native: decode 1.18 -> 1.00 of the hand codec's time; gcc -O2: 0.88 -> 0.84). */
+    nsc_p_line(c, "ns_reader *const r = rp;");
     bool any_slot = false;
     for (size_t i = 0; i < l->nslots; i++) any_slot |= sent_condition(g, d, &l->slots[i]) != NULL;
     if (!any_slot) {
         nsc_p_line(c, "(void)sent;");
     } else {
-        nsc_p_line(c, "const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;");
+        nsc_p_line(c, "const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;");
         nsc_p_open(c, "if (any) {");
         for (size_t i = 0; i < l->nslots; i++) {
             const nsc_slot *s = &l->slots[i];
@@ -1042,16 +1045,15 @@ static void read_fn(nsc_cgen *g, const nsc_decl *d)
             if (!cond) continue;
             bool always = strcmp(cond, "true") == 0;
             nsc_p_comment(c, "%s", s->path);
-            if (always) nsc_p_open(c, "if (ns_read_bool(&r)) {");
-            else nsc_p_open(c, "if ((%s) && ns_read_bool(&r)) {", cond);
+            if (always) nsc_p_open(c, "if (ns_read_bool(r)) {");
+            else nsc_p_open(c, "if ((%s) && ns_read_bool(r)) {", cond);
             nsc_cg_read_payload(g, s, NSC_FMT(g, "v.%s", s->path), refx(g, s), false);
             nsc_p_close(c, "}");
         }
         nsc_p_close(c, "}");
     }
-    nsc_p_line(c, "*rp = r;");
     nsc_p_comment(c, "On error the destination keeps what it held.");
-    nsc_p_line(c, "if (ns_reader_failed(&r)) return ns_reader_status(&r);");
+    nsc_p_line(c, "if (ns_reader_failed(r)) return ns_reader_status(r);");
     if (l->nslots == 0) nsc_p_line(c, "*out = v;");
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
@@ -1071,7 +1073,7 @@ static void decode_slot(nsc_cgen *g, const nsc_slot *s, const char *path, const 
     nsc_printer *c = g->c;
     if (nsc_type_is_collection(s->type)) {
         const char *ops = nsc_cg_coll(g, s, "ops");
-        nsc_p_line(c, "if (%s) ns_coll_read(&r, &%s, dst ? &dst->%s : NULL, &ref->%s);", changed, ops, path, path);
+        nsc_p_line(c, "if (%s) ns_coll_read(r, &%s, dst ? &dst->%s : NULL, &ref->%s);", changed, ops, path, path);
         nsc_p_line(c, "else if (dst) ns_coll_copy(&%s, &dst->%s, &ref->%s);", ops, path, path);
         return;
     }
@@ -1086,7 +1088,7 @@ static void decode_slot(nsc_cgen *g, const nsc_slot *s, const char *path, const 
         for (size_t i = 0; i < s->composite->nslots; i++) {
             const nsc_slot *m = &s->composite->slots[i];
             const char *mp = NSC_FMT(g, "%s.%s", path, m->path);
-            const char *mc = nsc_type_is_collection(m->type) ? NSC_FMT(g, "%s && ns_read_bool(&r)", cc) : cc;
+            const char *mc = nsc_type_is_collection(m->type) ? NSC_FMT(g, "%s && ns_read_bool(r)", cc) : cc;
             nsc_p_comment(c, "%s", mp);
             decode_slot(g, m, mp, NSC_FMT(g, "ref->%s", mp), mc, true);
         }
@@ -1100,7 +1102,7 @@ static void decode_slot(nsc_cgen *g, const nsc_slot *s, const char *path, const 
         nsc_p_line(c, "%s = %s;", nsc_cg_snap_decl(g, s, "x"), ref);
     }
     if (maskless && s->enc == NSC_ENC_BOOL) {
-        nsc_p_line(c, "if (%s) x = ns_read_bool(&r);", changed);
+        nsc_p_line(c, "if (%s) x = ns_read_bool(r);", changed);
     } else {
         nsc_p_open(c, "if (%s) {", changed);
         nsc_cg_read_payload(g, s, "x", ref, maskless);
@@ -1123,8 +1125,8 @@ static void decode_fn(nsc_cgen *g, const nsc_decl *d, bool predicted, deps dp)
                deps_list(g, dp, true));
     nsc_p_open(c, "{");
     if (predicted) nsc_p_line(c, "const %s pred = *pp;", nsc_cg_fn(g, d, "pred"));
-    nsc_p_line(c, "ns_reader r = *rp;");
-    nsc_p_line(c, "const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;");
+    nsc_p_line(c, "ns_reader *const r = rp;");
+    nsc_p_line(c, "const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;");
     bool any_slot = false;
     for (size_t i = 0; i < l->nslots; i++) any_slot |= sent_condition(g, d, &l->slots[i]) != NULL;
     if (!any_slot) nsc_p_line(c, "(void)any; /* no field is ever sent (@sync(none)) */");
@@ -1132,12 +1134,11 @@ static void decode_fn(nsc_cgen *g, const nsc_decl *d, bool predicted, deps dp)
         const nsc_slot *s = &l->slots[i];
         const char *cond = sent_condition(g, d, s);
         const char *changed = !cond ? "false"
-                            : strcmp(cond, "true") == 0 ? "any && ns_read_bool(&r)"
-                            : NSC_FMT(g, "any && (%s) && ns_read_bool(&r)", cond);
+                            : strcmp(cond, "true") == 0 ? "any && ns_read_bool(r)"
+                            : NSC_FMT(g, "any && (%s) && ns_read_bool(r)", cond);
         nsc_p_comment(c, "%s", s->path);
         decode_slot(g, s, s->path, refx(g, s), changed, false);
     }
-    nsc_p_line(c, "*rp = r;");
     nsc_p_close(c, "}");
 }
 

@@ -353,14 +353,13 @@ static void elem_functions(nsc_cgen *g, const nsc_slot *s, const nsc_slot *e)
     nsc_p_line(c, "%s;", nsc_cg_snap_decl(g, e, "scratch"));
     view(g, e, "out", "(o ? o : (void *)&scratch)", false);
     view(g, e, "ref", "(f ? f : &zero)", true);
-    nsc_p_line(c, "ns_reader r = *rp;");
-    nsc_p_open(c, "if (ns_read_bool(&r)) {");
+    nsc_p_line(c, "ns_reader *const r = rp;");
+    nsc_p_open(c, "if (ns_read_bool(r)) {");
     nsc_cg_read_payload(g, e, "(*out)", "(*ref)", false);
     nsc_p_close(c, "} else {");
     c->indent++;
     nsc_p_line(c, "memcpy(out, ref, sizeof *out);");
     nsc_p_close(c, "}");
-    nsc_p_line(c, "*rp = r;");
     nsc_p_close(c, "}");
 
     nsc_p_empty(c);

@@ -111,30 +111,29 @@ ns_status arr_Pair_read(ns_reader *rp, arr_Pair_snap *out, const arr_Pair_snap *
     v.v[1] = ref->v[1];
     v.on = ref->on;
     memcpy(&v.w, &ref->w, sizeof v.w);
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* v[0] */
-        if (ns_read_bool(&r)) {
-            v.v[0] = (uint8_t)ns_read_delta_i32_in(&r, ref->v[0], 0, 9);
+        if (ns_read_bool(r)) {
+            v.v[0] = (uint8_t)ns_read_delta_i32_in(r, ref->v[0], 0, 9);
         }
         /* v[1] */
-        if (ns_read_bool(&r)) {
-            v.v[1] = (uint8_t)ns_read_delta_i32_in(&r, ref->v[1], 0, 9);
+        if (ns_read_bool(r)) {
+            v.v[1] = (uint8_t)ns_read_delta_i32_in(r, ref->v[1], 0, 9);
         }
         /* on */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.on = !ref->on;
         }
         /* w */
-        if (ns_read_bool(&r)) {
-            v.w[0] = (int8_t)ns_read_delta_i32_in(&r, ref->w[0], -128, 127);
-            v.w[1] = (int8_t)ns_read_delta_i32_in(&r, ref->w[1], -128, 127);
+        if (ns_read_bool(r)) {
+            v.w[0] = (int8_t)ns_read_delta_i32_in(r, ref->w[0], -128, 127);
+            v.w[1] = (int8_t)ns_read_delta_i32_in(r, ref->w[1], -128, 127);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->v[0] = v.v[0];
     out->v[1] = v.v[1];
     out->on = v.on;
@@ -239,21 +238,20 @@ ns_status arr_Item_read(ns_reader *rp, arr_Item_snap *out, const arr_Item_snap *
     arr_Item_snap v;
     v.id = ref->id;
     memcpy(&v.name, &ref->name, sizeof v.name);
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* id */
-        if (ns_read_bool(&r)) {
-            v.id = (uint16_t)ns_read_delta_i32_in(&r, ref->id, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.id = (uint16_t)ns_read_delta_i32_in(r, ref->id, 0, 65535);
         }
         /* name */
-        if (ns_read_bool(&r)) {
-            ns_read_string(&r, v.name, ref->name, 6);
+        if (ns_read_bool(r)) {
+            ns_read_string(r, v.name, ref->name, 6);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->id = v.id;
     memcpy(&out->name, &v.name, sizeof out->name);
     return NS_OK;
@@ -976,215 +974,214 @@ ns_status arr_Loadout_read(ns_reader *rp, arr_Loadout_snap *out, const ns_baseli
     memcpy(&v.citems, &ref->citems, sizeof v.citems);
     memcpy(&v.cnames, &ref->cnames, sizeof v.cnames);
     memcpy(&v.cfloats, &ref->cfloats, sizeof v.cfloats);
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* ammo[0] */
-        if (ns_read_bool(&r)) {
-            v.ammo[0] = (uint16_t)ns_read_delta_i32_in(&r, pred.s0, 0, 999);
+        if (ns_read_bool(r)) {
+            v.ammo[0] = (uint16_t)ns_read_delta_i32_in(r, pred.s0, 0, 999);
         }
         /* ammo[1] */
-        if (ns_read_bool(&r)) {
-            v.ammo[1] = (uint16_t)ns_read_delta_i32_in(&r, pred.s1, 0, 999);
+        if (ns_read_bool(r)) {
+            v.ammo[1] = (uint16_t)ns_read_delta_i32_in(r, pred.s1, 0, 999);
         }
         /* ammo[2] */
-        if (ns_read_bool(&r)) {
-            v.ammo[2] = (uint16_t)ns_read_delta_i32_in(&r, pred.s2, 0, 999);
+        if (ns_read_bool(r)) {
+            v.ammo[2] = (uint16_t)ns_read_delta_i32_in(r, pred.s2, 0, 999);
         }
         /* ammo[3] */
-        if (ns_read_bool(&r)) {
-            v.ammo[3] = (uint16_t)ns_read_delta_i32_in(&r, pred.s3, 0, 999);
+        if (ns_read_bool(r)) {
+            v.ammo[3] = (uint16_t)ns_read_delta_i32_in(r, pred.s3, 0, 999);
         }
         /* heat[0] */
-        if (ns_read_bool(&r)) {
-            v.heat[0] = (int32_t)ns_read_delta_i32_in(&r, pred.s4, 0, 10000);
+        if (ns_read_bool(r)) {
+            v.heat[0] = (int32_t)ns_read_delta_i32_in(r, pred.s4, 0, 10000);
         }
         /* heat[1] */
-        if (ns_read_bool(&r)) {
-            v.heat[1] = (int32_t)ns_read_delta_i32_in(&r, pred.s5, 0, 10000);
+        if (ns_read_bool(r)) {
+            v.heat[1] = (int32_t)ns_read_delta_i32_in(r, pred.s5, 0, 10000);
         }
         /* heat[2] */
-        if (ns_read_bool(&r)) {
-            v.heat[2] = (int32_t)ns_read_delta_i32_in(&r, pred.s6, 0, 10000);
+        if (ns_read_bool(r)) {
+            v.heat[2] = (int32_t)ns_read_delta_i32_in(r, pred.s6, 0, 10000);
         }
         /* slots[0] */
-        if (ns_read_bool(&r)) {
-            v.slots[0] = (uint8_t)ns_read_delta_i32_in(&r, ref->slots[0], 0, 2);
-            if (!arr_Slot_is_valid(v.slots[0])) ns_reader_fail(&r, NS_ERR_RANGE);
+        if (ns_read_bool(r)) {
+            v.slots[0] = (uint8_t)ns_read_delta_i32_in(r, ref->slots[0], 0, 2);
+            if (!arr_Slot_is_valid(v.slots[0])) ns_reader_fail(r, NS_ERR_RANGE);
         }
         /* slots[1] */
-        if (ns_read_bool(&r)) {
-            v.slots[1] = (uint8_t)ns_read_delta_i32_in(&r, ref->slots[1], 0, 2);
-            if (!arr_Slot_is_valid(v.slots[1])) ns_reader_fail(&r, NS_ERR_RANGE);
+        if (ns_read_bool(r)) {
+            v.slots[1] = (uint8_t)ns_read_delta_i32_in(r, ref->slots[1], 0, 2);
+            if (!arr_Slot_is_valid(v.slots[1])) ns_reader_fail(r, NS_ERR_RANGE);
         }
         /* targets[0] */
-        if (ns_read_bool(&r)) {
-            v.targets[0] = (uint32_t)ns_read_delta_u32(&r, ref->targets[0], NULL);
+        if (ns_read_bool(r)) {
+            v.targets[0] = (uint32_t)ns_read_delta_u32(r, ref->targets[0], NULL);
         }
         /* targets[1] */
-        if (ns_read_bool(&r)) {
-            v.targets[1] = (uint32_t)ns_read_delta_u32(&r, ref->targets[1], NULL);
+        if (ns_read_bool(r)) {
+            v.targets[1] = (uint32_t)ns_read_delta_u32(r, ref->targets[1], NULL);
         }
         /* tags[0] */
-        if (ns_read_bool(&r)) {
-            ns_read_string(&r, v.tags[0], ref->tags[0], 8);
+        if (ns_read_bool(r)) {
+            ns_read_string(r, v.tags[0], ref->tags[0], 8);
         }
         /* tags[1] */
-        if (ns_read_bool(&r)) {
-            ns_read_string(&r, v.tags[1], ref->tags[1], 8);
+        if (ns_read_bool(r)) {
+            ns_read_string(r, v.tags[1], ref->tags[1], 8);
         }
         /* items[0].id */
-        if (ns_read_bool(&r)) {
-            v.items[0].id = (uint16_t)ns_read_delta_i32_in(&r, pred.s13, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.items[0].id = (uint16_t)ns_read_delta_i32_in(r, pred.s13, 0, 65535);
         }
         /* items[0].name */
-        if (ns_read_bool(&r)) {
-            ns_read_string(&r, v.items[0].name, ref->items[0].name, 6);
+        if (ns_read_bool(r)) {
+            ns_read_string(r, v.items[0].name, ref->items[0].name, 6);
         }
         /* items[1].id */
-        if (ns_read_bool(&r)) {
-            v.items[1].id = (uint16_t)ns_read_delta_i32_in(&r, pred.s15, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.items[1].id = (uint16_t)ns_read_delta_i32_in(r, pred.s15, 0, 65535);
         }
         /* items[1].name */
-        if (ns_read_bool(&r)) {
-            ns_read_string(&r, v.items[1].name, ref->items[1].name, 6);
+        if (ns_read_bool(r)) {
+            ns_read_string(r, v.items[1].name, ref->items[1].name, 6);
         }
         /* items[2].id */
-        if (ns_read_bool(&r)) {
-            v.items[2].id = (uint16_t)ns_read_delta_i32_in(&r, pred.s17, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.items[2].id = (uint16_t)ns_read_delta_i32_in(r, pred.s17, 0, 65535);
         }
         /* items[2].name */
-        if (ns_read_bool(&r)) {
-            ns_read_string(&r, v.items[2].name, ref->items[2].name, 6);
+        if (ns_read_bool(r)) {
+            ns_read_string(r, v.items[2].name, ref->items[2].name, 6);
         }
         /* pairs[0].v[0] */
-        if (ns_read_bool(&r)) {
-            v.pairs[0].v[0] = (uint8_t)ns_read_delta_i32_in(&r, pred.s19, 0, 9);
+        if (ns_read_bool(r)) {
+            v.pairs[0].v[0] = (uint8_t)ns_read_delta_i32_in(r, pred.s19, 0, 9);
         }
         /* pairs[0].v[1] */
-        if (ns_read_bool(&r)) {
-            v.pairs[0].v[1] = (uint8_t)ns_read_delta_i32_in(&r, pred.s20, 0, 9);
+        if (ns_read_bool(r)) {
+            v.pairs[0].v[1] = (uint8_t)ns_read_delta_i32_in(r, pred.s20, 0, 9);
         }
         /* pairs[0].on */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.pairs[0].on = !ref->pairs[0].on;
         }
         /* pairs[0].w */
-        if (ns_read_bool(&r)) {
-            v.pairs[0].w[0] = (int8_t)ns_read_delta_i32_in(&r, ref->pairs[0].w[0], -128, 127);
-            v.pairs[0].w[1] = (int8_t)ns_read_delta_i32_in(&r, ref->pairs[0].w[1], -128, 127);
+        if (ns_read_bool(r)) {
+            v.pairs[0].w[0] = (int8_t)ns_read_delta_i32_in(r, ref->pairs[0].w[0], -128, 127);
+            v.pairs[0].w[1] = (int8_t)ns_read_delta_i32_in(r, ref->pairs[0].w[1], -128, 127);
         }
         /* pairs[1].v[0] */
-        if (ns_read_bool(&r)) {
-            v.pairs[1].v[0] = (uint8_t)ns_read_delta_i32_in(&r, pred.s23, 0, 9);
+        if (ns_read_bool(r)) {
+            v.pairs[1].v[0] = (uint8_t)ns_read_delta_i32_in(r, pred.s23, 0, 9);
         }
         /* pairs[1].v[1] */
-        if (ns_read_bool(&r)) {
-            v.pairs[1].v[1] = (uint8_t)ns_read_delta_i32_in(&r, pred.s24, 0, 9);
+        if (ns_read_bool(r)) {
+            v.pairs[1].v[1] = (uint8_t)ns_read_delta_i32_in(r, pred.s24, 0, 9);
         }
         /* pairs[1].on */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.pairs[1].on = !ref->pairs[1].on;
         }
         /* pairs[1].w */
-        if (ns_read_bool(&r)) {
-            v.pairs[1].w[0] = (int8_t)ns_read_delta_i32_in(&r, ref->pairs[1].w[0], -128, 127);
-            v.pairs[1].w[1] = (int8_t)ns_read_delta_i32_in(&r, ref->pairs[1].w[1], -128, 127);
+        if (ns_read_bool(r)) {
+            v.pairs[1].w[0] = (int8_t)ns_read_delta_i32_in(r, ref->pairs[1].w[0], -128, 127);
+            v.pairs[1].w[1] = (int8_t)ns_read_delta_i32_in(r, ref->pairs[1].w[1], -128, 127);
         }
         /* points[0] */
-        if (ns_read_bool(&r)) {
-            v.points[0][0] = (int32_t)ns_read_delta_i32_in(&r, pred.s27[0], -10000, 10000);
-            v.points[0][1] = (int32_t)ns_read_delta_i32_in(&r, pred.s27[1], -10000, 10000);
-            v.points[0][2] = (int32_t)ns_read_delta_i32_in(&r, pred.s27[2], -10000, 10000);
+        if (ns_read_bool(r)) {
+            v.points[0][0] = (int32_t)ns_read_delta_i32_in(r, pred.s27[0], -10000, 10000);
+            v.points[0][1] = (int32_t)ns_read_delta_i32_in(r, pred.s27[1], -10000, 10000);
+            v.points[0][2] = (int32_t)ns_read_delta_i32_in(r, pred.s27[2], -10000, 10000);
         }
         /* points[1] */
-        if (ns_read_bool(&r)) {
-            v.points[1][0] = (int32_t)ns_read_delta_i32_in(&r, pred.s28[0], -10000, 10000);
-            v.points[1][1] = (int32_t)ns_read_delta_i32_in(&r, pred.s28[1], -10000, 10000);
-            v.points[1][2] = (int32_t)ns_read_delta_i32_in(&r, pred.s28[2], -10000, 10000);
+        if (ns_read_bool(r)) {
+            v.points[1][0] = (int32_t)ns_read_delta_i32_in(r, pred.s28[0], -10000, 10000);
+            v.points[1][1] = (int32_t)ns_read_delta_i32_in(r, pred.s28[1], -10000, 10000);
+            v.points[1][2] = (int32_t)ns_read_delta_i32_in(r, pred.s28[2], -10000, 10000);
         }
         /* flags[0] */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.flags[0] = !ref->flags[0];
         }
         /* flags[1] */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.flags[1] = !ref->flags[1];
         }
         /* flags[2] */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.flags[2] = !ref->flags[2];
         }
         /* flags[3] */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.flags[3] = !ref->flags[3];
         }
         /* flags[4] */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.flags[4] = !ref->flags[4];
         }
         /* turns[0] */
-        if (ns_read_bool(&r)) {
-            v.turns[0][0] = (int32_t)ns_read_delta_i32_in(&r, pred.s34[0], -1000, 1000);
-            v.turns[0][1] = (int32_t)ns_read_delta_i32_in(&r, pred.s34[1], -1000, 1000);
-            v.turns[0][2] = (int32_t)ns_read_delta_i32_in(&r, pred.s34[2], -1000, 1000);
-            v.turns[0][3] = (int32_t)ns_read_delta_i32_in(&r, pred.s34[3], -1000, 1000);
+        if (ns_read_bool(r)) {
+            v.turns[0][0] = (int32_t)ns_read_delta_i32_in(r, pred.s34[0], -1000, 1000);
+            v.turns[0][1] = (int32_t)ns_read_delta_i32_in(r, pred.s34[1], -1000, 1000);
+            v.turns[0][2] = (int32_t)ns_read_delta_i32_in(r, pred.s34[2], -1000, 1000);
+            v.turns[0][3] = (int32_t)ns_read_delta_i32_in(r, pred.s34[3], -1000, 1000);
         }
         /* big[0] */
-        if (ns_read_bool(&r)) {
-            v.big[0] = (int64_t)ns_read_delta_i64(&r, pred.s35, NULL);
+        if (ns_read_bool(r)) {
+            v.big[0] = (int64_t)ns_read_delta_i64(r, pred.s35, NULL);
         }
         /* big[1] */
-        if (ns_read_bool(&r)) {
-            v.big[1] = (int64_t)ns_read_delta_i64(&r, pred.s36, NULL);
+        if (ns_read_bool(r)) {
+            v.big[1] = (int64_t)ns_read_delta_i64(r, pred.s36, NULL);
         }
         /* exact[0] */
-        if (ns_read_bool(&r)) {
-            v.exact[0] = ns_read_f64_xor(&r, ref->exact[0]);
+        if (ns_read_bool(r)) {
+            v.exact[0] = ns_read_f64_xor(r, ref->exact[0]);
         }
         /* exact[1] */
-        if (ns_read_bool(&r)) {
-            v.exact[1] = ns_read_f64_xor(&r, ref->exact[1]);
+        if (ns_read_bool(r)) {
+            v.exact[1] = ns_read_f64_xor(r, ref->exact[1]);
         }
         /* blobs[0] */
-        if (ns_read_bool(&r)) {
-            v.blobs[0].len = (uint16_t)ns_read_text(&r, v.blobs[0].data, 4, ref->blobs[0].data, ref->blobs[0].len);
+        if (ns_read_bool(r)) {
+            v.blobs[0].len = (uint16_t)ns_read_text(r, v.blobs[0].data, 4, ref->blobs[0].data, ref->blobs[0].len);
         }
         /* blobs[1] */
-        if (ns_read_bool(&r)) {
-            v.blobs[1].len = (uint16_t)ns_read_text(&r, v.blobs[1].data, 4, ref->blobs[1].data, ref->blobs[1].len);
+        if (ns_read_bool(r)) {
+            v.blobs[1].len = (uint16_t)ns_read_text(r, v.blobs[1].data, 4, ref->blobs[1].data, ref->blobs[1].len);
         }
         /* score */
-        if (ns_read_bool(&r)) {
-            v.score = (int32_t)ns_read_delta_i32(&r, pred.s41, NULL);
+        if (ns_read_bool(r)) {
+            v.score = (int32_t)ns_read_delta_i32(r, pred.s41, NULL);
         }
         /* whole */
-        if (ns_read_bool(&r)) {
-            v.whole[0] = (int16_t)ns_read_delta_i32_in(&r, ref->whole[0], -32768, 32767);
-            v.whole[1] = (int16_t)ns_read_delta_i32_in(&r, ref->whole[1], -32768, 32767);
-            v.whole[2] = (int16_t)ns_read_delta_i32_in(&r, ref->whole[2], -32768, 32767);
+        if (ns_read_bool(r)) {
+            v.whole[0] = (int16_t)ns_read_delta_i32_in(r, ref->whole[0], -32768, 32767);
+            v.whole[1] = (int16_t)ns_read_delta_i32_in(r, ref->whole[1], -32768, 32767);
+            v.whole[2] = (int16_t)ns_read_delta_i32_in(r, ref->whole[2], -32768, 32767);
         }
         /* citems */
-        if (ns_read_bool(&r)) {
-            v.citems[0].id = (uint16_t)ns_read_delta_i32_in(&r, ref->citems[0].id, 0, 65535);
-            if (ns_read_bool(&r)) ns_read_string(&r, v.citems[0].name, ref->citems[0].name, 6);
-            v.citems[1].id = (uint16_t)ns_read_delta_i32_in(&r, ref->citems[1].id, 0, 65535);
-            if (ns_read_bool(&r)) ns_read_string(&r, v.citems[1].name, ref->citems[1].name, 6);
+        if (ns_read_bool(r)) {
+            v.citems[0].id = (uint16_t)ns_read_delta_i32_in(r, ref->citems[0].id, 0, 65535);
+            if (ns_read_bool(r)) ns_read_string(r, v.citems[0].name, ref->citems[0].name, 6);
+            v.citems[1].id = (uint16_t)ns_read_delta_i32_in(r, ref->citems[1].id, 0, 65535);
+            if (ns_read_bool(r)) ns_read_string(r, v.citems[1].name, ref->citems[1].name, 6);
         }
         /* cnames */
-        if (ns_read_bool(&r)) {
-            if (ns_read_bool(&r)) ns_read_string(&r, v.cnames[0], ref->cnames[0], 4);
-            if (ns_read_bool(&r)) ns_read_string(&r, v.cnames[1], ref->cnames[1], 4);
+        if (ns_read_bool(r)) {
+            if (ns_read_bool(r)) ns_read_string(r, v.cnames[0], ref->cnames[0], 4);
+            if (ns_read_bool(r)) ns_read_string(r, v.cnames[1], ref->cnames[1], 4);
         }
         /* cfloats */
-        if (ns_read_bool(&r)) {
-            v.cfloats[0] = ns_read_f32_delta(&r, ref->cfloats[0]);
-            v.cfloats[1] = ns_read_f32_delta(&r, ref->cfloats[1]);
+        if (ns_read_bool(r)) {
+            v.cfloats[0] = ns_read_f32_delta(r, ref->cfloats[0]);
+            v.cfloats[1] = ns_read_f32_delta(r, ref->cfloats[1]);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->ammo[0] = v.ammo[0];
     out->ammo[1] = v.ammo[1];
     out->ammo[2] = v.ammo[2];
@@ -1869,25 +1866,24 @@ ns_status arr_Tiny_read(ns_reader *rp, arr_Tiny_snap *out, const ns_baselines *b
     v.v[0] = pred.s0;
     v.v[1] = pred.s1;
     v.v[2] = pred.s2;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* v[0] */
-        if (ns_read_bool(&r)) {
-            v.v[0] = (uint8_t)ns_read_raw_i64(&r, 3, INT64_C(0), INT64_C(7));
+        if (ns_read_bool(r)) {
+            v.v[0] = (uint8_t)ns_read_raw_i64(r, 3, INT64_C(0), INT64_C(7));
         }
         /* v[1] */
-        if (ns_read_bool(&r)) {
-            v.v[1] = (uint8_t)ns_read_raw_i64(&r, 3, INT64_C(0), INT64_C(7));
+        if (ns_read_bool(r)) {
+            v.v[1] = (uint8_t)ns_read_raw_i64(r, 3, INT64_C(0), INT64_C(7));
         }
         /* v[2] */
-        if (ns_read_bool(&r)) {
-            v.v[2] = (uint8_t)ns_read_raw_i64(&r, 3, INT64_C(0), INT64_C(7));
+        if (ns_read_bool(r)) {
+            v.v[2] = (uint8_t)ns_read_raw_i64(r, 3, INT64_C(0), INT64_C(7));
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->v[0] = v.v[0];
     out->v[1] = v.v[1];
     out->v[2] = v.v[2];
@@ -2060,19 +2056,18 @@ ns_status arr_TinyWhole_read(ns_reader *rp, arr_TinyWhole_snap *out, const ns_ba
     const unsigned sent = 1u;
     arr_TinyWhole_snap v;
     memcpy(&v.v, &ref->v, sizeof v.v);
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* v */
-        if (ns_read_bool(&r)) {
-            v.v[0] = (uint8_t)ns_read_raw_i64(&r, 3, INT64_C(0), INT64_C(7));
-            v.v[1] = (uint8_t)ns_read_raw_i64(&r, 3, INT64_C(0), INT64_C(7));
-            v.v[2] = (uint8_t)ns_read_raw_i64(&r, 3, INT64_C(0), INT64_C(7));
+        if (ns_read_bool(r)) {
+            v.v[0] = (uint8_t)ns_read_raw_i64(r, 3, INT64_C(0), INT64_C(7));
+            v.v[1] = (uint8_t)ns_read_raw_i64(r, 3, INT64_C(0), INT64_C(7));
+            v.v[2] = (uint8_t)ns_read_raw_i64(r, 3, INT64_C(0), INT64_C(7));
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     memcpy(&out->v, &v.v, sizeof out->v);
     return NS_OK;
 }
@@ -2252,37 +2247,36 @@ ns_status arr_Keys_read(ns_reader *rp, arr_Keys_snap *out, const arr_Keys_snap *
     v.down[3] = ref->down[3];
     v.axes[0] = ref->axes[0];
     v.axes[1] = ref->axes[1];
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* down[0] */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.down[0] = !ref->down[0];
         }
         /* down[1] */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.down[1] = !ref->down[1];
         }
         /* down[2] */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.down[2] = !ref->down[2];
         }
         /* down[3] */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.down[3] = !ref->down[3];
         }
         /* axes[0] */
-        if (ns_read_bool(&r)) {
-            v.axes[0] = (int8_t)ns_read_delta_i32_in(&r, ref->axes[0], -128, 127);
+        if (ns_read_bool(r)) {
+            v.axes[0] = (int8_t)ns_read_delta_i32_in(r, ref->axes[0], -128, 127);
         }
         /* axes[1] */
-        if (ns_read_bool(&r)) {
-            v.axes[1] = (int8_t)ns_read_delta_i32_in(&r, ref->axes[1], -128, 127);
+        if (ns_read_bool(r)) {
+            v.axes[1] = (int8_t)ns_read_delta_i32_in(r, ref->axes[1], -128, 127);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->down[0] = v.down[0];
     out->down[1] = v.down[1];
     out->down[2] = v.down[2];

@@ -218,44 +218,43 @@ ns_status au_Pawn_read(ns_reader *rp, au_Pawn_snap *out, const ns_baselines *bas
     v.firing = ref->firing;
     v.aim = ref->aim;
     v.hp = pred.s6;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* pos */
-        if (ns_read_bool(&r)) {
-            v.pos[0] = (int32_t)ns_read_delta_i32_in(&r, pred.s0[0], -10000, 10000);
-            v.pos[1] = (int32_t)ns_read_delta_i32_in(&r, pred.s0[1], -10000, 10000);
-            v.pos[2] = (int32_t)ns_read_delta_i32_in(&r, pred.s0[2], -10000, 10000);
+        if (ns_read_bool(r)) {
+            v.pos[0] = (int32_t)ns_read_delta_i32_in(r, pred.s0[0], -10000, 10000);
+            v.pos[1] = (int32_t)ns_read_delta_i32_in(r, pred.s0[1], -10000, 10000);
+            v.pos[2] = (int32_t)ns_read_delta_i32_in(r, pred.s0[2], -10000, 10000);
         }
         /* yaw */
-        if (ns_read_bool(&r)) {
-            v.yaw = (int32_t)ns_read_delta_i32_in(&r, pred.s1, -18000, 18000);
+        if (ns_read_bool(r)) {
+            v.yaw = (int32_t)ns_read_delta_i32_in(r, pred.s1, -18000, 18000);
         }
         /* speed */
-        if (ns_read_bool(&r)) {
-            v.speed = (int16_t)ns_read_delta_i32_in(&r, pred.s2, 0, 50);
+        if (ns_read_bool(r)) {
+            v.speed = (int16_t)ns_read_delta_i32_in(r, pred.s2, 0, 50);
         }
         /* stance */
-        if (ns_read_bool(&r)) {
-            v.stance = (uint8_t)ns_read_delta_i32_in(&r, ref->stance, 0, 2);
-            if (!au_Stance_is_valid(v.stance)) ns_reader_fail(&r, NS_ERR_RANGE);
+        if (ns_read_bool(r)) {
+            v.stance = (uint8_t)ns_read_delta_i32_in(r, ref->stance, 0, 2);
+            if (!au_Stance_is_valid(v.stance)) ns_reader_fail(r, NS_ERR_RANGE);
         }
         /* firing */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.firing = !ref->firing;
         }
         /* aim */
-        if (ns_read_bool(&r)) {
-            v.aim = ns_read_f32_xor(&r, ref->aim);
+        if (ns_read_bool(r)) {
+            v.aim = ns_read_f32_xor(r, ref->aim);
         }
         /* hp */
-        if (ns_read_bool(&r)) {
-            v.hp = (int32_t)ns_read_delta_i32_in(&r, pred.s6, 0, 100);
+        if (ns_read_bool(r)) {
+            v.hp = (int32_t)ns_read_delta_i32_in(r, pred.s6, 0, 100);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->pos[0] = v.pos[0];
     out->pos[1] = v.pos[1];
     out->pos[2] = v.pos[2];
@@ -589,17 +588,16 @@ ns_status au_Marker_read(ns_reader *rp, au_Marker_snap *out, const ns_baselines 
     (void)ref; /* every field is predicted */
     au_Marker_snap v;
     v.kind = pred.s0;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* kind */
-        if (ns_read_bool(&r)) {
-            v.kind = (uint16_t)ns_read_delta_i32_in(&r, pred.s0, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.kind = (uint16_t)ns_read_delta_i32_in(r, pred.s0, 0, 65535);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->kind = v.kind;
     return NS_OK;
 }

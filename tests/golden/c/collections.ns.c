@@ -99,25 +99,24 @@ ns_status bag_Item_read(ns_reader *rp, bag_Item_snap *out, const bag_Item_snap *
     v.kind = ref->kind;
     v.count = ref->count;
     v.durability = ref->durability;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* kind */
-        if (ns_read_bool(&r)) {
-            v.kind = (uint16_t)ns_read_delta_i32_in(&r, ref->kind, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.kind = (uint16_t)ns_read_delta_i32_in(r, ref->kind, 0, 65535);
         }
         /* count */
-        if (ns_read_bool(&r)) {
-            v.count = (uint8_t)ns_read_delta_i32_in(&r, ref->count, 0, 99);
+        if (ns_read_bool(r)) {
+            v.count = (uint8_t)ns_read_delta_i32_in(r, ref->count, 0, 99);
         }
         /* durability */
-        if (ns_read_bool(&r)) {
-            v.durability = (int32_t)ns_read_delta_i32_in(&r, ref->durability, 0, 100);
+        if (ns_read_bool(r)) {
+            v.durability = (int32_t)ns_read_delta_i32_in(r, ref->durability, 0, 100);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->kind = v.kind;
     out->count = v.count;
     out->durability = v.durability;
@@ -332,13 +331,12 @@ static void bag_Inventory_hotbar_elem_read(ns_reader *rp, void *o, const void *f
     uint32_t scratch;
     uint32_t *out = (uint32_t *)(o ? o : (void *)&scratch);
     const uint32_t *ref = (const uint32_t *)(f ? f : &zero);
-    ns_reader r = *rp;
-    if (ns_read_bool(&r)) {
-        (*out) = (uint32_t)ns_read_delta_u32(&r, (*ref), NULL);
+    ns_reader *const r = rp;
+    if (ns_read_bool(r)) {
+        (*out) = (uint32_t)ns_read_delta_u32(r, (*ref), NULL);
     } else {
         memcpy(out, ref, sizeof *out);
     }
-    *rp = r;
 }
 
 static bool bag_Inventory_hotbar_elem_equal(const void *a, const void *b)
@@ -392,15 +390,14 @@ static void bag_Inventory_waypoints_elem_read(ns_reader *rp, void *o, const void
     int32_t scratch[3];
     int32_t (*out)[3] = (int32_t (*)[3])(o ? o : (void *)&scratch);
     const int32_t (*ref)[3] = (const int32_t (*)[3])(f ? f : &zero);
-    ns_reader r = *rp;
-    if (ns_read_bool(&r)) {
-        (*out)[0] = (int32_t)ns_read_delta_i32(&r, (*ref)[0], NULL);
-        (*out)[1] = (int32_t)ns_read_delta_i32(&r, (*ref)[1], NULL);
-        (*out)[2] = (int32_t)ns_read_delta_i32(&r, (*ref)[2], NULL);
+    ns_reader *const r = rp;
+    if (ns_read_bool(r)) {
+        (*out)[0] = (int32_t)ns_read_delta_i32(r, (*ref)[0], NULL);
+        (*out)[1] = (int32_t)ns_read_delta_i32(r, (*ref)[1], NULL);
+        (*out)[2] = (int32_t)ns_read_delta_i32(r, (*ref)[2], NULL);
     } else {
         memcpy(out, ref, sizeof *out);
     }
-    *rp = r;
 }
 
 static bool bag_Inventory_waypoints_elem_equal(const void *a, const void *b)
@@ -453,13 +450,12 @@ static void bag_Inventory_tags_elem_read(ns_reader *rp, void *o, const void *f)
     char scratch[16 + 1];
     char (*out)[16 + 1] = (char (*)[16 + 1])(o ? o : (void *)&scratch);
     const char (*ref)[16 + 1] = (const char (*)[16 + 1])(f ? f : &zero);
-    ns_reader r = *rp;
-    if (ns_read_bool(&r)) {
-        ns_read_string(&r, (*out), (*ref), 16);
+    ns_reader *const r = rp;
+    if (ns_read_bool(r)) {
+        ns_read_string(r, (*out), (*ref), 16);
     } else {
         memcpy(out, ref, sizeof *out);
     }
-    *rp = r;
 }
 
 static bool bag_Inventory_tags_elem_equal(const void *a, const void *b)
@@ -548,13 +544,12 @@ static void bag_Inventory_ammo_elem_read(ns_reader *rp, void *o, const void *f)
     uint32_t scratch;
     uint32_t *out = (uint32_t *)(o ? o : (void *)&scratch);
     const uint32_t *ref = (const uint32_t *)(f ? f : &zero);
-    ns_reader r = *rp;
-    if (ns_read_bool(&r)) {
-        (*out) = (uint32_t)ns_read_delta_u32(&r, (*ref), NULL);
+    ns_reader *const r = rp;
+    if (ns_read_bool(r)) {
+        (*out) = (uint32_t)ns_read_delta_u32(r, (*ref), NULL);
     } else {
         memcpy(out, ref, sizeof *out);
     }
-    *rp = r;
 }
 
 static bool bag_Inventory_ammo_elem_equal(const void *a, const void *b)
@@ -1031,39 +1026,38 @@ ns_status bag_Inventory_write(ns_writer *wp, const bag_Inventory_snap *cur, cons
 /* Decodes what bag_Inventory_write wrote into dst, or with dst NULL only checks it. */
 static void bag_Inventory_decode(ns_reader *rp, bag_Inventory_snap *dst, const bag_Inventory_snap *ref, const bool owner, const unsigned sent)
 {
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     /* items */
-    if (any && (owner) && ns_read_bool(&r)) ns_coll_read(&r, &bag_Inventory_items_ops, dst ? &dst->items : NULL, &ref->items);
+    if (any && (owner) && ns_read_bool(r)) ns_coll_read(r, &bag_Inventory_items_ops, dst ? &dst->items : NULL, &ref->items);
     else if (dst) ns_coll_copy(&bag_Inventory_items_ops, &dst->items, &ref->items);
     /* stash */
-    if (any && (owner) && ns_read_bool(&r)) ns_coll_read(&r, &bag_Inventory_stash_ops, dst ? &dst->stash : NULL, &ref->stash);
+    if (any && (owner) && ns_read_bool(r)) ns_coll_read(r, &bag_Inventory_stash_ops, dst ? &dst->stash : NULL, &ref->stash);
     else if (dst) ns_coll_copy(&bag_Inventory_stash_ops, &dst->stash, &ref->stash);
     /* hotbar */
-    if (any && (owner) && ns_read_bool(&r)) ns_coll_read(&r, &bag_Inventory_hotbar_ops, dst ? &dst->hotbar : NULL, &ref->hotbar);
+    if (any && (owner) && ns_read_bool(r)) ns_coll_read(r, &bag_Inventory_hotbar_ops, dst ? &dst->hotbar : NULL, &ref->hotbar);
     else if (dst) ns_coll_copy(&bag_Inventory_hotbar_ops, &dst->hotbar, &ref->hotbar);
     /* waypoints */
-    if (any && (owner) && ns_read_bool(&r)) ns_coll_read(&r, &bag_Inventory_waypoints_ops, dst ? &dst->waypoints : NULL, &ref->waypoints);
+    if (any && (owner) && ns_read_bool(r)) ns_coll_read(r, &bag_Inventory_waypoints_ops, dst ? &dst->waypoints : NULL, &ref->waypoints);
     else if (dst) ns_coll_copy(&bag_Inventory_waypoints_ops, &dst->waypoints, &ref->waypoints);
     /* tags */
-    if (any && (owner) && ns_read_bool(&r)) ns_coll_read(&r, &bag_Inventory_tags_ops, dst ? &dst->tags : NULL, &ref->tags);
+    if (any && (owner) && ns_read_bool(r)) ns_coll_read(r, &bag_Inventory_tags_ops, dst ? &dst->tags : NULL, &ref->tags);
     else if (dst) ns_coll_copy(&bag_Inventory_tags_ops, &dst->tags, &ref->tags);
     /* quickbar */
-    if (any && (owner) && ns_read_bool(&r)) ns_coll_read(&r, &bag_Inventory_quickbar_ops, dst ? &dst->quickbar : NULL, &ref->quickbar);
+    if (any && (owner) && ns_read_bool(r)) ns_coll_read(r, &bag_Inventory_quickbar_ops, dst ? &dst->quickbar : NULL, &ref->quickbar);
     else if (dst) ns_coll_copy(&bag_Inventory_quickbar_ops, &dst->quickbar, &ref->quickbar);
     /* ammo */
-    if (any && (owner) && ns_read_bool(&r)) ns_coll_read(&r, &bag_Inventory_ammo_ops, dst ? &dst->ammo : NULL, &ref->ammo);
+    if (any && (owner) && ns_read_bool(r)) ns_coll_read(r, &bag_Inventory_ammo_ops, dst ? &dst->ammo : NULL, &ref->ammo);
     else if (dst) ns_coll_copy(&bag_Inventory_ammo_ops, &dst->ammo, &ref->ammo);
     /* equipped */
-    if (any && (owner) && ns_read_bool(&r)) ns_coll_read(&r, &bag_Inventory_equipped_ops, dst ? &dst->equipped : NULL, &ref->equipped);
+    if (any && (owner) && ns_read_bool(r)) ns_coll_read(r, &bag_Inventory_equipped_ops, dst ? &dst->equipped : NULL, &ref->equipped);
     else if (dst) ns_coll_copy(&bag_Inventory_equipped_ops, &dst->equipped, &ref->equipped);
     /* unlocked */
-    if (any && (owner) && ns_read_bool(&r)) ns_coll_read(&r, &bag_Inventory_unlocked_ops, dst ? &dst->unlocked : NULL, &ref->unlocked);
+    if (any && (owner) && ns_read_bool(r)) ns_coll_read(r, &bag_Inventory_unlocked_ops, dst ? &dst->unlocked : NULL, &ref->unlocked);
     else if (dst) ns_coll_copy(&bag_Inventory_unlocked_ops, &dst->unlocked, &ref->unlocked);
     /* friends */
-    if (any && (owner) && ns_read_bool(&r)) ns_coll_read(&r, &bag_Inventory_friends_ops, dst ? &dst->friends : NULL, &ref->friends);
+    if (any && (owner) && ns_read_bool(r)) ns_coll_read(r, &bag_Inventory_friends_ops, dst ? &dst->friends : NULL, &ref->friends);
     else if (dst) ns_coll_copy(&bag_Inventory_friends_ops, &dst->friends, &ref->friends);
-    *rp = r;
 }
 
 ns_status bag_Inventory_read(ns_reader *rp, bag_Inventory_snap *out, const ns_baselines *base, ns_audience to)

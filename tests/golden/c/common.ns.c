@@ -91,21 +91,20 @@ ns_status game_common_ItemStack_read(ns_reader *rp, game_common_ItemStack_snap *
     game_common_ItemStack_snap v;
     v.kind = ref->kind;
     v.count = ref->count;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* kind */
-        if (ns_read_bool(&r)) {
-            v.kind = (uint16_t)ns_read_delta_i32_in(&r, ref->kind, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.kind = (uint16_t)ns_read_delta_i32_in(r, ref->kind, 0, 65535);
         }
         /* count */
-        if (ns_read_bool(&r)) {
-            v.count = (uint8_t)ns_read_delta_i32_in(&r, ref->count, 1, 99);
+        if (ns_read_bool(r)) {
+            v.count = (uint8_t)ns_read_delta_i32_in(r, ref->count, 1, 99);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->kind = v.kind;
     out->count = v.count;
     return NS_OK;

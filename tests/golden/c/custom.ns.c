@@ -101,26 +101,25 @@ ns_status cust_Look_read(ns_reader *rp, cust_Look_snap *out, const cust_Look_sna
     cust_Look_snap v;
     v.level = ref->level;
     v.tint = ref->tint;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* level */
-        if (ns_read_bool(&r)) {
-            v.level = (uint8_t)ns_read_delta_i32_in(&r, ref->level, 0, 255);
+        if (ns_read_bool(r)) {
+            v.level = (uint8_t)ns_read_delta_i32_in(r, ref->level, 0, 255);
         }
         /* tint */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const size_t at = ns_reader_bits(&r);
-                const ns_status ust = cust_Tint_read(&r, &v.tint, &ref->tint);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
-                else if (ns_reader_bits(&r) - at > 27u) ns_reader_fail(&r, NS_ERR_MALFORMED);
+                const size_t at = ns_reader_bits(r);
+                const ns_status ust = cust_Tint_read(r, &v.tint, &ref->tint);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
+                else if (ns_reader_bits(r) - at > 27u) ns_reader_fail(r, NS_ERR_MALFORMED);
             }
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->level = v.level;
     out->tint = v.tint;
     return NS_OK;
@@ -327,57 +326,56 @@ ns_status cust_Paint_read(ns_reader *rp, cust_Paint_snap *out, const ns_baseline
     v.look.level = pred.s3;
     v.look.tint = ref->look.tint;
     v.mine = ref->mine;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* hp */
-        if (ns_read_bool(&r)) {
-            v.hp = (uint16_t)ns_read_delta_i32_in(&r, pred.s0, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.hp = (uint16_t)ns_read_delta_i32_in(r, pred.s0, 0, 65535);
         }
         /* tint */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const size_t at = ns_reader_bits(&r);
-                const ns_status ust = cust_Tint_read(&r, &v.tint, &ref->tint);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
-                else if (ns_reader_bits(&r) - at > 27u) ns_reader_fail(&r, NS_ERR_MALFORMED);
+                const size_t at = ns_reader_bits(r);
+                const ns_status ust = cust_Tint_read(r, &v.tint, &ref->tint);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
+                else if (ns_reader_bits(r) - at > 27u) ns_reader_fail(r, NS_ERR_MALFORMED);
             }
         }
         /* tag */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const size_t at = ns_reader_bits(&r);
-                const ns_status ust = cust_Tag_read(&r, &v.tag, &ref->tag);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
-                else if (ns_reader_bits(&r) - at > 20u) ns_reader_fail(&r, NS_ERR_MALFORMED);
+                const size_t at = ns_reader_bits(r);
+                const ns_status ust = cust_Tag_read(r, &v.tag, &ref->tag);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
+                else if (ns_reader_bits(r) - at > 20u) ns_reader_fail(r, NS_ERR_MALFORMED);
             }
         }
         /* look.level */
-        if (ns_read_bool(&r)) {
-            v.look.level = (uint8_t)ns_read_delta_i32_in(&r, pred.s3, 0, 255);
+        if (ns_read_bool(r)) {
+            v.look.level = (uint8_t)ns_read_delta_i32_in(r, pred.s3, 0, 255);
         }
         /* look.tint */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const size_t at = ns_reader_bits(&r);
-                const ns_status ust = cust_Tint_read(&r, &v.look.tint, &ref->look.tint);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
-                else if (ns_reader_bits(&r) - at > 27u) ns_reader_fail(&r, NS_ERR_MALFORMED);
+                const size_t at = ns_reader_bits(r);
+                const ns_status ust = cust_Tint_read(r, &v.look.tint, &ref->look.tint);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
+                else if (ns_reader_bits(r) - at > 27u) ns_reader_fail(r, NS_ERR_MALFORMED);
             }
         }
         /* mine */
-        if ((owner) && ns_read_bool(&r)) {
+        if ((owner) && ns_read_bool(r)) {
             {
-                const size_t at = ns_reader_bits(&r);
-                const ns_status ust = cust_Tint_read(&r, &v.mine, &ref->mine);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
-                else if (ns_reader_bits(&r) - at > 27u) ns_reader_fail(&r, NS_ERR_MALFORMED);
+                const size_t at = ns_reader_bits(r);
+                const ns_status ust = cust_Tint_read(r, &v.mine, &ref->mine);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
+                else if (ns_reader_bits(r) - at > 27u) ns_reader_fail(r, NS_ERR_MALFORMED);
             }
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->hp = v.hp;
     out->tint = v.tint;
     out->tag = v.tag;
@@ -595,26 +593,25 @@ ns_status cust_Brush_read(ns_reader *rp, cust_Brush_snap *out, const cust_Brush_
     cust_Brush_snap v;
     v.tint = ref->tint;
     v.down = ref->down;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* tint */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const size_t at = ns_reader_bits(&r);
-                const ns_status ust = cust_Tint_read(&r, &v.tint, &ref->tint);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
-                else if (ns_reader_bits(&r) - at > 27u) ns_reader_fail(&r, NS_ERR_MALFORMED);
+                const size_t at = ns_reader_bits(r);
+                const ns_status ust = cust_Tint_read(r, &v.tint, &ref->tint);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
+                else if (ns_reader_bits(r) - at > 27u) ns_reader_fail(r, NS_ERR_MALFORMED);
             }
         }
         /* down */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.down = !ref->down;
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->tint = v.tint;
     out->down = v.down;
     return NS_OK;
@@ -742,26 +739,25 @@ ns_status cust_Stamp_read(ns_reader *rp, cust_Stamp_snap *out)
     cust_Stamp_snap v;
     v.tag = ref->tag;
     v.n = ref->n;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* tag */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const size_t at = ns_reader_bits(&r);
-                const ns_status ust = cust_Tag_read(&r, &v.tag, &ref->tag);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
-                else if (ns_reader_bits(&r) - at > 20u) ns_reader_fail(&r, NS_ERR_MALFORMED);
+                const size_t at = ns_reader_bits(r);
+                const ns_status ust = cust_Tag_read(r, &v.tag, &ref->tag);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
+                else if (ns_reader_bits(r) - at > 20u) ns_reader_fail(r, NS_ERR_MALFORMED);
             }
         }
         /* n */
-        if (ns_read_bool(&r)) {
-            v.n = (uint8_t)ns_read_delta_i32_in(&r, ref->n, 0, 255);
+        if (ns_read_bool(r)) {
+            v.n = (uint8_t)ns_read_delta_i32_in(r, ref->n, 0, 255);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->tag = v.tag;
     out->n = v.n;
     return NS_OK;

@@ -111,21 +111,20 @@ ns_status e2e_Pair_read(ns_reader *rp, e2e_Pair_snap *out, const e2e_Pair_snap *
     e2e_Pair_snap v;
     v.a = ref->a;
     v.b = ref->b;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* a */
-        if (ns_read_bool(&r)) {
-            v.a = (int16_t)ns_read_delta_i32_in(&r, ref->a, -32768, 32767);
+        if (ns_read_bool(r)) {
+            v.a = (int16_t)ns_read_delta_i32_in(r, ref->a, -32768, 32767);
         }
         /* b */
-        if (ns_read_bool(&r)) {
-            v.b = (uint16_t)ns_read_delta_i32_in(&r, ref->b, 0, 9000);
+        if (ns_read_bool(r)) {
+            v.b = (uint16_t)ns_read_delta_i32_in(r, ref->b, 0, 9000);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->a = v.a;
     out->b = v.b;
     return NS_OK;
@@ -245,29 +244,28 @@ ns_status e2e_Tag_read(ns_reader *rp, e2e_Tag_snap *out, const e2e_Tag_snap *ref
     v.on = ref->on;
     v.weight = ref->weight;
     memcpy(&v.label, &ref->label, sizeof v.label);
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* code */
-        if (ns_read_bool(&r)) {
-            v.code = (uint8_t)ns_read_raw_i64(&r, 4, INT64_C(0), INT64_C(15));
+        if (ns_read_bool(r)) {
+            v.code = (uint8_t)ns_read_raw_i64(r, 4, INT64_C(0), INT64_C(15));
         }
         /* on */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.on = !ref->on;
         }
         /* weight */
-        if (ns_read_bool(&r)) {
-            v.weight = (int32_t)ns_read_delta_i32_in(&r, ref->weight, 0, 1000);
+        if (ns_read_bool(r)) {
+            v.weight = (int32_t)ns_read_delta_i32_in(r, ref->weight, 0, 1000);
         }
         /* label */
-        if (ns_read_bool(&r)) {
-            ns_read_string(&r, v.label, ref->label, 8);
+        if (ns_read_bool(r)) {
+            ns_read_string(r, v.label, ref->label, 8);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->code = v.code;
     out->on = v.on;
     out->weight = v.weight;
@@ -399,32 +397,31 @@ ns_status e2e_Nest_read(ns_reader *rp, e2e_Nest_snap *out, const e2e_Nest_snap *
     v.inner.b = ref->inner.b;
     v.tag = ref->tag;
     v.q = ref->q;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* inner.a */
-        if (ns_read_bool(&r)) {
-            v.inner.a = (int16_t)ns_read_delta_i32_in(&r, ref->inner.a, -32768, 32767);
+        if (ns_read_bool(r)) {
+            v.inner.a = (int16_t)ns_read_delta_i32_in(r, ref->inner.a, -32768, 32767);
         }
         /* inner.b */
-        if (ns_read_bool(&r)) {
-            v.inner.b = (uint16_t)ns_read_delta_i32_in(&r, ref->inner.b, 0, 9000);
+        if (ns_read_bool(r)) {
+            v.inner.b = (uint16_t)ns_read_delta_i32_in(r, ref->inner.b, 0, 9000);
         }
         /* tag */
-        if (ns_read_bool(&r)) {
-            v.tag.code = (uint8_t)ns_read_raw_i64(&r, 4, INT64_C(0), INT64_C(15));
-            v.tag.on = ns_read_bool(&r);
-            v.tag.weight = (int32_t)ns_read_delta_i32_in(&r, ref->tag.weight, 0, 1000);
-            if (ns_read_bool(&r)) ns_read_string(&r, v.tag.label, ref->tag.label, 8);
+        if (ns_read_bool(r)) {
+            v.tag.code = (uint8_t)ns_read_raw_i64(r, 4, INT64_C(0), INT64_C(15));
+            v.tag.on = ns_read_bool(r);
+            v.tag.weight = (int32_t)ns_read_delta_i32_in(r, ref->tag.weight, 0, 1000);
+            if (ns_read_bool(r)) ns_read_string(r, v.tag.label, ref->tag.label, 8);
         }
         /* q */
-        if (ns_read_bool(&r)) {
-            v.q = ns_read_smallest3_packed(&r, 9);
+        if (ns_read_bool(r)) {
+            v.q = ns_read_smallest3_packed(r, 9);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->inner.a = v.inner.a;
     out->inner.b = v.inner.b;
     out->tag = v.tag;
@@ -726,76 +723,75 @@ ns_status e2e_Scalars_read(ns_reader *rp, e2e_Scalars_snap *out, const ns_baseli
     v.mode = ref->mode;
     v.wide = ref->wide;
     v.sgn = ref->sgn;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* b */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.b = !ref->b;
         }
         /* i8v */
-        if (ns_read_bool(&r)) {
-            v.i8v = (int8_t)ns_read_delta_i32_in(&r, pred.s1, -128, 127);
+        if (ns_read_bool(r)) {
+            v.i8v = (int8_t)ns_read_delta_i32_in(r, pred.s1, -128, 127);
         }
         /* u8v */
-        if (ns_read_bool(&r)) {
-            v.u8v = (uint8_t)ns_read_delta_i32_in(&r, pred.s2, 0, 255);
+        if (ns_read_bool(r)) {
+            v.u8v = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
         }
         /* i16v */
-        if (ns_read_bool(&r)) {
-            v.i16v = (int16_t)ns_read_delta_i32_in(&r, pred.s3, -32768, 32767);
+        if (ns_read_bool(r)) {
+            v.i16v = (int16_t)ns_read_delta_i32_in(r, pred.s3, -32768, 32767);
         }
         /* u16v */
-        if (ns_read_bool(&r)) {
-            v.u16v = (uint16_t)ns_read_delta_i32_in(&r, pred.s4, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.u16v = (uint16_t)ns_read_delta_i32_in(r, pred.s4, 0, 65535);
         }
         /* i32v */
-        if (ns_read_bool(&r)) {
-            v.i32v = (int32_t)ns_read_delta_i32(&r, pred.s5, NULL);
+        if (ns_read_bool(r)) {
+            v.i32v = (int32_t)ns_read_delta_i32(r, pred.s5, NULL);
         }
         /* u32v */
-        if (ns_read_bool(&r)) {
-            v.u32v = (uint32_t)ns_read_delta_u32(&r, pred.s6, NULL);
+        if (ns_read_bool(r)) {
+            v.u32v = (uint32_t)ns_read_delta_u32(r, pred.s6, NULL);
         }
         /* i64v */
-        if (ns_read_bool(&r)) {
-            v.i64v = (int64_t)ns_read_delta_i64(&r, pred.s7, NULL);
+        if (ns_read_bool(r)) {
+            v.i64v = (int64_t)ns_read_delta_i64(r, pred.s7, NULL);
         }
         /* u64v */
-        if (ns_read_bool(&r)) {
-            v.u64v = (uint64_t)ns_read_delta_u64(&r, pred.s8, NULL);
+        if (ns_read_bool(r)) {
+            v.u64v = (uint64_t)ns_read_delta_u64(r, pred.s8, NULL);
         }
         /* f32v */
-        if (ns_read_bool(&r)) {
-            v.f32v = ns_read_f32_xor(&r, ref->f32v);
+        if (ns_read_bool(r)) {
+            v.f32v = ns_read_f32_xor(r, ref->f32v);
         }
         /* f64v */
-        if (ns_read_bool(&r)) {
-            v.f64v = ns_read_f64_xor(&r, ref->f64v);
+        if (ns_read_bool(r)) {
+            v.f64v = ns_read_f64_xor(r, ref->f64v);
         }
         /* e */
-        if (ns_read_bool(&r)) {
-            v.e = (uint32_t)ns_read_delta_u32(&r, ref->e, NULL);
+        if (ns_read_bool(r)) {
+            v.e = (uint32_t)ns_read_delta_u32(r, ref->e, NULL);
         }
         /* mode */
-        if (ns_read_bool(&r)) {
-            v.mode = (uint8_t)ns_read_delta_i32_in(&r, ref->mode, 0, 200);
-            if (!e2e_Mode_is_valid(v.mode)) ns_reader_fail(&r, NS_ERR_RANGE);
+        if (ns_read_bool(r)) {
+            v.mode = (uint8_t)ns_read_delta_i32_in(r, ref->mode, 0, 200);
+            if (!e2e_Mode_is_valid(v.mode)) ns_reader_fail(r, NS_ERR_RANGE);
         }
         /* wide */
-        if (ns_read_bool(&r)) {
-            v.wide = (uint32_t)ns_read_delta_u32_in(&r, ref->wide, 1u, 4000000000u);
-            if (!e2e_Wide_is_valid(v.wide)) ns_reader_fail(&r, NS_ERR_RANGE);
+        if (ns_read_bool(r)) {
+            v.wide = (uint32_t)ns_read_delta_u32_in(r, ref->wide, 1u, 4000000000u);
+            if (!e2e_Wide_is_valid(v.wide)) ns_reader_fail(r, NS_ERR_RANGE);
         }
         /* sgn */
-        if (ns_read_bool(&r)) {
-            v.sgn = (int16_t)ns_read_delta_i32_in(&r, ref->sgn, -300, 300);
-            if (!e2e_Signed_is_valid(v.sgn)) ns_reader_fail(&r, NS_ERR_RANGE);
+        if (ns_read_bool(r)) {
+            v.sgn = (int16_t)ns_read_delta_i32_in(r, ref->sgn, -300, 300);
+            if (!e2e_Signed_is_valid(v.sgn)) ns_reader_fail(r, NS_ERR_RANGE);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->b = v.b;
     out->i8v = v.i8v;
     out->u8v = v.u8v;
@@ -1472,85 +1468,84 @@ ns_status e2e_Motion_read(ns_reader *rp, e2e_Motion_snap *out, const ns_baseline
     v.level = pred.s11;
     v.steps = pred.s12;
     v.jumpy = pred.s13;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* v2 */
-        if (ns_read_bool(&r)) {
-            v.v2[0] = (int32_t)ns_read_delta_i32_in(&r, pred.s0[0], -1000, 1000);
-            v.v2[1] = (int32_t)ns_read_delta_i32_in(&r, pred.s0[1], -1000, 1000);
+        if (ns_read_bool(r)) {
+            v.v2[0] = (int32_t)ns_read_delta_i32_in(r, pred.s0[0], -1000, 1000);
+            v.v2[1] = (int32_t)ns_read_delta_i32_in(r, pred.s0[1], -1000, 1000);
         }
         /* pos */
-        if (ns_read_bool(&r)) {
-            v.pos[0] = (int32_t)ns_read_delta_i32(&r, pred.s1[0], NULL);
-            v.pos[1] = (int32_t)ns_read_delta_i32(&r, pred.s1[1], NULL);
-            v.pos[2] = (int32_t)ns_read_delta_i32(&r, pred.s1[2], NULL);
+        if (ns_read_bool(r)) {
+            v.pos[0] = (int32_t)ns_read_delta_i32(r, pred.s1[0], NULL);
+            v.pos[1] = (int32_t)ns_read_delta_i32(r, pred.s1[1], NULL);
+            v.pos[2] = (int32_t)ns_read_delta_i32(r, pred.s1[2], NULL);
         }
         /* color */
-        if (ns_read_bool(&r)) {
-            v.color[0] = (int32_t)ns_read_delta_i32_in(&r, pred.s2[0], 0, 255);
-            v.color[1] = (int32_t)ns_read_delta_i32_in(&r, pred.s2[1], 0, 255);
-            v.color[2] = (int32_t)ns_read_delta_i32_in(&r, pred.s2[2], 0, 255);
-            v.color[3] = (int32_t)ns_read_delta_i32_in(&r, pred.s2[3], 0, 255);
+        if (ns_read_bool(r)) {
+            v.color[0] = (int32_t)ns_read_delta_i32_in(r, pred.s2[0], 0, 255);
+            v.color[1] = (int32_t)ns_read_delta_i32_in(r, pred.s2[1], 0, 255);
+            v.color[2] = (int32_t)ns_read_delta_i32_in(r, pred.s2[2], 0, 255);
+            v.color[3] = (int32_t)ns_read_delta_i32_in(r, pred.s2[3], 0, 255);
         }
         /* rot */
-        if (ns_read_bool(&r)) {
-            v.rot[0] = (int32_t)ns_read_delta_i32_in(&r, pred.s3[0], -10000, 10000);
-            v.rot[1] = (int32_t)ns_read_delta_i32_in(&r, pred.s3[1], -10000, 10000);
-            v.rot[2] = (int32_t)ns_read_delta_i32_in(&r, pred.s3[2], -10000, 10000);
-            v.rot[3] = (int32_t)ns_read_delta_i32_in(&r, pred.s3[3], -10000, 10000);
+        if (ns_read_bool(r)) {
+            v.rot[0] = (int32_t)ns_read_delta_i32_in(r, pred.s3[0], -10000, 10000);
+            v.rot[1] = (int32_t)ns_read_delta_i32_in(r, pred.s3[1], -10000, 10000);
+            v.rot[2] = (int32_t)ns_read_delta_i32_in(r, pred.s3[2], -10000, 10000);
+            v.rot[3] = (int32_t)ns_read_delta_i32_in(r, pred.s3[3], -10000, 10000);
         }
         /* rot3 */
-        if (ns_read_bool(&r)) {
-            v.rot3 = ns_read_smallest3_packed(&r, 11);
+        if (ns_read_bool(r)) {
+            v.rot3 = ns_read_smallest3_packed(r, 11);
         }
         /* rawrot */
-        if (ns_read_bool(&r)) {
-            v.rawrot[0] = ns_read_f32_delta(&r, ref->rawrot[0]);
-            v.rawrot[1] = ns_read_f32_delta(&r, ref->rawrot[1]);
-            v.rawrot[2] = ns_read_f32_delta(&r, ref->rawrot[2]);
-            v.rawrot[3] = ns_read_f32_delta(&r, ref->rawrot[3]);
+        if (ns_read_bool(r)) {
+            v.rawrot[0] = ns_read_f32_delta(r, ref->rawrot[0]);
+            v.rawrot[1] = ns_read_f32_delta(r, ref->rawrot[1]);
+            v.rawrot[2] = ns_read_f32_delta(r, ref->rawrot[2]);
+            v.rawrot[3] = ns_read_f32_delta(r, ref->rawrot[3]);
         }
         /* vel */
-        if (ns_read_bool(&r)) {
-            v.vel[0] = (int32_t)ns_read_delta_i32(&r, pred.s6[0], NULL);
-            v.vel[1] = (int32_t)ns_read_delta_i32(&r, pred.s6[1], NULL);
-            v.vel[2] = (int32_t)ns_read_delta_i32(&r, pred.s6[2], NULL);
+        if (ns_read_bool(r)) {
+            v.vel[0] = (int32_t)ns_read_delta_i32(r, pred.s6[0], NULL);
+            v.vel[1] = (int32_t)ns_read_delta_i32(r, pred.s6[1], NULL);
+            v.vel[2] = (int32_t)ns_read_delta_i32(r, pred.s6[2], NULL);
         }
         /* heat */
-        if (ns_read_bool(&r)) {
-            v.heat = (int32_t)ns_read_delta_i32_in(&r, pred.s7, -500, 1500);
+        if (ns_read_bool(r)) {
+            v.heat = (int32_t)ns_read_delta_i32_in(r, pred.s7, -500, 1500);
         }
         /* precise */
-        if (ns_read_bool(&r)) {
-            v.precise = (int32_t)ns_read_delta_i32(&r, pred.s8, NULL);
+        if (ns_read_bool(r)) {
+            v.precise = (int32_t)ns_read_delta_i32(r, pred.s8, NULL);
         }
         /* plain */
-        if (ns_read_bool(&r)) {
-            v.plain = ns_read_f32_xor(&r, ref->plain);
+        if (ns_read_bool(r)) {
+            v.plain = ns_read_f32_xor(r, ref->plain);
         }
         /* dir */
-        if (ns_read_bool(&r)) {
-            v.dir[0] = ns_read_f32_delta(&r, ref->dir[0]);
-            v.dir[1] = ns_read_f32_delta(&r, ref->dir[1]);
-            v.dir[2] = ns_read_f32_delta(&r, ref->dir[2]);
+        if (ns_read_bool(r)) {
+            v.dir[0] = ns_read_f32_delta(r, ref->dir[0]);
+            v.dir[1] = ns_read_f32_delta(r, ref->dir[1]);
+            v.dir[2] = ns_read_f32_delta(r, ref->dir[2]);
         }
         /* level */
-        if (ns_read_bool(&r)) {
-            v.level = (int32_t)ns_read_delta_i32_in(&r, pred.s11, -100, 100);
+        if (ns_read_bool(r)) {
+            v.level = (int32_t)ns_read_delta_i32_in(r, pred.s11, -100, 100);
         }
         /* steps */
-        if (ns_read_bool(&r)) {
-            v.steps = (uint16_t)ns_read_delta_i32_in(&r, pred.s12, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.steps = (uint16_t)ns_read_delta_i32_in(r, pred.s12, 0, 65535);
         }
         /* jumpy */
-        if (ns_read_bool(&r)) {
-            v.jumpy = (int16_t)ns_read_delta_i32_in(&r, pred.s13, -32768, 32767);
+        if (ns_read_bool(r)) {
+            v.jumpy = (int16_t)ns_read_delta_i32_in(r, pred.s13, -32768, 32767);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->v2[0] = v.v2[0];
     out->v2[1] = v.v2[1];
     out->pos[0] = v.pos[0];
@@ -2076,54 +2071,53 @@ ns_status e2e_Coded_read(ns_reader *rp, e2e_Coded_snap *out, const ns_baselines 
     v.steady = ref->steady;
     v.q = ref->q;
     v.bigu = pred.s9;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* small */
-        if (ns_read_bool(&r)) {
-            v.small = (uint8_t)ns_read_raw_i64(&r, 8, INT64_C(0), INT64_C(255));
+        if (ns_read_bool(r)) {
+            v.small = (uint8_t)ns_read_raw_i64(r, 8, INT64_C(0), INT64_C(255));
         }
         /* ranged */
-        if (ns_read_bool(&r)) {
-            v.ranged = (int16_t)ns_read_raw_i64(&r, 10, INT64_C(-500), INT64_C(500));
+        if (ns_read_bool(r)) {
+            v.ranged = (int16_t)ns_read_raw_i64(r, 10, INT64_C(-500), INT64_C(500));
         }
         /* wide */
-        if (ns_read_bool(&r)) {
-            v.wide = (uint32_t)ns_read_raw_i64(&r, 32, INT64_C(0), INT64_C(4294967295));
+        if (ns_read_bool(r)) {
+            v.wide = (uint32_t)ns_read_raw_i64(r, 32, INT64_C(0), INT64_C(4294967295));
         }
         /* wide64 */
-        if (ns_read_bool(&r)) {
-            v.wide64 = (int64_t)ns_read_raw_i64(&r, 41, INT64_C(-1000000000000), INT64_C(1000000000000));
+        if (ns_read_bool(r)) {
+            v.wide64 = (int64_t)ns_read_raw_i64(r, 41, INT64_C(-1000000000000), INT64_C(1000000000000));
         }
         /* full64 */
-        if (ns_read_bool(&r)) {
-            v.full64 = ns_read_raw_u64(&r, 64, 0, UINT64_MAX);
+        if (ns_read_bool(r)) {
+            v.full64 = ns_read_raw_u64(r, 64, 0, UINT64_MAX);
         }
         /* tiny */
-        if (ns_read_bool(&r)) {
-            v.tiny = (int8_t)ns_read_raw_i64(&r, 8, INT64_C(-128), INT64_C(127));
+        if (ns_read_bool(r)) {
+            v.tiny = (int8_t)ns_read_raw_i64(r, 8, INT64_C(-128), INT64_C(127));
         }
         /* m */
-        if (ns_read_bool(&r)) {
-            v.m = (uint8_t)ns_read_raw_i64(&r, 8, INT64_C(0), INT64_C(200));
-            if (!e2e_Mode_is_valid(v.m)) ns_reader_fail(&r, NS_ERR_RANGE);
+        if (ns_read_bool(r)) {
+            v.m = (uint8_t)ns_read_raw_i64(r, 8, INT64_C(0), INT64_C(200));
+            if (!e2e_Mode_is_valid(v.m)) ns_reader_fail(r, NS_ERR_RANGE);
         }
         /* steady */
-        if (ns_read_bool(&r)) {
-            v.steady = (int32_t)ns_read_delta_i32(&r, ref->steady, NULL);
+        if (ns_read_bool(r)) {
+            v.steady = (int32_t)ns_read_delta_i32(r, ref->steady, NULL);
         }
         /* q */
-        if (ns_read_bool(&r)) {
-            v.q = (int32_t)ns_read_delta_i32(&r, ref->q, NULL);
+        if (ns_read_bool(r)) {
+            v.q = (int32_t)ns_read_delta_i32(r, ref->q, NULL);
         }
         /* bigu */
-        if (ns_read_bool(&r)) {
-            v.bigu = (uint64_t)ns_read_delta_u64_in(&r, pred.s9, UINT64_C(10), UINT64_C(1000000));
+        if (ns_read_bool(r)) {
+            v.bigu = (uint64_t)ns_read_delta_u64_in(r, pred.s9, UINT64_C(10), UINT64_C(1000000));
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->small = v.small;
     out->ranged = v.ranged;
     out->wide = v.wide;
@@ -2443,29 +2437,28 @@ ns_status e2e_Text_read(ns_reader *rp, e2e_Text_snap *out, const ns_baselines *b
     memcpy(&v.essay, &ref->essay, sizeof v.essay);
     memcpy(&v.blob, &ref->blob, sizeof v.blob);
     memcpy(&v.one, &ref->one, sizeof v.one);
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* name */
-        if (ns_read_bool(&r)) {
-            ns_read_string(&r, v.name, ref->name, 24);
+        if (ns_read_bool(r)) {
+            ns_read_string(r, v.name, ref->name, 24);
         }
         /* essay */
-        if (ns_read_bool(&r)) {
-            ns_read_string(&r, v.essay, ref->essay, 300);
+        if (ns_read_bool(r)) {
+            ns_read_string(r, v.essay, ref->essay, 300);
         }
         /* blob */
-        if (ns_read_bool(&r)) {
-            v.blob.len = (uint16_t)ns_read_text(&r, v.blob.data, 16, ref->blob.data, ref->blob.len);
+        if (ns_read_bool(r)) {
+            v.blob.len = (uint16_t)ns_read_text(r, v.blob.data, 16, ref->blob.data, ref->blob.len);
         }
         /* one */
-        if (ns_read_bool(&r)) {
-            v.one.len = (uint16_t)ns_read_text(&r, v.one.data, 1, ref->one.data, ref->one.len);
+        if (ns_read_bool(r)) {
+            v.one.len = (uint16_t)ns_read_text(r, v.one.data, 1, ref->one.data, ref->one.len);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     memcpy(&out->name, &v.name, sizeof out->name);
     memcpy(&out->essay, &v.essay, sizeof out->essay);
     memcpy(&out->blob, &v.blob, sizeof out->blob);
@@ -2779,55 +2772,54 @@ ns_status e2e_Shapes_read(ns_reader *rp, e2e_Shapes_snap *out, const ns_baseline
     v.n.tag = ref->n.tag;
     v.n.q = ref->n.q;
     v.nc = ref->nc;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* p.a */
-        if (ns_read_bool(&r)) {
-            v.p.a = (int16_t)ns_read_delta_i32_in(&r, pred.s0, -32768, 32767);
+        if (ns_read_bool(r)) {
+            v.p.a = (int16_t)ns_read_delta_i32_in(r, pred.s0, -32768, 32767);
         }
         /* p.b */
-        if (ns_read_bool(&r)) {
-            v.p.b = (uint16_t)ns_read_delta_i32_in(&r, pred.s1, 0, 9000);
+        if (ns_read_bool(r)) {
+            v.p.b = (uint16_t)ns_read_delta_i32_in(r, pred.s1, 0, 9000);
         }
         /* pc */
-        if (ns_read_bool(&r)) {
-            v.pc.a = (int16_t)ns_read_delta_i32_in(&r, ref->pc.a, -32768, 32767);
-            v.pc.b = (uint16_t)ns_read_delta_i32_in(&r, ref->pc.b, 0, 9000);
+        if (ns_read_bool(r)) {
+            v.pc.a = (int16_t)ns_read_delta_i32_in(r, ref->pc.a, -32768, 32767);
+            v.pc.b = (uint16_t)ns_read_delta_i32_in(r, ref->pc.b, 0, 9000);
         }
         /* n.inner.a */
-        if (ns_read_bool(&r)) {
-            v.n.inner.a = (int16_t)ns_read_delta_i32_in(&r, pred.s3, -32768, 32767);
+        if (ns_read_bool(r)) {
+            v.n.inner.a = (int16_t)ns_read_delta_i32_in(r, pred.s3, -32768, 32767);
         }
         /* n.inner.b */
-        if (ns_read_bool(&r)) {
-            v.n.inner.b = (uint16_t)ns_read_delta_i32_in(&r, pred.s4, 0, 9000);
+        if (ns_read_bool(r)) {
+            v.n.inner.b = (uint16_t)ns_read_delta_i32_in(r, pred.s4, 0, 9000);
         }
         /* n.tag */
-        if (ns_read_bool(&r)) {
-            v.n.tag.code = (uint8_t)ns_read_raw_i64(&r, 4, INT64_C(0), INT64_C(15));
-            v.n.tag.on = ns_read_bool(&r);
-            v.n.tag.weight = (int32_t)ns_read_delta_i32_in(&r, ref->n.tag.weight, 0, 1000);
-            if (ns_read_bool(&r)) ns_read_string(&r, v.n.tag.label, ref->n.tag.label, 8);
+        if (ns_read_bool(r)) {
+            v.n.tag.code = (uint8_t)ns_read_raw_i64(r, 4, INT64_C(0), INT64_C(15));
+            v.n.tag.on = ns_read_bool(r);
+            v.n.tag.weight = (int32_t)ns_read_delta_i32_in(r, ref->n.tag.weight, 0, 1000);
+            if (ns_read_bool(r)) ns_read_string(r, v.n.tag.label, ref->n.tag.label, 8);
         }
         /* n.q */
-        if (ns_read_bool(&r)) {
-            v.n.q = ns_read_smallest3_packed(&r, 9);
+        if (ns_read_bool(r)) {
+            v.n.q = ns_read_smallest3_packed(r, 9);
         }
         /* nc */
-        if (ns_read_bool(&r)) {
-            v.nc.inner.a = (int16_t)ns_read_delta_i32_in(&r, ref->nc.inner.a, -32768, 32767);
-            v.nc.inner.b = (uint16_t)ns_read_delta_i32_in(&r, ref->nc.inner.b, 0, 9000);
-            v.nc.tag.code = (uint8_t)ns_read_raw_i64(&r, 4, INT64_C(0), INT64_C(15));
-            v.nc.tag.on = ns_read_bool(&r);
-            v.nc.tag.weight = (int32_t)ns_read_delta_i32_in(&r, ref->nc.tag.weight, 0, 1000);
-            if (ns_read_bool(&r)) ns_read_string(&r, v.nc.tag.label, ref->nc.tag.label, 8);
-            v.nc.q = ns_read_smallest3_packed(&r, 9);
+        if (ns_read_bool(r)) {
+            v.nc.inner.a = (int16_t)ns_read_delta_i32_in(r, ref->nc.inner.a, -32768, 32767);
+            v.nc.inner.b = (uint16_t)ns_read_delta_i32_in(r, ref->nc.inner.b, 0, 9000);
+            v.nc.tag.code = (uint8_t)ns_read_raw_i64(r, 4, INT64_C(0), INT64_C(15));
+            v.nc.tag.on = ns_read_bool(r);
+            v.nc.tag.weight = (int32_t)ns_read_delta_i32_in(r, ref->nc.tag.weight, 0, 1000);
+            if (ns_read_bool(r)) ns_read_string(r, v.nc.tag.label, ref->nc.tag.label, 8);
+            v.nc.q = ns_read_smallest3_packed(r, 9);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->p.a = v.p.a;
     out->p.b = v.p.b;
     out->pc = v.pc;
@@ -3194,47 +3186,46 @@ ns_status e2e_Audience_read(ns_reader *rp, e2e_Audience_snap *out, const ns_base
     v.pair.a = pred.s6;
     v.pair.b = pred.s7;
     v.mood = ref->mood;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* hp */
-        if (ns_read_bool(&r)) {
-            v.hp = (int32_t)ns_read_delta_i32_in(&r, pred.s0, 0, 1000);
+        if (ns_read_bool(r)) {
+            v.hp = (int32_t)ns_read_delta_i32_in(r, pred.s0, 0, 1000);
         }
         /* ammo */
-        if ((owner) && ns_read_bool(&r)) {
-            v.ammo = (uint16_t)ns_read_delta_i32_in(&r, pred.s1, 0, 65535);
+        if ((owner) && ns_read_bool(r)) {
+            v.ammo = (uint16_t)ns_read_delta_i32_in(r, pred.s1, 0, 65535);
         }
         /* taunt */
-        if ((!owner) && ns_read_bool(&r)) {
-            v.taunt = (uint8_t)ns_read_delta_i32_in(&r, pred.s2, 0, 255);
+        if ((!owner) && ns_read_bool(r)) {
+            v.taunt = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
         }
         /* title */
-        if ((full) && ns_read_bool(&r)) {
-            ns_read_string(&r, v.title, ref->title, 24);
+        if ((full) && ns_read_bool(r)) {
+            ns_read_string(r, v.title, ref->title, 24);
         }
         /* spot */
-        if (ns_read_bool(&r)) {
-            v.spot[0] = (int32_t)ns_read_delta_i32(&r, pred.s5[0], NULL);
-            v.spot[1] = (int32_t)ns_read_delta_i32(&r, pred.s5[1], NULL);
-            v.spot[2] = (int32_t)ns_read_delta_i32(&r, pred.s5[2], NULL);
+        if (ns_read_bool(r)) {
+            v.spot[0] = (int32_t)ns_read_delta_i32(r, pred.s5[0], NULL);
+            v.spot[1] = (int32_t)ns_read_delta_i32(r, pred.s5[1], NULL);
+            v.spot[2] = (int32_t)ns_read_delta_i32(r, pred.s5[2], NULL);
         }
         /* pair.a */
-        if (ns_read_bool(&r)) {
-            v.pair.a = (int16_t)ns_read_delta_i32_in(&r, pred.s6, -32768, 32767);
+        if (ns_read_bool(r)) {
+            v.pair.a = (int16_t)ns_read_delta_i32_in(r, pred.s6, -32768, 32767);
         }
         /* pair.b */
-        if (ns_read_bool(&r)) {
-            v.pair.b = (uint16_t)ns_read_delta_i32_in(&r, pred.s7, 0, 9000);
+        if (ns_read_bool(r)) {
+            v.pair.b = (uint16_t)ns_read_delta_i32_in(r, pred.s7, 0, 9000);
         }
         /* mood */
-        if (ns_read_bool(&r)) {
-            v.mood = ns_read_f32_xor(&r, ref->mood);
+        if (ns_read_bool(r)) {
+            v.mood = ns_read_f32_xor(r, ref->mood);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->hp = v.hp;
     out->ammo = v.ammo;
     out->taunt = v.taunt;
@@ -3542,21 +3533,20 @@ ns_status e2e_OwnerOnly_read(ns_reader *rp, e2e_OwnerOnly_snap *out, const ns_ba
     e2e_OwnerOnly_snap v;
     v.secret = pred.s0;
     v.level = pred.s1;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* secret */
-        if ((owner) && ns_read_bool(&r)) {
-            v.secret = (uint32_t)ns_read_delta_u32(&r, pred.s0, NULL);
+        if ((owner) && ns_read_bool(r)) {
+            v.secret = (uint32_t)ns_read_delta_u32(r, pred.s0, NULL);
         }
         /* level */
-        if ((owner && full) && ns_read_bool(&r)) {
-            v.level = (uint8_t)ns_read_delta_i32_in(&r, pred.s1, 0, 255);
+        if ((owner && full) && ns_read_bool(r)) {
+            v.level = (uint8_t)ns_read_delta_i32_in(r, pred.s1, 0, 255);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->secret = v.secret;
     out->level = v.level;
     return NS_OK;
@@ -3713,11 +3703,10 @@ ns_status e2e_Marker_read(ns_reader *rp, e2e_Marker_snap *out, const ns_baseline
     (void)to;
     const unsigned sent = 0u;
     e2e_Marker_snap v = *ref;
-    ns_reader r = *rp;
+    ns_reader *const r = rp;
     (void)sent;
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     *out = v;
     return NS_OK;
 }
@@ -3851,30 +3840,29 @@ ns_status e2e_Controls_read(ns_reader *rp, e2e_Controls_snap *out, const e2e_Con
     v.fire = ref->fire;
     v.weapon = ref->weapon;
     v.tick = ref->tick;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* stick */
-        if (ns_read_bool(&r)) {
-            v.stick[0] = (int32_t)ns_read_delta_i32_in(&r, ref->stick[0], -100, 100);
-            v.stick[1] = (int32_t)ns_read_delta_i32_in(&r, ref->stick[1], -100, 100);
+        if (ns_read_bool(r)) {
+            v.stick[0] = (int32_t)ns_read_delta_i32_in(r, ref->stick[0], -100, 100);
+            v.stick[1] = (int32_t)ns_read_delta_i32_in(r, ref->stick[1], -100, 100);
         }
         /* fire */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.fire = !ref->fire;
         }
         /* weapon */
-        if (ns_read_bool(&r)) {
-            v.weapon = (uint8_t)ns_read_delta_i32_in(&r, ref->weapon, 0, 9);
+        if (ns_read_bool(r)) {
+            v.weapon = (uint8_t)ns_read_delta_i32_in(r, ref->weapon, 0, 9);
         }
         /* tick */
-        if (ns_read_bool(&r)) {
-            v.tick = (uint32_t)ns_read_delta_u32(&r, ref->tick, NULL);
+        if (ns_read_bool(r)) {
+            v.tick = (uint32_t)ns_read_delta_u32(r, ref->tick, NULL);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->stick[0] = v.stick[0];
     out->stick[1] = v.stick[1];
     out->fire = v.fire;
@@ -4025,30 +4013,29 @@ ns_status e2e_Notice_read(ns_reader *rp, e2e_Notice_snap *out)
     v.level = ref->level;
     v.where.a = ref->where.a;
     v.where.b = ref->where.b;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* text */
-        if (ns_read_bool(&r)) {
-            ns_read_string(&r, v.text, ref->text, 100);
+        if (ns_read_bool(r)) {
+            ns_read_string(r, v.text, ref->text, 100);
         }
         /* level */
-        if (ns_read_bool(&r)) {
-            v.level = (uint8_t)ns_read_delta_i32_in(&r, ref->level, 0, 200);
-            if (!e2e_Mode_is_valid(v.level)) ns_reader_fail(&r, NS_ERR_RANGE);
+        if (ns_read_bool(r)) {
+            v.level = (uint8_t)ns_read_delta_i32_in(r, ref->level, 0, 200);
+            if (!e2e_Mode_is_valid(v.level)) ns_reader_fail(r, NS_ERR_RANGE);
         }
         /* where.a */
-        if (ns_read_bool(&r)) {
-            v.where.a = (int16_t)ns_read_delta_i32_in(&r, ref->where.a, -32768, 32767);
+        if (ns_read_bool(r)) {
+            v.where.a = (int16_t)ns_read_delta_i32_in(r, ref->where.a, -32768, 32767);
         }
         /* where.b */
-        if (ns_read_bool(&r)) {
-            v.where.b = (uint16_t)ns_read_delta_i32_in(&r, ref->where.b, 0, 9000);
+        if (ns_read_bool(r)) {
+            v.where.b = (uint16_t)ns_read_delta_i32_in(r, ref->where.b, 0, 9000);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     memcpy(&out->text, &v.text, sizeof out->text);
     out->level = v.level;
     out->where.a = v.where.a;

@@ -141,28 +141,27 @@ ns_status enums_Facing_read(ns_reader *rp, enums_Facing_snap *out, const ns_base
     v.dir = ref->dir;
     v.step = ref->step;
     v.weapon = ref->weapon;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* dir */
-        if (ns_read_bool(&r)) {
-            v.dir = (uint8_t)ns_read_raw_i64(&r, 2, INT64_C(0), INT64_C(3));
-            if (!enums_Direction_is_valid(v.dir)) ns_reader_fail(&r, NS_ERR_RANGE);
+        if (ns_read_bool(r)) {
+            v.dir = (uint8_t)ns_read_raw_i64(r, 2, INT64_C(0), INT64_C(3));
+            if (!enums_Direction_is_valid(v.dir)) ns_reader_fail(r, NS_ERR_RANGE);
         }
         /* step */
-        if (ns_read_bool(&r)) {
-            v.step = (int16_t)ns_read_delta_i32_in(&r, ref->step, -1, 1000);
-            if (!enums_Delta_is_valid(v.step)) ns_reader_fail(&r, NS_ERR_RANGE);
+        if (ns_read_bool(r)) {
+            v.step = (int16_t)ns_read_delta_i32_in(r, ref->step, -1, 1000);
+            if (!enums_Delta_is_valid(v.step)) ns_reader_fail(r, NS_ERR_RANGE);
         }
         /* weapon */
-        if (ns_read_bool(&r)) {
-            v.weapon = (uint32_t)ns_read_delta_u32_in(&r, ref->weapon, 0u, 100001u);
-            if (!enums_Weapon_is_valid(v.weapon)) ns_reader_fail(&r, NS_ERR_RANGE);
+        if (ns_read_bool(r)) {
+            v.weapon = (uint32_t)ns_read_delta_u32_in(r, ref->weapon, 0u, 100001u);
+            if (!enums_Weapon_is_valid(v.weapon)) ns_reader_fail(r, NS_ERR_RANGE);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->dir = v.dir;
     out->step = v.step;
     out->weapon = v.weapon;

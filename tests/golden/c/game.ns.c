@@ -110,27 +110,26 @@ ns_status game_Player_read(ns_reader *rp, game_Player_snap *out, const ns_baseli
     memcpy(&v.name, &ref->name, sizeof v.name);
     v.team = ref->team;
     v.hand = ref->hand;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* name */
-        if (ns_read_bool(&r)) {
-            ns_read_string(&r, v.name, ref->name, 24);
+        if (ns_read_bool(r)) {
+            ns_read_string(r, v.name, ref->name, 24);
         }
         /* team */
-        if (ns_read_bool(&r)) {
-            v.team = (uint8_t)ns_read_delta_i32_in(&r, ref->team, 0, 7);
-            if (!game_common_Team_is_valid(v.team)) ns_reader_fail(&r, NS_ERR_RANGE);
+        if (ns_read_bool(r)) {
+            v.team = (uint8_t)ns_read_delta_i32_in(r, ref->team, 0, 7);
+            if (!game_common_Team_is_valid(v.team)) ns_reader_fail(r, NS_ERR_RANGE);
         }
         /* hand */
-        if (ns_read_bool(&r)) {
-            v.hand.kind = (uint16_t)ns_read_delta_i32_in(&r, ref->hand.kind, 0, 65535);
-            v.hand.count = (uint8_t)ns_read_delta_i32_in(&r, ref->hand.count, 1, 99);
+        if (ns_read_bool(r)) {
+            v.hand.kind = (uint16_t)ns_read_delta_i32_in(r, ref->hand.kind, 0, 65535);
+            v.hand.count = (uint8_t)ns_read_delta_i32_in(r, ref->hand.count, 1, 99);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     memcpy(&out->name, &v.name, sizeof out->name);
     out->team = v.team;
     out->hand = v.hand;

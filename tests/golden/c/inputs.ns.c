@@ -109,34 +109,33 @@ ns_status ctl_Move_read(ns_reader *rp, ctl_Move_snap *out, const ctl_Move_snap *
     v.crouch = ref->crouch;
     v.buttons = ref->buttons;
     v.tick = ref->tick;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* stick */
-        if (ns_read_bool(&r)) {
-            v.stick[0] = (int32_t)ns_read_delta_i32_in(&r, ref->stick[0], -127, 127);
-            v.stick[1] = (int32_t)ns_read_delta_i32_in(&r, ref->stick[1], -127, 127);
+        if (ns_read_bool(r)) {
+            v.stick[0] = (int32_t)ns_read_delta_i32_in(r, ref->stick[0], -127, 127);
+            v.stick[1] = (int32_t)ns_read_delta_i32_in(r, ref->stick[1], -127, 127);
         }
         /* jump */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.jump = !ref->jump;
         }
         /* crouch */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.crouch = !ref->crouch;
         }
         /* buttons */
-        if (ns_read_bool(&r)) {
-            v.buttons = (uint8_t)ns_read_raw_i64(&r, 8, INT64_C(0), INT64_C(255));
+        if (ns_read_bool(r)) {
+            v.buttons = (uint8_t)ns_read_raw_i64(r, 8, INT64_C(0), INT64_C(255));
         }
         /* tick */
-        if (ns_read_bool(&r)) {
-            v.tick = (uint32_t)ns_read_delta_u32(&r, ref->tick, NULL);
+        if (ns_read_bool(r)) {
+            v.tick = (uint32_t)ns_read_delta_u32(r, ref->tick, NULL);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->stick[0] = v.stick[0];
     out->stick[1] = v.stick[1];
     out->jump = v.jump;
@@ -273,17 +272,16 @@ ns_status ctl_Aim_read(ns_reader *rp, ctl_Aim_snap *out, const ctl_Aim_snap *pre
     const unsigned sent = 1u;
     ctl_Aim_snap v;
     v.view = ref->view;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* view */
-        if (ns_read_bool(&r)) {
-            v.view = ns_read_smallest3_packed(&r, 12);
+        if (ns_read_bool(r)) {
+            v.view = ns_read_smallest3_packed(r, 12);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->view = v.view;
     return NS_OK;
 }
@@ -395,21 +393,20 @@ ns_status ctl_Say_read(ns_reader *rp, ctl_Say_snap *out)
     ctl_Say_snap v;
     memcpy(&v.text, &ref->text, sizeof v.text);
     v.channel = ref->channel;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* text */
-        if (ns_read_bool(&r)) {
-            ns_read_string(&r, v.text, ref->text, 140);
+        if (ns_read_bool(r)) {
+            ns_read_string(r, v.text, ref->text, 140);
         }
         /* channel */
-        if (ns_read_bool(&r)) {
-            v.channel = (uint8_t)ns_read_raw_i64(&r, 3, INT64_C(0), INT64_C(7));
+        if (ns_read_bool(r)) {
+            v.channel = (uint8_t)ns_read_raw_i64(r, 3, INT64_C(0), INT64_C(7));
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     memcpy(&out->text, &v.text, sizeof out->text);
     out->channel = v.channel;
     return NS_OK;
@@ -491,17 +488,16 @@ ns_status ctl_Ping_read(ns_reader *rp, ctl_Ping_snap *out)
     const unsigned sent = 1u;
     ctl_Ping_snap v;
     v.sent_at = ref->sent_at;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* sent_at */
-        if (ns_read_bool(&r)) {
-            v.sent_at = (uint64_t)ns_read_delta_u64(&r, ref->sent_at, NULL);
+        if (ns_read_bool(r)) {
+            v.sent_at = (uint64_t)ns_read_delta_u64(r, ref->sent_at, NULL);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->sent_at = v.sent_at;
     return NS_OK;
 }
@@ -581,17 +577,16 @@ ns_status ctl_Emote_read(ns_reader *rp, ctl_Emote_snap *out)
     const unsigned sent = 1u;
     ctl_Emote_snap v;
     v.id = ref->id;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* id */
-        if (ns_read_bool(&r)) {
-            v.id = (uint16_t)ns_read_delta_i32_in(&r, ref->id, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.id = (uint16_t)ns_read_delta_i32_in(r, ref->id, 0, 65535);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->id = v.id;
     return NS_OK;
 }

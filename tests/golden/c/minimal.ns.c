@@ -130,19 +130,18 @@ ns_status minimal_Position_read(ns_reader *rp, minimal_Position_snap *out, const
     v.value[0] = pred.s0[0];
     v.value[1] = pred.s0[1];
     v.value[2] = pred.s0[2];
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* value */
-        if (ns_read_bool(&r)) {
-            v.value[0] = (int32_t)ns_read_delta_i32(&r, pred.s0[0], NULL);
-            v.value[1] = (int32_t)ns_read_delta_i32(&r, pred.s0[1], NULL);
-            v.value[2] = (int32_t)ns_read_delta_i32(&r, pred.s0[2], NULL);
+        if (ns_read_bool(r)) {
+            v.value[0] = (int32_t)ns_read_delta_i32(r, pred.s0[0], NULL);
+            v.value[1] = (int32_t)ns_read_delta_i32(r, pred.s0[1], NULL);
+            v.value[2] = (int32_t)ns_read_delta_i32(r, pred.s0[2], NULL);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->value[0] = v.value[0];
     out->value[1] = v.value[1];
     out->value[2] = v.value[2];

@@ -227,41 +227,40 @@ ns_status modes_Avatar_read(ns_reader *rp, modes_Avatar_snap *out, const ns_base
     v.debug = pred.s5;
     v.kind = pred.s6;
     v.secret = pred.s7;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* pos */
-        if (ns_read_bool(&r)) {
-            v.pos = (int32_t)ns_read_delta_i32_in(&r, pred.s0, -1000, 1000);
+        if (ns_read_bool(r)) {
+            v.pos = (int32_t)ns_read_delta_i32_in(r, pred.s0, -1000, 1000);
         }
         /* ammo */
-        if ((owner) && ns_read_bool(&r)) {
-            v.ammo = (uint16_t)ns_read_delta_i32_in(&r, pred.s1, 0, 65535);
+        if ((owner) && ns_read_bool(r)) {
+            v.ammo = (uint16_t)ns_read_delta_i32_in(r, pred.s1, 0, 65535);
         }
         /* emote */
-        if ((!owner) && ns_read_bool(&r)) {
-            v.emote = (uint8_t)ns_read_delta_i32_in(&r, pred.s2, 0, 255);
+        if ((!owner) && ns_read_bool(r)) {
+            v.emote = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
         }
         /* aim */
-        if ((predicting) && ns_read_bool(&r)) {
-            v.aim = (int32_t)ns_read_delta_i32_in(&r, pred.s3, -1000, 1000);
+        if ((predicting) && ns_read_bool(r)) {
+            v.aim = (int32_t)ns_read_delta_i32_in(r, pred.s3, -1000, 1000);
         }
         /* glide */
-        if ((!predicting) && ns_read_bool(&r)) {
-            v.glide = (int32_t)ns_read_delta_i32_in(&r, pred.s4, -1000, 1000);
+        if ((!predicting) && ns_read_bool(r)) {
+            v.glide = (int32_t)ns_read_delta_i32_in(r, pred.s4, -1000, 1000);
         }
         /* debug */
-        if ((custom) && ns_read_bool(&r)) {
-            v.debug = (uint8_t)ns_read_delta_i32_in(&r, pred.s5, 0, 255);
+        if ((custom) && ns_read_bool(r)) {
+            v.debug = (uint8_t)ns_read_delta_i32_in(r, pred.s5, 0, 255);
         }
         /* kind */
-        if ((predicting && full) && ns_read_bool(&r)) {
-            v.kind = (uint8_t)ns_read_delta_i32_in(&r, pred.s6, 0, 255);
+        if ((predicting && full) && ns_read_bool(r)) {
+            v.kind = (uint8_t)ns_read_delta_i32_in(r, pred.s6, 0, 255);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->pos = v.pos;
     out->ammo = v.ammo;
     out->emote = v.emote;
@@ -555,25 +554,24 @@ ns_status modes_Stance_read(ns_reader *rp, modes_Stance_snap *out, const ns_base
     v.lean = pred.s0;
     v.crouch = pred.s1;
     v.peek = pred.s2;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* lean */
-        if ((predicting) && ns_read_bool(&r)) {
-            v.lean = (int32_t)ns_read_delta_i32_in(&r, pred.s0, -100, 100);
+        if ((predicting) && ns_read_bool(r)) {
+            v.lean = (int32_t)ns_read_delta_i32_in(r, pred.s0, -100, 100);
         }
         /* crouch */
-        if ((owner && predicting) && ns_read_bool(&r)) {
-            v.crouch = (uint8_t)ns_read_delta_i32_in(&r, pred.s1, 0, 255);
+        if ((owner && predicting) && ns_read_bool(r)) {
+            v.crouch = (uint8_t)ns_read_delta_i32_in(r, pred.s1, 0, 255);
         }
         /* peek */
-        if ((!owner && predicting) && ns_read_bool(&r)) {
-            v.peek = (uint8_t)ns_read_delta_i32_in(&r, pred.s2, 0, 255);
+        if ((!owner && predicting) && ns_read_bool(r)) {
+            v.peek = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->lean = v.lean;
     out->crouch = v.crouch;
     out->peek = v.peek;
@@ -786,21 +784,20 @@ ns_status modes_Plain_read(ns_reader *rp, modes_Plain_snap *out, const ns_baseli
     modes_Plain_snap v;
     v.hp = pred.s0;
     v.clip = pred.s1;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* hp */
-        if (ns_read_bool(&r)) {
-            v.hp = (uint32_t)ns_read_delta_u32(&r, pred.s0, NULL);
+        if (ns_read_bool(r)) {
+            v.hp = (uint32_t)ns_read_delta_u32(r, pred.s0, NULL);
         }
         /* clip */
-        if ((owner) && ns_read_bool(&r)) {
-            v.clip = (uint8_t)ns_read_delta_i32_in(&r, pred.s1, 0, 255);
+        if ((owner) && ns_read_bool(r)) {
+            v.clip = (uint8_t)ns_read_delta_i32_in(r, pred.s1, 0, 255);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->hp = v.hp;
     out->clip = v.clip;
     return NS_OK;
@@ -1020,25 +1017,24 @@ ns_status modes_Owned_read(ns_reader *rp, modes_Owned_snap *out, const ns_baseli
     v.near = pred.s0;
     v.far = pred.s1;
     v.always = pred.s2;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* near */
-        if ((owner && predicting) && ns_read_bool(&r)) {
-            v.near = (uint8_t)ns_read_delta_i32_in(&r, pred.s0, 0, 255);
+        if ((owner && predicting) && ns_read_bool(r)) {
+            v.near = (uint8_t)ns_read_delta_i32_in(r, pred.s0, 0, 255);
         }
         /* far */
-        if ((owner && !predicting) && ns_read_bool(&r)) {
-            v.far = (uint8_t)ns_read_delta_i32_in(&r, pred.s1, 0, 255);
+        if ((owner && !predicting) && ns_read_bool(r)) {
+            v.far = (uint8_t)ns_read_delta_i32_in(r, pred.s1, 0, 255);
         }
         /* always */
-        if ((owner) && ns_read_bool(&r)) {
-            v.always = (uint8_t)ns_read_delta_i32_in(&r, pred.s2, 0, 255);
+        if ((owner) && ns_read_bool(r)) {
+            v.always = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->near = v.near;
     out->far = v.far;
     out->always = v.always;

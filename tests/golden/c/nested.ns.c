@@ -78,21 +78,20 @@ ns_status game_core_Vec2i_read(ns_reader *rp, game_core_Vec2i_snap *out, const g
     game_core_Vec2i_snap v;
     v.x = ref->x;
     v.y = ref->y;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* x */
-        if (ns_read_bool(&r)) {
-            v.x = (int32_t)ns_read_delta_i32(&r, ref->x, NULL);
+        if (ns_read_bool(r)) {
+            v.x = (int32_t)ns_read_delta_i32(r, ref->x, NULL);
         }
         /* y */
-        if (ns_read_bool(&r)) {
-            v.y = (int32_t)ns_read_delta_i32(&r, ref->y, NULL);
+        if (ns_read_bool(r)) {
+            v.y = (int32_t)ns_read_delta_i32(r, ref->y, NULL);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->x = v.x;
     out->y = v.y;
     return NS_OK;
@@ -199,29 +198,28 @@ ns_status game_core_Bounds_read(ns_reader *rp, game_core_Bounds_snap *out, const
     v.min.y = ref->min.y;
     v.max.x = ref->max.x;
     v.max.y = ref->max.y;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* min.x */
-        if (ns_read_bool(&r)) {
-            v.min.x = (int32_t)ns_read_delta_i32(&r, ref->min.x, NULL);
+        if (ns_read_bool(r)) {
+            v.min.x = (int32_t)ns_read_delta_i32(r, ref->min.x, NULL);
         }
         /* min.y */
-        if (ns_read_bool(&r)) {
-            v.min.y = (int32_t)ns_read_delta_i32(&r, ref->min.y, NULL);
+        if (ns_read_bool(r)) {
+            v.min.y = (int32_t)ns_read_delta_i32(r, ref->min.y, NULL);
         }
         /* max.x */
-        if (ns_read_bool(&r)) {
-            v.max.x = (int32_t)ns_read_delta_i32(&r, ref->max.x, NULL);
+        if (ns_read_bool(r)) {
+            v.max.x = (int32_t)ns_read_delta_i32(r, ref->max.x, NULL);
         }
         /* max.y */
-        if (ns_read_bool(&r)) {
-            v.max.y = (int32_t)ns_read_delta_i32(&r, ref->max.y, NULL);
+        if (ns_read_bool(r)) {
+            v.max.y = (int32_t)ns_read_delta_i32(r, ref->max.y, NULL);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->min.x = v.min.x;
     out->min.y = v.min.y;
     out->max.x = v.max.x;
@@ -323,21 +321,20 @@ ns_status game_core_Stats_read(ns_reader *rp, game_core_Stats_snap *out, const g
     game_core_Stats_snap v;
     v.strength = ref->strength;
     v.agility = ref->agility;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* strength */
-        if (ns_read_bool(&r)) {
-            v.strength = (uint8_t)ns_read_delta_i32_in(&r, ref->strength, 1, 20);
+        if (ns_read_bool(r)) {
+            v.strength = (uint8_t)ns_read_delta_i32_in(r, ref->strength, 1, 20);
         }
         /* agility */
-        if (ns_read_bool(&r)) {
-            v.agility = (uint8_t)ns_read_delta_i32_in(&r, ref->agility, 1, 20);
+        if (ns_read_bool(r)) {
+            v.agility = (uint8_t)ns_read_delta_i32_in(r, ref->agility, 1, 20);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->strength = v.strength;
     out->agility = v.agility;
     return NS_OK;
@@ -528,39 +525,38 @@ ns_status game_core_Body_read(ns_reader *rp, game_core_Body_snap *out, const ns_
     v.box.max.y = pred.s3;
     v.stats = ref->stats;
     v.base = ref->base;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* box.min.x */
-        if (ns_read_bool(&r)) {
-            v.box.min.x = (int32_t)ns_read_delta_i32(&r, pred.s0, NULL);
+        if (ns_read_bool(r)) {
+            v.box.min.x = (int32_t)ns_read_delta_i32(r, pred.s0, NULL);
         }
         /* box.min.y */
-        if (ns_read_bool(&r)) {
-            v.box.min.y = (int32_t)ns_read_delta_i32(&r, pred.s1, NULL);
+        if (ns_read_bool(r)) {
+            v.box.min.y = (int32_t)ns_read_delta_i32(r, pred.s1, NULL);
         }
         /* box.max.x */
-        if (ns_read_bool(&r)) {
-            v.box.max.x = (int32_t)ns_read_delta_i32(&r, pred.s2, NULL);
+        if (ns_read_bool(r)) {
+            v.box.max.x = (int32_t)ns_read_delta_i32(r, pred.s2, NULL);
         }
         /* box.max.y */
-        if (ns_read_bool(&r)) {
-            v.box.max.y = (int32_t)ns_read_delta_i32(&r, pred.s3, NULL);
+        if (ns_read_bool(r)) {
+            v.box.max.y = (int32_t)ns_read_delta_i32(r, pred.s3, NULL);
         }
         /* stats */
-        if (ns_read_bool(&r)) {
-            v.stats.strength = (uint8_t)ns_read_delta_i32_in(&r, ref->stats.strength, 1, 20);
-            v.stats.agility = (uint8_t)ns_read_delta_i32_in(&r, ref->stats.agility, 1, 20);
+        if (ns_read_bool(r)) {
+            v.stats.strength = (uint8_t)ns_read_delta_i32_in(r, ref->stats.strength, 1, 20);
+            v.stats.agility = (uint8_t)ns_read_delta_i32_in(r, ref->stats.agility, 1, 20);
         }
         /* base */
-        if (ns_read_bool(&r)) {
-            v.base.strength = (uint8_t)ns_read_delta_i32_in(&r, ref->base.strength, 1, 20);
-            v.base.agility = (uint8_t)ns_read_delta_i32_in(&r, ref->base.agility, 1, 20);
+        if (ns_read_bool(r)) {
+            v.base.strength = (uint8_t)ns_read_delta_i32_in(r, ref->base.strength, 1, 20);
+            v.base.agility = (uint8_t)ns_read_delta_i32_in(r, ref->base.agility, 1, 20);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->box.min.x = v.box.min.x;
     out->box.min.y = v.box.min.y;
     out->box.max.x = v.box.max.x;

@@ -79,21 +79,20 @@ ns_status rf_Aim_read(ns_reader *rp, rf_Aim_snap *out, const rf_Aim_snap *ref_in
     rf_Aim_snap v;
     v.at = ref->at;
     v.slot = ref->slot;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* at */
-        if (ns_read_bool(&r)) {
-            v.at = (uint32_t)ns_read_delta_u32(&r, ref->at, NULL);
+        if (ns_read_bool(r)) {
+            v.at = (uint32_t)ns_read_delta_u32(r, ref->at, NULL);
         }
         /* slot */
-        if (ns_read_bool(&r)) {
-            v.slot = (uint8_t)ns_read_delta_i32_in(&r, ref->slot, 0, 255);
+        if (ns_read_bool(r)) {
+            v.slot = (uint8_t)ns_read_delta_i32_in(r, ref->slot, 0, 255);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->at = v.at;
     out->slot = v.slot;
     return NS_OK;
@@ -194,25 +193,24 @@ ns_status rf_Pack_read(ns_reader *rp, rf_Pack_snap *out, const rf_Pack_snap *ref
     v.one = ref->one;
     v.aim.at = ref->aim.at;
     v.aim.slot = ref->aim.slot;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* one */
-        if (ns_read_bool(&r)) {
-            v.one = (uint32_t)ns_read_delta_u32(&r, ref->one, NULL);
+        if (ns_read_bool(r)) {
+            v.one = (uint32_t)ns_read_delta_u32(r, ref->one, NULL);
         }
         /* aim.at */
-        if (ns_read_bool(&r)) {
-            v.aim.at = (uint32_t)ns_read_delta_u32(&r, ref->aim.at, NULL);
+        if (ns_read_bool(r)) {
+            v.aim.at = (uint32_t)ns_read_delta_u32(r, ref->aim.at, NULL);
         }
         /* aim.slot */
-        if (ns_read_bool(&r)) {
-            v.aim.slot = (uint8_t)ns_read_delta_i32_in(&r, ref->aim.slot, 0, 255);
+        if (ns_read_bool(r)) {
+            v.aim.slot = (uint8_t)ns_read_delta_i32_in(r, ref->aim.slot, 0, 255);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->one = v.one;
     out->aim.at = v.aim.at;
     out->aim.slot = v.aim.slot;
@@ -318,25 +316,24 @@ ns_status rf_Duo_read(ns_reader *rp, rf_Duo_snap *out, const rf_Duo_snap *ref_in
     v.two[0] = ref->two[0];
     v.two[1] = ref->two[1];
     v.n = ref->n;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* two[0] */
-        if (ns_read_bool(&r)) {
-            v.two[0] = (uint32_t)ns_read_delta_u32(&r, ref->two[0], NULL);
+        if (ns_read_bool(r)) {
+            v.two[0] = (uint32_t)ns_read_delta_u32(r, ref->two[0], NULL);
         }
         /* two[1] */
-        if (ns_read_bool(&r)) {
-            v.two[1] = (uint32_t)ns_read_delta_u32(&r, ref->two[1], NULL);
+        if (ns_read_bool(r)) {
+            v.two[1] = (uint32_t)ns_read_delta_u32(r, ref->two[1], NULL);
         }
         /* n */
-        if (ns_read_bool(&r)) {
-            v.n = (uint8_t)ns_read_delta_i32_in(&r, ref->n, 0, 255);
+        if (ns_read_bool(r)) {
+            v.n = (uint8_t)ns_read_delta_i32_in(r, ref->n, 0, 255);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->two[0] = v.two[0];
     out->two[1] = v.two[1];
     out->n = v.n;
@@ -428,17 +425,16 @@ ns_status rf_Point_read(ns_reader *rp, rf_Point_snap *out, const rf_Point_snap *
     const unsigned sent = 1u;
     rf_Point_snap v;
     v.x = ref->x;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* x */
-        if (ns_read_bool(&r)) {
-            v.x = (uint16_t)ns_read_delta_i32_in(&r, ref->x, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.x = (uint16_t)ns_read_delta_i32_in(r, ref->x, 0, 65535);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->x = v.x;
     return NS_OK;
 }
@@ -531,21 +527,20 @@ ns_status rf_Beam_read(ns_reader *rp, rf_Beam_snap *out, const rf_Beam_snap *ref
     rf_Beam_snap v;
     v.from = ref->from;
     v.to = ref->to;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* from */
-        if (ns_read_bool(&r)) {
-            v.from = (uint32_t)ns_read_delta_u32(&r, ref->from, NULL);
+        if (ns_read_bool(r)) {
+            v.from = (uint32_t)ns_read_delta_u32(r, ref->from, NULL);
         }
         /* to */
-        if (ns_read_bool(&r)) {
-            v.to = (uint32_t)ns_read_delta_u32(&r, ref->to, NULL);
+        if (ns_read_bool(r)) {
+            v.to = (uint32_t)ns_read_delta_u32(r, ref->to, NULL);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->from = v.from;
     out->to = v.to;
     return NS_OK;
@@ -893,32 +888,31 @@ ns_status rf_Link_read(ns_reader *rp, rf_Link_snap *out, const ns_baselines *bas
     v.aim.at = ref->aim.at;
     v.aim.slot = pred.s2;
     v.goal = ref->goal;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* target */
-        if (ns_read_bool(&r)) {
-            v.target = (uint32_t)ns_read_delta_u32(&r, ref->target, NULL);
+        if (ns_read_bool(r)) {
+            v.target = (uint32_t)ns_read_delta_u32(r, ref->target, NULL);
         }
         /* aim.at */
-        if (ns_read_bool(&r)) {
-            v.aim.at = (uint32_t)ns_read_delta_u32(&r, ref->aim.at, NULL);
+        if (ns_read_bool(r)) {
+            v.aim.at = (uint32_t)ns_read_delta_u32(r, ref->aim.at, NULL);
         }
         /* aim.slot */
-        if (ns_read_bool(&r)) {
-            v.aim.slot = (uint8_t)ns_read_delta_i32_in(&r, pred.s2, 0, 255);
+        if (ns_read_bool(r)) {
+            v.aim.slot = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
         }
         /* goal */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const ns_status ust = rf_Goal_read(&r, &v.goal, &ref->goal);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
+                const ns_status ust = rf_Goal_read(r, &v.goal, &ref->goal);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
             }
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->target = v.target;
     out->aim.at = v.aim.at;
     out->aim.slot = v.aim.slot;
@@ -1047,13 +1041,12 @@ static void rf_Crowd_members_elem_read(ns_reader *rp, void *o, const void *f)
     uint32_t scratch;
     uint32_t *out = (uint32_t *)(o ? o : (void *)&scratch);
     const uint32_t *ref = (const uint32_t *)(f ? f : &zero);
-    ns_reader r = *rp;
-    if (ns_read_bool(&r)) {
-        (*out) = (uint32_t)ns_read_delta_u32(&r, (*ref), NULL);
+    ns_reader *const r = rp;
+    if (ns_read_bool(r)) {
+        (*out) = (uint32_t)ns_read_delta_u32(r, (*ref), NULL);
     } else {
         memcpy(out, ref, sizeof *out);
     }
-    *rp = r;
 }
 
 static bool rf_Crowd_members_elem_equal(const void *a, const void *b)
@@ -1142,13 +1135,12 @@ static void rf_Crowd_seats_elem_read(ns_reader *rp, void *o, const void *f)
     uint32_t scratch;
     uint32_t *out = (uint32_t *)(o ? o : (void *)&scratch);
     const uint32_t *ref = (const uint32_t *)(f ? f : &zero);
-    ns_reader r = *rp;
-    if (ns_read_bool(&r)) {
-        (*out) = (uint32_t)ns_read_delta_u32(&r, (*ref), NULL);
+    ns_reader *const r = rp;
+    if (ns_read_bool(r)) {
+        (*out) = (uint32_t)ns_read_delta_u32(r, (*ref), NULL);
     } else {
         memcpy(out, ref, sizeof *out);
     }
-    *rp = r;
 }
 
 static bool rf_Crowd_seats_elem_equal(const void *a, const void *b)
@@ -1201,13 +1193,12 @@ static void rf_Crowd_scores_elem_read(ns_reader *rp, void *o, const void *f)
     uint8_t scratch;
     uint8_t *out = (uint8_t *)(o ? o : (void *)&scratch);
     const uint8_t *ref = (const uint8_t *)(f ? f : &zero);
-    ns_reader r = *rp;
-    if (ns_read_bool(&r)) {
-        (*out) = (uint8_t)ns_read_delta_i32_in(&r, (*ref), 0, 255);
+    ns_reader *const r = rp;
+    if (ns_read_bool(r)) {
+        (*out) = (uint8_t)ns_read_delta_i32_in(r, (*ref), 0, 255);
     } else {
         memcpy(out, ref, sizeof *out);
     }
-    *rp = r;
 }
 
 static bool rf_Crowd_scores_elem_equal(const void *a, const void *b)
@@ -1751,102 +1742,101 @@ ns_status rf_Crowd_write(ns_writer *wp, const rf_Crowd_snap *cur, const ns_basel
 static void rf_Crowd_decode(ns_reader *rp, rf_Crowd_snap *dst, const rf_Crowd_snap *ref, const rf_Crowd_pred *pp, const unsigned sent)
 {
     const rf_Crowd_pred pred = *pp;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     /* members */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &rf_Crowd_members_ops, dst ? &dst->members : NULL, &ref->members);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &rf_Crowd_members_ops, dst ? &dst->members : NULL, &ref->members);
     else if (dst) ns_coll_copy(&rf_Crowd_members_ops, &dst->members, &ref->members);
     /* packs */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &rf_Crowd_packs_ops, dst ? &dst->packs : NULL, &ref->packs);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &rf_Crowd_packs_ops, dst ? &dst->packs : NULL, &ref->packs);
     else if (dst) ns_coll_copy(&rf_Crowd_packs_ops, &dst->packs, &ref->packs);
     /* seats */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &rf_Crowd_seats_ops, dst ? &dst->seats : NULL, &ref->seats);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &rf_Crowd_seats_ops, dst ? &dst->seats : NULL, &ref->seats);
     else if (dst) ns_coll_copy(&rf_Crowd_seats_ops, &dst->seats, &ref->seats);
     /* scores */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &rf_Crowd_scores_ops, dst ? &dst->scores : NULL, &ref->scores);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &rf_Crowd_scores_ops, dst ? &dst->scores : NULL, &ref->scores);
     else if (dst) ns_coll_copy(&rf_Crowd_scores_ops, &dst->scores, &ref->scores);
     /* friends */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &rf_Crowd_friends_ops, dst ? &dst->friends : NULL, &ref->friends);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &rf_Crowd_friends_ops, dst ? &dst->friends : NULL, &ref->friends);
     else if (dst) ns_coll_copy(&rf_Crowd_friends_ops, &dst->friends, &ref->friends);
     /* squad */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &rf_Crowd_squad_ops, dst ? &dst->squad : NULL, &ref->squad);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &rf_Crowd_squad_ops, dst ? &dst->squad : NULL, &ref->squad);
     else if (dst) ns_coll_copy(&rf_Crowd_squad_ops, &dst->squad, &ref->squad);
     /* crew */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &rf_Crowd_crew_ops, dst ? &dst->crew : NULL, &ref->crew);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &rf_Crowd_crew_ops, dst ? &dst->crew : NULL, &ref->crew);
     else if (dst) ns_coll_copy(&rf_Crowd_crew_ops, &dst->crew, &ref->crew);
     /* pair[0] */
     {
         uint32_t x = ref->pair[0];
-        if (any && ns_read_bool(&r)) {
-            x = (uint32_t)ns_read_delta_u32(&r, ref->pair[0], NULL);
+        if (any && ns_read_bool(r)) {
+            x = (uint32_t)ns_read_delta_u32(r, ref->pair[0], NULL);
         }
         if (dst) dst->pair[0] = x;
     }
     /* pair[1] */
     {
         uint32_t x = ref->pair[1];
-        if (any && ns_read_bool(&r)) {
-            x = (uint32_t)ns_read_delta_u32(&r, ref->pair[1], NULL);
+        if (any && ns_read_bool(r)) {
+            x = (uint32_t)ns_read_delta_u32(r, ref->pair[1], NULL);
         }
         if (dst) dst->pair[1] = x;
     }
     /* aims[0].at */
     {
         uint32_t x = ref->aims[0].at;
-        if (any && ns_read_bool(&r)) {
-            x = (uint32_t)ns_read_delta_u32(&r, ref->aims[0].at, NULL);
+        if (any && ns_read_bool(r)) {
+            x = (uint32_t)ns_read_delta_u32(r, ref->aims[0].at, NULL);
         }
         if (dst) dst->aims[0].at = x;
     }
     /* aims[0].slot */
     {
         uint8_t x = pred.s10;
-        if (any && ns_read_bool(&r)) {
-            x = (uint8_t)ns_read_delta_i32_in(&r, pred.s10, 0, 255);
+        if (any && ns_read_bool(r)) {
+            x = (uint8_t)ns_read_delta_i32_in(r, pred.s10, 0, 255);
         }
         if (dst) dst->aims[0].slot = x;
     }
     /* aims[1].at */
     {
         uint32_t x = ref->aims[1].at;
-        if (any && ns_read_bool(&r)) {
-            x = (uint32_t)ns_read_delta_u32(&r, ref->aims[1].at, NULL);
+        if (any && ns_read_bool(r)) {
+            x = (uint32_t)ns_read_delta_u32(r, ref->aims[1].at, NULL);
         }
         if (dst) dst->aims[1].at = x;
     }
     /* aims[1].slot */
     {
         uint8_t x = pred.s12;
-        if (any && ns_read_bool(&r)) {
-            x = (uint8_t)ns_read_delta_i32_in(&r, pred.s12, 0, 255);
+        if (any && ns_read_bool(r)) {
+            x = (uint8_t)ns_read_delta_i32_in(r, pred.s12, 0, 255);
         }
         if (dst) dst->aims[1].slot = x;
     }
     /* duo.two[0] */
     {
         uint32_t x = ref->duo.two[0];
-        if (any && ns_read_bool(&r)) {
-            x = (uint32_t)ns_read_delta_u32(&r, ref->duo.two[0], NULL);
+        if (any && ns_read_bool(r)) {
+            x = (uint32_t)ns_read_delta_u32(r, ref->duo.two[0], NULL);
         }
         if (dst) dst->duo.two[0] = x;
     }
     /* duo.two[1] */
     {
         uint32_t x = ref->duo.two[1];
-        if (any && ns_read_bool(&r)) {
-            x = (uint32_t)ns_read_delta_u32(&r, ref->duo.two[1], NULL);
+        if (any && ns_read_bool(r)) {
+            x = (uint32_t)ns_read_delta_u32(r, ref->duo.two[1], NULL);
         }
         if (dst) dst->duo.two[1] = x;
     }
     /* duo.n */
     {
         uint8_t x = pred.s15;
-        if (any && ns_read_bool(&r)) {
-            x = (uint8_t)ns_read_delta_i32_in(&r, pred.s15, 0, 255);
+        if (any && ns_read_bool(r)) {
+            x = (uint8_t)ns_read_delta_i32_in(r, pred.s15, 0, 255);
         }
         if (dst) dst->duo.n = x;
     }
-    *rp = r;
 }
 
 ns_status rf_Crowd_read(ns_reader *rp, rf_Crowd_snap *out, const ns_baselines *base, ns_audience to)
@@ -2921,17 +2911,16 @@ ns_status rf_Body_read(ns_reader *rp, rf_Body_snap *out, const ns_baselines *bas
     (void)ref; /* every field is predicted */
     rf_Body_snap v;
     v.x = pred.s0;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* x */
-        if (ns_read_bool(&r)) {
-            v.x = (uint16_t)ns_read_delta_i32_in(&r, pred.s0, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.x = (uint16_t)ns_read_delta_i32_in(r, pred.s0, 0, 65535);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->x = v.x;
     return NS_OK;
 }

@@ -80,21 +80,20 @@ ns_status strk_Stat_read(ns_reader *rp, strk_Stat_snap *out, const strk_Stat_sna
     strk_Stat_snap v;
     v.level = ref->level;
     v.xp = ref->xp;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* level */
-        if (ns_read_bool(&r)) {
-            v.level = (uint16_t)ns_read_delta_i32_in(&r, ref->level, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.level = (uint16_t)ns_read_delta_i32_in(r, ref->level, 0, 65535);
         }
         /* xp */
-        if (ns_read_bool(&r)) {
-            v.xp = (int32_t)ns_read_delta_i32_in(&r, ref->xp, -100000, 100000);
+        if (ns_read_bool(r)) {
+            v.xp = (int32_t)ns_read_delta_i32_in(r, ref->xp, -100000, 100000);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->level = v.level;
     out->xp = v.xp;
     return NS_OK;
@@ -219,12 +218,11 @@ ns_status strk_Bag_write(ns_writer *wp, const strk_Bag_snap *cur, const strk_Bag
 /* Decodes what strk_Bag_write wrote into dst, or with dst NULL only checks it. */
 static void strk_Bag_decode(ns_reader *rp, strk_Bag_snap *dst, const strk_Bag_snap *ref, const unsigned sent)
 {
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     /* marks */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &strk_Bag_marks_ops, dst ? &dst->marks : NULL, &ref->marks);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &strk_Bag_marks_ops, dst ? &dst->marks : NULL, &ref->marks);
     else if (dst) ns_coll_copy(&strk_Bag_marks_ops, &dst->marks, &ref->marks);
-    *rp = r;
 }
 
 ns_status strk_Bag_read(ns_reader *rp, strk_Bag_snap *out, const strk_Bag_snap *ref_in)
@@ -349,13 +347,12 @@ static void strk_Names_scores_elem_read(ns_reader *rp, void *o, const void *f)
     uint16_t scratch;
     uint16_t *out = (uint16_t *)(o ? o : (void *)&scratch);
     const uint16_t *ref = (const uint16_t *)(f ? f : &zero);
-    ns_reader r = *rp;
-    if (ns_read_bool(&r)) {
-        (*out) = (uint16_t)ns_read_delta_i32_in(&r, (*ref), 0, 65535);
+    ns_reader *const r = rp;
+    if (ns_read_bool(r)) {
+        (*out) = (uint16_t)ns_read_delta_i32_in(r, (*ref), 0, 65535);
     } else {
         memcpy(out, ref, sizeof *out);
     }
-    *rp = r;
 }
 
 static bool strk_Names_scores_elem_equal(const void *a, const void *b)
@@ -480,13 +477,12 @@ static void strk_Names_labels_elem_read(ns_reader *rp, void *o, const void *f)
     char scratch[10 + 1];
     char (*out)[10 + 1] = (char (*)[10 + 1])(o ? o : (void *)&scratch);
     const char (*ref)[10 + 1] = (const char (*)[10 + 1])(f ? f : &zero);
-    ns_reader r = *rp;
-    if (ns_read_bool(&r)) {
-        ns_read_string(&r, (*out), (*ref), 10);
+    ns_reader *const r = rp;
+    if (ns_read_bool(r)) {
+        ns_read_string(r, (*out), (*ref), 10);
     } else {
         memcpy(out, ref, sizeof *out);
     }
-    *rp = r;
 }
 
 static bool strk_Names_labels_elem_equal(const void *a, const void *b)
@@ -734,32 +730,31 @@ ns_status strk_Names_write(ns_writer *wp, const strk_Names_snap *cur, const ns_b
 static void strk_Names_decode(ns_reader *rp, strk_Names_snap *dst, const strk_Names_snap *ref, const strk_Names_pred *pp, const unsigned sent)
 {
     const strk_Names_pred pred = *pp;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     /* scores */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &strk_Names_scores_ops, dst ? &dst->scores : NULL, &ref->scores);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &strk_Names_scores_ops, dst ? &dst->scores : NULL, &ref->scores);
     else if (dst) ns_coll_copy(&strk_Names_scores_ops, &dst->scores, &ref->scores);
     /* tags */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &strk_Names_tags_ops, dst ? &dst->tags : NULL, &ref->tags);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &strk_Names_tags_ops, dst ? &dst->tags : NULL, &ref->tags);
     else if (dst) ns_coll_copy(&strk_Names_tags_ops, &dst->tags, &ref->tags);
     /* stats */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &strk_Names_stats_ops, dst ? &dst->stats : NULL, &ref->stats);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &strk_Names_stats_ops, dst ? &dst->stats : NULL, &ref->stats);
     else if (dst) ns_coll_copy(&strk_Names_stats_ops, &dst->stats, &ref->stats);
     /* labels */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &strk_Names_labels_ops, dst ? &dst->labels : NULL, &ref->labels);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &strk_Names_labels_ops, dst ? &dst->labels : NULL, &ref->labels);
     else if (dst) ns_coll_copy(&strk_Names_labels_ops, &dst->labels, &ref->labels);
     /* bag.marks */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &strk_Bag_marks_ops, dst ? &dst->bag.marks : NULL, &ref->bag.marks);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &strk_Bag_marks_ops, dst ? &dst->bag.marks : NULL, &ref->bag.marks);
     else if (dst) ns_coll_copy(&strk_Bag_marks_ops, &dst->bag.marks, &ref->bag.marks);
     /* hp */
     {
         int32_t x = pred.s5;
-        if (any && ns_read_bool(&r)) {
-            x = (int32_t)ns_read_delta_i32(&r, pred.s5, NULL);
+        if (any && ns_read_bool(r)) {
+            x = (int32_t)ns_read_delta_i32(r, pred.s5, NULL);
         }
         if (dst) dst->hp = x;
     }
-    *rp = r;
 }
 
 ns_status strk_Names_read(ns_reader *rp, strk_Names_snap *out, const ns_baselines *base, ns_audience to)
@@ -1508,12 +1503,11 @@ ns_status strk_Tiny_write(ns_writer *wp, const strk_Tiny_snap *cur, const ns_bas
 /* Decodes what strk_Tiny_write wrote into dst, or with dst NULL only checks it. */
 static void strk_Tiny_decode(ns_reader *rp, strk_Tiny_snap *dst, const strk_Tiny_snap *ref, const unsigned sent)
 {
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     /* few */
-    if (any && ns_read_bool(&r)) ns_coll_read(&r, &strk_Tiny_few_ops, dst ? &dst->few : NULL, &ref->few);
+    if (any && ns_read_bool(r)) ns_coll_read(r, &strk_Tiny_few_ops, dst ? &dst->few : NULL, &ref->few);
     else if (dst) ns_coll_copy(&strk_Tiny_few_ops, &dst->few, &ref->few);
-    *rp = r;
 }
 
 ns_status strk_Tiny_read(ns_reader *rp, strk_Tiny_snap *out, const ns_baselines *base, ns_audience to)

@@ -131,21 +131,20 @@ ns_status vis_Secret_read(ns_reader *rp, vis_Secret_snap *out, const ns_baseline
     vis_Secret_snap v;
     v.gold = pred.s0;
     v.keys = pred.s1;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* gold */
-        if ((owner) && ns_read_bool(&r)) {
-            v.gold = (uint32_t)ns_read_delta_u32(&r, pred.s0, NULL);
+        if ((owner) && ns_read_bool(r)) {
+            v.gold = (uint32_t)ns_read_delta_u32(r, pred.s0, NULL);
         }
         /* keys */
-        if ((owner) && ns_read_bool(&r)) {
-            v.keys = (uint16_t)ns_read_delta_i32_in(&r, pred.s1, 0, 65535);
+        if ((owner) && ns_read_bool(r)) {
+            v.keys = (uint16_t)ns_read_delta_i32_in(r, pred.s1, 0, 65535);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->gold = v.gold;
     out->keys = v.keys;
     return NS_OK;
@@ -404,31 +403,30 @@ ns_status vis_Mixed_read(ns_reader *rp, vis_Mixed_snap *out, const ns_baselines 
     v.mood = pred.s2;
     v.debug_id = pred.s3;
     memcpy(&v.display_name, &ref->display_name, sizeof v.display_name);
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* position */
-        if (ns_read_bool(&r)) {
-            v.position[0] = (int32_t)ns_read_delta_i32(&r, pred.s0[0], NULL);
-            v.position[1] = (int32_t)ns_read_delta_i32(&r, pred.s0[1], NULL);
-            v.position[2] = (int32_t)ns_read_delta_i32(&r, pred.s0[2], NULL);
+        if (ns_read_bool(r)) {
+            v.position[0] = (int32_t)ns_read_delta_i32(r, pred.s0[0], NULL);
+            v.position[1] = (int32_t)ns_read_delta_i32(r, pred.s0[1], NULL);
+            v.position[2] = (int32_t)ns_read_delta_i32(r, pred.s0[2], NULL);
         }
         /* ammo */
-        if ((owner) && ns_read_bool(&r)) {
-            v.ammo = (uint32_t)ns_read_delta_u32(&r, pred.s1, NULL);
+        if ((owner) && ns_read_bool(r)) {
+            v.ammo = (uint32_t)ns_read_delta_u32(r, pred.s1, NULL);
         }
         /* mood */
-        if ((!owner) && ns_read_bool(&r)) {
-            v.mood = (uint8_t)ns_read_delta_i32_in(&r, pred.s2, 0, 255);
+        if ((!owner) && ns_read_bool(r)) {
+            v.mood = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
         }
         /* display_name */
-        if ((full) && ns_read_bool(&r)) {
-            ns_read_string(&r, v.display_name, ref->display_name, 64);
+        if ((full) && ns_read_bool(r)) {
+            ns_read_string(r, v.display_name, ref->display_name, 64);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->position[0] = v.position[0];
     out->position[1] = v.position[1];
     out->position[2] = v.position[2];
@@ -649,11 +647,10 @@ ns_status vis_Hidden_read(ns_reader *rp, vis_Hidden_snap *out, const ns_baseline
     (void)ref; /* every field is predicted */
     vis_Hidden_snap v;
     v.counter = pred.s0;
-    ns_reader r = *rp;
+    ns_reader *const r = rp;
     (void)sent;
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->counter = v.counter;
     return NS_OK;
 }
@@ -812,17 +809,16 @@ ns_status vis_Spectated_read(ns_reader *rp, vis_Spectated_snap *out, const ns_ba
     (void)ref; /* every field is predicted */
     vis_Spectated_snap v;
     v.emote = pred.s0;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* emote */
-        if ((!owner) && ns_read_bool(&r)) {
-            v.emote = (uint8_t)ns_read_delta_i32_in(&r, pred.s0, 0, 255);
+        if ((!owner) && ns_read_bool(r)) {
+            v.emote = (uint8_t)ns_read_delta_i32_in(r, pred.s0, 0, 255);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->emote = v.emote;
     return NS_OK;
 }

@@ -216,41 +216,40 @@ ns_status teleport_Body_read(ns_reader *rp, teleport_Body_snap *out, const ns_ba
     v.slide[0] = pred.s5[0];
     v.slide[1] = pred.s5[1];
     v.slide[2] = pred.s5[2];
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* position */
-        if (ns_read_bool(&r)) {
-            v.position[0] = (int32_t)ns_read_delta_i32(&r, pred.s0[0], NULL);
-            v.position[1] = (int32_t)ns_read_delta_i32(&r, pred.s0[1], NULL);
-            v.position[2] = (int32_t)ns_read_delta_i32(&r, pred.s0[2], NULL);
+        if (ns_read_bool(r)) {
+            v.position[0] = (int32_t)ns_read_delta_i32(r, pred.s0[0], NULL);
+            v.position[1] = (int32_t)ns_read_delta_i32(r, pred.s0[1], NULL);
+            v.position[2] = (int32_t)ns_read_delta_i32(r, pred.s0[2], NULL);
         }
         /* facing */
-        if (ns_read_bool(&r)) {
-            v.facing = ns_read_smallest3_packed(&r, 12);
+        if (ns_read_bool(r)) {
+            v.facing = ns_read_smallest3_packed(r, 12);
         }
         /* height */
-        if (ns_read_bool(&r)) {
-            v.height = (int32_t)ns_read_delta_i32_in(&r, pred.s2, -10000, 10000);
+        if (ns_read_bool(r)) {
+            v.height = (int32_t)ns_read_delta_i32_in(r, pred.s2, -10000, 10000);
         }
         /* cell */
-        if (ns_read_bool(&r)) {
-            v.cell = (int32_t)ns_read_delta_i32_in(&r, pred.s3, -1000, 1000);
+        if (ns_read_bool(r)) {
+            v.cell = (int32_t)ns_read_delta_i32_in(r, pred.s3, -1000, 1000);
         }
         /* yaw */
-        if (ns_read_bool(&r)) {
-            v.yaw = (int32_t)ns_read_delta_i32_in(&r, pred.s4, -3142, 3142);
+        if (ns_read_bool(r)) {
+            v.yaw = (int32_t)ns_read_delta_i32_in(r, pred.s4, -3142, 3142);
         }
         /* slide */
-        if (ns_read_bool(&r)) {
-            v.slide[0] = (int32_t)ns_read_delta_i32(&r, pred.s5[0], NULL);
-            v.slide[1] = (int32_t)ns_read_delta_i32(&r, pred.s5[1], NULL);
-            v.slide[2] = (int32_t)ns_read_delta_i32(&r, pred.s5[2], NULL);
+        if (ns_read_bool(r)) {
+            v.slide[0] = (int32_t)ns_read_delta_i32(r, pred.s5[0], NULL);
+            v.slide[1] = (int32_t)ns_read_delta_i32(r, pred.s5[1], NULL);
+            v.slide[2] = (int32_t)ns_read_delta_i32(r, pred.s5[2], NULL);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->position[0] = v.position[0];
     out->position[1] = v.position[1];
     out->position[2] = v.position[2];

@@ -72,17 +72,16 @@ ns_status un_Circle_read(ns_reader *rp, un_Circle_snap *out, const un_Circle_sna
     const unsigned sent = 1u;
     un_Circle_snap v;
     v.radius = ref->radius;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* radius */
-        if (ns_read_bool(&r)) {
-            v.radius = (int32_t)ns_read_delta_i32_in(&r, ref->radius, 0, 10000);
+        if (ns_read_bool(r)) {
+            v.radius = (int32_t)ns_read_delta_i32_in(r, ref->radius, 0, 10000);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->radius = v.radius;
     return NS_OK;
 }
@@ -182,25 +181,24 @@ ns_status un_Box_read(ns_reader *rp, un_Box_snap *out, const un_Box_snap *ref_in
     v.w = ref->w;
     v.h = ref->h;
     v.solid = ref->solid;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* w */
-        if (ns_read_bool(&r)) {
-            v.w = (uint16_t)ns_read_delta_i32_in(&r, ref->w, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.w = (uint16_t)ns_read_delta_i32_in(r, ref->w, 0, 65535);
         }
         /* h */
-        if (ns_read_bool(&r)) {
-            v.h = (uint16_t)ns_read_delta_i32_in(&r, ref->h, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.h = (uint16_t)ns_read_delta_i32_in(r, ref->h, 0, 65535);
         }
         /* solid */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.solid = !ref->solid;
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->w = v.w;
     out->h = v.h;
     out->solid = v.solid;
@@ -310,25 +308,24 @@ ns_status un_Capsule_read(ns_reader *rp, un_Capsule_snap *out, const un_Capsule_
     v.radius = ref->radius;
     v.height = ref->height;
     v.axis = ref->axis;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* radius */
-        if (ns_read_bool(&r)) {
-            v.radius = (int32_t)ns_read_delta_i32_in(&r, ref->radius, 0, 1000);
+        if (ns_read_bool(r)) {
+            v.radius = (int32_t)ns_read_delta_i32_in(r, ref->radius, 0, 1000);
         }
         /* height */
-        if (ns_read_bool(&r)) {
-            v.height = (int32_t)ns_read_delta_i32_in(&r, ref->height, 0, 1000);
+        if (ns_read_bool(r)) {
+            v.height = (int32_t)ns_read_delta_i32_in(r, ref->height, 0, 1000);
         }
         /* axis */
-        if (ns_read_bool(&r)) {
-            v.axis = (uint8_t)ns_read_delta_i32_in(&r, ref->axis, 0, 2);
+        if (ns_read_bool(r)) {
+            v.axis = (uint8_t)ns_read_delta_i32_in(r, ref->axis, 0, 2);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->radius = v.radius;
     out->height = v.height;
     out->axis = v.axis;
@@ -754,17 +751,16 @@ ns_status un_Flag_read(ns_reader *rp, un_Flag_snap *out, const un_Flag_snap *ref
     const unsigned sent = 1u;
     un_Flag_snap v;
     v.on = ref->on;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* on */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.on = !ref->on;
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->on = v.on;
     return NS_OK;
 }
@@ -1027,24 +1023,23 @@ ns_status un_Body_read(ns_reader *rp, un_Body_snap *out, const un_Body_snap *ref
     un_Body_snap v;
     v.mass = ref->mass;
     v.shape = ref->shape;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* mass */
-        if (ns_read_bool(&r)) {
-            v.mass = (uint8_t)ns_read_delta_i32_in(&r, ref->mass, 0, 255);
+        if (ns_read_bool(r)) {
+            v.mass = (uint8_t)ns_read_delta_i32_in(r, ref->mass, 0, 255);
         }
         /* shape */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const ns_status ust = un_Shape_read(&r, &v.shape, &ref->shape);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
+                const ns_status ust = un_Shape_read(r, &v.shape, &ref->shape);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
             }
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->mass = v.mass;
     out->shape = v.shape;
     return NS_OK;
@@ -1234,49 +1229,48 @@ ns_status un_Collider_read(ns_reader *rp, un_Collider_snap *out, const ns_baseli
     v.only = ref->only;
     v.layer = pred.s4;
     v.secret = ref->secret;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* shape */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const ns_status ust = un_Shape_read(&r, &v.shape, &ref->shape);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
+                const ns_status ust = un_Shape_read(r, &v.shape, &ref->shape);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
             }
         }
         /* body.mass */
-        if (ns_read_bool(&r)) {
-            v.body.mass = (uint8_t)ns_read_delta_i32_in(&r, pred.s1, 0, 255);
+        if (ns_read_bool(r)) {
+            v.body.mass = (uint8_t)ns_read_delta_i32_in(r, pred.s1, 0, 255);
         }
         /* body.shape */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const ns_status ust = un_Shape_read(&r, &v.body.shape, &ref->body.shape);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
+                const ns_status ust = un_Shape_read(r, &v.body.shape, &ref->body.shape);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
             }
         }
         /* only */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const ns_status ust = un_Only_read(&r, &v.only, &ref->only);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
+                const ns_status ust = un_Only_read(r, &v.only, &ref->only);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
             }
         }
         /* layer */
-        if (ns_read_bool(&r)) {
-            v.layer = (uint16_t)ns_read_delta_i32_in(&r, pred.s4, 0, 65535);
+        if (ns_read_bool(r)) {
+            v.layer = (uint16_t)ns_read_delta_i32_in(r, pred.s4, 0, 65535);
         }
         /* secret */
-        if ((owner) && ns_read_bool(&r)) {
+        if ((owner) && ns_read_bool(r)) {
             {
-                const ns_status ust = un_Shape_read(&r, &v.secret, &ref->secret);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
+                const ns_status ust = un_Shape_read(r, &v.secret, &ref->secret);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
             }
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->shape = v.shape;
     out->body.mass = v.body.mass;
     out->body.shape = v.body.shape;
@@ -1491,20 +1485,19 @@ ns_status un_Small_read(ns_reader *rp, un_Small_snap *out, const ns_baselines *b
     const unsigned sent = 1u;
     un_Small_snap v;
     v.t = ref->t;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* t */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const ns_status ust = un_Tiny_read(&r, &v.t, &ref->t);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
+                const ns_status ust = un_Tiny_read(r, &v.t, &ref->t);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
             }
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->t = v.t;
     return NS_OK;
 }
@@ -1644,24 +1637,23 @@ ns_status un_Aim_read(ns_reader *rp, un_Aim_snap *out, const un_Aim_snap *prev)
     un_Aim_snap v;
     v.shape = ref->shape;
     v.fire = ref->fire;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* shape */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const ns_status ust = un_Shape_read(&r, &v.shape, &ref->shape);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
+                const ns_status ust = un_Shape_read(r, &v.shape, &ref->shape);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
             }
         }
         /* fire */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             v.fire = !ref->fire;
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->shape = v.shape;
     out->fire = v.fire;
     return NS_OK;
@@ -1779,24 +1771,23 @@ ns_status un_Spawn_read(ns_reader *rp, un_Spawn_snap *out)
     un_Spawn_snap v;
     v.shape = ref->shape;
     v.n = ref->n;
-    ns_reader r = *rp;
-    const bool any = sent > 1 ? ns_read_bool(&r) : sent == 1;
+    ns_reader *const r = rp;
+    const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* shape */
-        if (ns_read_bool(&r)) {
+        if (ns_read_bool(r)) {
             {
-                const ns_status ust = un_Shape_read(&r, &v.shape, &ref->shape);
-                if (ust != NS_OK) ns_reader_fail(&r, ust);
+                const ns_status ust = un_Shape_read(r, &v.shape, &ref->shape);
+                if (ust != NS_OK) ns_reader_fail(r, ust);
             }
         }
         /* n */
-        if (ns_read_bool(&r)) {
-            v.n = (uint8_t)ns_read_delta_i32_in(&r, ref->n, 0, 255);
+        if (ns_read_bool(r)) {
+            v.n = (uint8_t)ns_read_delta_i32_in(r, ref->n, 0, 255);
         }
     }
-    *rp = r;
     /* On error the destination keeps what it held. */
-    if (ns_reader_failed(&r)) return ns_reader_status(&r);
+    if (ns_reader_failed(r)) return ns_reader_status(r);
     out->shape = v.shape;
     out->n = v.n;
     return NS_OK;
