@@ -17,6 +17,8 @@
  * (nsc_cg_setters with the table: ns_table_set, the table's dirty_offset). */
 #include <string.h>
 
+#include <netschema/table.h> /* the NS_VAL_* flags, printed as a number */
+
 #include "emit_c.h"
 
 static bool slots_custom(const nsc_layout *l)
@@ -72,9 +74,9 @@ void nsc_cg_table_codec(nsc_cgen *g, const nsc_decl *d)
     nsc_p_line(c, "return ns_writer_status(&w);");
     nsc_p_close(c, "}");
     nsc_p_empty(c);
-    nsc_p_line(c, "ns_status %s(ns_reader *rp, %s_snap *out%s%s)", nsc_cg_fn(g, d, "read"), n, sep, params);
+    nsc_p_line(c, "ns_status %s(ns_reader *r, %s_snap *out%s%s)", nsc_cg_fn(g, d, "read"), n, sep, params);
     nsc_p_open(c, "{");
-    nsc_p_line(c, "return ns_table_read(rp, &%s, out, %s, %s, %s);", desc, ref, base, to);
+    nsc_p_line(c, "return ns_table_read(r, &%s, out, %s, %s, %s);", desc, ref, base, to);
     nsc_p_close(c, "}");
 }
 
@@ -198,19 +200,19 @@ static void value_entry(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, cons
             valid = nsc_cg_fn(g, t->decl, "is_valid");
             lo = ev->resolved;
         } else if (s->has_range) {
-            flags |= 0x01u; /* NS_VAL_RANGED */
+            flags |= NS_VAL_RANGED;
             lo = s->lo, hi = s->hi;
-        } else if ((flags & (0x10u | 0x20u)) && !strcmp(kind, "NS_VAL_INT")) { /* blended: ns_lerp_int's bounds */
+        } else if ((flags & (NS_VAL_INTERPOLATE | NS_VAL_EXTRAPOLATE)) && !strcmp(kind, "NS_VAL_INT")) { /* blended: ns_lerp_int's bounds */
             lo = s->lo, hi = s->hi;
         }
         if (s->enc == NSC_ENC_BOOL) vsize = ssize = 1;
         if (!strcmp(kind, "NS_VAL_INT") || !strcmp(kind, "NS_VAL_ENUM")) {
             vsize = ssize = ctype_size(nsc_int_ctype(t));
-            if (nsc_int_ctype(t)[0] == 'i') flags |= 0x02u | 0x04u; /* NS_VAL_SIGNED, NS_VAL_SNAP_SIGNED */
+            if (nsc_int_ctype(t)[0] == 'i') flags |= NS_VAL_SIGNED | NS_VAL_SNAP_SIGNED;
         }
         if (s->enc == NSC_ENC_QUANT || s->enc == NSC_ENC_VEC_Q || s->enc == NSC_ENC_QUAT_Q) {
             ssize = ctype_size(s->snap_ctype);
-            if (t->kind == NSC_T_F64) flags |= 0x08u; /* NS_VAL_DOUBLE */
+            if (t->kind == NSC_T_F64) flags |= NS_VAL_DOUBLE;
             scale = nsc_cg_float(g, s->scale, false);
             inverse = nsc_cg_inverse(g, s->scale, false);
         }

@@ -6,10 +6,9 @@
  * blends, jumps, is predicted or has an error are those of emit_c_smooth.c and emit_c_predict.c,
  * repeated here: the test_table_* streams compare both modes' results. A record the table cannot
  * describe keeps the straight-line functions (the nsc_cg_table_* below return false). */
-#include "emit_c.h"
+#include <netschema/table.h> /* the NS_VAL_* flags the value table carries */
 
-/* NS_VAL_* bits of netschema/table.h. */
-enum { VAL_INTERPOLATE = 0x10u, VAL_EXTRAPOLATE = 0x20u, VAL_PREDICTED = 0x40u, VAL_ERROR = 0x80u };
+#include "emit_c.h"
 
 static double number(const nsc_number *n)
 {
@@ -25,26 +24,11 @@ static bool smooth(const nsc_field *f, const nsc_slot *s)
     return true;
 }
 
-/* True if a smooth slot of this encoding is blended (emit_c_smooth.c, lerp_field()); any other
- * jumps even when smooth. */
+/* True if a smooth slot of this encoding is blended (emit_c_smooth.c, lerp_field(): numbers,
+ * vectors and quaternions); any other jumps even when smooth. */
 static bool blendable(const nsc_slot *s)
 {
-    switch (s->enc) {
-    case NSC_ENC_INT:
-    case NSC_ENC_INT64:
-    case NSC_ENC_RAW:
-    case NSC_ENC_QUANT:
-    case NSC_ENC_FLOAT32:
-    case NSC_ENC_FLOAT64:
-    case NSC_ENC_VEC_Q:
-    case NSC_ENC_VEC_F:
-    case NSC_ENC_QUAT_Q:
-    case NSC_ENC_QUAT_S3:
-    case NSC_ENC_QUAT_F:
-        return true;
-    default:
-        return false;
-    }
+    return nsc_enc_is_numeric(s->enc);
 }
 
 static bool has_motion(const nsc_decl *d)
@@ -64,9 +48,9 @@ unsigned nsc_cg_table_motion_flags(const nsc_decl *d, const nsc_field *f)
     if (!has_motion(d)) return 0;
     unsigned flags = 0;
     if (f->sem.type->kind != NSC_T_STRUCT && blended(d, f))
-        flags |= f->sem.smooth == NSC_SMOOTH_EXTRAPOLATE ? VAL_EXTRAPOLATE : VAL_INTERPOLATE;
-    if (d->kind == NSC_D_COMPONENT && nsc_cg_predicted(d, f)) flags |= VAL_PREDICTED;
-    if (nsc_cg_reported(d, f)) flags |= VAL_ERROR;
+        flags |= f->sem.smooth == NSC_SMOOTH_EXTRAPOLATE ? NS_VAL_EXTRAPOLATE : NS_VAL_INTERPOLATE;
+    if (d->kind == NSC_D_COMPONENT && nsc_cg_predicted(d, f)) flags |= NS_VAL_PREDICTED;
+    if (nsc_cg_reported(d, f)) flags |= NS_VAL_ERROR;
     return flags;
 }
 

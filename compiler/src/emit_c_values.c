@@ -581,22 +581,7 @@ static bool quantize_fills(const nsc_decl *d)
     for (size_t i = 0; i < d->nfields; i++) {
         if (d->fields[i]->sem.type->kind == NSC_T_STRUCT) return false;
         const nsc_slot *s = nsc_cg_field_slot(d->layout, d->fields[i]);
-        switch (s->enc) {
-        case NSC_ENC_INT:
-        case NSC_ENC_INT64:
-        case NSC_ENC_RAW:
-        case NSC_ENC_QUANT:
-        case NSC_ENC_FLOAT32:
-        case NSC_ENC_FLOAT64:
-        case NSC_ENC_VEC_Q:
-        case NSC_ENC_VEC_F:
-        case NSC_ENC_QUAT_Q:
-        case NSC_ENC_QUAT_F:
-        case NSC_ENC_QUAT_S3:
-            break;
-        default:
-            return false;
-        }
+        if (!nsc_enc_is_numeric(s->enc)) return false;
         size_t z = scalar_size(s->snap_ctype);
         if (z == 0 || (size != 0 && z != size)) return false;
         size = z;

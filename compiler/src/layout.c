@@ -13,6 +13,11 @@ unsigned nsc_packed_cost(uint64_t v)
     return v > 0xffffffffu ? 38u : ns_packed_u32_cost((uint32_t)v, NULL);
 }
 
+bool nsc_enc_is_numeric(nsc_enc e)
+{
+    return e >= NSC_ENC_INT && e <= NSC_ENC_QUAT_F;
+}
+
 const char *nsc_enc_name(nsc_enc e)
 {
     static const char *const names[] = {

@@ -12,6 +12,7 @@
 
 typedef enum nsc_enc {
     NSC_ENC_BOOL,      /* the mask bit alone: a changed bool is the reference's negation */
+    /* numbers, vectors and quaternions (nsc_enc_is_numeric), kept together: */
     NSC_ENC_INT,       /* zigzag(value − reference) in the packed model, 32-bit wrapping */
     NSC_ENC_INT64,     /* zigzag64(value − reference) as two packed halves */
     NSC_ENC_RAW,       /* (value − lo) in raw_bits fixed bits */
@@ -98,5 +99,7 @@ unsigned nsc_packed_cost(uint64_t v);
 
 /* Name of an encoding, as the JSON descriptor spells it. */
 const char *nsc_enc_name(nsc_enc e);
+/* True for the encodings of numbers, vectors and quaternions: NSC_ENC_INT .. NSC_ENC_QUAT_F. */
+bool nsc_enc_is_numeric(nsc_enc e);
 
 #endif
