@@ -347,13 +347,12 @@ static void elem_functions(nsc_cgen *g, const nsc_slot *s, const nsc_slot *e)
     nsc_p_close(c, "}");
 
     nsc_p_empty(c);
-    nsc_p_line(c, "static void %s(ns_reader *rp, void *o, const void *f)", rd);
+    nsc_p_line(c, "static void %s(ns_reader *r, void *o, const void *f)", rd);
     nsc_p_open(c, "{");
     nsc_p_line(c, "static const %s = %s;", nsc_cg_snap_decl(g, e, "zero"), elem_default(g, e));
     nsc_p_line(c, "%s;", nsc_cg_snap_decl(g, e, "scratch"));
     view(g, e, "out", "(o ? o : (void *)&scratch)", false);
     view(g, e, "ref", "(f ? f : &zero)", true);
-    nsc_p_line(c, "ns_reader *const r = rp;");
     nsc_p_open(c, "if (ns_read_bool(r)) {");
     nsc_cg_read_payload(g, e, "(*out)", "(*ref)", false);
     nsc_p_close(c, "} else {");

@@ -102,7 +102,7 @@ ns_status arr_Pair_write(ns_writer *wp, const arr_Pair_snap *cur, const arr_Pair
     return ns_writer_status(&w);
 }
 
-ns_status arr_Pair_read(ns_reader *rp, arr_Pair_snap *out, const arr_Pair_snap *ref_in)
+ns_status arr_Pair_read(ns_reader *r, arr_Pair_snap *out, const arr_Pair_snap *ref_in)
 {
     const arr_Pair_snap *ref = ref_in ? ref_in : &arr_Pair_snap_default;
     const unsigned sent = 4u;
@@ -111,7 +111,6 @@ ns_status arr_Pair_read(ns_reader *rp, arr_Pair_snap *out, const arr_Pair_snap *
     v.v[1] = ref->v[1];
     v.on = ref->on;
     memcpy(&v.w, &ref->w, sizeof v.w);
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* v[0] */
@@ -231,14 +230,13 @@ ns_status arr_Item_write(ns_writer *wp, const arr_Item_snap *cur, const arr_Item
     return ns_writer_status(&w);
 }
 
-ns_status arr_Item_read(ns_reader *rp, arr_Item_snap *out, const arr_Item_snap *ref_in)
+ns_status arr_Item_read(ns_reader *r, arr_Item_snap *out, const arr_Item_snap *ref_in)
 {
     const arr_Item_snap *ref = ref_in ? ref_in : &arr_Item_snap_default;
     const unsigned sent = 2u;
     arr_Item_snap v;
     v.id = ref->id;
     memcpy(&v.name, &ref->name, sizeof v.name);
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* id */
@@ -912,7 +910,7 @@ ns_status arr_Loadout_write(ns_writer *wp, const arr_Loadout_snap *cur, const ns
     return ns_writer_status(&w);
 }
 
-ns_status arr_Loadout_read(ns_reader *rp, arr_Loadout_snap *out, const ns_baselines *base, ns_audience to)
+ns_status arr_Loadout_read(ns_reader *r, arr_Loadout_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -974,7 +972,6 @@ ns_status arr_Loadout_read(ns_reader *rp, arr_Loadout_snap *out, const ns_baseli
     memcpy(&v.citems, &ref->citems, sizeof v.citems);
     memcpy(&v.cnames, &ref->cnames, sizeof v.cnames);
     memcpy(&v.cfloats, &ref->cfloats, sizeof v.cfloats);
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* ammo[0] */
@@ -1853,7 +1850,7 @@ ns_status arr_Tiny_write(ns_writer *wp, const arr_Tiny_snap *cur, const ns_basel
     return ns_writer_status(&w);
 }
 
-ns_status arr_Tiny_read(ns_reader *rp, arr_Tiny_snap *out, const ns_baselines *base, ns_audience to)
+ns_status arr_Tiny_read(ns_reader *r, arr_Tiny_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -1866,7 +1863,6 @@ ns_status arr_Tiny_read(ns_reader *rp, arr_Tiny_snap *out, const ns_baselines *b
     v.v[0] = pred.s0;
     v.v[1] = pred.s1;
     v.v[2] = pred.s2;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* v[0] */
@@ -2047,7 +2043,7 @@ ns_status arr_TinyWhole_write(ns_writer *wp, const arr_TinyWhole_snap *cur, cons
     return ns_writer_status(&w);
 }
 
-ns_status arr_TinyWhole_read(ns_reader *rp, arr_TinyWhole_snap *out, const ns_baselines *base, ns_audience to)
+ns_status arr_TinyWhole_read(ns_reader *r, arr_TinyWhole_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -2056,7 +2052,6 @@ ns_status arr_TinyWhole_read(ns_reader *rp, arr_TinyWhole_snap *out, const ns_ba
     const unsigned sent = 1u;
     arr_TinyWhole_snap v;
     memcpy(&v.v, &ref->v, sizeof v.v);
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* v */
@@ -2236,7 +2231,7 @@ ns_status arr_Keys_write(ns_writer *wp, const arr_Keys_snap *cur, const arr_Keys
     return ns_writer_status(&w);
 }
 
-ns_status arr_Keys_read(ns_reader *rp, arr_Keys_snap *out, const arr_Keys_snap *prev)
+ns_status arr_Keys_read(ns_reader *r, arr_Keys_snap *out, const arr_Keys_snap *prev)
 {
     const arr_Keys_snap *ref = prev ? prev : &arr_Keys_snap_default;
     const unsigned sent = 6u;
@@ -2247,7 +2242,6 @@ ns_status arr_Keys_read(ns_reader *rp, arr_Keys_snap *out, const arr_Keys_snap *
     v.down[3] = ref->down[3];
     v.axes[0] = ref->axes[0];
     v.axes[1] = ref->axes[1];
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* down[0] */

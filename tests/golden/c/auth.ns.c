@@ -200,7 +200,7 @@ ns_status au_Pawn_write(ns_writer *wp, const au_Pawn_snap *cur, const ns_baselin
     return ns_writer_status(&w);
 }
 
-ns_status au_Pawn_read(ns_reader *rp, au_Pawn_snap *out, const ns_baselines *base, ns_audience to)
+ns_status au_Pawn_read(ns_reader *r, au_Pawn_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -218,7 +218,6 @@ ns_status au_Pawn_read(ns_reader *rp, au_Pawn_snap *out, const ns_baselines *bas
     v.firing = ref->firing;
     v.aim = ref->aim;
     v.hp = pred.s6;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* pos */
@@ -577,7 +576,7 @@ ns_status au_Marker_write(ns_writer *wp, const au_Marker_snap *cur, const ns_bas
     return ns_writer_status(&w);
 }
 
-ns_status au_Marker_read(ns_reader *rp, au_Marker_snap *out, const ns_baselines *base, ns_audience to)
+ns_status au_Marker_read(ns_reader *r, au_Marker_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -588,7 +587,6 @@ ns_status au_Marker_read(ns_reader *rp, au_Marker_snap *out, const ns_baselines 
     (void)ref; /* every field is predicted */
     au_Marker_snap v;
     v.kind = pred.s0;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* kind */

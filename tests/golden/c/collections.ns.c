@@ -91,7 +91,7 @@ ns_status bag_Item_write(ns_writer *wp, const bag_Item_snap *cur, const bag_Item
     return ns_writer_status(&w);
 }
 
-ns_status bag_Item_read(ns_reader *rp, bag_Item_snap *out, const bag_Item_snap *ref_in)
+ns_status bag_Item_read(ns_reader *r, bag_Item_snap *out, const bag_Item_snap *ref_in)
 {
     const bag_Item_snap *ref = ref_in ? ref_in : &bag_Item_snap_default;
     const unsigned sent = 3u;
@@ -99,7 +99,6 @@ ns_status bag_Item_read(ns_reader *rp, bag_Item_snap *out, const bag_Item_snap *
     v.kind = ref->kind;
     v.count = ref->count;
     v.durability = ref->durability;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* kind */
@@ -325,13 +324,12 @@ static ns_status bag_Inventory_hotbar_elem_write(ns_writer *wp, const void *c, c
     return NS_OK;
 }
 
-static void bag_Inventory_hotbar_elem_read(ns_reader *rp, void *o, const void *f)
+static void bag_Inventory_hotbar_elem_read(ns_reader *r, void *o, const void *f)
 {
     static const uint32_t zero = {0};
     uint32_t scratch;
     uint32_t *out = (uint32_t *)(o ? o : (void *)&scratch);
     const uint32_t *ref = (const uint32_t *)(f ? f : &zero);
-    ns_reader *const r = rp;
     if (ns_read_bool(r)) {
         (*out) = (uint32_t)ns_read_delta_u32(r, (*ref), NULL);
     } else {
@@ -384,13 +382,12 @@ static ns_status bag_Inventory_waypoints_elem_write(ns_writer *wp, const void *c
     return NS_OK;
 }
 
-static void bag_Inventory_waypoints_elem_read(ns_reader *rp, void *o, const void *f)
+static void bag_Inventory_waypoints_elem_read(ns_reader *r, void *o, const void *f)
 {
     static const int32_t zero[3] = {0};
     int32_t scratch[3];
     int32_t (*out)[3] = (int32_t (*)[3])(o ? o : (void *)&scratch);
     const int32_t (*ref)[3] = (const int32_t (*)[3])(f ? f : &zero);
-    ns_reader *const r = rp;
     if (ns_read_bool(r)) {
         (*out)[0] = (int32_t)ns_read_delta_i32(r, (*ref)[0], NULL);
         (*out)[1] = (int32_t)ns_read_delta_i32(r, (*ref)[1], NULL);
@@ -444,13 +441,12 @@ static ns_status bag_Inventory_tags_elem_write(ns_writer *wp, const void *c, con
     return NS_OK;
 }
 
-static void bag_Inventory_tags_elem_read(ns_reader *rp, void *o, const void *f)
+static void bag_Inventory_tags_elem_read(ns_reader *r, void *o, const void *f)
 {
     static const char zero[16 + 1] = {0};
     char scratch[16 + 1];
     char (*out)[16 + 1] = (char (*)[16 + 1])(o ? o : (void *)&scratch);
     const char (*ref)[16 + 1] = (const char (*)[16 + 1])(f ? f : &zero);
-    ns_reader *const r = rp;
     if (ns_read_bool(r)) {
         ns_read_string(r, (*out), (*ref), 16);
     } else {
@@ -538,13 +534,12 @@ static ns_status bag_Inventory_ammo_elem_write(ns_writer *wp, const void *c, con
     return NS_OK;
 }
 
-static void bag_Inventory_ammo_elem_read(ns_reader *rp, void *o, const void *f)
+static void bag_Inventory_ammo_elem_read(ns_reader *r, void *o, const void *f)
 {
     static const uint32_t zero = {0};
     uint32_t scratch;
     uint32_t *out = (uint32_t *)(o ? o : (void *)&scratch);
     const uint32_t *ref = (const uint32_t *)(f ? f : &zero);
-    ns_reader *const r = rp;
     if (ns_read_bool(r)) {
         (*out) = (uint32_t)ns_read_delta_u32(r, (*ref), NULL);
     } else {
@@ -1024,9 +1019,8 @@ ns_status bag_Inventory_write(ns_writer *wp, const bag_Inventory_snap *cur, cons
 }
 
 /* Decodes what bag_Inventory_write wrote into dst, or with dst NULL only checks it. */
-static void bag_Inventory_decode(ns_reader *rp, bag_Inventory_snap *dst, const bag_Inventory_snap *ref, const bool owner, const unsigned sent)
+static void bag_Inventory_decode(ns_reader *r, bag_Inventory_snap *dst, const bag_Inventory_snap *ref, const bool owner, const unsigned sent)
 {
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     /* items */
     if (any && (owner) && ns_read_bool(r)) ns_coll_read(r, &bag_Inventory_items_ops, dst ? &dst->items : NULL, &ref->items);
@@ -1060,7 +1054,7 @@ static void bag_Inventory_decode(ns_reader *rp, bag_Inventory_snap *dst, const b
     else if (dst) ns_coll_copy(&bag_Inventory_friends_ops, &dst->friends, &ref->friends);
 }
 
-ns_status bag_Inventory_read(ns_reader *rp, bag_Inventory_snap *out, const ns_baselines *base, ns_audience to)
+ns_status bag_Inventory_read(ns_reader *r, bag_Inventory_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -1070,13 +1064,13 @@ ns_status bag_Inventory_read(ns_reader *rp, bag_Inventory_snap *out, const ns_ba
     /* Decoding builds out from ref, so the two must differ. */
     if ((const void *)out == (const void *)ref) return NS_ERR_ARGUMENT;
     /* Check the whole delta first, so that on error out keeps what it held. */
-    ns_reader check = *rp;
+    ns_reader check = *r;
     bag_Inventory_decode(&check, NULL, ref, owner, sent);
     if (ns_reader_failed(&check)) {
-        *rp = check;
+        *r = check;
         return ns_reader_status(&check);
     }
-    bag_Inventory_decode(rp, out, ref, owner, sent);
+    bag_Inventory_decode(r, out, ref, owner, sent);
     return NS_OK;
 }
 

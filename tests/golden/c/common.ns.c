@@ -84,14 +84,13 @@ ns_status game_common_ItemStack_write(ns_writer *wp, const game_common_ItemStack
     return ns_writer_status(&w);
 }
 
-ns_status game_common_ItemStack_read(ns_reader *rp, game_common_ItemStack_snap *out, const game_common_ItemStack_snap *ref_in)
+ns_status game_common_ItemStack_read(ns_reader *r, game_common_ItemStack_snap *out, const game_common_ItemStack_snap *ref_in)
 {
     const game_common_ItemStack_snap *ref = ref_in ? ref_in : &game_common_ItemStack_snap_default;
     const unsigned sent = 2u;
     game_common_ItemStack_snap v;
     v.kind = ref->kind;
     v.count = ref->count;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* kind */

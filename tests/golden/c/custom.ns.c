@@ -94,14 +94,13 @@ ns_status cust_Look_write(ns_writer *wp, const cust_Look_snap *cur, const cust_L
     return ns_writer_status(&w);
 }
 
-ns_status cust_Look_read(ns_reader *rp, cust_Look_snap *out, const cust_Look_snap *ref_in)
+ns_status cust_Look_read(ns_reader *r, cust_Look_snap *out, const cust_Look_snap *ref_in)
 {
     const cust_Look_snap *ref = ref_in ? ref_in : &cust_Look_snap_default;
     const unsigned sent = 2u;
     cust_Look_snap v;
     v.level = ref->level;
     v.tint = ref->tint;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* level */
@@ -311,7 +310,7 @@ ns_status cust_Paint_write(ns_writer *wp, const cust_Paint_snap *cur, const ns_b
     return ns_writer_status(&w);
 }
 
-ns_status cust_Paint_read(ns_reader *rp, cust_Paint_snap *out, const ns_baselines *base, ns_audience to)
+ns_status cust_Paint_read(ns_reader *r, cust_Paint_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -326,7 +325,6 @@ ns_status cust_Paint_read(ns_reader *rp, cust_Paint_snap *out, const ns_baseline
     v.look.level = pred.s3;
     v.look.tint = ref->look.tint;
     v.mine = ref->mine;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* hp */
@@ -586,14 +584,13 @@ ns_status cust_Brush_write(ns_writer *wp, const cust_Brush_snap *cur, const cust
     return ns_writer_status(&w);
 }
 
-ns_status cust_Brush_read(ns_reader *rp, cust_Brush_snap *out, const cust_Brush_snap *prev)
+ns_status cust_Brush_read(ns_reader *r, cust_Brush_snap *out, const cust_Brush_snap *prev)
 {
     const cust_Brush_snap *ref = prev ? prev : &cust_Brush_snap_default;
     const unsigned sent = 2u;
     cust_Brush_snap v;
     v.tint = ref->tint;
     v.down = ref->down;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* tint */
@@ -732,14 +729,13 @@ ns_status cust_Stamp_write(ns_writer *wp, const cust_Stamp_snap *cur)
     return ns_writer_status(&w);
 }
 
-ns_status cust_Stamp_read(ns_reader *rp, cust_Stamp_snap *out)
+ns_status cust_Stamp_read(ns_reader *r, cust_Stamp_snap *out)
 {
     const cust_Stamp_snap *ref = &cust_Stamp_snap_default;
     const unsigned sent = 2u;
     cust_Stamp_snap v;
     v.tag = ref->tag;
     v.n = ref->n;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* tag */

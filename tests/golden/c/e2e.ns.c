@@ -104,14 +104,13 @@ ns_status e2e_Pair_write(ns_writer *wp, const e2e_Pair_snap *cur, const e2e_Pair
     return ns_writer_status(&w);
 }
 
-ns_status e2e_Pair_read(ns_reader *rp, e2e_Pair_snap *out, const e2e_Pair_snap *ref_in)
+ns_status e2e_Pair_read(ns_reader *r, e2e_Pair_snap *out, const e2e_Pair_snap *ref_in)
 {
     const e2e_Pair_snap *ref = ref_in ? ref_in : &e2e_Pair_snap_default;
     const unsigned sent = 2u;
     e2e_Pair_snap v;
     v.a = ref->a;
     v.b = ref->b;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* a */
@@ -235,7 +234,7 @@ ns_status e2e_Tag_write(ns_writer *wp, const e2e_Tag_snap *cur, const e2e_Tag_sn
     return ns_writer_status(&w);
 }
 
-ns_status e2e_Tag_read(ns_reader *rp, e2e_Tag_snap *out, const e2e_Tag_snap *ref_in)
+ns_status e2e_Tag_read(ns_reader *r, e2e_Tag_snap *out, const e2e_Tag_snap *ref_in)
 {
     const e2e_Tag_snap *ref = ref_in ? ref_in : &e2e_Tag_snap_default;
     const unsigned sent = 4u;
@@ -244,7 +243,6 @@ ns_status e2e_Tag_read(ns_reader *rp, e2e_Tag_snap *out, const e2e_Tag_snap *ref
     v.on = ref->on;
     v.weight = ref->weight;
     memcpy(&v.label, &ref->label, sizeof v.label);
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* code */
@@ -388,7 +386,7 @@ ns_status e2e_Nest_write(ns_writer *wp, const e2e_Nest_snap *cur, const e2e_Nest
     return ns_writer_status(&w);
 }
 
-ns_status e2e_Nest_read(ns_reader *rp, e2e_Nest_snap *out, const e2e_Nest_snap *ref_in)
+ns_status e2e_Nest_read(ns_reader *r, e2e_Nest_snap *out, const e2e_Nest_snap *ref_in)
 {
     const e2e_Nest_snap *ref = ref_in ? ref_in : &e2e_Nest_snap_default;
     const unsigned sent = 4u;
@@ -397,7 +395,6 @@ ns_status e2e_Nest_read(ns_reader *rp, e2e_Nest_snap *out, const e2e_Nest_snap *
     v.inner.b = ref->inner.b;
     v.tag = ref->tag;
     v.q = ref->q;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* inner.a */
@@ -699,7 +696,7 @@ ns_status e2e_Scalars_write(ns_writer *wp, const e2e_Scalars_snap *cur, const ns
     return ns_writer_status(&w);
 }
 
-ns_status e2e_Scalars_read(ns_reader *rp, e2e_Scalars_snap *out, const ns_baselines *base, ns_audience to)
+ns_status e2e_Scalars_read(ns_reader *r, e2e_Scalars_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -723,7 +720,6 @@ ns_status e2e_Scalars_read(ns_reader *rp, e2e_Scalars_snap *out, const ns_baseli
     v.mode = ref->mode;
     v.wide = ref->wide;
     v.sgn = ref->sgn;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* b */
@@ -1429,7 +1425,7 @@ ns_status e2e_Motion_write(ns_writer *wp, const e2e_Motion_snap *cur, const ns_b
     return ns_writer_status(&w);
 }
 
-ns_status e2e_Motion_read(ns_reader *rp, e2e_Motion_snap *out, const ns_baselines *base, ns_audience to)
+ns_status e2e_Motion_read(ns_reader *r, e2e_Motion_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -1468,7 +1464,6 @@ ns_status e2e_Motion_read(ns_reader *rp, e2e_Motion_snap *out, const ns_baseline
     v.level = pred.s11;
     v.steps = pred.s12;
     v.jumpy = pred.s13;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* v2 */
@@ -2052,7 +2047,7 @@ ns_status e2e_Coded_write(ns_writer *wp, const e2e_Coded_snap *cur, const ns_bas
     return ns_writer_status(&w);
 }
 
-ns_status e2e_Coded_read(ns_reader *rp, e2e_Coded_snap *out, const ns_baselines *base, ns_audience to)
+ns_status e2e_Coded_read(ns_reader *r, e2e_Coded_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -2071,7 +2066,6 @@ ns_status e2e_Coded_read(ns_reader *rp, e2e_Coded_snap *out, const ns_baselines 
     v.steady = ref->steady;
     v.q = ref->q;
     v.bigu = pred.s9;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* small */
@@ -2425,7 +2419,7 @@ ns_status e2e_Text_write(ns_writer *wp, const e2e_Text_snap *cur, const ns_basel
     return ns_writer_status(&w);
 }
 
-ns_status e2e_Text_read(ns_reader *rp, e2e_Text_snap *out, const ns_baselines *base, ns_audience to)
+ns_status e2e_Text_read(ns_reader *r, e2e_Text_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -2437,7 +2431,6 @@ ns_status e2e_Text_read(ns_reader *rp, e2e_Text_snap *out, const ns_baselines *b
     memcpy(&v.essay, &ref->essay, sizeof v.essay);
     memcpy(&v.blob, &ref->blob, sizeof v.blob);
     memcpy(&v.one, &ref->one, sizeof v.one);
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* name */
@@ -2755,7 +2748,7 @@ ns_status e2e_Shapes_write(ns_writer *wp, const e2e_Shapes_snap *cur, const ns_b
     return ns_writer_status(&w);
 }
 
-ns_status e2e_Shapes_read(ns_reader *rp, e2e_Shapes_snap *out, const ns_baselines *base, ns_audience to)
+ns_status e2e_Shapes_read(ns_reader *r, e2e_Shapes_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -2772,7 +2765,6 @@ ns_status e2e_Shapes_read(ns_reader *rp, e2e_Shapes_snap *out, const ns_baseline
     v.n.tag = ref->n.tag;
     v.n.q = ref->n.q;
     v.nc = ref->nc;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* p.a */
@@ -3165,7 +3157,7 @@ ns_status e2e_Audience_write(ns_writer *wp, const e2e_Audience_snap *cur, const 
     return ns_writer_status(&w);
 }
 
-ns_status e2e_Audience_read(ns_reader *rp, e2e_Audience_snap *out, const ns_baselines *base, ns_audience to)
+ns_status e2e_Audience_read(ns_reader *r, e2e_Audience_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -3186,7 +3178,6 @@ ns_status e2e_Audience_read(ns_reader *rp, e2e_Audience_snap *out, const ns_base
     v.pair.a = pred.s6;
     v.pair.b = pred.s7;
     v.mood = ref->mood;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* hp */
@@ -3520,7 +3511,7 @@ ns_status e2e_OwnerOnly_write(ns_writer *wp, const e2e_OwnerOnly_snap *cur, cons
     return ns_writer_status(&w);
 }
 
-ns_status e2e_OwnerOnly_read(ns_reader *rp, e2e_OwnerOnly_snap *out, const ns_baselines *base, ns_audience to)
+ns_status e2e_OwnerOnly_read(ns_reader *r, e2e_OwnerOnly_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -3533,7 +3524,6 @@ ns_status e2e_OwnerOnly_read(ns_reader *rp, e2e_OwnerOnly_snap *out, const ns_ba
     e2e_OwnerOnly_snap v;
     v.secret = pred.s0;
     v.level = pred.s1;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* secret */
@@ -3695,7 +3685,7 @@ ns_status e2e_Marker_write(ns_writer *wp, const e2e_Marker_snap *cur, const ns_b
     return ns_writer_status(&w);
 }
 
-ns_status e2e_Marker_read(ns_reader *rp, e2e_Marker_snap *out, const ns_baselines *base, ns_audience to)
+ns_status e2e_Marker_read(ns_reader *r, e2e_Marker_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -3703,7 +3693,6 @@ ns_status e2e_Marker_read(ns_reader *rp, e2e_Marker_snap *out, const ns_baseline
     (void)to;
     const unsigned sent = 0u;
     e2e_Marker_snap v = *ref;
-    ns_reader *const r = rp;
     (void)sent;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -3830,7 +3819,7 @@ ns_status e2e_Controls_write(ns_writer *wp, const e2e_Controls_snap *cur, const 
     return ns_writer_status(&w);
 }
 
-ns_status e2e_Controls_read(ns_reader *rp, e2e_Controls_snap *out, const e2e_Controls_snap *prev)
+ns_status e2e_Controls_read(ns_reader *r, e2e_Controls_snap *out, const e2e_Controls_snap *prev)
 {
     const e2e_Controls_snap *ref = prev ? prev : &e2e_Controls_snap_default;
     const unsigned sent = 4u;
@@ -3840,7 +3829,6 @@ ns_status e2e_Controls_read(ns_reader *rp, e2e_Controls_snap *out, const e2e_Con
     v.fire = ref->fire;
     v.weapon = ref->weapon;
     v.tick = ref->tick;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* stick */
@@ -4004,7 +3992,7 @@ ns_status e2e_Notice_write(ns_writer *wp, const e2e_Notice_snap *cur)
     return ns_writer_status(&w);
 }
 
-ns_status e2e_Notice_read(ns_reader *rp, e2e_Notice_snap *out)
+ns_status e2e_Notice_read(ns_reader *r, e2e_Notice_snap *out)
 {
     const e2e_Notice_snap *ref = &e2e_Notice_snap_default;
     const unsigned sent = 4u;
@@ -4013,7 +4001,6 @@ ns_status e2e_Notice_read(ns_reader *rp, e2e_Notice_snap *out)
     v.level = ref->level;
     v.where.a = ref->where.a;
     v.where.b = ref->where.b;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* text */

@@ -130,7 +130,7 @@ ns_status enums_Facing_write(ns_writer *wp, const enums_Facing_snap *cur, const 
     return ns_writer_status(&w);
 }
 
-ns_status enums_Facing_read(ns_reader *rp, enums_Facing_snap *out, const ns_baselines *base, ns_audience to)
+ns_status enums_Facing_read(ns_reader *r, enums_Facing_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -141,7 +141,6 @@ ns_status enums_Facing_read(ns_reader *rp, enums_Facing_snap *out, const ns_base
     v.dir = ref->dir;
     v.step = ref->step;
     v.weapon = ref->weapon;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* dir */

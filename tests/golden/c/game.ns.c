@@ -99,7 +99,7 @@ ns_status game_Player_write(ns_writer *wp, const game_Player_snap *cur, const ns
     return ns_writer_status(&w);
 }
 
-ns_status game_Player_read(ns_reader *rp, game_Player_snap *out, const ns_baselines *base, ns_audience to)
+ns_status game_Player_read(ns_reader *r, game_Player_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -110,7 +110,6 @@ ns_status game_Player_read(ns_reader *rp, game_Player_snap *out, const ns_baseli
     memcpy(&v.name, &ref->name, sizeof v.name);
     v.team = ref->team;
     v.hand = ref->hand;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* name */

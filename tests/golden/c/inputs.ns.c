@@ -98,7 +98,7 @@ ns_status ctl_Move_write(ns_writer *wp, const ctl_Move_snap *cur, const ctl_Move
     return ns_writer_status(&w);
 }
 
-ns_status ctl_Move_read(ns_reader *rp, ctl_Move_snap *out, const ctl_Move_snap *prev)
+ns_status ctl_Move_read(ns_reader *r, ctl_Move_snap *out, const ctl_Move_snap *prev)
 {
     const ctl_Move_snap *ref = prev ? prev : &ctl_Move_snap_default;
     const unsigned sent = 5u;
@@ -109,7 +109,6 @@ ns_status ctl_Move_read(ns_reader *rp, ctl_Move_snap *out, const ctl_Move_snap *
     v.crouch = ref->crouch;
     v.buttons = ref->buttons;
     v.tick = ref->tick;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* stick */
@@ -266,13 +265,12 @@ ns_status ctl_Aim_write(ns_writer *wp, const ctl_Aim_snap *cur, const ctl_Aim_sn
     return ns_writer_status(&w);
 }
 
-ns_status ctl_Aim_read(ns_reader *rp, ctl_Aim_snap *out, const ctl_Aim_snap *prev)
+ns_status ctl_Aim_read(ns_reader *r, ctl_Aim_snap *out, const ctl_Aim_snap *prev)
 {
     const ctl_Aim_snap *ref = prev ? prev : &ctl_Aim_snap_default;
     const unsigned sent = 1u;
     ctl_Aim_snap v;
     v.view = ref->view;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* view */
@@ -386,14 +384,13 @@ ns_status ctl_Say_write(ns_writer *wp, const ctl_Say_snap *cur)
     return ns_writer_status(&w);
 }
 
-ns_status ctl_Say_read(ns_reader *rp, ctl_Say_snap *out)
+ns_status ctl_Say_read(ns_reader *r, ctl_Say_snap *out)
 {
     const ctl_Say_snap *ref = &ctl_Say_snap_default;
     const unsigned sent = 2u;
     ctl_Say_snap v;
     memcpy(&v.text, &ref->text, sizeof v.text);
     v.channel = ref->channel;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* text */
@@ -482,13 +479,12 @@ ns_status ctl_Ping_write(ns_writer *wp, const ctl_Ping_snap *cur)
     return ns_writer_status(&w);
 }
 
-ns_status ctl_Ping_read(ns_reader *rp, ctl_Ping_snap *out)
+ns_status ctl_Ping_read(ns_reader *r, ctl_Ping_snap *out)
 {
     const ctl_Ping_snap *ref = &ctl_Ping_snap_default;
     const unsigned sent = 1u;
     ctl_Ping_snap v;
     v.sent_at = ref->sent_at;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* sent_at */
@@ -571,13 +567,12 @@ ns_status ctl_Emote_write(ns_writer *wp, const ctl_Emote_snap *cur)
     return ns_writer_status(&w);
 }
 
-ns_status ctl_Emote_read(ns_reader *rp, ctl_Emote_snap *out)
+ns_status ctl_Emote_read(ns_reader *r, ctl_Emote_snap *out)
 {
     const ctl_Emote_snap *ref = &ctl_Emote_snap_default;
     const unsigned sent = 1u;
     ctl_Emote_snap v;
     v.id = ref->id;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* id */

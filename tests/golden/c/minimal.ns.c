@@ -117,7 +117,7 @@ ns_status minimal_Position_write(ns_writer *wp, const minimal_Position_snap *cur
     return ns_writer_status(&w);
 }
 
-ns_status minimal_Position_read(ns_reader *rp, minimal_Position_snap *out, const ns_baselines *base, ns_audience to)
+ns_status minimal_Position_read(ns_reader *r, minimal_Position_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -130,7 +130,6 @@ ns_status minimal_Position_read(ns_reader *rp, minimal_Position_snap *out, const
     v.value[0] = pred.s0[0];
     v.value[1] = pred.s0[1];
     v.value[2] = pred.s0[2];
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* value */

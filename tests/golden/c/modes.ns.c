@@ -206,7 +206,7 @@ ns_status modes_Avatar_write(ns_writer *wp, const modes_Avatar_snap *cur, const 
     return ns_writer_status(&w);
 }
 
-ns_status modes_Avatar_read(ns_reader *rp, modes_Avatar_snap *out, const ns_baselines *base, ns_audience to)
+ns_status modes_Avatar_read(ns_reader *r, modes_Avatar_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -227,7 +227,6 @@ ns_status modes_Avatar_read(ns_reader *rp, modes_Avatar_snap *out, const ns_base
     v.debug = pred.s5;
     v.kind = pred.s6;
     v.secret = pred.s7;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* pos */
@@ -540,7 +539,7 @@ ns_status modes_Stance_write(ns_writer *wp, const modes_Stance_snap *cur, const 
     return ns_writer_status(&w);
 }
 
-ns_status modes_Stance_read(ns_reader *rp, modes_Stance_snap *out, const ns_baselines *base, ns_audience to)
+ns_status modes_Stance_read(ns_reader *r, modes_Stance_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -554,7 +553,6 @@ ns_status modes_Stance_read(ns_reader *rp, modes_Stance_snap *out, const ns_base
     v.lean = pred.s0;
     v.crouch = pred.s1;
     v.peek = pred.s2;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* lean */
@@ -772,7 +770,7 @@ ns_status modes_Plain_write(ns_writer *wp, const modes_Plain_snap *cur, const ns
     return ns_writer_status(&w);
 }
 
-ns_status modes_Plain_read(ns_reader *rp, modes_Plain_snap *out, const ns_baselines *base, ns_audience to)
+ns_status modes_Plain_read(ns_reader *r, modes_Plain_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -784,7 +782,6 @@ ns_status modes_Plain_read(ns_reader *rp, modes_Plain_snap *out, const ns_baseli
     modes_Plain_snap v;
     v.hp = pred.s0;
     v.clip = pred.s1;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* hp */
@@ -1003,7 +1000,7 @@ ns_status modes_Owned_write(ns_writer *wp, const modes_Owned_snap *cur, const ns
     return ns_writer_status(&w);
 }
 
-ns_status modes_Owned_read(ns_reader *rp, modes_Owned_snap *out, const ns_baselines *base, ns_audience to)
+ns_status modes_Owned_read(ns_reader *r, modes_Owned_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -1017,7 +1014,6 @@ ns_status modes_Owned_read(ns_reader *rp, modes_Owned_snap *out, const ns_baseli
     v.near = pred.s0;
     v.far = pred.s1;
     v.always = pred.s2;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* near */

@@ -71,14 +71,13 @@ ns_status game_core_Vec2i_write(ns_writer *wp, const game_core_Vec2i_snap *cur, 
     return ns_writer_status(&w);
 }
 
-ns_status game_core_Vec2i_read(ns_reader *rp, game_core_Vec2i_snap *out, const game_core_Vec2i_snap *ref_in)
+ns_status game_core_Vec2i_read(ns_reader *r, game_core_Vec2i_snap *out, const game_core_Vec2i_snap *ref_in)
 {
     const game_core_Vec2i_snap *ref = ref_in ? ref_in : &game_core_Vec2i_snap_default;
     const unsigned sent = 2u;
     game_core_Vec2i_snap v;
     v.x = ref->x;
     v.y = ref->y;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* x */
@@ -189,7 +188,7 @@ ns_status game_core_Bounds_write(ns_writer *wp, const game_core_Bounds_snap *cur
     return ns_writer_status(&w);
 }
 
-ns_status game_core_Bounds_read(ns_reader *rp, game_core_Bounds_snap *out, const game_core_Bounds_snap *ref_in)
+ns_status game_core_Bounds_read(ns_reader *r, game_core_Bounds_snap *out, const game_core_Bounds_snap *ref_in)
 {
     const game_core_Bounds_snap *ref = ref_in ? ref_in : &game_core_Bounds_snap_default;
     const unsigned sent = 4u;
@@ -198,7 +197,6 @@ ns_status game_core_Bounds_read(ns_reader *rp, game_core_Bounds_snap *out, const
     v.min.y = ref->min.y;
     v.max.x = ref->max.x;
     v.max.y = ref->max.y;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* min.x */
@@ -314,14 +312,13 @@ ns_status game_core_Stats_write(ns_writer *wp, const game_core_Stats_snap *cur, 
     return ns_writer_status(&w);
 }
 
-ns_status game_core_Stats_read(ns_reader *rp, game_core_Stats_snap *out, const game_core_Stats_snap *ref_in)
+ns_status game_core_Stats_read(ns_reader *r, game_core_Stats_snap *out, const game_core_Stats_snap *ref_in)
 {
     const game_core_Stats_snap *ref = ref_in ? ref_in : &game_core_Stats_snap_default;
     const unsigned sent = 2u;
     game_core_Stats_snap v;
     v.strength = ref->strength;
     v.agility = ref->agility;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* strength */
@@ -510,7 +507,7 @@ ns_status game_core_Body_write(ns_writer *wp, const game_core_Body_snap *cur, co
     return ns_writer_status(&w);
 }
 
-ns_status game_core_Body_read(ns_reader *rp, game_core_Body_snap *out, const ns_baselines *base, ns_audience to)
+ns_status game_core_Body_read(ns_reader *r, game_core_Body_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -525,7 +522,6 @@ ns_status game_core_Body_read(ns_reader *rp, game_core_Body_snap *out, const ns_
     v.box.max.y = pred.s3;
     v.stats = ref->stats;
     v.base = ref->base;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* box.min.x */

@@ -72,14 +72,13 @@ ns_status rf_Aim_write(ns_writer *wp, const rf_Aim_snap *cur, const rf_Aim_snap 
     return ns_writer_status(&w);
 }
 
-ns_status rf_Aim_read(ns_reader *rp, rf_Aim_snap *out, const rf_Aim_snap *ref_in)
+ns_status rf_Aim_read(ns_reader *r, rf_Aim_snap *out, const rf_Aim_snap *ref_in)
 {
     const rf_Aim_snap *ref = ref_in ? ref_in : &rf_Aim_snap_default;
     const unsigned sent = 2u;
     rf_Aim_snap v;
     v.at = ref->at;
     v.slot = ref->slot;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* at */
@@ -185,7 +184,7 @@ ns_status rf_Pack_write(ns_writer *wp, const rf_Pack_snap *cur, const rf_Pack_sn
     return ns_writer_status(&w);
 }
 
-ns_status rf_Pack_read(ns_reader *rp, rf_Pack_snap *out, const rf_Pack_snap *ref_in)
+ns_status rf_Pack_read(ns_reader *r, rf_Pack_snap *out, const rf_Pack_snap *ref_in)
 {
     const rf_Pack_snap *ref = ref_in ? ref_in : &rf_Pack_snap_default;
     const unsigned sent = 3u;
@@ -193,7 +192,6 @@ ns_status rf_Pack_read(ns_reader *rp, rf_Pack_snap *out, const rf_Pack_snap *ref
     v.one = ref->one;
     v.aim.at = ref->aim.at;
     v.aim.slot = ref->aim.slot;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* one */
@@ -308,7 +306,7 @@ ns_status rf_Duo_write(ns_writer *wp, const rf_Duo_snap *cur, const rf_Duo_snap 
     return ns_writer_status(&w);
 }
 
-ns_status rf_Duo_read(ns_reader *rp, rf_Duo_snap *out, const rf_Duo_snap *ref_in)
+ns_status rf_Duo_read(ns_reader *r, rf_Duo_snap *out, const rf_Duo_snap *ref_in)
 {
     const rf_Duo_snap *ref = ref_in ? ref_in : &rf_Duo_snap_default;
     const unsigned sent = 3u;
@@ -316,7 +314,6 @@ ns_status rf_Duo_read(ns_reader *rp, rf_Duo_snap *out, const rf_Duo_snap *ref_in
     v.two[0] = ref->two[0];
     v.two[1] = ref->two[1];
     v.n = ref->n;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* two[0] */
@@ -419,13 +416,12 @@ ns_status rf_Point_write(ns_writer *wp, const rf_Point_snap *cur, const rf_Point
     return ns_writer_status(&w);
 }
 
-ns_status rf_Point_read(ns_reader *rp, rf_Point_snap *out, const rf_Point_snap *ref_in)
+ns_status rf_Point_read(ns_reader *r, rf_Point_snap *out, const rf_Point_snap *ref_in)
 {
     const rf_Point_snap *ref = ref_in ? ref_in : &rf_Point_snap_default;
     const unsigned sent = 1u;
     rf_Point_snap v;
     v.x = ref->x;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* x */
@@ -520,14 +516,13 @@ ns_status rf_Beam_write(ns_writer *wp, const rf_Beam_snap *cur, const rf_Beam_sn
     return ns_writer_status(&w);
 }
 
-ns_status rf_Beam_read(ns_reader *rp, rf_Beam_snap *out, const rf_Beam_snap *ref_in)
+ns_status rf_Beam_read(ns_reader *r, rf_Beam_snap *out, const rf_Beam_snap *ref_in)
 {
     const rf_Beam_snap *ref = ref_in ? ref_in : &rf_Beam_snap_default;
     const unsigned sent = 2u;
     rf_Beam_snap v;
     v.from = ref->from;
     v.to = ref->to;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* from */
@@ -875,7 +870,7 @@ ns_status rf_Link_write(ns_writer *wp, const rf_Link_snap *cur, const ns_baselin
     return ns_writer_status(&w);
 }
 
-ns_status rf_Link_read(ns_reader *rp, rf_Link_snap *out, const ns_baselines *base, ns_audience to)
+ns_status rf_Link_read(ns_reader *r, rf_Link_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -888,7 +883,6 @@ ns_status rf_Link_read(ns_reader *rp, rf_Link_snap *out, const ns_baselines *bas
     v.aim.at = ref->aim.at;
     v.aim.slot = pred.s2;
     v.goal = ref->goal;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* target */
@@ -1035,13 +1029,12 @@ static ns_status rf_Crowd_members_elem_write(ns_writer *wp, const void *c, const
     return NS_OK;
 }
 
-static void rf_Crowd_members_elem_read(ns_reader *rp, void *o, const void *f)
+static void rf_Crowd_members_elem_read(ns_reader *r, void *o, const void *f)
 {
     static const uint32_t zero = {0};
     uint32_t scratch;
     uint32_t *out = (uint32_t *)(o ? o : (void *)&scratch);
     const uint32_t *ref = (const uint32_t *)(f ? f : &zero);
-    ns_reader *const r = rp;
     if (ns_read_bool(r)) {
         (*out) = (uint32_t)ns_read_delta_u32(r, (*ref), NULL);
     } else {
@@ -1129,13 +1122,12 @@ static ns_status rf_Crowd_seats_elem_write(ns_writer *wp, const void *c, const v
     return NS_OK;
 }
 
-static void rf_Crowd_seats_elem_read(ns_reader *rp, void *o, const void *f)
+static void rf_Crowd_seats_elem_read(ns_reader *r, void *o, const void *f)
 {
     static const uint32_t zero = {0};
     uint32_t scratch;
     uint32_t *out = (uint32_t *)(o ? o : (void *)&scratch);
     const uint32_t *ref = (const uint32_t *)(f ? f : &zero);
-    ns_reader *const r = rp;
     if (ns_read_bool(r)) {
         (*out) = (uint32_t)ns_read_delta_u32(r, (*ref), NULL);
     } else {
@@ -1187,13 +1179,12 @@ static ns_status rf_Crowd_scores_elem_write(ns_writer *wp, const void *c, const 
     return NS_OK;
 }
 
-static void rf_Crowd_scores_elem_read(ns_reader *rp, void *o, const void *f)
+static void rf_Crowd_scores_elem_read(ns_reader *r, void *o, const void *f)
 {
     static const uint8_t zero = {0};
     uint8_t scratch;
     uint8_t *out = (uint8_t *)(o ? o : (void *)&scratch);
     const uint8_t *ref = (const uint8_t *)(f ? f : &zero);
-    ns_reader *const r = rp;
     if (ns_read_bool(r)) {
         (*out) = (uint8_t)ns_read_delta_i32_in(r, (*ref), 0, 255);
     } else {
@@ -1739,10 +1730,9 @@ ns_status rf_Crowd_write(ns_writer *wp, const rf_Crowd_snap *cur, const ns_basel
 }
 
 /* Decodes what rf_Crowd_write wrote into dst, or with dst NULL only checks it. */
-static void rf_Crowd_decode(ns_reader *rp, rf_Crowd_snap *dst, const rf_Crowd_snap *ref, const rf_Crowd_pred *pp, const unsigned sent)
+static void rf_Crowd_decode(ns_reader *r, rf_Crowd_snap *dst, const rf_Crowd_snap *ref, const rf_Crowd_pred *pp, const unsigned sent)
 {
     const rf_Crowd_pred pred = *pp;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     /* members */
     if (any && ns_read_bool(r)) ns_coll_read(r, &rf_Crowd_members_ops, dst ? &dst->members : NULL, &ref->members);
@@ -1839,7 +1829,7 @@ static void rf_Crowd_decode(ns_reader *rp, rf_Crowd_snap *dst, const rf_Crowd_sn
     }
 }
 
-ns_status rf_Crowd_read(ns_reader *rp, rf_Crowd_snap *out, const ns_baselines *base, ns_audience to)
+ns_status rf_Crowd_read(ns_reader *r, rf_Crowd_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -1850,13 +1840,13 @@ ns_status rf_Crowd_read(ns_reader *rp, rf_Crowd_snap *out, const ns_baselines *b
     /* Decoding builds out from ref, so the two must differ. */
     if ((const void *)out == (const void *)ref) return NS_ERR_ARGUMENT;
     /* Check the whole delta first, so that on error out keeps what it held. */
-    ns_reader check = *rp;
+    ns_reader check = *r;
     rf_Crowd_decode(&check, NULL, ref, &pred, sent);
     if (ns_reader_failed(&check)) {
-        *rp = check;
+        *r = check;
         return ns_reader_status(&check);
     }
-    rf_Crowd_decode(rp, out, ref, &pred, sent);
+    rf_Crowd_decode(r, out, ref, &pred, sent);
     return NS_OK;
 }
 
@@ -2900,7 +2890,7 @@ ns_status rf_Body_write(ns_writer *wp, const rf_Body_snap *cur, const ns_baselin
     return ns_writer_status(&w);
 }
 
-ns_status rf_Body_read(ns_reader *rp, rf_Body_snap *out, const ns_baselines *base, ns_audience to)
+ns_status rf_Body_read(ns_reader *r, rf_Body_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -2911,7 +2901,6 @@ ns_status rf_Body_read(ns_reader *rp, rf_Body_snap *out, const ns_baselines *bas
     (void)ref; /* every field is predicted */
     rf_Body_snap v;
     v.x = pred.s0;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* x */

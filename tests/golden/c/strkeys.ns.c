@@ -73,14 +73,13 @@ ns_status strk_Stat_write(ns_writer *wp, const strk_Stat_snap *cur, const strk_S
     return ns_writer_status(&w);
 }
 
-ns_status strk_Stat_read(ns_reader *rp, strk_Stat_snap *out, const strk_Stat_snap *ref_in)
+ns_status strk_Stat_read(ns_reader *r, strk_Stat_snap *out, const strk_Stat_snap *ref_in)
 {
     const strk_Stat_snap *ref = ref_in ? ref_in : &strk_Stat_snap_default;
     const unsigned sent = 2u;
     strk_Stat_snap v;
     v.level = ref->level;
     v.xp = ref->xp;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* level */
@@ -216,29 +215,28 @@ ns_status strk_Bag_write(ns_writer *wp, const strk_Bag_snap *cur, const strk_Bag
 }
 
 /* Decodes what strk_Bag_write wrote into dst, or with dst NULL only checks it. */
-static void strk_Bag_decode(ns_reader *rp, strk_Bag_snap *dst, const strk_Bag_snap *ref, const unsigned sent)
+static void strk_Bag_decode(ns_reader *r, strk_Bag_snap *dst, const strk_Bag_snap *ref, const unsigned sent)
 {
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     /* marks */
     if (any && ns_read_bool(r)) ns_coll_read(r, &strk_Bag_marks_ops, dst ? &dst->marks : NULL, &ref->marks);
     else if (dst) ns_coll_copy(&strk_Bag_marks_ops, &dst->marks, &ref->marks);
 }
 
-ns_status strk_Bag_read(ns_reader *rp, strk_Bag_snap *out, const strk_Bag_snap *ref_in)
+ns_status strk_Bag_read(ns_reader *r, strk_Bag_snap *out, const strk_Bag_snap *ref_in)
 {
     const strk_Bag_snap *ref = ref_in ? ref_in : &strk_Bag_snap_default;
     const unsigned sent = 1u;
     /* Decoding builds out from ref, so the two must differ. */
     if ((const void *)out == (const void *)ref) return NS_ERR_ARGUMENT;
     /* Check the whole delta first, so that on error out keeps what it held. */
-    ns_reader check = *rp;
+    ns_reader check = *r;
     strk_Bag_decode(&check, NULL, ref, sent);
     if (ns_reader_failed(&check)) {
-        *rp = check;
+        *r = check;
         return ns_reader_status(&check);
     }
-    strk_Bag_decode(rp, out, ref, sent);
+    strk_Bag_decode(r, out, ref, sent);
     return NS_OK;
 }
 
@@ -341,13 +339,12 @@ static ns_status strk_Names_scores_elem_write(ns_writer *wp, const void *c, cons
     return NS_OK;
 }
 
-static void strk_Names_scores_elem_read(ns_reader *rp, void *o, const void *f)
+static void strk_Names_scores_elem_read(ns_reader *r, void *o, const void *f)
 {
     static const uint16_t zero = {0};
     uint16_t scratch;
     uint16_t *out = (uint16_t *)(o ? o : (void *)&scratch);
     const uint16_t *ref = (const uint16_t *)(f ? f : &zero);
-    ns_reader *const r = rp;
     if (ns_read_bool(r)) {
         (*out) = (uint16_t)ns_read_delta_i32_in(r, (*ref), 0, 65535);
     } else {
@@ -471,13 +468,12 @@ static ns_status strk_Names_labels_elem_write(ns_writer *wp, const void *c, cons
     return NS_OK;
 }
 
-static void strk_Names_labels_elem_read(ns_reader *rp, void *o, const void *f)
+static void strk_Names_labels_elem_read(ns_reader *r, void *o, const void *f)
 {
     static const char zero[10 + 1] = {0};
     char scratch[10 + 1];
     char (*out)[10 + 1] = (char (*)[10 + 1])(o ? o : (void *)&scratch);
     const char (*ref)[10 + 1] = (const char (*)[10 + 1])(f ? f : &zero);
-    ns_reader *const r = rp;
     if (ns_read_bool(r)) {
         ns_read_string(r, (*out), (*ref), 10);
     } else {
@@ -727,10 +723,9 @@ ns_status strk_Names_write(ns_writer *wp, const strk_Names_snap *cur, const ns_b
 }
 
 /* Decodes what strk_Names_write wrote into dst, or with dst NULL only checks it. */
-static void strk_Names_decode(ns_reader *rp, strk_Names_snap *dst, const strk_Names_snap *ref, const strk_Names_pred *pp, const unsigned sent)
+static void strk_Names_decode(ns_reader *r, strk_Names_snap *dst, const strk_Names_snap *ref, const strk_Names_pred *pp, const unsigned sent)
 {
     const strk_Names_pred pred = *pp;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     /* scores */
     if (any && ns_read_bool(r)) ns_coll_read(r, &strk_Names_scores_ops, dst ? &dst->scores : NULL, &ref->scores);
@@ -757,7 +752,7 @@ static void strk_Names_decode(ns_reader *rp, strk_Names_snap *dst, const strk_Na
     }
 }
 
-ns_status strk_Names_read(ns_reader *rp, strk_Names_snap *out, const ns_baselines *base, ns_audience to)
+ns_status strk_Names_read(ns_reader *r, strk_Names_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -768,13 +763,13 @@ ns_status strk_Names_read(ns_reader *rp, strk_Names_snap *out, const ns_baseline
     /* Decoding builds out from ref, so the two must differ. */
     if ((const void *)out == (const void *)ref) return NS_ERR_ARGUMENT;
     /* Check the whole delta first, so that on error out keeps what it held. */
-    ns_reader check = *rp;
+    ns_reader check = *r;
     strk_Names_decode(&check, NULL, ref, &pred, sent);
     if (ns_reader_failed(&check)) {
-        *rp = check;
+        *r = check;
         return ns_reader_status(&check);
     }
-    strk_Names_decode(rp, out, ref, &pred, sent);
+    strk_Names_decode(r, out, ref, &pred, sent);
     return NS_OK;
 }
 
@@ -1501,16 +1496,15 @@ ns_status strk_Tiny_write(ns_writer *wp, const strk_Tiny_snap *cur, const ns_bas
 }
 
 /* Decodes what strk_Tiny_write wrote into dst, or with dst NULL only checks it. */
-static void strk_Tiny_decode(ns_reader *rp, strk_Tiny_snap *dst, const strk_Tiny_snap *ref, const unsigned sent)
+static void strk_Tiny_decode(ns_reader *r, strk_Tiny_snap *dst, const strk_Tiny_snap *ref, const unsigned sent)
 {
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     /* few */
     if (any && ns_read_bool(r)) ns_coll_read(r, &strk_Tiny_few_ops, dst ? &dst->few : NULL, &ref->few);
     else if (dst) ns_coll_copy(&strk_Tiny_few_ops, &dst->few, &ref->few);
 }
 
-ns_status strk_Tiny_read(ns_reader *rp, strk_Tiny_snap *out, const ns_baselines *base, ns_audience to)
+ns_status strk_Tiny_read(ns_reader *r, strk_Tiny_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -1520,13 +1514,13 @@ ns_status strk_Tiny_read(ns_reader *rp, strk_Tiny_snap *out, const ns_baselines 
     /* Decoding builds out from ref, so the two must differ. */
     if ((const void *)out == (const void *)ref) return NS_ERR_ARGUMENT;
     /* Check the whole delta first, so that on error out keeps what it held. */
-    ns_reader check = *rp;
+    ns_reader check = *r;
     strk_Tiny_decode(&check, NULL, ref, sent);
     if (ns_reader_failed(&check)) {
-        *rp = check;
+        *r = check;
         return ns_reader_status(&check);
     }
-    strk_Tiny_decode(rp, out, ref, sent);
+    strk_Tiny_decode(r, out, ref, sent);
     return NS_OK;
 }
 

@@ -119,7 +119,7 @@ ns_status vis_Secret_write(ns_writer *wp, const vis_Secret_snap *cur, const ns_b
     return ns_writer_status(&w);
 }
 
-ns_status vis_Secret_read(ns_reader *rp, vis_Secret_snap *out, const ns_baselines *base, ns_audience to)
+ns_status vis_Secret_read(ns_reader *r, vis_Secret_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -131,7 +131,6 @@ ns_status vis_Secret_read(ns_reader *rp, vis_Secret_snap *out, const ns_baseline
     vis_Secret_snap v;
     v.gold = pred.s0;
     v.keys = pred.s1;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* gold */
@@ -386,7 +385,7 @@ ns_status vis_Mixed_write(ns_writer *wp, const vis_Mixed_snap *cur, const ns_bas
     return ns_writer_status(&w);
 }
 
-ns_status vis_Mixed_read(ns_reader *rp, vis_Mixed_snap *out, const ns_baselines *base, ns_audience to)
+ns_status vis_Mixed_read(ns_reader *r, vis_Mixed_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -403,7 +402,6 @@ ns_status vis_Mixed_read(ns_reader *rp, vis_Mixed_snap *out, const ns_baselines 
     v.mood = pred.s2;
     v.debug_id = pred.s3;
     memcpy(&v.display_name, &ref->display_name, sizeof v.display_name);
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* position */
@@ -636,7 +634,7 @@ ns_status vis_Hidden_write(ns_writer *wp, const vis_Hidden_snap *cur, const ns_b
     return ns_writer_status(&w);
 }
 
-ns_status vis_Hidden_read(ns_reader *rp, vis_Hidden_snap *out, const ns_baselines *base, ns_audience to)
+ns_status vis_Hidden_read(ns_reader *r, vis_Hidden_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -647,7 +645,6 @@ ns_status vis_Hidden_read(ns_reader *rp, vis_Hidden_snap *out, const ns_baseline
     (void)ref; /* every field is predicted */
     vis_Hidden_snap v;
     v.counter = pred.s0;
-    ns_reader *const r = rp;
     (void)sent;
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -798,7 +795,7 @@ ns_status vis_Spectated_write(ns_writer *wp, const vis_Spectated_snap *cur, cons
     return ns_writer_status(&w);
 }
 
-ns_status vis_Spectated_read(ns_reader *rp, vis_Spectated_snap *out, const ns_baselines *base, ns_audience to)
+ns_status vis_Spectated_read(ns_reader *r, vis_Spectated_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -809,7 +806,6 @@ ns_status vis_Spectated_read(ns_reader *rp, vis_Spectated_snap *out, const ns_ba
     (void)ref; /* every field is predicted */
     vis_Spectated_snap v;
     v.emote = pred.s0;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* emote */

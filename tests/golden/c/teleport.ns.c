@@ -197,7 +197,7 @@ ns_status teleport_Body_write(ns_writer *wp, const teleport_Body_snap *cur, cons
     return ns_writer_status(&w);
 }
 
-ns_status teleport_Body_read(ns_reader *rp, teleport_Body_snap *out, const ns_baselines *base, ns_audience to)
+ns_status teleport_Body_read(ns_reader *r, teleport_Body_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -216,7 +216,6 @@ ns_status teleport_Body_read(ns_reader *rp, teleport_Body_snap *out, const ns_ba
     v.slide[0] = pred.s5[0];
     v.slide[1] = pred.s5[1];
     v.slide[2] = pred.s5[2];
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* position */

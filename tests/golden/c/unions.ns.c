@@ -66,13 +66,12 @@ ns_status un_Circle_write(ns_writer *wp, const un_Circle_snap *cur, const un_Cir
     return ns_writer_status(&w);
 }
 
-ns_status un_Circle_read(ns_reader *rp, un_Circle_snap *out, const un_Circle_snap *ref_in)
+ns_status un_Circle_read(ns_reader *r, un_Circle_snap *out, const un_Circle_snap *ref_in)
 {
     const un_Circle_snap *ref = ref_in ? ref_in : &un_Circle_snap_default;
     const unsigned sent = 1u;
     un_Circle_snap v;
     v.radius = ref->radius;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* radius */
@@ -173,7 +172,7 @@ ns_status un_Box_write(ns_writer *wp, const un_Box_snap *cur, const un_Box_snap 
     return ns_writer_status(&w);
 }
 
-ns_status un_Box_read(ns_reader *rp, un_Box_snap *out, const un_Box_snap *ref_in)
+ns_status un_Box_read(ns_reader *r, un_Box_snap *out, const un_Box_snap *ref_in)
 {
     const un_Box_snap *ref = ref_in ? ref_in : &un_Box_snap_default;
     const unsigned sent = 3u;
@@ -181,7 +180,6 @@ ns_status un_Box_read(ns_reader *rp, un_Box_snap *out, const un_Box_snap *ref_in
     v.w = ref->w;
     v.h = ref->h;
     v.solid = ref->solid;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* w */
@@ -300,7 +298,7 @@ ns_status un_Capsule_write(ns_writer *wp, const un_Capsule_snap *cur, const un_C
     return ns_writer_status(&w);
 }
 
-ns_status un_Capsule_read(ns_reader *rp, un_Capsule_snap *out, const un_Capsule_snap *ref_in)
+ns_status un_Capsule_read(ns_reader *r, un_Capsule_snap *out, const un_Capsule_snap *ref_in)
 {
     const un_Capsule_snap *ref = ref_in ? ref_in : &un_Capsule_snap_default;
     const unsigned sent = 3u;
@@ -308,7 +306,6 @@ ns_status un_Capsule_read(ns_reader *rp, un_Capsule_snap *out, const un_Capsule_
     v.radius = ref->radius;
     v.height = ref->height;
     v.axis = ref->axis;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* radius */
@@ -745,13 +742,12 @@ ns_status un_Flag_write(ns_writer *wp, const un_Flag_snap *cur, const un_Flag_sn
     return ns_writer_status(&w);
 }
 
-ns_status un_Flag_read(ns_reader *rp, un_Flag_snap *out, const un_Flag_snap *ref_in)
+ns_status un_Flag_read(ns_reader *r, un_Flag_snap *out, const un_Flag_snap *ref_in)
 {
     const un_Flag_snap *ref = ref_in ? ref_in : &un_Flag_snap_default;
     const unsigned sent = 1u;
     un_Flag_snap v;
     v.on = ref->on;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* on */
@@ -1016,14 +1012,13 @@ ns_status un_Body_write(ns_writer *wp, const un_Body_snap *cur, const un_Body_sn
     return ns_writer_status(&w);
 }
 
-ns_status un_Body_read(ns_reader *rp, un_Body_snap *out, const un_Body_snap *ref_in)
+ns_status un_Body_read(ns_reader *r, un_Body_snap *out, const un_Body_snap *ref_in)
 {
     const un_Body_snap *ref = ref_in ? ref_in : &un_Body_snap_default;
     const unsigned sent = 2u;
     un_Body_snap v;
     v.mass = ref->mass;
     v.shape = ref->shape;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* mass */
@@ -1214,7 +1209,7 @@ ns_status un_Collider_write(ns_writer *wp, const un_Collider_snap *cur, const ns
     return ns_writer_status(&w);
 }
 
-ns_status un_Collider_read(ns_reader *rp, un_Collider_snap *out, const ns_baselines *base, ns_audience to)
+ns_status un_Collider_read(ns_reader *r, un_Collider_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -1229,7 +1224,6 @@ ns_status un_Collider_read(ns_reader *rp, un_Collider_snap *out, const ns_baseli
     v.only = ref->only;
     v.layer = pred.s4;
     v.secret = ref->secret;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* shape */
@@ -1476,7 +1470,7 @@ ns_status un_Small_write(ns_writer *wp, const un_Small_snap *cur, const ns_basel
     return ns_writer_status(&w);
 }
 
-ns_status un_Small_read(ns_reader *rp, un_Small_snap *out, const ns_baselines *base, ns_audience to)
+ns_status un_Small_read(ns_reader *r, un_Small_snap *out, const ns_baselines *base, ns_audience to)
 {
     ns_status st = ns_baselines_check(base);
     if (st != NS_OK) return st;
@@ -1485,7 +1479,6 @@ ns_status un_Small_read(ns_reader *rp, un_Small_snap *out, const ns_baselines *b
     const unsigned sent = 1u;
     un_Small_snap v;
     v.t = ref->t;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* t */
@@ -1630,14 +1623,13 @@ ns_status un_Aim_write(ns_writer *wp, const un_Aim_snap *cur, const un_Aim_snap 
     return ns_writer_status(&w);
 }
 
-ns_status un_Aim_read(ns_reader *rp, un_Aim_snap *out, const un_Aim_snap *prev)
+ns_status un_Aim_read(ns_reader *r, un_Aim_snap *out, const un_Aim_snap *prev)
 {
     const un_Aim_snap *ref = prev ? prev : &un_Aim_snap_default;
     const unsigned sent = 2u;
     un_Aim_snap v;
     v.shape = ref->shape;
     v.fire = ref->fire;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* shape */
@@ -1764,14 +1756,13 @@ ns_status un_Spawn_write(ns_writer *wp, const un_Spawn_snap *cur)
     return ns_writer_status(&w);
 }
 
-ns_status un_Spawn_read(ns_reader *rp, un_Spawn_snap *out)
+ns_status un_Spawn_read(ns_reader *r, un_Spawn_snap *out)
 {
     const un_Spawn_snap *ref = &un_Spawn_snap_default;
     const unsigned sent = 2u;
     un_Spawn_snap v;
     v.shape = ref->shape;
     v.n = ref->n;
-    ns_reader *const r = rp;
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* shape */
