@@ -157,6 +157,7 @@ int main(int argc, char **argv)
 
     if (write_schema(schema, n, 0) != 0) return 1;
     char *gen[] = {(char *)NS_NETSCHEMAC, (char *)"-o", dir, schema, NULL};
+    char *gen_table[] = {(char *)NS_NETSCHEMAC, (char *)"--codec", (char *)"table", (char *)"-o", dir, schema, NULL};
     if (run(gen) < 0) {
         fprintf(stderr, "bench_build: netschemac -o failed on the generated schema\n");
         return 1;
@@ -175,7 +176,6 @@ int main(int argc, char **argv)
     const char *names[3] = {"", "(auto inline)", "(table mode)"};
     for (int m = table_only ? 2 : 0; m < 3; m++) {
         if (m == 2) {
-            char *gen_table[] = {(char *)NS_NETSCHEMAC, (char *)"--codec", (char *)"table", (char *)"-o", dir, schema, NULL};
             if (run(gen_table) < 0) {
                 fprintf(stderr, "bench_build: netschemac --codec table -o failed on the generated schema\n");
                 return 1;
@@ -213,7 +213,6 @@ int main(int argc, char **argv)
     snprintf(path_arg, sizeof path_arg, "--proto_path=%s", dir);
     char *pc[] = {(char *)"protoc-c", path_arg, out_arg, proto, NULL};
     int with_protoc = on_path("protoc-c") && write_schema(proto, COMPILER_COMPONENTS, 1) == 0;
-    char *gen_table[] = {(char *)NS_NETSCHEMAC, (char *)"--codec", (char *)"table", (char *)"-o", dir, schema, NULL};
     char *const *cmds[3] = {gen, gen_table, pc};
     double best[3] = {1e30, 1e30, 1e30};
     long bytes[2] = {0, 0};

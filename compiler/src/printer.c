@@ -57,9 +57,9 @@ static void vline(nsc_printer *p, const char *prefix, const char *fmt, va_list a
 {
     if (p->out.len >= FLUSH_AT) flush(p, 2);
     if (fmt[0] != '\0' || prefix[0] != '\0') indent(p);
-    nsc_sb_append(&p->out, prefix, strlen(prefix));
+    nsc_sb_puts(&p->out, prefix);
     nsc_sb_vprintf(&p->out, fmt, ap);
-    nsc_sb_append(&p->out, suffix, strlen(suffix));
+    nsc_sb_puts(&p->out, suffix);
 }
 
 void nsc_p_line(nsc_printer *p, const char *fmt, ...)

@@ -61,8 +61,7 @@ void nsc_sb_vprintf(nsc_strbuf *sb, const char *fmt, va_list ap)
         nsc_text_vformat(sb->data + sb->len, n + 1, fmt, again);
     }
     va_end(again);
-    sb->len += n;
-    if (sb->data) sb->data[sb->len] = '\0';
+    sb->len += n; /* nsc_text_vformat wrote the NUL after it */
 }
 
 void nsc_sb_printf(nsc_strbuf *sb, const char *fmt, ...)

@@ -16,28 +16,8 @@ typedef struct out {
 
 static void put(out *o, const char *s, size_t n)
 {
-    if (n == 0) return; /* buf may be NULL when cap is 0 */
-    if (o->len + n <= o->cap) {
-        /* The usual case, and mostly a few bytes: then a loop beats a call of memcpy. */
-        char *d = o->buf + o->len;
-        if (n > 16) memcpy(d, s, n);
-        else for (size_t i = 0; i < n; i++) d[i] = s[i];
-    } else if (o->len < o->cap) {
-        memcpy(o->buf + o->len, s, o->cap - o->len);
-    }
+    if (o->len < o->cap) memcpy(o->buf + o->len, s, n < o->cap - o->len ? n : o->cap - o->len);
     o->len += n;
-}
-
-/* A NUL-terminated string, copied as it is measured: the strings are short and many (names). */
-static void put_string(out *o, const char *s)
-{
-    size_t i = 0;
-    if (o->len < o->cap) {
-        char *d = o->buf + o->len;
-        size_t room = o->cap - o->len;
-        for (; i < room && s[i]; i++) d[i] = s[i];
-    }
-    o->len += i + strlen(s + i);
 }
 
 /* Digits of v in base 10 or 16, written backwards from end; returns the first. */
@@ -108,12 +88,9 @@ static bool convert(out *o, const char **fmt, va_list *ap)
         if (zero || width || size) return false;
         const char *s = va_arg(*ap, const char *);
         if (!s) s = "(null)";
-        if (precision < 0) {
-            put_string(o, s);
-            break;
-        }
         size_t n = 0;
-        while (n < (size_t)precision && s[n]) n++;
+        if (precision < 0) n = strlen(s);
+        else while (n < (size_t)precision && s[n]) n++;
         put(o, s, n);
         break;
     }

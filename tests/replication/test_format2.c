@@ -67,6 +67,15 @@ static void ack(rh_game *g, uint32_t c)
     ck_assert_int_eq(ns_world_read_ack(g->world, g->conn[c], &r), NS_OK);
 }
 
+/* One tick that arrives: the packet written, applied by client 0 and acked. Returns its length. */
+static size_t deliver(rh_game *g, uint8_t *pkt, size_t cap)
+{
+    size_t len = tick_and_write(g, pkt, cap);
+    ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+    ack(g, 0);
+    return len;
+}
+
 /* ---- the handshake ---- */
 
 START_TEST(handshake_carries_the_packet_format)
@@ -221,13 +230,11 @@ START_TEST(a_late_packet_reads_its_own_tick)
     g->tick = 1000;
     ns_entity_id e = spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET], held[RH_MAX_PACKET];
-    size_t len, held_len = 0;
+    size_t held_len = 0;
     uint32_t held_tick = 0;
     for (int t = 0; t < 10; t++) {
         set_body(g, e, (float)t, 0);
-        len = tick_and_write(g, pkt, sizeof pkt);
-        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
-        ack(g, 0);
+        deliver(g, pkt, sizeof pkt);
     }
     set_body(g, e, 100, 0);
     held_len = tick_and_write(g, held, sizeof held);
@@ -235,9 +242,7 @@ START_TEST(a_late_packet_reads_its_own_tick)
     ck_assert_uint_eq(held[0] & 1u, 1); /* short */
     for (uint32_t t = 0; t < late_by; t++) {
         set_body(g, e, 200 + (float)t, 0);
-        len = tick_and_write(g, pkt, sizeof pkt);
-        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
-        ack(g, 0);
+        deliver(g, pkt, sizeof pkt);
     }
     ck_assert_uint_eq(ns_replica_newest(g->replica[0]), held_tick + late_by);
     ns_status st = ns_replica_read_packet(g->replica[0], held, held_len);
@@ -266,9 +271,7 @@ START_TEST(a_long_silence_sends_the_full_tick)
     uint8_t pkt[RH_MAX_PACKET];
     size_t len;
     for (int t = 0; t < 5; t++) {
-        len = tick_and_write(g, pkt, sizeof pkt);
-        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
-        ack(g, 0);
+        len = deliver(g, pkt, sizeof pkt);
     }
     const uint32_t acked = g->tick;
     for (uint32_t t = 0; t < 100; t++) { /* the packets arrive, the acks do not */
@@ -326,9 +329,7 @@ START_TEST(a_steady_packet_has_these_bytes)
     size_t len = 0;
     for (int t = 0; t < 6; t++) {
         set_body(g, a, (float)t, 1), set_body(g, b, 2, (float)t * 2);
-        len = tick_and_write(g, pkt, sizeof pkt);
-        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
-        ack(g, 0);
+        len = deliver(g, pkt, sizeof pkt);
     }
     const uint32_t now = g->tick;
     ck_assert_uint_eq(now, 6);
@@ -391,9 +392,7 @@ START_TEST(a_steady_gap_out_of_range_is_refused_by_both)
     size_t len = 0;
     for (int t = 0; t < 6; t++) {
         set_body(g, a, (float)t, 1);
-        len = tick_and_write(g, pkt, sizeof pkt);
-        ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
-        ack(g, 0);
+        len = deliver(g, pkt, sizeof pkt);
     }
     set_body(g, a, 9, 1);
     len = tick_and_write(g, pkt, sizeof pkt);

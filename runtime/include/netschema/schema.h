@@ -119,6 +119,18 @@ int32_t ns_schema_message_index(const ns_schema *s, uint32_t id);
  * void pointers and call the type's public functions (<pkg>_<T>_write, ...). T below is the
  * type's C name (<pkg>_<Name>); the wrappers are named T_erased_<function>. */
 
+/* The wrappers every row has. */
+#define NS__RECORD_WRAPPERS(T)                                                                         \
+    static void T##_erased_snap_default(void *snap) { *(T##_snap *)snap = T##_snap_default; }          \
+    static void T##_erased_quantize(const void *value, void *snap)                                     \
+    {                                                                                                  \
+        T##_quantize((const T *)value, (T##_snap *)snap);                                              \
+    }                                                                                                  \
+    static void T##_erased_dequantize(const void *snap, void *value)                                   \
+    {                                                                                                  \
+        T##_dequantize((const T##_snap *)snap, (T *)value);                                            \
+    }
+
 /* The nine wrappers of a component's row (write without a trailing semicolon). */
 #define NS_COMPONENT_WRAPPERS(T)                                                                       \
     NS__RECORD_WRAPPERS(T)                                                                             \
@@ -182,18 +194,6 @@ int32_t ns_schema_message_index(const ns_schema *s, uint32_t id);
 #define NS_MESSAGE_ROW(T, kind)                                                                        \
     {&T##_desc, kind, T##_erased_snap_default, T##_erased_quantize, T##_erased_dequantize,             \
      T##_erased_write, T##_erased_read}
-
-/* The wrappers every row has. */
-#define NS__RECORD_WRAPPERS(T)                                                                         \
-    static void T##_erased_snap_default(void *snap) { *(T##_snap *)snap = T##_snap_default; }          \
-    static void T##_erased_quantize(const void *value, void *snap)                                     \
-    {                                                                                                  \
-        T##_quantize((const T *)value, (T##_snap *)snap);                                              \
-    }                                                                                                  \
-    static void T##_erased_dequantize(const void *snap, void *value)                                   \
-    {                                                                                                  \
-        T##_dequantize((const T##_snap *)snap, (T *)value);                                            \
-    }
 
 #ifdef __cplusplus
 }
