@@ -131,6 +131,34 @@ char *nsc_arena_strndup(nsc_arena *a, const char *s, size_t n)
     return p;
 }
 
+char *nsc_arena_join(nsc_arena *a, const char *s1, size_t n1, const char *s2, size_t n2)
+{
+    char *p = bump(a, n1 + n2 + 1, 1);
+    if (n1) memcpy(p, s1, n1);
+    if (n2) memcpy(p + n1, s2, n2);
+    p[n1 + n2] = '\0';
+    return p;
+}
+
+char *nsc_arena_concat(nsc_arena *a, const char *first, ...)
+{
+    va_list ap;
+    size_t n = 0;
+    va_start(ap, first);
+    for (const char *s = first; s; s = va_arg(ap, const char *)) n += strlen(s);
+    va_end(ap);
+    char *p = bump(a, n + 1, 1), *at = p;
+    va_start(ap, first);
+    for (const char *s = first; s; s = va_arg(ap, const char *)) {
+        size_t k = strlen(s);
+        memcpy(at, s, k);
+        at += k;
+    }
+    va_end(ap);
+    *at = '\0';
+    return p;
+}
+
 char *nsc_arena_strdup(nsc_arena *a, const char *s)
 {
     return nsc_arena_strndup(a, s, strlen(s));

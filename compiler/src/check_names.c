@@ -144,7 +144,7 @@ void nsc_check_field_name(nsc_checker *c, nsc_name n)
 {
     nsc_check_identifier(c, n, "field name");
     for (size_t i = 0; i < sizeof c_keywords / sizeof c_keywords[0]; i++) {
-        if (strcmp(c_keywords[i], n.text) == 0) {
+        if (c_keywords[i][0] == n.text[0] && strcmp(c_keywords[i], n.text) == 0) { /* hot: every field */
             nsc_error(c->d, "E-name-keyword", n.loc,
                       "field name '%s' is a C or C++ keyword and cannot be a struct member", n.text);
             return;

@@ -65,12 +65,12 @@ char *nsc_upper(nsc_arena *a, const char *s)
 
 const char *nsc_cname(nsc_arena *a, const nsc_decl *d)
 {
-    return nsc_arena_printf(a, "%s_%s", d->unit->prefix, d->name.text);
+    return nsc_arena_concat(a, d->unit->prefix, "_", d->name.text, (const char *)NULL);
 }
 
 const char *nsc_cname_suffix(nsc_arena *a, const nsc_decl *d, const char *suffix)
 {
-    return nsc_arena_printf(a, "%s_%s_%s", d->unit->prefix, d->name.text, suffix);
+    return nsc_arena_concat(a, d->unit->prefix, "_", d->name.text, "_", suffix, (const char *)NULL);
 }
 
 const char *nsc_macro_name(nsc_arena *a, const nsc_decl *d, const char *suffix)
@@ -90,23 +90,42 @@ const char *nsc_enum_value_cname(nsc_arena *a, const nsc_decl *e, const nsc_enum
     return nsc_arena_printf(a, "%s_%s_%s", e->unit->prefix, e->name.text, v->name.text);
 }
 
+/* A description for a message, formatted only when a message needs it: a declaration claims
+ * dozens of names, and almost none of them is ever reported. fmt takes up to two %s. */
+typedef struct what {
+    const char *fmt; /* "%s '%s'", "the helpers of field '%s' of '%s'" */
+    const char *x, *y;
+} what;
+
+static what describe(const char *fmt, const char *x, const char *y)
+{
+    return (what){fmt, x, y};
+}
+
+static const char *what_text(nsc_checker *c, what w)
+{
+    return nsc_arena_printf(c->a, w.fmt, w.x, w.y);
+}
+
 /* Who generates a name, for the message. */
 typedef struct owner {
     const nsc_decl  *decl;
-    const char      *what;   /* "struct 'Health'", "the helpers of field 'hp' of 'Health'" */
-    const char      *place;  /* for the note: "field 'hp' of 'Health'" */
+    what             what;   /* "struct 'Health'", "the helpers of field 'hp' of 'Health'" */
+    what             place;  /* for the note: "field 'hp' of 'Health'" */
     nsc_loc          loc;
 } owner;
 
 /* A generated name that the C library or a compiler already defines ("package int32; struct t"
  * makes int32_t). The runtime's prefixes are reported once, on the package (nsc_check_package). */
-static void reject_reserved(nsc_checker *c, const char *name, const char *what, nsc_loc loc)
+static void reject_reserved(nsc_checker *c, const char *name, what w, nsc_loc loc)
 {
     if (!strncmp(name, "ns_", 3) || !strncmp(name, "NS_", 3) || !strncmp(name, "NETSCHEMA_", 10)) return;
     size_t n = c->unreserved.len;
     if (n && (!strncmp(name, c->unreserved.lower, n) || !strncmp(name, c->unreserved.upper, n))) return;
     const char *why = nsc_reserved_c_name(c->a, name);
-    if (why) nsc_error(c->d, "E-name-reserved", loc, "%s would generate the C name '%s', which is reserved: %s", what, name, why);
+    if (why)
+        nsc_error(c->d, "E-name-reserved", loc, "%s would generate the C name '%s', which is reserved: %s",
+                  what_text(c, w), name, why);
 }
 
 /* Every generated name is made twice. The first pass only records a 32-bit fingerprint of each;
@@ -215,26 +234,25 @@ static bool fingerprint_repeats(const nsc_checker *c, uint32_t fp)
     return false;
 }
 
-static void claim_as(nsc_checker *c, const char *name, const nsc_decl *d, const char *what, const char *place,
-                     nsc_loc loc)
+static void claim_as(nsc_checker *c, const char *name, const nsc_decl *d, what w, what place, nsc_loc loc)
 {
     if (!c->cname_fps.sorted) {
         record_fingerprint(c, fingerprint(name));
         return;
     }
     if (!fingerprint_repeats(c, fingerprint(name))) {
-        reject_reserved(c, name, what, loc);
+        reject_reserved(c, name, w, loc);
         return;
     }
     c->cname_fps.kept = true; /* the map now points into this declaration's strings */
     owner *o = NSC_NEW(c->a, owner);
     o->decl = d;
-    o->what = what;
+    o->what = w;
     o->place = place;
     o->loc = loc;
     owner *prev = nsc_map_put(&c->cnames, name, o);
     if (prev == o) {
-        reject_reserved(c, name, what, loc);
+        reject_reserved(c, name, w, loc);
         return;
     }
     /* Already an error of its own: two declarations of one name in one schema (E-name-dup), or
@@ -242,12 +260,13 @@ static void claim_as(nsc_checker *c, const char *name, const nsc_decl *d, const 
     if (d && prev->decl && d != prev->decl && d->unit == prev->decl->unit &&
         strcmp(d->name.text, prev->decl->name.text) == 0)
         return;
-    if (d && d == prev->decl && strcmp(what, prev->what) == 0) return;
+    const char *here = what_text(c, w), *there = what_text(c, prev->what);
+    if (d && d == prev->decl && strcmp(here, there) == 0) return;
     /* The same description from two files: say which file each comes from. */
-    const char *what_here = what, *what_there = prev->what;
-    if (strcmp(what, prev->what) == 0 && d && prev->decl) {
-        what_here = nsc_arena_printf(c->a, "%s in %s", what, d->unit->src->path);
-        what_there = nsc_arena_printf(c->a, "%s in %s", prev->what, prev->decl->unit->src->path);
+    const char *what_here = here, *what_there = there;
+    if (strcmp(here, there) == 0 && d && prev->decl) {
+        what_here = nsc_arena_printf(c->a, "%s in %s", here, d->unit->src->path);
+        what_there = nsc_arena_printf(c->a, "%s in %s", there, prev->decl->unit->src->path);
     }
     /* One report per pair of owners is enough; pair keys contain '|', which no C name does. */
     const char *pair = nsc_arena_printf(c->a, "%p|%p", (const void *)prev->decl, (const void *)d);
@@ -255,13 +274,13 @@ static void claim_as(nsc_checker *c, const char *name, const nsc_decl *d, const 
     nsc_map_put(&c->cnames, pair, o);
     nsc_diag_begin(c->d, NSC_ERROR, "E-name-collision", loc,
                    "the C name '%s' would be generated twice: by %s and by %s", name, what_here, what_there);
-    nsc_diag_note(c->d, prev->loc, "%s is declared here", prev->place);
+    nsc_diag_note(c->d, prev->loc, "%s is declared here", what_text(c, prev->place));
     nsc_diag_end(c->d);
 }
 
-static void claim(nsc_checker *c, const char *name, const nsc_decl *d, const char *what, nsc_loc loc)
+static void claim(nsc_checker *c, const char *name, const nsc_decl *d, what w, nsc_loc loc)
 {
-    claim_as(c, name, d, what, what, loc);
+    claim_as(c, name, d, w, w, loc);
 }
 
 /* Members of a component's hooks struct: one per @notify field, three per fast array. */
@@ -315,20 +334,29 @@ static void check_hooks(nsc_checker *c, const nsc_decl *d)
     nsc_map_free(&seen);
 }
 
+/* stem + suffix: most names a declaration claims share "<prefix>_<Name>_". */
+static const char *joined(nsc_checker *c, const char *stem, size_t stem_len, const char *suffix)
+{
+    return nsc_arena_join(c->a, stem, stem_len, suffix, strlen(suffix));
+}
+
 static void claim_record(nsc_checker *c, const nsc_decl *d)
 {
-    const char *kind = nsc_decl_kind_name(d->kind);
-    const char *what = nsc_arena_printf(c->a, "%s '%s'", kind, d->name.text);
-    claim(c, nsc_cname(c->a, d), d, what, d->name.loc);
+    what w = describe("%s '%s'", nsc_decl_kind_name(d->kind), d->name.text);
+    claim(c, nsc_cname(c->a, d), d, w, d->name.loc);
+    const char *stem = nsc_arena_printf(c->a, "%s_%s_", d->unit->prefix, d->name.text);
+    const char *upper = nsc_upper(c->a, stem);
+    size_t stem_len = strlen(stem);
     for (size_t i = 0; i < nsc_record_suffix_count; i++)
-        claim(c, nsc_cname_suffix(c->a, d, nsc_record_suffixes[i]), d, what, d->name.loc);
+        claim(c, joined(c, stem, stem_len, nsc_record_suffixes[i]), d, w, d->name.loc);
     for (size_t i = 0; i < sizeof record_macros / sizeof record_macros[0]; i++)
-        claim(c, nsc_macro_name(c->a, d, record_macros[i]), d, what, d->name.loc);
+        claim(c, joined(c, upper, stem_len, record_macros[i]), d, w, d->name.loc);
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
-        const char *fw = nsc_arena_printf(c->a, "the helpers of field '%s' of '%s'", f->name.text, d->name.text);
-        const char *fp = nsc_arena_printf(c->a, "field '%s' of '%s'", f->name.text, d->name.text);
-        claim_as(c, nsc_cname_suffix(c->a, d, nsc_arena_printf(c->a, "set_%s", f->name.text)), d, fw, fp, f->name.loc);
+        what fw = describe("the helpers of field '%s' of '%s'", f->name.text, d->name.text);
+        what fp = describe("field '%s' of '%s'", f->name.text, d->name.text);
+        const char *setter = joined(c, stem, stem_len, "set_");
+        claim_as(c, joined(c, setter, stem_len + 4, f->name.text), d, fw, fp, f->name.loc);
         if (!f->sem.type || !nsc_type_is_collection(f->sem.type)) continue;
         for (const char *const *sfx = nsc_collection_suffixes(f->sem.type); *sfx; sfx++)
             claim_as(c, nsc_coll_name(c->a, d, f, *sfx), d, fw, fp, f->name.loc);
@@ -338,40 +366,40 @@ static void claim_record(nsc_checker *c, const nsc_decl *d)
 
 static void claim_enum(nsc_checker *c, const nsc_decl *d)
 {
-    const char *what = nsc_arena_printf(c->a, "enum '%s'", d->name.text);
-    claim(c, nsc_cname(c->a, d), d, what, d->name.loc);
+    what w = describe("enum '%s'", d->name.text, NULL);
+    claim(c, nsc_cname(c->a, d), d, w, d->name.loc);
     static const char *const suffixes[] = {"is_valid", "name"};
-    for (size_t i = 0; i < 2; i++) claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, what, d->name.loc);
-    claim(c, nsc_macro_name(c->a, d, "COUNT"), d, what, d->name.loc);
+    for (size_t i = 0; i < 2; i++) claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, w, d->name.loc);
+    claim(c, nsc_macro_name(c->a, d, "COUNT"), d, w, d->name.loc);
     for (size_t i = 0; i < d->nvalues; i++) {
         const nsc_enum_value *v = d->values[i];
-        claim(c, nsc_enum_value_cname(c->a, d, v), d,
-              nsc_arena_printf(c->a, "value '%s' of enum '%s'", v->name.text, d->name.text), v->name.loc);
+        claim(c, nsc_enum_value_cname(c->a, d, v), d, describe("value '%s' of enum '%s'", v->name.text, d->name.text),
+              v->name.loc);
     }
 }
 
 /* An extern struct: the type the user defines and the three functions the user writes. */
 static void claim_extern(nsc_checker *c, const nsc_decl *d)
 {
-    const char *what = nsc_arena_printf(c->a, "extern struct '%s'", d->name.text);
-    claim(c, nsc_cname(c->a, d), d, what, d->name.loc);
+    what w = describe("extern struct '%s'", d->name.text, NULL);
+    claim(c, nsc_cname(c->a, d), d, w, d->name.loc);
     static const char *const suffixes[] = {"write", "read", "equal", "desc"};
-    for (size_t i = 0; i < 4; i++) claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, what, d->name.loc);
+    for (size_t i = 0; i < 4; i++) claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, w, d->name.loc);
 }
 
 /* A union: its value and snapshot types, functions, member setters and tag macros. */
 static void claim_union(nsc_checker *c, const nsc_decl *d)
 {
-    const char *what = nsc_arena_printf(c->a, "union '%s'", d->name.text);
-    claim(c, nsc_cname(c->a, d), d, what, d->name.loc);
+    what w = describe("union '%s'", d->name.text, NULL);
+    claim(c, nsc_cname(c->a, d), d, w, d->name.loc);
     static const char *const suffixes[] = {"snap", "snap_default", "init", "quantize", "dequantize", "snap_equal",
                                            "equal", "write", "read", "interpolate", "desc", "desc_fields"};
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
-        claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, what, d->name.loc);
-    claim(c, nsc_macro_name(c->a, d, "COUNT"), d, what, d->name.loc);
+        claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, w, d->name.loc);
+    claim(c, nsc_macro_name(c->a, d, "COUNT"), d, w, d->name.loc);
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
-        const char *member = nsc_arena_printf(c->a, "member '%s' of union '%s'", f->name.text, d->name.text);
+        what member = describe("member '%s' of union '%s'", f->name.text, d->name.text);
         claim(c, nsc_macro_name(c->a, d, f->name.text), d, member, f->name.loc);
         claim(c, nsc_cname_suffix(c->a, d, nsc_arena_printf(c->a, "set_%s", f->name.text)), d, member, f->name.loc);
     }
@@ -387,13 +415,13 @@ static void claim_unit(nsc_checker *c, nsc_unit *u)
     c->unreserved.upper = safe ? upper : NULL;
     c->unreserved.len = safe ? strlen(lower) : 0;
     nsc_arena_mark mark = nsc_arena_get_mark(c->a);
-    const char *what = nsc_arena_printf(c->a, "the schema-wide names of package '%s' (%s)", u->package, u->src->path);
-    claim(c, nsc_unit_macro(c->a, u, "SCHEMA_HASH"), NULL, what, u->package_decl->loc);
-    claim(c, nsc_unit_macro(c->a, u, "TYPE_COUNT"), NULL, what, u->package_decl->loc);
-    claim(c, nsc_arena_printf(c->a, "%s_types", u->prefix), NULL, what, u->package_decl->loc);
+    what w = describe("the schema-wide names of package '%s' (%s)", u->package, u->src->path);
+    claim(c, nsc_unit_macro(c->a, u, "SCHEMA_HASH"), NULL, w, u->package_decl->loc);
+    claim(c, nsc_unit_macro(c->a, u, "TYPE_COUNT"), NULL, w, u->package_decl->loc);
+    claim(c, nsc_arena_printf(c->a, "%s_types", u->prefix), NULL, w, u->package_decl->loc);
     static const char *const dispatch_names[] = {"components", "messages", "schema", "handlers", "dispatch"};
     for (size_t i = 0; i < sizeof dispatch_names / sizeof dispatch_names[0]; i++)
-        claim(c, nsc_arena_printf(c->a, "%s_%s", u->prefix, dispatch_names[i]), NULL, what, u->package_decl->loc);
+        claim(c, nsc_arena_printf(c->a, "%s_%s", u->prefix, dispatch_names[i]), NULL, w, u->package_decl->loc);
     for (size_t i = 0; i < u->ndecls; i++) {
         /* The names and messages of one declaration are dropped once it is done, unless the map
          * of repeated names kept some of them. */
@@ -406,7 +434,7 @@ static void claim_unit(nsc_checker *c, nsc_unit *u)
         else if (d->kind == NSC_D_EXTERN) claim_extern(c, d);
         else if (d->kind == NSC_D_UNION) claim_union(c, d);
         else if (d->kind == NSC_D_CONST)
-            claim(c, nsc_macro_name(c->a, d, NULL), d, nsc_arena_printf(c->a, "constant '%s'", d->name.text), d->name.loc);
+            claim(c, nsc_macro_name(c->a, d, NULL), d, describe("constant '%s'", d->name.text, NULL), d->name.loc);
     }
     if (!c->cname_fps.kept) nsc_arena_release(c->a, mark);
     c->cname_fps.kept = false;
