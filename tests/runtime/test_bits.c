@@ -37,6 +37,31 @@ START_TEST(high_bits_of_value_are_ignored)
 }
 END_TEST
 
+/* The same with widths known only at run time (the mask comes from a table then), 0 included:
+ * every write keeps exactly its width of an all-ones value, and the 0 after it stays 0. */
+START_TEST(high_bits_are_ignored_at_every_runtime_width)
+{
+    uint8_t buf[128] = {0};
+    volatile unsigned width[33];
+    for (unsigned n = 0; n <= 32; n++) width[n] = n;
+    ns_writer w;
+    ns_writer_init(&w, buf, sizeof buf);
+    for (unsigned n = 0; n <= 32; n++) {
+        ns_write_bits(&w, 0xffffffffu, width[n]);
+        ns_write_bits(&w, 0, width[1]);
+    }
+    size_t used = ns_writer_flush(&w);
+    ck_assert_uint_eq(used, (528 + 33 + 7) / 8);
+    ns_reader r;
+    ns_reader_init(&r, buf, used);
+    for (unsigned n = 0; n <= 32; n++) {
+        if (n) ck_assert_uint_eq(ns_read_bits(&r, n), n == 32 ? 0xffffffffu : (1u << n) - 1u);
+        ck_assert_uint_eq(ns_read_bits(&r, 1), 0);
+    }
+    ck_assert(!ns_reader_failed(&r));
+}
+END_TEST
+
 START_TEST(every_width_round_trips)
 {
     uint8_t buf[1024];
@@ -219,6 +244,7 @@ static Suite *bits_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, lsb_first_layout);
     tcase_add_test(tc, high_bits_of_value_are_ignored);
+    tcase_add_test(tc, high_bits_are_ignored_at_every_runtime_width);
     tcase_add_test(tc, every_width_round_trips);
     tcase_add_test(tc, writer_never_passes_capacity);
     tcase_add_test(tc, exact_fit_does_not_overflow);
