@@ -197,6 +197,10 @@ void nsc_check_package(nsc_checker *c, nsc_unit *u)
     for (char *p = prefix; *p; p++)
         if (*p == '.') *p = '_';
     u->prefix = prefix;
+    /* "<prefix>_<Name>", which every name generated for a declaration starts with (cnames.h). */
+    for (size_t i = 0; i < u->ndecls; i++)
+        if (u->decls[i]->name.text)
+            u->decls[i]->c_name = nsc_arena_concat(c->a, prefix, "_", u->decls[i]->name.text, (const char *)NULL);
     /* Every generated name starts "<prefix>_", macros in upper case: "package ns" would define
      * ns_reader or NS_TO_OWNER over the runtime's own. */
     const char *upper = nsc_upper(c->a, nsc_arena_printf(c->a, "%s_", prefix));

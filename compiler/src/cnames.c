@@ -65,12 +65,13 @@ char *nsc_upper(nsc_arena *a, const char *s)
 
 const char *nsc_cname(nsc_arena *a, const nsc_decl *d)
 {
+    if (d->c_name) return d->c_name; /* set with the package (nsc_check_package) */
     return nsc_arena_concat(a, d->unit->prefix, "_", d->name.text, (const char *)NULL);
 }
 
 const char *nsc_cname_suffix(nsc_arena *a, const nsc_decl *d, const char *suffix)
 {
-    return nsc_arena_concat(a, d->unit->prefix, "_", d->name.text, "_", suffix, (const char *)NULL);
+    return nsc_arena_concat(a, nsc_cname(a, d), "_", suffix, (const char *)NULL);
 }
 
 const char *nsc_macro_name(nsc_arena *a, const nsc_decl *d, const char *suffix)
