@@ -11,10 +11,16 @@
 const char *const nsc_record_suffixes[] = {
     "snap", "hooks", "init", "quantize", "dequantize", "snap_equal", "equal", "write", "read",
     "interpolate", "apply", "desc", "is_dirty", "clear_dirty", "snap_default", "send",
-    "reference", "check", "desc_fields", "pred", "decode", /* file-local in the generated source */
+    "backup", "restore", "prediction_error", "prediction_error_names", /* emit_c_predict.c */
+    "authority_read", "authority_write", "authority_send", "authority_decode", "validate_fn",
+    "entropy_read", "entropy_write",
+    /* file-local in the generated source */
+    "reference", "reference_any", "check", "desc_fields", "pred", "decode", "values", "values_fields", "values_motion", "desc_enums",
+    "desc_enum_values", "desc_elems",
     /* file-local in every source whose dispatch tables list the record (emit_c_dispatch.c) */
     "dispatch_one", "erased_snap_default", "erased_init", "erased_quantize", "erased_dequantize",
     "erased_snap_equal", "erased_write", "erased_read", "erased_apply", "erased_interpolate",
+    "erased_entities", "erased_authority_read",
 };
 const size_t nsc_record_suffix_count = sizeof nsc_record_suffixes / sizeof nsc_record_suffixes[0];
 
@@ -54,7 +60,8 @@ const char *nsc_coll_name(nsc_arena *a, const nsc_decl *d, const nsc_field *f, c
     return nsc_arena_printf(a, "%s_%s_%s_%s", d->unit->prefix, d->name.text, f->name.text, suffix);
 }
 
-static const char *const record_macros[] = {"MAX_BITS", "MAX_BYTES", "ID", "HASH"};
+static const char *const record_macros[] = {"MAX_BITS", "MAX_BYTES", "ID", "HASH", "PREDICTION_ERRORS",
+                                            "AUTHORITY_MAX_BYTES"};
 
 char *nsc_upper(nsc_arena *a, const char *s)
 {

@@ -155,9 +155,9 @@ bool nsc_cg_table_prediction(nsc_cgen *g, const nsc_decl *d);
 bool nsc_cg_table_setters(nsc_cgen *g, const nsc_decl *d);
 /* The NS_VAL_INTERPOLATE/EXTRAPOLATE/PREDICTED/ERROR bits of field f's value table entry. */
 unsigned nsc_cg_table_motion_flags(const nsc_decl *d, const nsc_field *f);
-/* Prints the ns_value_motion of d's field i when it has one (wrap, max_distance) and returns
- * what its entry points to ("&..." or "0"). */
-const char *nsc_cg_table_motion(nsc_cgen *g, const nsc_decl *d, size_t i);
+/* Prints d's ns_value_motion entries (wrap, max_distance) as one static array and returns, per
+ * field, what its value table entry points to ("&<record>_values_motion[k]" or "0"). */
+const char **nsc_cg_table_motions(nsc_cgen *g, const nsc_decl *d);
 
 /* ---- dispatch tables, handlers and _send (emit_c_dispatch.c) ---- */
 void nsc_cg_dispatch_header(nsc_cgen *g);   /* the tables' and handlers' declarations */

@@ -230,8 +230,7 @@ bool nsc_cg_table_quantize(nsc_cgen *g, const nsc_decl *d)
     nsc_printer *c = g->c;
     const char *n = nsc_cg_name(g, d), *values = nsc_cg_fn(g, d, "values");
     nsc_p_empty(c);
-    const char **motion = nsc_arena_alloc(g->a, d->nfields * sizeof *motion);
-    for (size_t i = 0; i < d->nfields; i++) motion[i] = nsc_cg_table_motion(g, d, i);
+    const char **motion = nsc_cg_table_motions(g, d);
     nsc_p_line(c, "static const ns_value_field %s_fields[] = {", values);
     c->indent++;
     for (size_t i = 0; i < d->nfields; i++) value_entry(g, d, d->fields[i], motion[i]);

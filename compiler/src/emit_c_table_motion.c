@@ -54,17 +54,24 @@ unsigned nsc_cg_table_motion_flags(const nsc_decl *d, const nsc_field *f)
     return flags;
 }
 
-const char *nsc_cg_table_motion(nsc_cgen *g, const nsc_decl *d, size_t i)
+const char **nsc_cg_table_motions(nsc_cgen *g, const nsc_decl *d)
 {
-    const nsc_field *f = d->fields[i];
-    if (!has_motion(d) || f->sem.type->kind == NSC_T_STRUCT || (!f->sem.wrap && !(f->sem.max_distance > 0))) return "0";
-    const char *name = NSC_FMT(g, "%s_motion_%zu", nsc_cg_fn(g, d, "values"), i);
-    const char *lo = f->sem.wrap ? nsc_cg_float(g, number(&f->sem.range_lo), false) : "0";
-    const char *hi = f->sem.wrap ? nsc_cg_float(g, number(&f->sem.range_hi), false) : "0";
-    const char *md = f->sem.max_distance > 0 ? nsc_cg_float(g, f->sem.max_distance, false) : "0";
-    nsc_p_line(g->c, "static const ns_value_motion %s = {%s, %s, %s, %s}; /* %s */", name, f->sem.wrap ? "true" : "false",
-               lo, hi, md, f->name.text);
-    return NSC_FMT(g, "&%s", name);
+    const char **ref = nsc_arena_alloc(g->a, d->nfields * sizeof *ref);
+    const char *name = nsc_cg_fn(g, d, "values_motion");
+    size_t k = 0;
+    for (size_t i = 0; i < d->nfields; i++) {
+        const nsc_field *f = d->fields[i];
+        ref[i] = "0";
+        if (!has_motion(d) || f->sem.type->kind == NSC_T_STRUCT || (!f->sem.wrap && !(f->sem.max_distance > 0))) continue;
+        const char *lo = f->sem.wrap ? nsc_cg_float(g, number(&f->sem.range_lo), false) : "0";
+        const char *hi = f->sem.wrap ? nsc_cg_float(g, number(&f->sem.range_hi), false) : "0";
+        const char *md = f->sem.max_distance > 0 ? nsc_cg_float(g, f->sem.max_distance, false) : "0";
+        if (k == 0) nsc_p_open(g->c, "static const ns_value_motion %s[] = {", name);
+        nsc_p_line(g->c, "{%s, %s, %s, %s}, /* %s */", f->sem.wrap ? "true" : "false", lo, hi, md, f->name.text);
+        ref[i] = NSC_FMT(g, "&%s[%zu]", name, k++);
+    }
+    if (k) nsc_p_close(g->c, "};");
+    return ref;
 }
 
 /* True if d's _interpolate and _prediction_error can run on its value table: the table exists,

@@ -151,12 +151,14 @@ void arr_Pair_interpolate(const arr_Pair_snap *from, const arr_Pair_snap *to, fl
     out->w[1] = jump->w[1];
 }
 
-static const ns_field_desc arr_Pair_desc_elem_w = {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Pair_snap *)0)->w[0]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc arr_Pair_desc_elems[] = {
+    {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Pair_snap *)0)->w[0]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL}, /* w */
+};
 static const ns_field_desc arr_Pair_desc_fields[] = {
     {"v[0]", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(arr_Pair, v[0]), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
     {"v[1]", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(arr_Pair, v[1]), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
     {"on", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Pair, on), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"w", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Pair, w), 0, 0, 0, 30u, 2u, NULL, NULL, NULL, &arr_Pair_desc_elem_w},
+    {"w", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Pair, w), 0, 0, 0, 30u, 2u, NULL, NULL, NULL, &arr_Pair_desc_elems[0]},
 };
 const ns_type_desc arr_Pair_desc = {
     "Pair", "arr_Pair", "arr", NS_KIND_STRUCT, 0u, UINT64_C(0xf64a99f240ba3fab),
@@ -1656,18 +1658,22 @@ void arr_Loadout_clear_dirty(arr_Loadout *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value arr_Loadout_desc_enum_Slot_values[] = {
+static const ns_enum_value arr_Loadout_desc_enum_values[] = {
     {0, "empty"},
     {1, "sword"},
     {2, "shield"},
 };
-static const ns_enum_desc arr_Loadout_desc_enum_Slot = {"Slot", arr_Loadout_desc_enum_Slot_values, 3u};
-static const ns_field_desc arr_Loadout_desc_elem_pairs_0_w = {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Loadout_snap *)0)->pairs[0].w[0]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc arr_Loadout_desc_elem_pairs_1_w = {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Loadout_snap *)0)->pairs[1].w[0]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc arr_Loadout_desc_elem_whole = {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Loadout_snap *)0)->whole[0]), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc arr_Loadout_desc_elem_citems = {"", NS_ENC_COMPOSITE, 1, 0, 0x3u, 0, 0, sizeof(((arr_Loadout_snap *)0)->citems[0]), 0, 0, 0, 83u, 0u, &arr_Item_desc, NULL, NULL, NULL};
-static const ns_field_desc arr_Loadout_desc_elem_cnames = {"", NS_ENC_STRING, 1, 0, 0x3u, 0, 0, sizeof(((arr_Loadout_snap *)0)->cnames[0]), 0, 0, 0, 42u, 4u, NULL, NULL, NULL, NULL};
-static const ns_field_desc arr_Loadout_desc_elem_cfloats = {"", NS_ENC_FLOAT32, 1, 0, 0x43u, 0, 0, sizeof(((arr_Loadout_snap *)0)->cfloats[0]), 0, 0, 0, 42u, 0u, NULL, NULL, NULL, NULL};
+static const ns_enum_desc arr_Loadout_desc_enums[] = {
+    {"Slot", arr_Loadout_desc_enum_values + 0, 3u},
+};
+static const ns_field_desc arr_Loadout_desc_elems[] = {
+    {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Loadout_snap *)0)->pairs[0].w[0]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL}, /* pairs[0].w */
+    {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Loadout_snap *)0)->pairs[1].w[0]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL}, /* pairs[1].w */
+    {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Loadout_snap *)0)->whole[0]), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL}, /* whole */
+    {"", NS_ENC_COMPOSITE, 1, 0, 0x3u, 0, 0, sizeof(((arr_Loadout_snap *)0)->citems[0]), 0, 0, 0, 83u, 0u, &arr_Item_desc, NULL, NULL, NULL}, /* citems */
+    {"", NS_ENC_STRING, 1, 0, 0x3u, 0, 0, sizeof(((arr_Loadout_snap *)0)->cnames[0]), 0, 0, 0, 42u, 4u, NULL, NULL, NULL, NULL}, /* cnames */
+    {"", NS_ENC_FLOAT32, 1, 0, 0x43u, 0, 0, sizeof(((arr_Loadout_snap *)0)->cfloats[0]), 0, 0, 0, 42u, 0u, NULL, NULL, NULL, NULL}, /* cfloats */
+};
 static const ns_field_desc arr_Loadout_desc_fields[] = {
     {"ammo[0]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, ammo[0]), 0, 999, 0, 17u, 0u, NULL, NULL, NULL, NULL},
     {"ammo[1]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, ammo[1]), 0, 999, 0, 17u, 0u, NULL, NULL, NULL, NULL},
@@ -1676,8 +1682,8 @@ static const ns_field_desc arr_Loadout_desc_fields[] = {
     {"heat[0]", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, heat[0]), 0, 10000, 100, 21u, 0u, NULL, NULL, NULL, NULL},
     {"heat[1]", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, heat[1]), 0, 10000, 100, 21u, 0u, NULL, NULL, NULL, NULL},
     {"heat[2]", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, heat[2]), 0, 10000, 100, 21u, 0u, NULL, NULL, NULL, NULL},
-    {"slots[0]", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(arr_Loadout, slots[0]), 0, 2, 0, 5u, 0u, NULL, &arr_Loadout_desc_enum_Slot, NULL, NULL},
-    {"slots[1]", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(arr_Loadout, slots[1]), 0, 2, 0, 5u, 0u, NULL, &arr_Loadout_desc_enum_Slot, NULL, NULL},
+    {"slots[0]", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(arr_Loadout, slots[0]), 0, 2, 0, 5u, 0u, NULL, &arr_Loadout_desc_enums[0], NULL, NULL},
+    {"slots[1]", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(arr_Loadout, slots[1]), 0, 2, 0, 5u, 0u, NULL, &arr_Loadout_desc_enums[0], NULL, NULL},
     {"targets[0]", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(arr_Loadout, targets[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
     {"targets[1]", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(arr_Loadout, targets[1]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
     {"tags[0]", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, tags[0]), 0, 0, 0, 78u, 8u, NULL, NULL, NULL, NULL},
@@ -1691,11 +1697,11 @@ static const ns_field_desc arr_Loadout_desc_fields[] = {
     {"pairs[0].v[0]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, pairs[0].v[0]), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
     {"pairs[0].v[1]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, pairs[0].v[1]), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
     {"pairs[0].on", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, pairs[0].on), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"pairs[0].w", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, pairs[0].w), 0, 0, 0, 30u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_pairs_0_w},
+    {"pairs[0].w", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, pairs[0].w), 0, 0, 0, 30u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elems[0]},
     {"pairs[1].v[0]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, pairs[1].v[0]), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
     {"pairs[1].v[1]", NS_ENC_INT, 1, 0, 0xdbu, NS_FIELD_AT(arr_Loadout, pairs[1].v[1]), 0, 9, 0, 8u, 0u, NULL, NULL, NULL, NULL},
     {"pairs[1].on", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, pairs[1].on), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
-    {"pairs[1].w", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, pairs[1].w), 0, 0, 0, 30u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_pairs_1_w},
+    {"pairs[1].w", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, pairs[1].w), 0, 0, 0, 30u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elems[1]},
     {"points[0]", NS_ENC_VEC_Q, 3, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, points[0]), -10000, 10000, 100, 72u, 0u, NULL, NULL, NULL, NULL},
     {"points[1]", NS_ENC_VEC_Q, 3, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, points[1]), -10000, 10000, 100, 72u, 0u, NULL, NULL, NULL, NULL},
     {"flags[0]", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, flags[0]), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
@@ -1711,10 +1717,10 @@ static const ns_field_desc arr_Loadout_desc_fields[] = {
     {"blobs[0]", NS_ENC_BYTES, 1, 0, 0x43u, NS_FIELD_AT(arr_Loadout, blobs[0]), 0, 0, 0, 42u, 4u, NULL, NULL, NULL, NULL},
     {"blobs[1]", NS_ENC_BYTES, 1, 0, 0x43u, NS_FIELD_AT(arr_Loadout, blobs[1]), 0, 0, 0, 42u, 4u, NULL, NULL, NULL, NULL},
     {"score", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(arr_Loadout, score), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"whole", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, whole), 0, 0, 0, 72u, 3u, NULL, NULL, NULL, &arr_Loadout_desc_elem_whole},
-    {"citems", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, citems), 0, 0, 0, 166u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_citems},
-    {"cnames", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, cnames), 0, 0, 0, 86u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_cnames},
-    {"cfloats", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, cfloats), 0, 0, 0, 86u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elem_cfloats},
+    {"whole", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, whole), 0, 0, 0, 72u, 3u, NULL, NULL, NULL, &arr_Loadout_desc_elems[2]},
+    {"citems", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, citems), 0, 0, 0, 166u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elems[3]},
+    {"cnames", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, cnames), 0, 0, 0, 86u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elems[4]},
+    {"cfloats", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, cfloats), 0, 0, 0, 86u, 2u, NULL, NULL, NULL, &arr_Loadout_desc_elems[5]},
 };
 const ns_type_desc arr_Loadout_desc = {
     "Loadout", "arr_Loadout", "arr", NS_KIND_COMPONENT, 0u, UINT64_C(0x74205f2782316005),
@@ -2130,9 +2136,11 @@ void arr_TinyWhole_clear_dirty(arr_TinyWhole *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_field_desc arr_TinyWhole_desc_elem_v = {"", NS_ENC_RAW, 1, 3, 0xd3u, 0, 0, sizeof(((arr_TinyWhole_snap *)0)->v[0]), 0, 7, 0, 3u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc arr_TinyWhole_desc_elems[] = {
+    {"", NS_ENC_RAW, 1, 3, 0xd3u, 0, 0, sizeof(((arr_TinyWhole_snap *)0)->v[0]), 0, 7, 0, 3u, 0u, NULL, NULL, NULL, NULL}, /* v */
+};
 static const ns_field_desc arr_TinyWhole_desc_fields[] = {
-    {"v", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_TinyWhole, v), 0, 0, 0, 9u, 3u, NULL, NULL, NULL, &arr_TinyWhole_desc_elem_v},
+    {"v", NS_ENC_ARRAY, 1, 0, 0x3u, NS_FIELD_AT(arr_TinyWhole, v), 0, 0, 0, 9u, 3u, NULL, NULL, NULL, &arr_TinyWhole_desc_elems[0]},
 };
 const ns_type_desc arr_TinyWhole_desc = {
     "TinyWhole", "arr_TinyWhole", "arr", NS_KIND_COMPONENT, 2u, UINT64_C(0x8e63510877114503),

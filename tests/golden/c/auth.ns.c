@@ -456,17 +456,19 @@ void au_Pawn_clear_dirty(au_Pawn *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value au_Pawn_desc_enum_Stance_values[] = {
+static const ns_enum_value au_Pawn_desc_enum_values[] = {
     {0, "stand"},
     {1, "crouch"},
     {2, "prone"},
 };
-static const ns_enum_desc au_Pawn_desc_enum_Stance = {"Stance", au_Pawn_desc_enum_Stance_values, 3u};
+static const ns_enum_desc au_Pawn_desc_enums[] = {
+    {"Stance", au_Pawn_desc_enum_values + 0, 3u},
+};
 static const ns_field_desc au_Pawn_desc_fields[] = {
     {"pos", NS_ENC_VEC_Q, 3, 0, 0x9bu, NS_FIELD_AT(au_Pawn, pos), -10000, 10000, 100, 72u, 0u, NULL, NULL, NULL, NULL},
     {"yaw", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(au_Pawn, yaw), -18000, 18000, 100, 24u, 0u, NULL, NULL, NULL, NULL},
     {"speed", NS_ENC_INT, 1, 0, 0x9bu, NS_FIELD_AT(au_Pawn, speed), 0, 50, 0, 13u, 0u, NULL, NULL, NULL, NULL},
-    {"stance", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(au_Pawn, stance), 0, 2, 0, 5u, 0u, NULL, &au_Pawn_desc_enum_Stance, NULL, NULL},
+    {"stance", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(au_Pawn, stance), 0, 2, 0, 5u, 0u, NULL, &au_Pawn_desc_enums[0], NULL, NULL},
     {"firing", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(au_Pawn, firing), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
     {"aim", NS_ENC_FLOAT32, 1, 0, 0x43u, NS_FIELD_AT(au_Pawn, aim), 0, 0, 0, 42u, 0u, NULL, NULL, NULL, NULL},
     {"hp", NS_ENC_INT, 1, 0, 0x9bu, NS_FIELD_AT(au_Pawn, hp), 0, 100, 0, 13u, 0u, NULL, NULL, NULL, NULL},

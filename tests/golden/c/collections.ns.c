@@ -2306,18 +2306,20 @@ const ns_entity *bag_Inventory_friends_at(const bag_Inventory *v, uint32_t index
     return index < bag_Inventory_friends_count(v) ? &v->friends.items[index] : NULL;
 }
 
-static const ns_field_desc bag_Inventory_desc_elem_hotbar = {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((bag_Inventory_snap *)0)->hotbar.items[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc bag_Inventory_desc_elem_waypoints = {"", NS_ENC_VEC_Q, 3, 0, 0x83u, 0, 0, sizeof(((bag_Inventory_snap *)0)->waypoints.items[0]), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc bag_Inventory_desc_elem_tags = {"", NS_ENC_STRING, 1, 0, 0x3u, 0, 0, sizeof(((bag_Inventory_snap *)0)->tags.items[0]), 0, 0, 0, 144u, 16u, NULL, NULL, NULL, NULL};
-static const ns_field_desc bag_Inventory_desc_elem_ammo = {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((bag_Inventory_snap *)0)->ammo.values[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc bag_Inventory_desc_elems[] = {
+    {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((bag_Inventory_snap *)0)->hotbar.items[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL}, /* hotbar */
+    {"", NS_ENC_VEC_Q, 3, 0, 0x83u, 0, 0, sizeof(((bag_Inventory_snap *)0)->waypoints.items[0]), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL}, /* waypoints */
+    {"", NS_ENC_STRING, 1, 0, 0x3u, 0, 0, sizeof(((bag_Inventory_snap *)0)->tags.items[0]), 0, 0, 0, 144u, 16u, NULL, NULL, NULL, NULL}, /* tags */
+    {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((bag_Inventory_snap *)0)->ammo.values[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL}, /* ammo */
+};
 static const ns_field_desc bag_Inventory_desc_fields[] = {
     {"items", NS_ENC_FASTARRAY, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, items), 0, 0, 0, 38163u, 256u, &bag_Item_desc, NULL, &bag_Inventory_items_ops, NULL},
     {"stash", NS_ENC_FASTARRAY, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, stash), 0, 0, 0, 548888u, 4096u, &bag_Item_desc, NULL, &bag_Inventory_stash_ops, NULL},
-    {"hotbar", NS_ENC_LIST, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, hotbar), 0, 0, 0, 656u, 16u, NULL, NULL, &bag_Inventory_hotbar_ops, &bag_Inventory_desc_elem_hotbar},
-    {"waypoints", NS_ENC_LIST, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, waypoints), 0, 0, 100, 948u, 8u, NULL, NULL, &bag_Inventory_waypoints_ops, &bag_Inventory_desc_elem_waypoints},
-    {"tags", NS_ENC_LIST, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, tags), 0, 0, 0, 600u, 4u, NULL, NULL, &bag_Inventory_tags_ops, &bag_Inventory_desc_elem_tags},
+    {"hotbar", NS_ENC_LIST, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, hotbar), 0, 0, 0, 656u, 16u, NULL, NULL, &bag_Inventory_hotbar_ops, &bag_Inventory_desc_elems[0]},
+    {"waypoints", NS_ENC_LIST, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, waypoints), 0, 0, 100, 948u, 8u, NULL, NULL, &bag_Inventory_waypoints_ops, &bag_Inventory_desc_elems[1]},
+    {"tags", NS_ENC_LIST, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, tags), 0, 0, 0, 600u, 4u, NULL, NULL, &bag_Inventory_tags_ops, &bag_Inventory_desc_elems[2]},
     {"quickbar", NS_ENC_LIST, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, quickbar), 0, 0, 0, 460u, 8u, &bag_Item_desc, NULL, &bag_Inventory_quickbar_ops, NULL},
-    {"ammo", NS_ENC_MAP, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, ammo), 0, 0, 0, 5839u, 64u, NULL, NULL, &bag_Inventory_ammo_ops, &bag_Inventory_desc_elem_ammo},
+    {"ammo", NS_ENC_MAP, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, ammo), 0, 0, 0, 5839u, 64u, NULL, NULL, &bag_Inventory_ammo_ops, &bag_Inventory_desc_elems[3]},
     {"equipped", NS_ENC_MAP, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, equipped), 0, 0, 0, 206u, 3u, &bag_Item_desc, NULL, &bag_Inventory_equipped_ops, NULL},
     {"unlocked", NS_ENC_SET, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, unlocked), 0, 0, 0, 1612u, 32u, NULL, NULL, &bag_Inventory_unlocked_ops, NULL},
     {"friends", NS_ENC_SET, 1, 0, 0x1u, NS_FIELD_AT(bag_Inventory, friends), 0, 0, 0, 1296u, 16u, NULL, NULL, &bag_Inventory_friends_ops, NULL},

@@ -1024,24 +1024,22 @@ void e2e_Scalars_clear_dirty(e2e_Scalars *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value e2e_Scalars_desc_enum_Mode_values[] = {
+static const ns_enum_value e2e_Scalars_desc_enum_values[] = {
     {0, "idle"},
     {1, "walk"},
     {5, "run"},
     {200, "fly"},
-};
-static const ns_enum_desc e2e_Scalars_desc_enum_Mode = {"Mode", e2e_Scalars_desc_enum_Mode_values, 4u};
-static const ns_enum_value e2e_Scalars_desc_enum_Wide_values[] = {
     {1, "small"},
     {INT64_C(4000000000), "huge"},
-};
-static const ns_enum_desc e2e_Scalars_desc_enum_Wide = {"Wide", e2e_Scalars_desc_enum_Wide_values, 2u};
-static const ns_enum_value e2e_Scalars_desc_enum_Signed_values[] = {
     {-300, "down"},
     {0, "level"},
     {300, "up"},
 };
-static const ns_enum_desc e2e_Scalars_desc_enum_Signed = {"Signed", e2e_Scalars_desc_enum_Signed_values, 3u};
+static const ns_enum_desc e2e_Scalars_desc_enums[] = {
+    {"Mode", e2e_Scalars_desc_enum_values + 0, 4u},
+    {"Wide", e2e_Scalars_desc_enum_values + 4, 2u},
+    {"Signed", e2e_Scalars_desc_enum_values + 6, 3u},
+};
 static const ns_field_desc e2e_Scalars_desc_fields[] = {
     {"b", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(e2e_Scalars, b), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
     {"i8v", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(e2e_Scalars, i8v), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL},
@@ -1055,9 +1053,9 @@ static const ns_field_desc e2e_Scalars_desc_fields[] = {
     {"f32v", NS_ENC_FLOAT32, 1, 0, 0x43u, NS_FIELD_AT(e2e_Scalars, f32v), 0, 0, 0, 42u, 0u, NULL, NULL, NULL, NULL},
     {"f64v", NS_ENC_FLOAT64, 1, 0, 0x43u, NS_FIELD_AT(e2e_Scalars, f64v), 0, 0, 0, 76u, 0u, NULL, NULL, NULL, NULL},
     {"e", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(e2e_Scalars, e), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"mode", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Scalars, mode), 0, 200, 0, 15u, 0u, NULL, &e2e_Scalars_desc_enum_Mode, NULL, NULL},
-    {"wide", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Scalars, wide), 1, INT64_C(4000000000), 0, 38u, 0u, NULL, &e2e_Scalars_desc_enum_Wide, NULL, NULL},
-    {"sgn", NS_ENC_INT, 1, 0, 0x93u, NS_FIELD_AT(e2e_Scalars, sgn), -300, 300, 0, 15u, 0u, NULL, &e2e_Scalars_desc_enum_Signed, NULL, NULL},
+    {"mode", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Scalars, mode), 0, 200, 0, 15u, 0u, NULL, &e2e_Scalars_desc_enums[0], NULL, NULL},
+    {"wide", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Scalars, wide), 1, INT64_C(4000000000), 0, 38u, 0u, NULL, &e2e_Scalars_desc_enums[1], NULL, NULL},
+    {"sgn", NS_ENC_INT, 1, 0, 0x93u, NS_FIELD_AT(e2e_Scalars, sgn), -300, 300, 0, 15u, 0u, NULL, &e2e_Scalars_desc_enums[2], NULL, NULL},
 };
 const ns_type_desc e2e_Scalars_desc = {
     "Scalars", "e2e_Scalars", "e2e", NS_KIND_COMPONENT, 0u, UINT64_C(0xad3cb7f5a3fb807c),
@@ -2285,13 +2283,15 @@ void e2e_Coded_clear_dirty(e2e_Coded *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value e2e_Coded_desc_enum_Mode_values[] = {
+static const ns_enum_value e2e_Coded_desc_enum_values[] = {
     {0, "idle"},
     {1, "walk"},
     {5, "run"},
     {200, "fly"},
 };
-static const ns_enum_desc e2e_Coded_desc_enum_Mode = {"Mode", e2e_Coded_desc_enum_Mode_values, 4u};
+static const ns_enum_desc e2e_Coded_desc_enums[] = {
+    {"Mode", e2e_Coded_desc_enum_values + 0, 4u},
+};
 static const ns_field_desc e2e_Coded_desc_fields[] = {
     {"small", NS_ENC_RAW, 1, 8, 0xcbu, NS_FIELD_AT(e2e_Coded, small), 0, 255, 0, 8u, 0u, NULL, NULL, NULL, NULL},
     {"ranged", NS_ENC_RAW, 1, 10, 0x9bu, NS_FIELD_AT(e2e_Coded, ranged), -500, 500, 0, 10u, 0u, NULL, NULL, NULL, NULL},
@@ -2299,7 +2299,7 @@ static const ns_field_desc e2e_Coded_desc_fields[] = {
     {"wide64", NS_ENC_RAW, 1, 41, 0x9bu, NS_FIELD_AT(e2e_Coded, wide64), INT64_C(-1000000000000), INT64_C(1000000000000), 0, 41u, 0u, NULL, NULL, NULL, NULL},
     {"full64", NS_ENC_RAW, 1, 64, 0x4bu, NS_FIELD_AT(e2e_Coded, full64), 0, 0, 0, 64u, 0u, NULL, NULL, NULL, NULL},
     {"tiny", NS_ENC_RAW, 1, 8, 0x8bu, NS_FIELD_AT(e2e_Coded, tiny), -128, 127, 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"m", NS_ENC_RAW, 1, 8, 0xd3u, NS_FIELD_AT(e2e_Coded, m), 0, 200, 0, 8u, 0u, NULL, &e2e_Coded_desc_enum_Mode, NULL, NULL},
+    {"m", NS_ENC_RAW, 1, 8, 0xd3u, NS_FIELD_AT(e2e_Coded, m), 0, 200, 0, 8u, 0u, NULL, &e2e_Coded_desc_enums[0], NULL, NULL},
     {"steady", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(e2e_Coded, steady), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
     {"q", NS_ENC_QUANT, 1, 0, 0x83u, NS_FIELD_AT(e2e_Coded, q), INT64_C(-2147483648), INT64_C(2147483647), 100, 38u, 0u, NULL, NULL, NULL, NULL},
     {"bigu", NS_ENC_INT64, 1, 0, 0xdbu, NS_FIELD_AT(e2e_Coded, bigu), 10, INT64_C(1000000), 0, 29u, 0u, NULL, NULL, NULL, NULL},
@@ -4030,16 +4030,18 @@ ns_status e2e_Notice_read(ns_reader *r, e2e_Notice_snap *out)
     return NS_OK;
 }
 
-static const ns_enum_value e2e_Notice_desc_enum_Mode_values[] = {
+static const ns_enum_value e2e_Notice_desc_enum_values[] = {
     {0, "idle"},
     {1, "walk"},
     {5, "run"},
     {200, "fly"},
 };
-static const ns_enum_desc e2e_Notice_desc_enum_Mode = {"Mode", e2e_Notice_desc_enum_Mode_values, 4u};
+static const ns_enum_desc e2e_Notice_desc_enums[] = {
+    {"Mode", e2e_Notice_desc_enum_values + 0, 4u},
+};
 static const ns_field_desc e2e_Notice_desc_fields[] = {
     {"text", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(e2e_Notice, text), 0, 0, 0, 826u, 100u, NULL, NULL, NULL, NULL},
-    {"level", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Notice, level), 0, 200, 0, 15u, 0u, NULL, &e2e_Notice_desc_enum_Mode, NULL, NULL},
+    {"level", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Notice, level), 0, 200, 0, 15u, 0u, NULL, &e2e_Notice_desc_enums[0], NULL, NULL},
     {"where.a", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(e2e_Notice, where.a), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL},
     {"where.b", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Notice, where.b), 0, 9000, 0, 21u, 0u, NULL, NULL, NULL, NULL},
 };

@@ -249,30 +249,28 @@ void enums_Facing_clear_dirty(enums_Facing *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value enums_Facing_desc_enum_Direction_values[] = {
+static const ns_enum_value enums_Facing_desc_enum_values[] = {
     {0, "north"},
     {1, "east"},
     {2, "south"},
     {3, "west"},
-};
-static const ns_enum_desc enums_Facing_desc_enum_Direction = {"Direction", enums_Facing_desc_enum_Direction_values, 4u};
-static const ns_enum_value enums_Facing_desc_enum_Delta_values[] = {
     {-1, "back"},
     {0, "stay"},
     {1, "forward"},
     {1000, "leap"},
-};
-static const ns_enum_desc enums_Facing_desc_enum_Delta = {"Delta", enums_Facing_desc_enum_Delta_values, 4u};
-static const ns_enum_value enums_Facing_desc_enum_Weapon_values[] = {
     {0, "none"},
     {INT64_C(100000), "sword"},
     {INT64_C(100001), "bow"},
 };
-static const ns_enum_desc enums_Facing_desc_enum_Weapon = {"Weapon", enums_Facing_desc_enum_Weapon_values, 3u};
+static const ns_enum_desc enums_Facing_desc_enums[] = {
+    {"Direction", enums_Facing_desc_enum_values + 0, 4u},
+    {"Delta", enums_Facing_desc_enum_values + 4, 4u},
+    {"Weapon", enums_Facing_desc_enum_values + 8, 3u},
+};
 static const ns_field_desc enums_Facing_desc_fields[] = {
-    {"dir", NS_ENC_RAW, 1, 2, 0xd3u, NS_FIELD_AT(enums_Facing, dir), 0, 3, 0, 2u, 0u, NULL, &enums_Facing_desc_enum_Direction, NULL, NULL},
-    {"step", NS_ENC_INT, 1, 0, 0x93u, NS_FIELD_AT(enums_Facing, step), -1, 1000, 0, 17u, 0u, NULL, &enums_Facing_desc_enum_Delta, NULL, NULL},
-    {"weapon", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(enums_Facing, weapon), 0, INT64_C(100001), 0, 24u, 0u, NULL, &enums_Facing_desc_enum_Weapon, NULL, NULL},
+    {"dir", NS_ENC_RAW, 1, 2, 0xd3u, NS_FIELD_AT(enums_Facing, dir), 0, 3, 0, 2u, 0u, NULL, &enums_Facing_desc_enums[0], NULL, NULL},
+    {"step", NS_ENC_INT, 1, 0, 0x93u, NS_FIELD_AT(enums_Facing, step), -1, 1000, 0, 17u, 0u, NULL, &enums_Facing_desc_enums[1], NULL, NULL},
+    {"weapon", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(enums_Facing, weapon), 0, INT64_C(100001), 0, 24u, 0u, NULL, &enums_Facing_desc_enums[2], NULL, NULL},
 };
 const ns_type_desc enums_Facing_desc = {
     "Facing", "enums_Facing", "enums", NS_KIND_COMPONENT, 0u, UINT64_C(0x8b8e4709d0d11057),

@@ -2764,14 +2764,16 @@ const rf_Crowd_crew_item *rf_Crowd_crew_at(const rf_Crowd *v, uint32_t index)
     return index < rf_Crowd_crew_count(v) ? &v->crew.items[index] : NULL;
 }
 
-static const ns_field_desc rf_Crowd_desc_elem_members = {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((rf_Crowd_snap *)0)->members.items[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc rf_Crowd_desc_elem_seats = {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((rf_Crowd_snap *)0)->seats.values[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc rf_Crowd_desc_elem_scores = {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((rf_Crowd_snap *)0)->scores.values[0]), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL};
+static const ns_field_desc rf_Crowd_desc_elems[] = {
+    {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((rf_Crowd_snap *)0)->members.items[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL}, /* members */
+    {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((rf_Crowd_snap *)0)->seats.values[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL}, /* seats */
+    {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((rf_Crowd_snap *)0)->scores.values[0]), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL}, /* scores */
+};
 static const ns_field_desc rf_Crowd_desc_fields[] = {
-    {"members", NS_ENC_LIST, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, members), 0, 0, 0, 254u, 6u, NULL, NULL, &rf_Crowd_members_ops, &rf_Crowd_desc_elem_members},
+    {"members", NS_ENC_LIST, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, members), 0, 0, 0, 254u, 6u, NULL, NULL, &rf_Crowd_members_ops, &rf_Crowd_desc_elems[0]},
     {"packs", NS_ENC_LIST, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, packs), 0, 0, 0, 301u, 3u, &rf_Pack_desc, NULL, &rf_Crowd_packs_ops, NULL},
-    {"seats", NS_ENC_MAP, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, seats), 0, 0, 0, 287u, 4u, NULL, NULL, &rf_Crowd_seats_ops, &rf_Crowd_desc_elem_seats},
-    {"scores", NS_ENC_MAP, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, scores), 0, 0, 0, 429u, 4u, NULL, NULL, &rf_Crowd_scores_ops, &rf_Crowd_desc_elem_scores},
+    {"seats", NS_ENC_MAP, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, seats), 0, 0, 0, 287u, 4u, NULL, NULL, &rf_Crowd_seats_ops, &rf_Crowd_desc_elems[1]},
+    {"scores", NS_ENC_MAP, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, scores), 0, 0, 0, 429u, 4u, NULL, NULL, &rf_Crowd_scores_ops, &rf_Crowd_desc_elems[2]},
     {"friends", NS_ENC_SET, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, friends), 0, 0, 0, 357u, 4u, NULL, NULL, &rf_Crowd_friends_ops, NULL},
     {"squad", NS_ENC_FASTARRAY, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, squad), 0, 0, 0, 583u, 4u, &rf_Aim_desc, NULL, &rf_Crowd_squad_ops, NULL},
     {"crew", NS_ENC_FASTARRAY, 1, 0, 0x3u, NS_FIELD_AT(rf_Crowd, crew), 0, 0, 0, 416u, 3u, &rf_Aim_desc, NULL, &rf_Crowd_crew_ops, NULL},

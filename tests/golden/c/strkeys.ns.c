@@ -1369,13 +1369,15 @@ const char *strk_Names_labels_at(const strk_Names *v, uint32_t index)
     return index < strk_Names_labels_count(v) ? v->labels.values[index] : NULL;
 }
 
-static const ns_field_desc strk_Names_desc_elem_scores = {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((strk_Names_snap *)0)->scores.values[0]), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL};
-static const ns_field_desc strk_Names_desc_elem_labels = {"", NS_ENC_STRING, 1, 0, 0x3u, 0, 0, sizeof(((strk_Names_snap *)0)->labels.values[0]), 0, 0, 0, 94u, 10u, NULL, NULL, NULL, NULL};
+static const ns_field_desc strk_Names_desc_elems[] = {
+    {"", NS_ENC_INT, 1, 0, 0xc3u, 0, 0, sizeof(((strk_Names_snap *)0)->scores.values[0]), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL}, /* scores */
+    {"", NS_ENC_STRING, 1, 0, 0x3u, 0, 0, sizeof(((strk_Names_snap *)0)->labels.values[0]), 0, 0, 0, 94u, 10u, NULL, NULL, NULL, NULL}, /* labels */
+};
 static const ns_field_desc strk_Names_desc_fields[] = {
-    {"scores", NS_ENC_MAP, 1, 0, 0x23u, NS_FIELD_AT(strk_Names, scores), 0, 0, 0, 2970u, 16u, NULL, NULL, &strk_Names_scores_ops, &strk_Names_desc_elem_scores},
+    {"scores", NS_ENC_MAP, 1, 0, 0x23u, NS_FIELD_AT(strk_Names, scores), 0, 0, 0, 2970u, 16u, NULL, NULL, &strk_Names_scores_ops, &strk_Names_desc_elems[0]},
     {"tags", NS_ENC_SET, 1, 0, 0x3u, NS_FIELD_AT(strk_Names, tags), 0, 0, 0, 952u, 8u, NULL, NULL, &strk_Names_tags_ops, NULL},
     {"stats", NS_ENC_MAP, 1, 0, 0x3u, NS_FIELD_AT(strk_Names, stats), 0, 0, 0, 2232u, 8u, &strk_Stat_desc, NULL, &strk_Names_stats_ops, NULL},
-    {"labels", NS_ENC_MAP, 1, 0, 0x3u, NS_FIELD_AT(strk_Names, labels), 0, 0, 0, 739u, 4u, NULL, NULL, &strk_Names_labels_ops, &strk_Names_desc_elem_labels},
+    {"labels", NS_ENC_MAP, 1, 0, 0x3u, NS_FIELD_AT(strk_Names, labels), 0, 0, 0, 739u, 4u, NULL, NULL, &strk_Names_labels_ops, &strk_Names_desc_elems[1]},
     {"bag.marks", NS_ENC_SET, 1, 0, 0x3u, NS_FIELD_AT(strk_Names, bag.marks), 0, 0, 0, 415u, 4u, NULL, NULL, &strk_Bag_marks_ops, NULL},
     {"hp", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(strk_Names, hp), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
 };
