@@ -2,7 +2,7 @@
 #
 #   netschema_generate(TARGET <name> SCHEMAS <file>...
 #                      [IMPORT_DIRS <dir>...] [OUT_DIR <dir>] [OPTIONS <netschemac option>...]
-#                      [AUTO_INLINE] [CODEC_TABLE])
+#                      [AUTO_INLINE] [CODEC_TABLE] [SPLIT <n>])
 #
 # Creates a static library <name> from <stem>.ns.c of every schema, linked to netschema::runtime,
 # with OUT_DIR (default: ${CMAKE_CURRENT_BINARY_DIR}/<name>_gen) as a public include directory.
@@ -18,6 +18,11 @@
 # CODEC_TABLE runs netschemac with --codec table: _write and _read call the runtime's
 # descriptor-driven functions instead of straight-line code (docs/generated-api.md, "Table
 # mode"). The same API and the same bytes on the wire; much less C to compile, slower codecs.
+#
+# SPLIT <n> runs netschemac with --split <n>: each schema's records are spread over n sources
+# (<stem>.ns.c, <stem>.ns.2.c ... <stem>.ns.<n>.c), which the build compiles in parallel. The
+# same code and the same bytes on the wire; a record's calls to the structs it holds may cross
+# sources and so are not inlined.
 include_guard(GLOBAL)
 
 # Fails at configure time when a listed schema does not exist (rather than with "No rule to make
@@ -47,7 +52,7 @@ function(_netschema_check_schema target schema import_dirs)
 endfunction()
 
 function(netschema_generate)
-  cmake_parse_arguments(NSG "AUTO_INLINE;CODEC_TABLE" "TARGET;OUT_DIR" "SCHEMAS;IMPORT_DIRS;OPTIONS" ${ARGN})
+  cmake_parse_arguments(NSG "AUTO_INLINE;CODEC_TABLE" "TARGET;OUT_DIR;SPLIT" "SCHEMAS;IMPORT_DIRS;OPTIONS" ${ARGN})
   if(NOT NSG_TARGET OR NOT NSG_SCHEMAS)
     message(FATAL_ERROR "netschema_generate: TARGET and SCHEMAS are required")
   endif()
@@ -64,6 +69,13 @@ function(netschema_generate)
   if(NSG_CODEC_TABLE)
     list(APPEND include_args --codec table)
   endif()
+  if(NOT NSG_SPLIT)
+    set(NSG_SPLIT 1)
+  elseif(NOT NSG_SPLIT MATCHES "^[1-9][0-9]?$" OR NSG_SPLIT GREATER 64)
+    message(FATAL_ERROR "netschema_generate(TARGET ${NSG_TARGET}): SPLIT takes a number from 1 to 64, not '${NSG_SPLIT}'")
+  elseif(NSG_SPLIT GREATER 1)
+    list(APPEND include_args --split ${NSG_SPLIT})
+  endif()
   foreach(dir IN LISTS NSG_IMPORT_DIRS)
     get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     list(APPEND include_args -I "${dir}")
@@ -78,16 +90,21 @@ function(netschema_generate)
     string(REGEX REPLACE "\\.netschema$" "" stem "${name}")
     set(out_h "${NSG_OUT_DIR}/${stem}.ns.h")
     set(out_c "${NSG_OUT_DIR}/${stem}.ns.c")
+    if(NSG_SPLIT GREATER 1)
+      foreach(k RANGE 2 ${NSG_SPLIT})
+        list(APPEND out_c "${NSG_OUT_DIR}/${stem}.ns.${k}.c")
+      endforeach()
+    endif()
     set(depfile "${NSG_OUT_DIR}/${stem}.ns.d")
     add_custom_command(
-      OUTPUT "${out_h}" "${out_c}"
+      OUTPUT "${out_h}" ${out_c}
       COMMAND netschema::netschemac -o "${NSG_OUT_DIR}" --depfile "${depfile}" ${include_args} ${NSG_OPTIONS}
               "${schema}"
       DEPENDS "${schema}" netschema::netschemac
       DEPFILE "${depfile}"
       COMMENT "netschemac ${name}"
       VERBATIM)
-    list(APPEND sources "${out_c}")
+    list(APPEND sources ${out_c})
     list(APPEND headers "${out_h}")
   endforeach()
 

@@ -32,6 +32,7 @@ typedef struct cli {
     bool         format, write, compat;
     emit_kind    emit;
     bool         codec_table; /* --codec table */
+    unsigned     split;       /* --split N */
     nsc_diag_format diag_format;
     unsigned     max_errors;
 } cli;
@@ -54,6 +55,8 @@ static void usage(FILE *f)
           "  --codec inline|table   how the generated C codes records: straight-line code (inline,\n"
           "                         the default: fastest) or calls into descriptor-driven runtime\n"
           "                         functions (table: smaller, builds faster; same bytes on the wire)\n"
+          "  --split N              spread the records over N sources that build in parallel:\n"
+          "                         FILE.ns.c, then FILE.ns.2.c up to FILE.ns.N.c (N at most 64)\n"
           "  --hash                 print the schema hash and one hash per type\n"
           "  --format               print each file in the canonical style (idl/SPEC.md section 14);\n"
           "                         with --write rewrite the files, with --check list those that\n"
@@ -137,6 +140,11 @@ static int parse_args(int argc, char **argv, cli *c)
             if (strcmp(v, "text") == 0) c->diag_format = NSC_DIAG_TEXT;
             else if (strcmp(v, "json") == 0) c->diag_format = NSC_DIAG_JSON;
             else return bad_usage("--diagnostics takes 'text' or 'json', not '%s'", v);
+        } else if ((v = option_value(argc, argv, &i, "--split"))) {
+            char *end;
+            unsigned long n = strtoul(v, &end, 10);
+            if (!*v || *end || n == 0 || n > NSC_MAX_SPLIT) return bad_usage("--split takes a number from 1 to 64, not '%s'", v);
+            c->split = (unsigned)n;
         } else if ((v = option_value(argc, argv, &i, "--max-errors"))) {
             char *end;
             unsigned long n = strtoul(v, &end, 10);
@@ -211,15 +219,19 @@ static int write_depfile(const cli *c, nsc_context *ctx, nsc_unit *const *units,
     for (size_t i = 0; i < nunits; i++) {
         if (!units[i]) continue;
         const char *stem = nsc_unit_stem(units[i]);
-        const char *exts[2] = {".ns.h", ".ns.c"};
-        size_t n = c->emit == EMIT_JSON ? 1 : 2;
+        /* .ns.h, .ns.c, then .ns.2.c ... with --split */
+        size_t n = c->emit == EMIT_JSON ? 1 : 1 + (c->split > 1 ? c->split : 1);
         for (size_t k = 0; k < n && !c->check_only; k++) {
+            char ext[32];
+            if (c->emit == EMIT_JSON) snprintf(ext, sizeof ext, ".json");
+            else if (k < 2) snprintf(ext, sizeof ext, k == 0 ? ".ns.h" : ".ns.c");
+            else snprintf(ext, sizeof ext, ".ns.%zu.c", k);
             if (!first) fputc(' ', f);
             first = false;
             dep_path(f, c->out_dir);
             fputc('/', f);
             dep_path(f, stem);
-            dep_path(f, c->emit == EMIT_JSON ? ".json" : exts[k]);
+            dep_path(f, ext);
         }
     }
     if (c->check_only) dep_path(f, c->depfile);
@@ -424,6 +436,7 @@ int main(int argc, char **argv)
     opt.import_dir_count = c.nimports;
     opt.diag_format = c.diag_format;
     opt.codec = c.codec_table ? NSC_CODEC_TABLE : NSC_CODEC_INLINE;
+    opt.split = c.split;
     if (c.max_errors) opt.max_errors = c.max_errors;
     /* Colour only for a terminal that can show it: not with NO_COLOR, nor TERM=dumb (which Emacs's
      * compilation buffers set, though they run us on a pseudo-terminal). */

@@ -97,24 +97,25 @@ static void header(nsc_cgen *g)
     nsc_p_line(h, "#endif");
 }
 
-static void source(nsc_cgen *g)
+static void includes(nsc_cgen *g, nsc_printer *c)
 {
-    nsc_printer *c = g->c;
-    preamble(g, c, "c");
     nsc_p_line(c, "#include \"%s.ns.h\"", g->u->stem);
     nsc_p_empty(c);
     nsc_p_line(c, "#include <stddef.h>");
     nsc_p_line(c, "#include <string.h>");
-    nsc_cg_enum_functions(g);
-    for (size_t i = 0; i < g->u->ndecls; i++)
-        if (g->u->decls[i]->kind == NSC_D_EXTERN) nsc_cg_extern_descriptor(g, g->u->decls[i]);
-    const nsc_decl **order = g->order;
-    size_t n = g->norder;
-    for (size_t i = 0; i < n; i++) {
+}
+
+/* The functions and descriptors of the records order[part_from..part_to). A record refers to
+ * another's public names only (its functions, descriptor and default snapshot), never to its
+ * file-local helpers, so any split of the order builds. */
+static void records(nsc_cgen *g)
+{
+    nsc_printer *c = g->c;
+    for (size_t i = g->part_from; i < g->part_to; i++) {
         /* What a record's functions format is dropped after it: memory follows the largest
          * record, not the schema. */
         nsc_arena_mark mark = nsc_arena_get_mark(g->a);
-        const nsc_decl *d = order[i];
+        const nsc_decl *d = g->order[i];
         nsc_p_blank(c);
         nsc_p_line(c, "/* ---- %s %s ---- */", nsc_decl_kind_name(d->kind), d->name.text);
         if (d->kind == NSC_D_UNION) {
@@ -142,8 +143,29 @@ static void source(nsc_cgen *g)
         nsc_cg_entropy(g, d);
         nsc_arena_release(g->a, mark);
     }
+}
+
+/* <stem>.ns.c: the enums, the extern structs' descriptors, the first part's records, the type
+ * table and the dispatch tables. */
+static void source(nsc_cgen *g)
+{
+    nsc_printer *c = g->c;
+    preamble(g, c, "c");
+    includes(g, c);
+    nsc_cg_enum_functions(g);
+    for (size_t i = 0; i < g->u->ndecls; i++)
+        if (g->u->decls[i]->kind == NSC_D_EXTERN) nsc_cg_extern_descriptor(g, g->u->decls[i]);
+    records(g);
     nsc_cg_type_table(g);
     nsc_cg_dispatch_source(g);
+}
+
+/* <stem>.ns.<k>.c, k >= 2: more records (--split). */
+static void source_part(nsc_cgen *g)
+{
+    preamble(g, g->c, NSC_FMT(g, "%u.c", g->part));
+    includes(g, g->c);
+    records(g);
 }
 
 /* Prints one file into dir/<stem>.ns.<ext> through a temporary file, so a failed run never
@@ -170,16 +192,37 @@ static int emit_file(nsc_cgen *g, const char *dir, const char *ext, nsc_printer 
     return rc;
 }
 
+/* Where part k (1-based) of n ends in the record order: the parts carry about equal shares of
+ * the records' fields, which is what their code grows with. */
+static size_t part_end(const nsc_cgen *g, unsigned k, unsigned n)
+{
+    size_t total = 0, sum = 0, i = 0;
+    for (size_t j = 0; j < g->norder; j++) total += 1 + g->order[j]->nfields;
+    if (k == n) return g->norder;
+    while (i < g->norder && sum + 1 + g->order[i]->nfields <= total * k / n) sum += 1 + g->order[i++]->nfields;
+    return i;
+}
+
 int nsc_emit_c(nsc_context *ctx, const nsc_unit *u, const char *out_dir)
 {
     if (!ctx->checked || ctx->check_errors) return -1;
     nsc_printer h, c;
     nsc_p_init(&h);
     nsc_p_init(&c);
-    nsc_cgen g = {ctx, &ctx->arena, u, &h, &c, NULL, 0};
+    nsc_cgen g = {ctx, &ctx->arena, u, &h, &c, NULL, 0, 1, 0, 0};
     nsc_cg_record_order(&g);
+    unsigned parts = ctx->opt.split > 1 ? ctx->opt.split : 1;
+    if (parts > NSC_MAX_SPLIT) parts = NSC_MAX_SPLIT;
     int rc = emit_file(&g, out_dir, "h", &h, header);
-    if (rc == 0) rc = emit_file(&g, out_dir, "c", &c, source);
+    for (unsigned k = 1; k <= parts && rc == 0; k++) {
+        /* Every part is written, an empty one too: a build lists them before it knows the schema. */
+        nsc_p_free(&c);
+        nsc_p_init(&c);
+        g.part = k;
+        g.part_from = g.part_to;
+        g.part_to = part_end(&g, k, parts);
+        rc = emit_file(&g, out_dir, k == 1 ? "c" : NSC_FMT(&g, "%u.c", k), &c, k == 1 ? source : source_part);
+    }
     free(g.order);
     nsc_p_free(&h);
     nsc_p_free(&c);

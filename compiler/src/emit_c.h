@@ -23,6 +23,8 @@ typedef struct nsc_cgen {
     const nsc_decl **order;  /* the records and unions, each struct or union before its users
                                 (nsc_cg_record_order) */
     size_t          norder;
+    unsigned        part;                /* the source being printed: 1 is <stem>.ns.c (--split) */
+    size_t          part_from, part_to;  /* its records: order[part_from..part_to) */
 } nsc_cgen;
 
 /* ---- names and C types (emit_c_types.c) ---- */

@@ -231,12 +231,23 @@ bool nsc_cg_table_quantize(nsc_cgen *g, const nsc_decl *d)
     const char *n = nsc_cg_name(g, d), *values = nsc_cg_fn(g, d, "values");
     nsc_p_empty(c);
     const char **motion = nsc_cg_table_motions(g, d);
+    /* Split over several sources (--split), a struct's value table may live in another one: it
+     * has external linkage then, declared here before its users' entries. */
+    bool split = g->ctx->opt.split > 1;
+    for (size_t i = 0; split && i < d->nfields; i++) {
+        const nsc_type *t = d->fields[i]->sem.type;
+        bool seen = t->kind != NSC_T_STRUCT;
+        for (size_t j = 0; j < i && !seen; j++) seen = d->fields[j]->sem.type->decl == t->decl;
+        if (!seen) nsc_p_line(c, "extern const ns_value_table %s;", nsc_cg_fn(g, t->decl, "values"));
+    }
     nsc_p_line(c, "static const ns_value_field %s_fields[] = {", values);
     c->indent++;
     for (size_t i = 0; i < d->nfields; i++) value_entry(g, d, d->fields[i], motion[i]);
     c->indent--;
     nsc_p_line(c, "};");
-    nsc_p_line(c, "static const ns_value_table %s = {%s_fields, %zuu, sizeof(%s_snap), %s};", values, values, d->nfields, n,
+    if (split && d->kind == NSC_D_STRUCT) nsc_p_line(c, "extern const ns_value_table %s; /* --split */", values);
+    nsc_p_line(c, "%sconst ns_value_table %s = {%s_fields, %zuu, sizeof(%s_snap), %s};",
+               split && d->kind == NSC_D_STRUCT ? "" : "static ", values, values, d->nfields, n,
                nsc_cg_has_dirty(d) ? NSC_FMT(g, "offsetof(%s, ns_dirty)", n) : "0");
     nsc_p_empty(c);
     nsc_p_line(c, "void %s(const %s *v, %s_snap *s)", nsc_cg_fn(g, d, "quantize"), n, n);

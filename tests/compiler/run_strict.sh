@@ -6,7 +6,8 @@
 #
 # Every DIR/*.netschema (and every DIR/*.gen.sh, a script that writes a schema to the path it is
 # given: for inputs too long to keep as a file) is compiled with netschemac -o, in each codec mode
-# (--codec inline and --codec table); the generated <stem>.ns.c is then compiled (-O2 -c, so the
+# (--codec inline and --codec table, and the table mode split over three sources with --split 3);
+# every generated <stem>.ns*.c is then compiled (-O2 -c, so the
 # optimizer's warnings count too) by each of gcc, clang, g++ and clang++ that is installed. Under the sanitizer build netschemac itself runs with
 # UBSan, which catches undefined behaviour in the emitter. At least one C compiler must exist.
 # DIR is on the include path too: a schema with extern structs keeps its <prefix>_extern.h there.
@@ -52,18 +53,27 @@ for src in *.netschema *.gen.sh; do
         failures=$((failures + 1))
         continue
     fi
-    for gen in "$out" "$out/table"; do
-        for entry in $compilers; do
-            cc=${entry%:*} lang=${entry#*:}
-            std=-std=c11
-            [ "$lang" = c++ ] && std=-std=c++17
-            # shellcheck disable=SC2086 # warnings is a word list on purpose
-            if ! $cc -x "$lang" $std $warnings -O2 -c -I"$include" -I"$gen" -I. "$gen/$stem.ns.c" -o "$gen/$stem.o" \
-                >"$tmp/cc.log" 2>&1; then
-                echo "FAIL: $gen/$stem.ns.c with $cc $std:"
-                cut -c1-300 "$tmp/cc.log" | head -20
-                failures=$((failures + 1))
-            fi
+    # The table mode once more, split over three sources (--split): each must build on its own.
+    if ! "$nsc" --codec table --split 3 -o "$out/split" "$file" >"$tmp/err" 2>&1 || [ -s "$tmp/err" ]; then
+        echo "FAIL: netschemac --codec table --split 3 on $src:"
+        head -c 4000 "$tmp/err"
+        failures=$((failures + 1))
+        continue
+    fi
+    for gen in "$out" "$out/table" "$out/split"; do
+        for c in "$gen/$stem".ns*.c; do
+            for entry in $compilers; do
+                cc=${entry%:*} lang=${entry#*:}
+                std=-std=c11
+                [ "$lang" = c++ ] && std=-std=c++17
+                # shellcheck disable=SC2086 # warnings is a word list on purpose
+                if ! $cc -x "$lang" $std $warnings -O2 -c -I"$include" -I"$gen" -I. "$c" -o "$c.o" \
+                    >"$tmp/cc.log" 2>&1; then
+                    echo "FAIL: $c with $cc $std:"
+                    cut -c1-300 "$tmp/cc.log" | head -20
+                    failures=$((failures + 1))
+                fi
+            done
         done
     done
 done

@@ -78,6 +78,7 @@ for gen in "Unix Makefiles" Ninja; do
             -DCMAKE_PREFIX_PATH="$prefix" -DNETSCHEMA_SOURCE_DIR="$root"
         run_logged "$dir/build1.log" cmake --build "$dir/build"
         check_output "$dir/build/consumer" "$name"
+        check_output "$dir/build/consumer_split" "$name, schemas split over two sources"
         first=$(regenerated "$dir/build1.log")
         [ "$first" = "chat.netschema common.netschema game.netschema" ] || fail "$name: first build generated '$first'"
         touch "$dir/src/schemas/common.netschema"

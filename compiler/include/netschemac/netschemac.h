@@ -70,7 +70,14 @@ typedef struct nsc_options {
     nsc_diag_format diag_format;
     bool         color;              /* ANSI colours in text diagnostics */
     nsc_codec    codec;              /* what nsc_emit_c generates (default NSC_CODEC_INLINE) */
+    unsigned     split;              /* nsc_emit_c spreads the records over this many sources, which
+                                        build in parallel: <stem>.ns.c, then <stem>.ns.2.c up to
+                                        <stem>.ns.<split>.c (0 or 1: one source; at most
+                                        NSC_MAX_SPLIT) */
 } nsc_options;
+
+/* The most sources nsc_options.split asks for. */
+#define NSC_MAX_SPLIT 64u
 
 /* Fills opt with the defaults (no import dirs, 50 errors, text to stderr). */
 void nsc_options_init(nsc_options *opt);
@@ -116,7 +123,8 @@ char *nsc_format(nsc_context *ctx, const nsc_unit *u, size_t *len);
 int nsc_compat(nsc_context *old_ctx, const nsc_unit *old_unit, nsc_context *new_ctx, const nsc_unit *new_unit,
                nsc_diag_format format, FILE *out);
 
-/* Writes <stem>.ns.h and <stem>.ns.c for the unit into out_dir. Returns 0 on success. */
+/* Writes <stem>.ns.h and <stem>.ns.c for the unit into out_dir (with nsc_options.split = n > 1,
+ * also <stem>.ns.2.c to <stem>.ns.<n>.c). Returns 0 on success. */
 int nsc_emit_c(nsc_context *ctx, const nsc_unit *u, const char *out_dir);
 
 /* The output stem of a unit ("game" for ".../game.netschema"). */
