@@ -15,8 +15,8 @@ const char *const nsc_record_suffixes[] = {
     "authority_read", "authority_write", "authority_send", "authority_decode", "validate_fn",
     "entropy_read", "entropy_write",
     /* file-local in the generated source */
-    "reference", "reference_any", "check", "desc_fields", "pred", "decode", "values", "values_fields", "values_motion", "desc_enums",
-    "desc_enum_values", "desc_elems",
+    "reference", "reference_any", "check", "desc_fields", "pred", "decode", "values", "values_fields",
+    "values_motion", "desc_enums", "desc_enum_values", "desc_elems",
     /* file-local in every source whose dispatch tables list the record (emit_c_dispatch.c) */
     "dispatch_one", "erased_snap_default", "erased_init", "erased_quantize", "erased_dequantize",
     "erased_snap_equal", "erased_write", "erased_read", "erased_apply", "erased_interpolate",
@@ -352,8 +352,8 @@ static void claim_record(nsc_checker *c, const nsc_decl *d)
 {
     what w = describe("%s '%s'", nsc_decl_kind_name(d->kind), d->name.text);
     claim(c, nsc_cname(c->a, d), d, w, d->name.loc);
-    const char *stem = nsc_arena_printf(c->a, "%s_%s_", d->unit->prefix, d->name.text);
-    const char *upper = nsc_upper(c->a, stem);
+    const char *stem = nsc_arena_concat(c->a, nsc_cname(c->a, d), "_", (const char *)NULL);
+    const char *upper = nsc_upper(c->a, stem), *setter = nsc_arena_concat(c->a, stem, "set_", (const char *)NULL);
     size_t stem_len = strlen(stem);
     for (size_t i = 0; i < nsc_record_suffix_count; i++)
         claim(c, joined(c, stem, stem_len, nsc_record_suffixes[i]), d, w, d->name.loc);
@@ -363,7 +363,6 @@ static void claim_record(nsc_checker *c, const nsc_decl *d)
         const nsc_field *f = d->fields[i];
         what fw = describe("the helpers of field '%s' of '%s'", f->name.text, d->name.text);
         what fp = describe("field '%s' of '%s'", f->name.text, d->name.text);
-        const char *setter = joined(c, stem, stem_len, "set_");
         claim_as(c, joined(c, setter, stem_len + 4, f->name.text), d, fw, fp, f->name.loc);
         if (!f->sem.type || !nsc_type_is_collection(f->sem.type)) continue;
         for (const char *const *sfx = nsc_collection_suffixes(f->sem.type); *sfx; sfx++)

@@ -1,5 +1,6 @@
-/* emit_c.c — writes <stem>.ns.h and <stem>.ns.c for a checked unit (docs/generated-api.md). The output is
- * deterministic: it depends only on the schema, its imports and the compiler version. */
+/* emit_c.c — writes <stem>.ns.h and <stem>.ns.c for a checked unit (docs/generated-api.md), and with
+ * --split the further sources <stem>.ns.2.c ... The output is deterministic: it depends only on
+ * the schema, its imports, the options and the compiler version. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,8 +107,9 @@ static void includes(nsc_cgen *g, nsc_printer *c)
 }
 
 /* The functions and descriptors of the records order[part_from..part_to). A record refers to
- * another's public names only (its functions, descriptor and default snapshot), never to its
- * file-local helpers, so any split of the order builds. */
+ * another's public names only (its functions, descriptor and default snapshot; in the table
+ * mode of a split output also a struct's value table, which then has external linkage:
+ * emit_c_table.c), never to its file-local helpers, so any split of the order builds. */
 static void records(nsc_cgen *g)
 {
     nsc_printer *c = g->c;
