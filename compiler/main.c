@@ -222,10 +222,9 @@ static int write_depfile(const cli *c, nsc_context *ctx, nsc_unit *const *units,
         /* .ns.h, .ns.c, then .ns.2.c ... with --split */
         size_t n = c->emit == EMIT_JSON ? 1 : 1 + (c->split > 1 ? c->split : 1);
         for (size_t k = 0; k < n && !c->check_only; k++) {
-            char ext[32];
-            if (c->emit == EMIT_JSON) snprintf(ext, sizeof ext, ".json");
-            else if (k < 2) snprintf(ext, sizeof ext, k == 0 ? ".ns.h" : ".ns.c");
-            else snprintf(ext, sizeof ext, ".ns.%zu.c", k);
+            char part[32];
+            snprintf(part, sizeof part, ".ns.%zu.c", k);
+            const char *ext = c->emit == EMIT_JSON ? ".json" : k == 0 ? ".ns.h" : k == 1 ? ".ns.c" : part;
             if (!first) fputc(' ', f);
             first = false;
             dep_path(f, c->out_dir);

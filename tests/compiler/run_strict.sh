@@ -54,11 +54,16 @@ for src in *.netschema *.gen.sh; do
         continue
     fi
     # The table mode once more, split over three sources (--split): each must build on its own.
-    if ! "$nsc" --codec table --split 3 -o "$out/split" "$file" >"$tmp/err" 2>&1 || [ -s "$tmp/err" ]; then
+    if ! "$nsc" --codec table --split 3 -o "$out/split" --depfile "$tmp/$stem.split.d" "$file" >"$tmp/err" 2>&1 ||
+        [ -s "$tmp/err" ]; then
         echo "FAIL: netschemac --codec table --split 3 on $src:"
         head -c 4000 "$tmp/err"
         failures=$((failures + 1))
         continue
+    fi
+    if ! grep -q "$stem.ns.3.c" "$tmp/$stem.split.d"; then
+        echo "FAIL: $src: the depfile of --split 3 does not list $stem.ns.3.c"
+        failures=$((failures + 1))
     fi
     for gen in "$out" "$out/table" "$out/split"; do
         for c in "$gen/$stem".ns*.c; do
