@@ -82,6 +82,13 @@ static int write_schema(const char *path, int n, int proto)
     return rc;
 }
 
+/* User + system seconds of a finished child. */
+static double cpu_seconds(const struct rusage *ru)
+{
+    return (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec * 1e-6 + (double)ru->ru_stime.tv_sec +
+           (double)ru->ru_stime.tv_usec * 1e-6;
+}
+
 /* Runs argv (searched on the PATH) with its output discarded; returns the CPU seconds (user +
  * system) it used, which a machine busy with other work inflates less than wall time, or a
  * negative value when it cannot be run or exits non-zero. */
@@ -99,8 +106,7 @@ static double run(char *const argv[])
         return -1;
     }
     wait4(pid, &status, 0, &ru);
-    double t = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
-               (double)ru.ru_stime.tv_usec * 1e-6;
+    double t = cpu_seconds(&ru);
     posix_spawn_file_actions_destroy(&fa);
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
 }
@@ -127,8 +133,7 @@ static double run_parallel(char *const *const argvs[], int n, double *cpu)
         struct rusage ru;
         memset(&ru, 0, sizeof ru);
         wait4(pid[i], &status, 0, &ru);
-        *cpu += (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
-                (double)ru.ru_stime.tv_usec * 1e-6;
+        *cpu += cpu_seconds(&ru);
         ok &= WIFEXITED(status) && WEXITSTATUS(status) == 0;
     }
     double wall = bench_now() - t0;

@@ -131,15 +131,6 @@ char *nsc_arena_strndup(nsc_arena *a, const char *s, size_t n)
     return p;
 }
 
-char *nsc_arena_join(nsc_arena *a, const char *s1, size_t n1, const char *s2, size_t n2)
-{
-    char *p = bump(a, n1 + n2 + 1, 1);
-    if (n1) memcpy(p, s1, n1);
-    if (n2) memcpy(p + n1, s2, n2);
-    p[n1 + n2] = '\0';
-    return p;
-}
-
 char *nsc_arena_concat(nsc_arena *a, const char *first, ...)
 {
     va_list ap;

@@ -34,8 +34,6 @@ void *nsc_arena_alloc(nsc_arena *a, size_t n);
  * takes its length plus one, not a 16-byte slot. */
 char *nsc_arena_strndup(nsc_arena *a, const char *s, size_t n);
 char *nsc_arena_strdup(nsc_arena *a, const char *s);
-/* The n1 bytes of s1, then the n2 bytes of s2, then a NUL, unaligned like strndup's. */
-char *nsc_arena_join(nsc_arena *a, const char *s1, size_t n1, const char *s2, size_t n2);
 /* The strings up to a NULL, one after another: names made of parts cost a fraction of a printf. */
 char *nsc_arena_concat(nsc_arena *a, const char *first, ...)
 #if defined(__GNUC__) || defined(__clang__)

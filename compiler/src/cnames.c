@@ -343,9 +343,9 @@ static void check_hooks(nsc_checker *c, const nsc_decl *d)
 }
 
 /* stem + suffix: most names a declaration claims share "<prefix>_<Name>_". */
-static const char *joined(nsc_checker *c, const char *stem, size_t stem_len, const char *suffix)
+static const char *joined(nsc_checker *c, const char *stem, const char *suffix)
 {
-    return nsc_arena_join(c->a, stem, stem_len, suffix, strlen(suffix));
+    return nsc_arena_concat(c->a, stem, suffix, (const char *)NULL);
 }
 
 static void claim_record(nsc_checker *c, const nsc_decl *d)
@@ -353,17 +353,16 @@ static void claim_record(nsc_checker *c, const nsc_decl *d)
     what w = describe("%s '%s'", nsc_decl_kind_name(d->kind), d->name.text);
     claim(c, nsc_cname(c->a, d), d, w, d->name.loc);
     const char *stem = nsc_arena_concat(c->a, nsc_cname(c->a, d), "_", (const char *)NULL);
-    const char *upper = nsc_upper(c->a, stem), *setter = nsc_arena_concat(c->a, stem, "set_", (const char *)NULL);
-    size_t stem_len = strlen(stem);
+    const char *upper = nsc_upper(c->a, stem), *setter = joined(c, stem, "set_");
     for (size_t i = 0; i < nsc_record_suffix_count; i++)
-        claim(c, joined(c, stem, stem_len, nsc_record_suffixes[i]), d, w, d->name.loc);
+        claim(c, joined(c, stem, nsc_record_suffixes[i]), d, w, d->name.loc);
     for (size_t i = 0; i < sizeof record_macros / sizeof record_macros[0]; i++)
-        claim(c, joined(c, upper, stem_len, record_macros[i]), d, w, d->name.loc);
+        claim(c, joined(c, upper, record_macros[i]), d, w, d->name.loc);
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
         what fw = describe("the helpers of field '%s' of '%s'", f->name.text, d->name.text);
         what fp = describe("field '%s' of '%s'", f->name.text, d->name.text);
-        claim_as(c, joined(c, setter, stem_len + 4, f->name.text), d, fw, fp, f->name.loc);
+        claim_as(c, joined(c, setter, f->name.text), d, fw, fp, f->name.loc);
         if (!f->sem.type || !nsc_type_is_collection(f->sem.type)) continue;
         for (const char *const *sfx = nsc_collection_suffixes(f->sem.type); *sfx; sfx++)
             claim_as(c, nsc_coll_name(c->a, d, f, *sfx), d, fw, fp, f->name.loc);

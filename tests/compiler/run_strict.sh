@@ -28,6 +28,26 @@ for cc in gcc clang; do command -v $cc >/dev/null 2>&1 && compilers="$compilers 
 for cxx in g++ clang++; do command -v $cxx >/dev/null 2>&1 && compilers="$compilers $cxx:c++"; done
 
 failures=0 cases=0
+
+# generate OUT DEPFILE [OPTION...]: netschemac OPTION... -o OUT --depfile DEPFILE on the current
+# schema, which must succeed without a word; else a failure is counted and 1 returned.
+generate() {
+    gen_out=$1 gen_dep=$2
+    shift 2
+    "$nsc" "$@" -o "$gen_out" --depfile "$gen_dep" "$file" >"$tmp/err" 2>&1 && [ ! -s "$tmp/err" ] && return 0
+    echo "FAIL: netschemac $* on $src:"
+    head -c 4000 "$tmp/err"
+    failures=$((failures + 1))
+    return 1
+}
+
+# lists DEPFILE NAME: the depfile names NAME (a target or a schema read), else a failure.
+lists() {
+    grep -q "$2" "$1" && return 0
+    echo "FAIL: $src: the depfile $1 does not list $2"
+    failures=$((failures + 1))
+}
+
 cd "$dir" || exit 2
 for src in *.netschema *.gen.sh; do
     [ -e "$src" ] || continue
@@ -36,35 +56,13 @@ for src in *.netschema *.gen.sh; do
         *) stem=${src%.netschema}; file=$src ;;
     esac
     cases=$((cases + 1))
-    out=$tmp/$stem depfile=$tmp/$stem.deps/$stem.ns.d
-    if ! "$nsc" -o "$out" --depfile "$depfile" "$file" >"$tmp/err" 2>&1 || [ -s "$tmp/err" ]; then
-        echo "FAIL: netschemac on $src:"
-        head -c 4000 "$tmp/err"
-        failures=$((failures + 1))
-        continue
-    fi
-    if ! grep -q "$stem.netschema" "$depfile"; then
-        echo "FAIL: $src: no depfile $depfile listing the schema"
-        failures=$((failures + 1))
-    fi
-    if ! "$nsc" --codec table -o "$out/table" "$file" >"$tmp/err" 2>&1 || [ -s "$tmp/err" ]; then
-        echo "FAIL: netschemac --codec table on $src:"
-        head -c 4000 "$tmp/err"
-        failures=$((failures + 1))
-        continue
-    fi
+    out=$tmp/$stem
+    generate "$out" "$tmp/$stem.deps/$stem.ns.d" || continue
+    lists "$tmp/$stem.deps/$stem.ns.d" "$stem.netschema"
+    generate "$out/table" "$tmp/$stem.table.d" --codec table || continue
     # The table mode once more, split over three sources (--split): each must build on its own.
-    if ! "$nsc" --codec table --split 3 -o "$out/split" --depfile "$tmp/$stem.split.d" "$file" >"$tmp/err" 2>&1 ||
-        [ -s "$tmp/err" ]; then
-        echo "FAIL: netschemac --codec table --split 3 on $src:"
-        head -c 4000 "$tmp/err"
-        failures=$((failures + 1))
-        continue
-    fi
-    if ! grep -q "$stem.ns.3.c" "$tmp/$stem.split.d"; then
-        echo "FAIL: $src: the depfile of --split 3 does not list $stem.ns.3.c"
-        failures=$((failures + 1))
-    fi
+    generate "$out/split" "$tmp/$stem.split.d" --codec table --split 3 || continue
+    lists "$tmp/$stem.split.d" "$stem.ns.3.c"
     for gen in "$out" "$out/table" "$out/split"; do
         for c in "$gen/$stem".ns*.c; do
             for entry in $compilers; do
