@@ -618,8 +618,8 @@ void ns_replica_write_ack(const ns_replica *r, ns_writer *w)
     unsigned n = r->cfg.history_depth - 1;
     uint64_t older = r->received.mask >> 1;
     ns_write_bits(w, r->received.newest, 32);
-    ns_write_bits(w, (uint32_t)older & (uint32_t)ns__mask64(n < 32 ? n : 32), n < 32 ? n : 32);
-    if (n > 32) ns_write_bits(w, (uint32_t)(older >> 32) & (uint32_t)ns__mask64(n - 32), n - 32);
+    ns_write_bits(w, (uint32_t)older, n < 32 ? n : 32); /* ns_write_bits keeps only the low n bits */
+    if (n > 32) ns_write_bits(w, (uint32_t)(older >> 32), n - 32);
 }
 
 /* ---- inspection ---- */
