@@ -156,6 +156,21 @@ int main(void)
     CHECK(ns_entropy_prior_load(&back_prior, &cubes_Cube_desc, fa, la - 1) == NS_ERR_MALFORMED, "a short model file was accepted");
     CHECK(ns_entropy_prior_load(&back_prior, &cubes_Position_desc, fa, la) == NS_ERR_MISMATCH,
           "a model for cubes.Cube was accepted for cubes.Position");
+    /* A refused file leaves the prior as it was: a zero probability under a good checksum (found
+     * by fuzz_entropy) used to clear it and fill it halfway first, and so did another type's. */
+    static ns_entropy_prior kept;
+    CHECK(ns_entropy_prior_load(&back_prior, &cubes_Cube_desc, fa, la) == NS_OK, "a model file did not read back");
+    kept = back_prior;
+    CHECK(ns_entropy_prior_load(&back_prior, &cubes_Position_desc, fa, la) == NS_ERR_MISMATCH &&
+              memcmp(&kept, &back_prior, sizeof kept) == 0,
+          "a model file for another type changed the prior it was read into");
+    fa[24 + 2 * 3] = fa[24 + 2 * 3 + 1] = 0; /* the fourth probability (after a 24-byte head) */
+    uint64_t sum = 0xcbf29ce484222325u;
+    for (size_t i = 0; i + 8 < la; i++) sum = (sum ^ fa[i]) * 0x100000001b3u;
+    for (int i = 0; i < 8; i++) fa[la - 8 + (size_t)i] = (uint8_t)(sum >> (8 * i));
+    CHECK(ns_entropy_prior_load(&back_prior, &cubes_Cube_desc, fa, la) == NS_ERR_MALFORMED &&
+              memcmp(&kept, &back_prior, sizeof kept) == 0,
+          "a model file with a zero probability was accepted or changed the prior");
     size_t tlen = 0;
     CHECK(ns_entropy_write(&cubes_Cube_desc, cur, eb, CREF_CUBES, &work, &pa, pkt, sizeof pkt, &tlen, NULL) == NS_OK &&
               ns_entropy_read(&cubes_Cube_desc, got, eb, CREF_CUBES, &work, &pa, pkt, tlen) == NS_OK &&

@@ -506,14 +506,15 @@ ns_status ns_entropy_prior_load(ns_entropy_prior *p, const ns_type_desc *t, cons
         len != PRIOR_HEAD + 2 * count + 8)
         return NS_ERR_MALFORMED;
     if (get_le(b + len - 8, 8) != fnv1a(0xcbf29ce484222325u, b, len - 8)) return NS_ERR_MALFORMED;
-    memset(p, 0, sizeof *p);
+    /* Every check before the first write: a refused file leaves *p as it was. */
     for (uint32_t i = 0; i < count; i++) {
         uint64_t v = get_le(b + PRIOR_HEAD + 2 * (size_t)i, 2);
         if (v == 0 || v >= (1u << NS_RC_PROB_BITS)) return NS_ERR_MALFORMED;
-        p->prob[i] = (uint16_t)v;
     }
     /* A sound file: is it this type's? */
     if (get_le(b + 8, 8) != t->hash || channels != layout(t, ci)) return NS_ERR_MISMATCH;
+    memset(p, 0, sizeof *p);
+    for (uint32_t i = 0; i < count; i++) p->prob[i] = (uint16_t)get_le(b + PRIOR_HEAD + 2 * (size_t)i, 2);
     p->type_hash = t->hash;
     p->channels = (uint32_t)channels;
     p->count = (uint32_t)count;

@@ -9,10 +9,17 @@
  * never touches memory outside the packet (ASan: the packet is a heap block of its exact
  * size); a refused packet leaves the output unchanged; a read that succeeds gives ranged values
  * inside their ranges and declared enum values, and those snapshots
- * encode and decode back to themselves. Replayed in every test run by fuzz_entropy_replay. */
+ * encode and decode back to themselves. Replayed in every test run by fuzz_entropy_replay.
+ *
+ * With bit 7 of byte 0 set, the input is a prior file instead (ns_entropy_prior_load): the rest
+ * XORed over a real one trained on a few snapshots, from the offset byte 1 says (byte 1 / 256 of
+ * the file), its checksum made right again when bit 6 is
+ * set (so the fuzz reaches the checks behind it). A refused file leaves the prior as it was; an
+ * accepted one saves back to the same bytes and codes packets that decode back. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,11 +64,97 @@ static const ns_type_desc desc = {.name = "Fuzz", .c_name = "fuzz_Fuzz", .packag
 
 #define MAX_ENTITIES 8
 
+/* FNV-1a 64, the prior file's checksum (netschema/entropy.h). */
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3u;
+    return h;
+}
+
+static snap sample(unsigned i)
+{
+    snap s;
+    memset(&s, 0, sizeof s);
+    s.x = (int16_t)(i * 37 % 2001) - 1000;
+    s.y = (int16_t)(i * 11 % 2001) - 1000;
+    s.a = (uint16_t)(i * 5 % 512);
+    s.k = (uint8_t)(i % 4);
+    s.on = i % 3 == 0;
+    s.u = i * 2654435761u;
+    s.big = (int64_t)i * -977;
+    s.v[0] = (int32_t)i, s.v[1] = (int32_t)(i * 3), s.v[2] = -(int32_t)i;
+    s.mode = (uint8_t)mode_values[i % 3].value;
+    return s;
+}
+
+static void fail(const char *what)
+{
+    fprintf(stderr, "fuzz_entropy: %s\n", what);
+    abort();
+}
+
+static void fuzz_prior(const uint8_t *data, size_t size)
+{
+    static ns_entropy_trainer tr;
+    static snap snaps[MAX_ENTITIES], base_snap[MAX_ENTITIES], out[MAX_ENTITIES];
+    ns_baselines base[MAX_ENTITIES];
+    for (unsigned e = 0; e < MAX_ENTITIES; e++) {
+        base_snap[e] = sample(e);
+        memset(&base[e], 0, sizeof base[e]);
+        base[e].count = 1, base[e].tick_now = 100, base[e].tick[0] = 99, base[e].snap[0] = &base_snap[e];
+    }
+    if (ns_entropy_train_init(&tr, &desc) != NS_OK) fail("train_init");
+    for (unsigned round = 0; round < 4; round++) {
+        for (unsigned e = 0; e < MAX_ENTITIES; e++) snaps[e] = sample(e + round * 7);
+        if (ns_entropy_train(&tr, snaps, base, MAX_ENTITIES) != NS_OK) fail("train");
+    }
+    static ns_entropy_prior real, p, before;
+    if (ns_entropy_prior_make(&tr, &real) != NS_OK) fail("prior_make");
+    static uint8_t file[NS_ENTROPY_PRIOR_FILE_MAX], back[NS_ENTROPY_PRIOR_FILE_MAX];
+    size_t n = ns_entropy_prior_save(&real, file, sizeof file);
+    if (n < 8) fail("prior_save");
+    size_t at = size > 1 ? (size_t)data[1] * n / 256u : 0; /* where the XOR starts */
+    for (size_t i = 2; i < size && at + i - 2 < n; i++) file[at + i - 2] ^= data[i];
+    if (data[0] & 0x40) {
+        uint64_t h = fnv1a(file, n - 8);
+        for (unsigned b = 0; b < 8; b++) file[n - 8 + b] = (uint8_t)(h >> (8 * b));
+    }
+    uint8_t *exact = malloc(n); /* a heap block of its size: ASan sees a read past it */
+    if (!exact) return;
+    memcpy(exact, file, n);
+    memset(&p, 0xa5, sizeof p);
+    before = p;
+    ns_status st = ns_entropy_prior_load(&p, &desc, exact, n);
+    free(exact);
+    if (st != NS_OK) {
+        if (memcmp(&p, &before, sizeof p) != 0) fail("a refused prior file changed the prior");
+        return;
+    }
+    if (ns_entropy_prior_save(&p, back, sizeof back) != n || memcmp(back, file, n) != 0)
+        fail("an accepted prior file does not save back to its bytes");
+    static ns_entropy_work work;
+    static uint8_t pkt[4096];
+    size_t len = 0;
+    for (unsigned e = 0; e < MAX_ENTITIES; e++) snaps[e] = sample(e * 13 + 5);
+    if (ns_entropy_write(&desc, snaps, base, MAX_ENTITIES, &work, &p, pkt, sizeof pkt, &len, NULL) != NS_OK)
+        fail("an accepted prior does not write");
+    if (ns_entropy_read(&desc, out, base, MAX_ENTITIES, &work, &p, pkt, len) != NS_OK) fail("an accepted prior does not read");
+    for (unsigned e = 0; e < MAX_ENTITIES; e++)
+        if (out[e].x != snaps[e].x || out[e].u != snaps[e].u || out[e].big != snaps[e].big ||
+            memcmp(out[e].v, snaps[e].v, sizeof out[e].v) != 0 || out[e].mode != snaps[e].mode)
+            fail("a packet coded with an accepted prior decodes to other values");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
+    if (data[0] & 0x80) {
+        fuzz_prior(data, size);
+        return 0;
+    }
     unsigned nb = (data[0] & 3u) ? (data[0] & 3u) : 1u, ne = ((data[0] >> 2) & 7u) + 1u;
     data++, size--;
     static snap hist[3][MAX_ENTITIES];

@@ -235,7 +235,7 @@ size_t ns_entropy_prior_save(const ns_entropy_prior *p, void *buf, size_t cap);
 
 /* Reads a prior file for type t. NS_ERR_MALFORMED: not a prior file, or a damaged one (bad
  * magic, version, size, checksum or probability); NS_ERR_MISMATCH: a sound file made for
- * another type or schema. */
+ * another type or schema. On any error *p is left as it was. */
 ns_status ns_entropy_prior_load(ns_entropy_prior *p, const ns_type_desc *t, const void *buf, size_t len);
 
 /* The hash to compare at the handshake when packets use a prior: the schema hash with the
