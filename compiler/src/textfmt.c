@@ -156,6 +156,14 @@ size_t nsc_text_vformat(char *buf, size_t cap, const char *fmt, va_list ap)
             f += n;
             continue;
         }
+        if (f[1] == 's') {
+            /* The emitters' most common conversion by far: no flags to parse. */
+            const char *arg = va_arg(args, const char *);
+            if (!arg) arg = "(null)";
+            put(&o, arg, strlen(arg));
+            f += 2;
+            continue;
+        }
         f++;
         ok = convert(&o, &f, &args);
     }
