@@ -148,11 +148,13 @@ size_t nsc_text_vformat(char *buf, size_t cap, const char *fmt, va_list ap)
     bool ok = true;
     while (ok && *f) {
         if (*f != '%') {
-            /* Most of the output is the formats' own text: find its end with the library's
-             * vectorized search rather than a byte at a time. */
-            const char *pct = strchr(f, '%');
-            size_t n = pct ? (size_t)(pct - f) : strlen(f);
-            put(&o, f, n);
+            /* The format's own text up to its next conversion, copied as it is found: runs are
+             * a few dozen characters, where strchr and memcpy would be two calls each. */
+            size_t room = o.len < o.cap ? o.cap - o.len : 0, n = 0;
+            if (room)
+                for (char *d = o.buf + o.len; n < room && f[n] && f[n] != '%'; n++) d[n] = f[n];
+            while (f[n] && f[n] != '%') n++; /* out of room: only counted */
+            o.len += n;
             f += n;
             continue;
         }
@@ -160,7 +162,13 @@ size_t nsc_text_vformat(char *buf, size_t cap, const char *fmt, va_list ap)
             /* The emitters' most common conversion by far: no flags to parse. */
             const char *arg = va_arg(args, const char *);
             if (!arg) arg = "(null)";
-            put(&o, arg, strlen(arg));
+            /* Its argument is a name or an expression of a few dozen characters: one pass copies
+             * and measures it, where strlen and memcpy would be two calls. */
+            size_t room = o.len < o.cap ? o.cap - o.len : 0, n = 0;
+            if (room)
+                for (char *d = o.buf + o.len; n < room && arg[n]; n++) d[n] = arg[n];
+            if (arg[n]) n += strlen(arg + n); /* out of room: only counted */
+            o.len += n;
             f += 2;
             continue;
         }
