@@ -20,6 +20,19 @@ static void put(out *o, const char *s, size_t n)
     o->len += n;
 }
 
+/* Copies s up to its first `stop` (or its end) as far as there is room, counts all of it, and
+ * returns its length. The pieces are names and runs of a format's text, a few dozen characters:
+ * one pass here, where strchr or strlen and then memcpy would be two library calls. */
+static size_t copy_until(out *o, const char *s, char stop)
+{
+    size_t room = o->len < o->cap ? o->cap - o->len : 0, n = 0;
+    if (room)
+        for (char *d = o->buf + o->len; n < room && s[n] && s[n] != stop; n++) d[n] = s[n];
+    while (s[n] && s[n] != stop) n++; /* out of room: only counted */
+    o->len += n;
+    return n;
+}
+
 /* Digits of v in base 10 or 16, written backwards from end; returns the first. */
 static char *digits(char *end, unsigned long long v, unsigned base)
 {
@@ -147,28 +160,13 @@ size_t nsc_text_vformat(char *buf, size_t cap, const char *fmt, va_list ap)
     const char *f = fmt;
     bool ok = true;
     while (ok && *f) {
-        if (*f != '%') {
-            /* The format's own text up to its next conversion, copied as it is found: runs are
-             * a few dozen characters, where strchr and memcpy would be two calls each. */
-            size_t room = o.len < o.cap ? o.cap - o.len : 0, n = 0;
-            if (room)
-                for (char *d = o.buf + o.len; n < room && f[n] && f[n] != '%'; n++) d[n] = f[n];
-            while (f[n] && f[n] != '%') n++; /* out of room: only counted */
-            o.len += n;
-            f += n;
+        if (*f != '%') { /* the format's own text, up to its next conversion */
+            f += copy_until(&o, f, '%');
             continue;
         }
-        if (f[1] == 's') {
-            /* The emitters' most common conversion by far: no flags to parse. */
+        if (f[1] == 's') { /* the emitters' most common conversion by far: no flags to parse */
             const char *arg = va_arg(args, const char *);
-            if (!arg) arg = "(null)";
-            /* Its argument is a name or an expression of a few dozen characters: one pass copies
-             * and measures it, where strlen and memcpy would be two calls. */
-            size_t room = o.len < o.cap ? o.cap - o.len : 0, n = 0;
-            if (room)
-                for (char *d = o.buf + o.len; n < room && arg[n]; n++) d[n] = arg[n];
-            if (arg[n]) n += strlen(arg + n); /* out of room: only counted */
-            o.len += n;
+            copy_until(&o, arg ? arg : "(null)", '\0');
             f += 2;
             continue;
         }
