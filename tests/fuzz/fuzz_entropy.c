@@ -94,9 +94,30 @@ static void fail(const char *what)
     abort();
 }
 
+/* The real prior file the fuzzed ones start from, trained once: the same for every input. */
+static size_t real_prior_file(uint8_t *file, size_t cap, const ns_baselines *base)
+{
+    static uint8_t saved[NS_ENTROPY_PRIOR_FILE_MAX];
+    static size_t saved_len;
+    if (!saved_len) {
+        static ns_entropy_trainer tr;
+        static ns_entropy_prior real;
+        static snap snaps[MAX_ENTITIES];
+        if (ns_entropy_train_init(&tr, &desc) != NS_OK) fail("train_init");
+        for (unsigned round = 0; round < 4; round++) {
+            for (unsigned e = 0; e < MAX_ENTITIES; e++) snaps[e] = sample(e + round * 7);
+            if (ns_entropy_train(&tr, snaps, base, MAX_ENTITIES) != NS_OK) fail("train");
+        }
+        if (ns_entropy_prior_make(&tr, &real) != NS_OK) fail("prior_make");
+        saved_len = ns_entropy_prior_save(&real, saved, sizeof saved);
+        if (saved_len < 8 || saved_len > cap) fail("prior_save");
+    }
+    memcpy(file, saved, saved_len);
+    return saved_len;
+}
+
 static void fuzz_prior(const uint8_t *data, size_t size)
 {
-    static ns_entropy_trainer tr;
     static snap snaps[MAX_ENTITIES], base_snap[MAX_ENTITIES], out[MAX_ENTITIES];
     ns_baselines base[MAX_ENTITIES];
     for (unsigned e = 0; e < MAX_ENTITIES; e++) {
@@ -104,16 +125,9 @@ static void fuzz_prior(const uint8_t *data, size_t size)
         memset(&base[e], 0, sizeof base[e]);
         base[e].count = 1, base[e].tick_now = 100, base[e].tick[0] = 99, base[e].snap[0] = &base_snap[e];
     }
-    if (ns_entropy_train_init(&tr, &desc) != NS_OK) fail("train_init");
-    for (unsigned round = 0; round < 4; round++) {
-        for (unsigned e = 0; e < MAX_ENTITIES; e++) snaps[e] = sample(e + round * 7);
-        if (ns_entropy_train(&tr, snaps, base, MAX_ENTITIES) != NS_OK) fail("train");
-    }
-    static ns_entropy_prior real, p, before;
-    if (ns_entropy_prior_make(&tr, &real) != NS_OK) fail("prior_make");
+    static ns_entropy_prior p, before;
     static uint8_t file[NS_ENTROPY_PRIOR_FILE_MAX], back[NS_ENTROPY_PRIOR_FILE_MAX];
-    size_t n = ns_entropy_prior_save(&real, file, sizeof file);
-    if (n < 8) fail("prior_save");
+    size_t n = real_prior_file(file, sizeof file, base);
     size_t at = size > 1 ? (size_t)data[1] * n / 256u : 0; /* where the XOR starts */
     for (size_t i = 2; i < size && at + i - 2 < n; i++) file[at + i - 2] ^= data[i];
     if (data[0] & 0x40) {

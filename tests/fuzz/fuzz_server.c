@@ -279,6 +279,8 @@ static void fuzz_handshake(const uint8_t *data, size_t size)
     size_t m = ns_writer_flush(&wr);
     check(m == 24 && n >= m && memcmp(back, in, m) == 0, "an accepted handshake does not write back to its bytes");
     ns_replica_config rc = {0};
+    /* Up to 2^24 entities is a valid handshake, but a replica that large costs a gigabyte: the
+     * fuzz makes one only for the sizes a test can afford. */
     if (ns_handshake_accept(&h, &rt_schema, &rc, NULL, 0) == NS_OK && h.max_entities <= 4096) {
         ns_replica *r = ns_replica_create(&rc, NULL);
         check(r != NULL, "an accepted handshake made no replica");
