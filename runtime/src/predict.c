@@ -61,3 +61,9 @@ uint64_t ns_predict_u64(const ns_predictor *p, uint64_t v0, uint64_t v1, uint64_
     int64_t out = ns_predict_i64(p, (int64_t)v0, (int64_t)v1, (int64_t)v2);
     return out < 0 ? v0 : (uint64_t)out;
 }
+
+void ns_predict_i32_slots(const ns_predictor *p, const int32_t *v0, const int32_t *v1, const int32_t *v2,
+                          const int32_t *lo, const int32_t *hi, int32_t *out, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) out[i] = ns_predict_i32_in(p, v0[i], v1[i], v2[i], lo[i], hi[i]);
+}

@@ -125,6 +125,12 @@ static inline int32_t ns_predict_unit_i32_in(int32_t v0, int32_t v1, int32_t v2,
     return out > hi ? hi : out;
 }
 
+/* ns_predict_i32_in for n int32 slots at once: out[i] from v0[i], v1[i], v2[i], limited to
+ * [lo[i], hi[i]]. Out of line: generated references call it only for uneven ticks or values
+ * too large for ns_predict_unit_i32_in, which are rare, so no component carries its own copy. */
+void ns_predict_i32_slots(const ns_predictor *p, const int32_t *v0, const int32_t *v1, const int32_t *v2,
+                          const int32_t *lo, const int32_t *hi, int32_t *out, unsigned n);
+
 /* ns_predict_u32 limited to [lo, hi]. */
 static inline uint32_t ns_predict_u32_in(const ns_predictor *p, uint32_t v0, uint32_t v1, uint32_t v2, uint32_t lo, uint32_t hi)
 {

@@ -537,31 +537,40 @@ typedef struct arr_Loadout_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void arr_Loadout_reference_any(const arr_Loadout_snap *b0, const arr_Loadout_snap *b1, const arr_Loadout_snap *b2, ns_predictor p, arr_Loadout_pred *pred)
 {
-    pred->s0 = (uint16_t)ns_predict_i32_in(&p, b0->ammo[0], b1->ammo[0], b2->ammo[0], 0, 999);
-    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->ammo[1], b1->ammo[1], b2->ammo[1], 0, 999);
-    pred->s2 = (uint16_t)ns_predict_i32_in(&p, b0->ammo[2], b1->ammo[2], b2->ammo[2], 0, 999);
-    pred->s3 = (uint16_t)ns_predict_i32_in(&p, b0->ammo[3], b1->ammo[3], b2->ammo[3], 0, 999);
-    pred->s4 = (int32_t)ns_predict_i32_in(&p, b0->heat[0], b1->heat[0], b2->heat[0], 0, 10000);
-    pred->s5 = (int32_t)ns_predict_i32_in(&p, b0->heat[1], b1->heat[1], b2->heat[1], 0, 10000);
-    pred->s6 = (int32_t)ns_predict_i32_in(&p, b0->heat[2], b1->heat[2], b2->heat[2], 0, 10000);
-    pred->s13 = (uint16_t)ns_predict_i32_in(&p, b0->items[0].id, b1->items[0].id, b2->items[0].id, 0, 65535);
-    pred->s15 = (uint16_t)ns_predict_i32_in(&p, b0->items[1].id, b1->items[1].id, b2->items[1].id, 0, 65535);
-    pred->s17 = (uint16_t)ns_predict_i32_in(&p, b0->items[2].id, b1->items[2].id, b2->items[2].id, 0, 65535);
-    pred->s19 = (uint8_t)ns_predict_i32_in(&p, b0->pairs[0].v[0], b1->pairs[0].v[0], b2->pairs[0].v[0], 0, 9);
-    pred->s20 = (uint8_t)ns_predict_i32_in(&p, b0->pairs[0].v[1], b1->pairs[0].v[1], b2->pairs[0].v[1], 0, 9);
-    pred->s23 = (uint8_t)ns_predict_i32_in(&p, b0->pairs[1].v[0], b1->pairs[1].v[0], b2->pairs[1].v[0], 0, 9);
-    pred->s24 = (uint8_t)ns_predict_i32_in(&p, b0->pairs[1].v[1], b1->pairs[1].v[1], b2->pairs[1].v[1], 0, 9);
-    pred->s27[0] = (int32_t)ns_predict_i32_in(&p, b0->points[0][0], b1->points[0][0], b2->points[0][0], -10000, 10000);
-    pred->s27[1] = (int32_t)ns_predict_i32_in(&p, b0->points[0][1], b1->points[0][1], b2->points[0][1], -10000, 10000);
-    pred->s27[2] = (int32_t)ns_predict_i32_in(&p, b0->points[0][2], b1->points[0][2], b2->points[0][2], -10000, 10000);
-    pred->s28[0] = (int32_t)ns_predict_i32_in(&p, b0->points[1][0], b1->points[1][0], b2->points[1][0], -10000, 10000);
-    pred->s28[1] = (int32_t)ns_predict_i32_in(&p, b0->points[1][1], b1->points[1][1], b2->points[1][1], -10000, 10000);
-    pred->s28[2] = (int32_t)ns_predict_i32_in(&p, b0->points[1][2], b1->points[1][2], b2->points[1][2], -10000, 10000);
-    pred->s34[0] = (int32_t)ns_predict_i32_in(&p, b0->turns[0][0], b1->turns[0][0], b2->turns[0][0], -1000, 1000);
-    pred->s34[1] = (int32_t)ns_predict_i32_in(&p, b0->turns[0][1], b1->turns[0][1], b2->turns[0][1], -1000, 1000);
-    pred->s34[2] = (int32_t)ns_predict_i32_in(&p, b0->turns[0][2], b1->turns[0][2], b2->turns[0][2], -1000, 1000);
-    pred->s34[3] = (int32_t)ns_predict_i32_in(&p, b0->turns[0][3], b1->turns[0][3], b2->turns[0][3], -1000, 1000);
-    pred->s41 = (int32_t)ns_predict_i32(&p, b0->score, b1->score, b2->score);
+    const int32_t v[3][25] = {
+        {b0->ammo[0], b0->ammo[1], b0->ammo[2], b0->ammo[3], b0->heat[0], b0->heat[1], b0->heat[2], b0->items[0].id, b0->items[1].id, b0->items[2].id, b0->pairs[0].v[0], b0->pairs[0].v[1], b0->pairs[1].v[0], b0->pairs[1].v[1], b0->points[0][0], b0->points[0][1], b0->points[0][2], b0->points[1][0], b0->points[1][1], b0->points[1][2], b0->turns[0][0], b0->turns[0][1], b0->turns[0][2], b0->turns[0][3], b0->score},
+        {b1->ammo[0], b1->ammo[1], b1->ammo[2], b1->ammo[3], b1->heat[0], b1->heat[1], b1->heat[2], b1->items[0].id, b1->items[1].id, b1->items[2].id, b1->pairs[0].v[0], b1->pairs[0].v[1], b1->pairs[1].v[0], b1->pairs[1].v[1], b1->points[0][0], b1->points[0][1], b1->points[0][2], b1->points[1][0], b1->points[1][1], b1->points[1][2], b1->turns[0][0], b1->turns[0][1], b1->turns[0][2], b1->turns[0][3], b1->score},
+        {b2->ammo[0], b2->ammo[1], b2->ammo[2], b2->ammo[3], b2->heat[0], b2->heat[1], b2->heat[2], b2->items[0].id, b2->items[1].id, b2->items[2].id, b2->pairs[0].v[0], b2->pairs[0].v[1], b2->pairs[1].v[0], b2->pairs[1].v[1], b2->points[0][0], b2->points[0][1], b2->points[0][2], b2->points[1][0], b2->points[1][1], b2->points[1][2], b2->turns[0][0], b2->turns[0][1], b2->turns[0][2], b2->turns[0][3], b2->score},
+    };
+    static const int32_t lo[25] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -10000, -10000, -10000, -10000, -10000, -10000, -1000, -1000, -1000, -1000, INT32_MIN};
+    static const int32_t hi[25] = {999, 999, 999, 999, 10000, 10000, 10000, 65535, 65535, 65535, 9, 9, 9, 9, 10000, 10000, 10000, 10000, 10000, 10000, 1000, 1000, 1000, 1000, INT32_MAX};
+    int32_t out[25];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 25u);
+    pred->s0 = (uint16_t)out[0];
+    pred->s1 = (uint16_t)out[1];
+    pred->s2 = (uint16_t)out[2];
+    pred->s3 = (uint16_t)out[3];
+    pred->s4 = (int32_t)out[4];
+    pred->s5 = (int32_t)out[5];
+    pred->s6 = (int32_t)out[6];
+    pred->s13 = (uint16_t)out[7];
+    pred->s15 = (uint16_t)out[8];
+    pred->s17 = (uint16_t)out[9];
+    pred->s19 = (uint8_t)out[10];
+    pred->s20 = (uint8_t)out[11];
+    pred->s23 = (uint8_t)out[12];
+    pred->s24 = (uint8_t)out[13];
+    pred->s27[0] = (int32_t)out[14];
+    pred->s27[1] = (int32_t)out[15];
+    pred->s27[2] = (int32_t)out[16];
+    pred->s28[0] = (int32_t)out[17];
+    pred->s28[1] = (int32_t)out[18];
+    pred->s28[2] = (int32_t)out[19];
+    pred->s34[0] = (int32_t)out[20];
+    pred->s34[1] = (int32_t)out[21];
+    pred->s34[2] = (int32_t)out[22];
+    pred->s34[3] = (int32_t)out[23];
+    pred->s41 = (int32_t)out[24];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -1777,9 +1786,18 @@ typedef struct arr_Tiny_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void arr_Tiny_reference_any(const arr_Tiny_snap *b0, const arr_Tiny_snap *b1, const arr_Tiny_snap *b2, ns_predictor p, arr_Tiny_pred *pred)
 {
-    pred->s0 = (uint8_t)ns_predict_i32_in(&p, b0->v[0], b1->v[0], b2->v[0], 0, 7);
-    pred->s1 = (uint8_t)ns_predict_i32_in(&p, b0->v[1], b1->v[1], b2->v[1], 0, 7);
-    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->v[2], b1->v[2], b2->v[2], 0, 7);
+    const int32_t v[3][3] = {
+        {b0->v[0], b0->v[1], b0->v[2]},
+        {b1->v[0], b1->v[1], b1->v[2]},
+        {b2->v[0], b2->v[1], b2->v[2]},
+    };
+    static const int32_t lo[3] = {0, 0, 0};
+    static const int32_t hi[3] = {7, 7, 7};
+    int32_t out[3];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    pred->s0 = (uint8_t)out[0];
+    pred->s1 = (uint8_t)out[1];
+    pred->s2 = (uint8_t)out[2];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */

@@ -90,12 +90,21 @@ typedef struct au_Pawn_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void au_Pawn_reference_any(const au_Pawn_snap *b0, const au_Pawn_snap *b1, const au_Pawn_snap *b2, ns_predictor p, au_Pawn_pred *pred)
 {
-    pred->s0[0] = (int32_t)ns_predict_i32_in(&p, b0->pos[0], b1->pos[0], b2->pos[0], -10000, 10000);
-    pred->s0[1] = (int32_t)ns_predict_i32_in(&p, b0->pos[1], b1->pos[1], b2->pos[1], -10000, 10000);
-    pred->s0[2] = (int32_t)ns_predict_i32_in(&p, b0->pos[2], b1->pos[2], b2->pos[2], -10000, 10000);
-    pred->s1 = (int32_t)ns_predict_i32_in(&p, b0->yaw, b1->yaw, b2->yaw, -18000, 18000);
-    pred->s2 = (int16_t)ns_predict_i32_in(&p, b0->speed, b1->speed, b2->speed, 0, 50);
-    pred->s6 = (int32_t)ns_predict_i32_in(&p, b0->hp, b1->hp, b2->hp, 0, 100);
+    const int32_t v[3][6] = {
+        {b0->pos[0], b0->pos[1], b0->pos[2], b0->yaw, b0->speed, b0->hp},
+        {b1->pos[0], b1->pos[1], b1->pos[2], b1->yaw, b1->speed, b1->hp},
+        {b2->pos[0], b2->pos[1], b2->pos[2], b2->yaw, b2->speed, b2->hp},
+    };
+    static const int32_t lo[6] = {-10000, -10000, -10000, -18000, 0, 0};
+    static const int32_t hi[6] = {10000, 10000, 10000, 18000, 50, 100};
+    int32_t out[6];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 6u);
+    pred->s0[0] = (int32_t)out[0];
+    pred->s0[1] = (int32_t)out[1];
+    pred->s0[2] = (int32_t)out[2];
+    pred->s1 = (int32_t)out[3];
+    pred->s2 = (int16_t)out[4];
+    pred->s6 = (int32_t)out[5];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -518,7 +527,16 @@ typedef struct au_Marker_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void au_Marker_reference_any(const au_Marker_snap *b0, const au_Marker_snap *b1, const au_Marker_snap *b2, ns_predictor p, au_Marker_pred *pred)
 {
-    pred->s0 = (uint16_t)ns_predict_i32_in(&p, b0->kind, b1->kind, b2->kind, 0, 65535);
+    const int32_t v[3][1] = {
+        {b0->kind},
+        {b1->kind},
+        {b2->kind},
+    };
+    static const int32_t lo[1] = {0};
+    static const int32_t hi[1] = {65535};
+    int32_t out[1];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    pred->s0 = (uint16_t)out[0];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */

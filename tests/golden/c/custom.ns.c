@@ -207,8 +207,17 @@ typedef struct cust_Paint_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void cust_Paint_reference_any(const cust_Paint_snap *b0, const cust_Paint_snap *b1, const cust_Paint_snap *b2, ns_predictor p, cust_Paint_pred *pred)
 {
-    pred->s0 = (uint16_t)ns_predict_i32_in(&p, b0->hp, b1->hp, b2->hp, 0, 65535);
-    pred->s3 = (uint8_t)ns_predict_i32_in(&p, b0->look.level, b1->look.level, b2->look.level, 0, 255);
+    const int32_t v[3][2] = {
+        {b0->hp, b0->look.level},
+        {b1->hp, b1->look.level},
+        {b2->hp, b2->look.level},
+    };
+    static const int32_t lo[2] = {0, 0};
+    static const int32_t hi[2] = {65535, 255};
+    int32_t out[2];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 2u);
+    pred->s0 = (uint16_t)out[0];
+    pred->s3 = (uint8_t)out[1];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */

@@ -567,11 +567,20 @@ typedef struct e2e_Scalars_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void e2e_Scalars_reference_any(const e2e_Scalars_snap *b0, const e2e_Scalars_snap *b1, const e2e_Scalars_snap *b2, ns_predictor p, e2e_Scalars_pred *pred)
 {
-    pred->s1 = (int8_t)ns_predict_i32_in(&p, b0->i8v, b1->i8v, b2->i8v, -128, 127);
-    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->u8v, b1->u8v, b2->u8v, 0, 255);
-    pred->s3 = (int16_t)ns_predict_i32_in(&p, b0->i16v, b1->i16v, b2->i16v, -32768, 32767);
-    pred->s4 = (uint16_t)ns_predict_i32_in(&p, b0->u16v, b1->u16v, b2->u16v, 0, 65535);
-    pred->s5 = (int32_t)ns_predict_i32(&p, b0->i32v, b1->i32v, b2->i32v);
+    const int32_t v[3][5] = {
+        {b0->i8v, b0->u8v, b0->i16v, b0->u16v, b0->i32v},
+        {b1->i8v, b1->u8v, b1->i16v, b1->u16v, b1->i32v},
+        {b2->i8v, b2->u8v, b2->i16v, b2->u16v, b2->i32v},
+    };
+    static const int32_t lo[5] = {-128, 0, -32768, 0, INT32_MIN};
+    static const int32_t hi[5] = {127, 255, 32767, 65535, INT32_MAX};
+    int32_t out[5];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 5u);
+    pred->s1 = (int8_t)out[0];
+    pred->s2 = (uint8_t)out[1];
+    pred->s3 = (int16_t)out[2];
+    pred->s4 = (uint16_t)out[3];
+    pred->s5 = (int32_t)out[4];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -1211,27 +1220,36 @@ typedef struct e2e_Motion_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void e2e_Motion_reference_any(const e2e_Motion_snap *b0, const e2e_Motion_snap *b1, const e2e_Motion_snap *b2, ns_predictor p, e2e_Motion_pred *pred)
 {
-    pred->s0[0] = (int32_t)ns_predict_i32_in(&p, b0->v2[0], b1->v2[0], b2->v2[0], -1000, 1000);
-    pred->s0[1] = (int32_t)ns_predict_i32_in(&p, b0->v2[1], b1->v2[1], b2->v2[1], -1000, 1000);
-    pred->s1[0] = (int32_t)ns_predict_i32(&p, b0->pos[0], b1->pos[0], b2->pos[0]);
-    pred->s1[1] = (int32_t)ns_predict_i32(&p, b0->pos[1], b1->pos[1], b2->pos[1]);
-    pred->s1[2] = (int32_t)ns_predict_i32(&p, b0->pos[2], b1->pos[2], b2->pos[2]);
-    pred->s2[0] = (int32_t)ns_predict_i32_in(&p, b0->color[0], b1->color[0], b2->color[0], 0, 255);
-    pred->s2[1] = (int32_t)ns_predict_i32_in(&p, b0->color[1], b1->color[1], b2->color[1], 0, 255);
-    pred->s2[2] = (int32_t)ns_predict_i32_in(&p, b0->color[2], b1->color[2], b2->color[2], 0, 255);
-    pred->s2[3] = (int32_t)ns_predict_i32_in(&p, b0->color[3], b1->color[3], b2->color[3], 0, 255);
-    pred->s3[0] = (int32_t)ns_predict_i32_in(&p, b0->rot[0], b1->rot[0], b2->rot[0], -10000, 10000);
-    pred->s3[1] = (int32_t)ns_predict_i32_in(&p, b0->rot[1], b1->rot[1], b2->rot[1], -10000, 10000);
-    pred->s3[2] = (int32_t)ns_predict_i32_in(&p, b0->rot[2], b1->rot[2], b2->rot[2], -10000, 10000);
-    pred->s3[3] = (int32_t)ns_predict_i32_in(&p, b0->rot[3], b1->rot[3], b2->rot[3], -10000, 10000);
-    pred->s6[0] = (int32_t)ns_predict_i32(&p, b0->vel[0], b1->vel[0], b2->vel[0]);
-    pred->s6[1] = (int32_t)ns_predict_i32(&p, b0->vel[1], b1->vel[1], b2->vel[1]);
-    pred->s6[2] = (int32_t)ns_predict_i32(&p, b0->vel[2], b1->vel[2], b2->vel[2]);
-    pred->s7 = (int32_t)ns_predict_i32_in(&p, b0->heat, b1->heat, b2->heat, -500, 1500);
-    pred->s8 = (int32_t)ns_predict_i32(&p, b0->precise, b1->precise, b2->precise);
-    pred->s11 = (int32_t)ns_predict_i32_in(&p, b0->level, b1->level, b2->level, -100, 100);
-    pred->s12 = (uint16_t)ns_predict_i32_in(&p, b0->steps, b1->steps, b2->steps, 0, 65535);
-    pred->s13 = (int16_t)ns_predict_i32_in(&p, b0->jumpy, b1->jumpy, b2->jumpy, -32768, 32767);
+    const int32_t v[3][21] = {
+        {b0->v2[0], b0->v2[1], b0->pos[0], b0->pos[1], b0->pos[2], b0->color[0], b0->color[1], b0->color[2], b0->color[3], b0->rot[0], b0->rot[1], b0->rot[2], b0->rot[3], b0->vel[0], b0->vel[1], b0->vel[2], b0->heat, b0->precise, b0->level, b0->steps, b0->jumpy},
+        {b1->v2[0], b1->v2[1], b1->pos[0], b1->pos[1], b1->pos[2], b1->color[0], b1->color[1], b1->color[2], b1->color[3], b1->rot[0], b1->rot[1], b1->rot[2], b1->rot[3], b1->vel[0], b1->vel[1], b1->vel[2], b1->heat, b1->precise, b1->level, b1->steps, b1->jumpy},
+        {b2->v2[0], b2->v2[1], b2->pos[0], b2->pos[1], b2->pos[2], b2->color[0], b2->color[1], b2->color[2], b2->color[3], b2->rot[0], b2->rot[1], b2->rot[2], b2->rot[3], b2->vel[0], b2->vel[1], b2->vel[2], b2->heat, b2->precise, b2->level, b2->steps, b2->jumpy},
+    };
+    static const int32_t lo[21] = {-1000, -1000, INT32_MIN, INT32_MIN, INT32_MIN, 0, 0, 0, 0, -10000, -10000, -10000, -10000, INT32_MIN, INT32_MIN, INT32_MIN, -500, INT32_MIN, -100, 0, -32768};
+    static const int32_t hi[21] = {1000, 1000, INT32_MAX, INT32_MAX, INT32_MAX, 255, 255, 255, 255, 10000, 10000, 10000, 10000, INT32_MAX, INT32_MAX, INT32_MAX, 1500, INT32_MAX, 100, 65535, 32767};
+    int32_t out[21];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 21u);
+    pred->s0[0] = (int32_t)out[0];
+    pred->s0[1] = (int32_t)out[1];
+    pred->s1[0] = (int32_t)out[2];
+    pred->s1[1] = (int32_t)out[3];
+    pred->s1[2] = (int32_t)out[4];
+    pred->s2[0] = (int32_t)out[5];
+    pred->s2[1] = (int32_t)out[6];
+    pred->s2[2] = (int32_t)out[7];
+    pred->s2[3] = (int32_t)out[8];
+    pred->s3[0] = (int32_t)out[9];
+    pred->s3[1] = (int32_t)out[10];
+    pred->s3[2] = (int32_t)out[11];
+    pred->s3[3] = (int32_t)out[12];
+    pred->s6[0] = (int32_t)out[13];
+    pred->s6[1] = (int32_t)out[14];
+    pred->s6[2] = (int32_t)out[15];
+    pred->s7 = (int32_t)out[16];
+    pred->s8 = (int32_t)out[17];
+    pred->s11 = (int32_t)out[18];
+    pred->s12 = (uint16_t)out[19];
+    pred->s13 = (int16_t)out[20];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -1928,9 +1946,18 @@ typedef struct e2e_Coded_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void e2e_Coded_reference_any(const e2e_Coded_snap *b0, const e2e_Coded_snap *b1, const e2e_Coded_snap *b2, ns_predictor p, e2e_Coded_pred *pred)
 {
-    pred->s0 = (uint8_t)ns_predict_i32_in(&p, b0->small, b1->small, b2->small, 0, 255);
-    pred->s1 = (int16_t)ns_predict_i32_in(&p, b0->ranged, b1->ranged, b2->ranged, -500, 500);
-    pred->s5 = (int8_t)ns_predict_i32_in(&p, b0->tiny, b1->tiny, b2->tiny, -128, 127);
+    const int32_t v[3][3] = {
+        {b0->small, b0->ranged, b0->tiny},
+        {b1->small, b1->ranged, b1->tiny},
+        {b2->small, b2->ranged, b2->tiny},
+    };
+    static const int32_t lo[3] = {0, -500, -128};
+    static const int32_t hi[3] = {255, 500, 127};
+    int32_t out[3];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    pred->s0 = (uint8_t)out[0];
+    pred->s1 = (int16_t)out[1];
+    pred->s5 = (int8_t)out[2];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -2613,10 +2640,19 @@ typedef struct e2e_Shapes_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void e2e_Shapes_reference_any(const e2e_Shapes_snap *b0, const e2e_Shapes_snap *b1, const e2e_Shapes_snap *b2, ns_predictor p, e2e_Shapes_pred *pred)
 {
-    pred->s0 = (int16_t)ns_predict_i32_in(&p, b0->p.a, b1->p.a, b2->p.a, -32768, 32767);
-    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->p.b, b1->p.b, b2->p.b, 0, 9000);
-    pred->s3 = (int16_t)ns_predict_i32_in(&p, b0->n.inner.a, b1->n.inner.a, b2->n.inner.a, -32768, 32767);
-    pred->s4 = (uint16_t)ns_predict_i32_in(&p, b0->n.inner.b, b1->n.inner.b, b2->n.inner.b, 0, 9000);
+    const int32_t v[3][4] = {
+        {b0->p.a, b0->p.b, b0->n.inner.a, b0->n.inner.b},
+        {b1->p.a, b1->p.b, b1->n.inner.a, b1->n.inner.b},
+        {b2->p.a, b2->p.b, b2->n.inner.a, b2->n.inner.b},
+    };
+    static const int32_t lo[4] = {-32768, 0, -32768, 0};
+    static const int32_t hi[4] = {32767, 9000, 32767, 9000};
+    int32_t out[4];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 4u);
+    pred->s0 = (int16_t)out[0];
+    pred->s1 = (uint16_t)out[1];
+    pred->s3 = (int16_t)out[2];
+    pred->s4 = (uint16_t)out[3];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -3029,14 +3065,23 @@ typedef struct e2e_Audience_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void e2e_Audience_reference_any(const e2e_Audience_snap *b0, const e2e_Audience_snap *b1, const e2e_Audience_snap *b2, ns_predictor p, e2e_Audience_pred *pred)
 {
-    pred->s0 = (int32_t)ns_predict_i32_in(&p, b0->hp, b1->hp, b2->hp, 0, 1000);
-    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->ammo, b1->ammo, b2->ammo, 0, 65535);
-    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->taunt, b1->taunt, b2->taunt, 0, 255);
-    pred->s5[0] = (int32_t)ns_predict_i32(&p, b0->spot[0], b1->spot[0], b2->spot[0]);
-    pred->s5[1] = (int32_t)ns_predict_i32(&p, b0->spot[1], b1->spot[1], b2->spot[1]);
-    pred->s5[2] = (int32_t)ns_predict_i32(&p, b0->spot[2], b1->spot[2], b2->spot[2]);
-    pred->s6 = (int16_t)ns_predict_i32_in(&p, b0->pair.a, b1->pair.a, b2->pair.a, -32768, 32767);
-    pred->s7 = (uint16_t)ns_predict_i32_in(&p, b0->pair.b, b1->pair.b, b2->pair.b, 0, 9000);
+    const int32_t v[3][8] = {
+        {b0->hp, b0->ammo, b0->taunt, b0->spot[0], b0->spot[1], b0->spot[2], b0->pair.a, b0->pair.b},
+        {b1->hp, b1->ammo, b1->taunt, b1->spot[0], b1->spot[1], b1->spot[2], b1->pair.a, b1->pair.b},
+        {b2->hp, b2->ammo, b2->taunt, b2->spot[0], b2->spot[1], b2->spot[2], b2->pair.a, b2->pair.b},
+    };
+    static const int32_t lo[8] = {0, 0, 0, INT32_MIN, INT32_MIN, INT32_MIN, -32768, 0};
+    static const int32_t hi[8] = {1000, 65535, 255, INT32_MAX, INT32_MAX, INT32_MAX, 32767, 9000};
+    int32_t out[8];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 8u);
+    pred->s0 = (int32_t)out[0];
+    pred->s1 = (uint16_t)out[1];
+    pred->s2 = (uint8_t)out[2];
+    pred->s5[0] = (int32_t)out[3];
+    pred->s5[1] = (int32_t)out[4];
+    pred->s5[2] = (int32_t)out[5];
+    pred->s6 = (int16_t)out[6];
+    pred->s7 = (uint16_t)out[7];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -3442,7 +3487,16 @@ typedef struct e2e_OwnerOnly_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void e2e_OwnerOnly_reference_any(const e2e_OwnerOnly_snap *b0, const e2e_OwnerOnly_snap *b1, const e2e_OwnerOnly_snap *b2, ns_predictor p, e2e_OwnerOnly_pred *pred)
 {
-    pred->s1 = (uint8_t)ns_predict_i32_in(&p, b0->level, b1->level, b2->level, 0, 255);
+    const int32_t v[3][1] = {
+        {b0->level},
+        {b1->level},
+        {b2->level},
+    };
+    static const int32_t lo[1] = {0};
+    static const int32_t hi[1] = {255};
+    int32_t out[1];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    pred->s1 = (uint8_t)out[0];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */

@@ -81,13 +81,22 @@ typedef struct modes_Avatar_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void modes_Avatar_reference_any(const modes_Avatar_snap *b0, const modes_Avatar_snap *b1, const modes_Avatar_snap *b2, ns_predictor p, modes_Avatar_pred *pred)
 {
-    pred->s0 = (int32_t)ns_predict_i32_in(&p, b0->pos, b1->pos, b2->pos, -1000, 1000);
-    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->ammo, b1->ammo, b2->ammo, 0, 65535);
-    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->emote, b1->emote, b2->emote, 0, 255);
-    pred->s3 = (int32_t)ns_predict_i32_in(&p, b0->aim, b1->aim, b2->aim, -1000, 1000);
-    pred->s4 = (int32_t)ns_predict_i32_in(&p, b0->glide, b1->glide, b2->glide, -1000, 1000);
-    pred->s5 = (uint8_t)ns_predict_i32_in(&p, b0->debug, b1->debug, b2->debug, 0, 255);
-    pred->s6 = (uint8_t)ns_predict_i32_in(&p, b0->kind, b1->kind, b2->kind, 0, 255);
+    const int32_t v[3][7] = {
+        {b0->pos, b0->ammo, b0->emote, b0->aim, b0->glide, b0->debug, b0->kind},
+        {b1->pos, b1->ammo, b1->emote, b1->aim, b1->glide, b1->debug, b1->kind},
+        {b2->pos, b2->ammo, b2->emote, b2->aim, b2->glide, b2->debug, b2->kind},
+    };
+    static const int32_t lo[7] = {-1000, 0, 0, -1000, -1000, 0, 0};
+    static const int32_t hi[7] = {1000, 65535, 255, 1000, 1000, 255, 255};
+    int32_t out[7];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 7u);
+    pred->s0 = (int32_t)out[0];
+    pred->s1 = (uint16_t)out[1];
+    pred->s2 = (uint8_t)out[2];
+    pred->s3 = (int32_t)out[3];
+    pred->s4 = (int32_t)out[4];
+    pred->s5 = (uint8_t)out[5];
+    pred->s6 = (uint8_t)out[6];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -461,9 +470,18 @@ typedef struct modes_Stance_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void modes_Stance_reference_any(const modes_Stance_snap *b0, const modes_Stance_snap *b1, const modes_Stance_snap *b2, ns_predictor p, modes_Stance_pred *pred)
 {
-    pred->s0 = (int32_t)ns_predict_i32_in(&p, b0->lean, b1->lean, b2->lean, -100, 100);
-    pred->s1 = (uint8_t)ns_predict_i32_in(&p, b0->crouch, b1->crouch, b2->crouch, 0, 255);
-    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->peek, b1->peek, b2->peek, 0, 255);
+    const int32_t v[3][3] = {
+        {b0->lean, b0->crouch, b0->peek},
+        {b1->lean, b1->crouch, b1->peek},
+        {b2->lean, b2->crouch, b2->peek},
+    };
+    static const int32_t lo[3] = {-100, 0, 0};
+    static const int32_t hi[3] = {100, 255, 255};
+    int32_t out[3];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    pred->s0 = (int32_t)out[0];
+    pred->s1 = (uint8_t)out[1];
+    pred->s2 = (uint8_t)out[2];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -704,7 +722,16 @@ typedef struct modes_Plain_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void modes_Plain_reference_any(const modes_Plain_snap *b0, const modes_Plain_snap *b1, const modes_Plain_snap *b2, ns_predictor p, modes_Plain_pred *pred)
 {
-    pred->s1 = (uint8_t)ns_predict_i32_in(&p, b0->clip, b1->clip, b2->clip, 0, 255);
+    const int32_t v[3][1] = {
+        {b0->clip},
+        {b1->clip},
+        {b2->clip},
+    };
+    static const int32_t lo[1] = {0};
+    static const int32_t hi[1] = {255};
+    int32_t out[1];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    pred->s1 = (uint8_t)out[0];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -923,9 +950,18 @@ typedef struct modes_Owned_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void modes_Owned_reference_any(const modes_Owned_snap *b0, const modes_Owned_snap *b1, const modes_Owned_snap *b2, ns_predictor p, modes_Owned_pred *pred)
 {
-    pred->s0 = (uint8_t)ns_predict_i32_in(&p, b0->near, b1->near, b2->near, 0, 255);
-    pred->s1 = (uint8_t)ns_predict_i32_in(&p, b0->far, b1->far, b2->far, 0, 255);
-    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->always, b1->always, b2->always, 0, 255);
+    const int32_t v[3][3] = {
+        {b0->near, b0->far, b0->always},
+        {b1->near, b1->far, b1->always},
+        {b2->near, b2->far, b2->always},
+    };
+    static const int32_t lo[3] = {0, 0, 0};
+    static const int32_t hi[3] = {255, 255, 255};
+    int32_t out[3];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    pred->s0 = (uint8_t)out[0];
+    pred->s1 = (uint8_t)out[1];
+    pred->s2 = (uint8_t)out[2];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */

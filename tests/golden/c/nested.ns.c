@@ -409,10 +409,19 @@ typedef struct game_core_Body_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void game_core_Body_reference_any(const game_core_Body_snap *b0, const game_core_Body_snap *b1, const game_core_Body_snap *b2, ns_predictor p, game_core_Body_pred *pred)
 {
-    pred->s0 = (int32_t)ns_predict_i32(&p, b0->box.min.x, b1->box.min.x, b2->box.min.x);
-    pred->s1 = (int32_t)ns_predict_i32(&p, b0->box.min.y, b1->box.min.y, b2->box.min.y);
-    pred->s2 = (int32_t)ns_predict_i32(&p, b0->box.max.x, b1->box.max.x, b2->box.max.x);
-    pred->s3 = (int32_t)ns_predict_i32(&p, b0->box.max.y, b1->box.max.y, b2->box.max.y);
+    const int32_t v[3][4] = {
+        {b0->box.min.x, b0->box.min.y, b0->box.max.x, b0->box.max.y},
+        {b1->box.min.x, b1->box.min.y, b1->box.max.x, b1->box.max.y},
+        {b2->box.min.x, b2->box.min.y, b2->box.max.x, b2->box.max.y},
+    };
+    static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
+    static const int32_t hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
+    int32_t out[4];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 4u);
+    pred->s0 = (int32_t)out[0];
+    pred->s1 = (int32_t)out[1];
+    pred->s2 = (int32_t)out[2];
+    pred->s3 = (int32_t)out[3];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */

@@ -804,7 +804,16 @@ typedef struct rf_Link_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void rf_Link_reference_any(const rf_Link_snap *b0, const rf_Link_snap *b1, const rf_Link_snap *b2, ns_predictor p, rf_Link_pred *pred)
 {
-    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->aim.slot, b1->aim.slot, b2->aim.slot, 0, 255);
+    const int32_t v[3][1] = {
+        {b0->aim.slot},
+        {b1->aim.slot},
+        {b2->aim.slot},
+    };
+    static const int32_t lo[1] = {0};
+    static const int32_t hi[1] = {255};
+    int32_t out[1];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    pred->s2 = (uint8_t)out[0];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -1582,9 +1591,18 @@ typedef struct rf_Crowd_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void rf_Crowd_reference_any(const rf_Crowd_snap *b0, const rf_Crowd_snap *b1, const rf_Crowd_snap *b2, ns_predictor p, rf_Crowd_pred *pred)
 {
-    pred->s10 = (uint8_t)ns_predict_i32_in(&p, b0->aims[0].slot, b1->aims[0].slot, b2->aims[0].slot, 0, 255);
-    pred->s12 = (uint8_t)ns_predict_i32_in(&p, b0->aims[1].slot, b1->aims[1].slot, b2->aims[1].slot, 0, 255);
-    pred->s15 = (uint8_t)ns_predict_i32_in(&p, b0->duo.n, b1->duo.n, b2->duo.n, 0, 255);
+    const int32_t v[3][3] = {
+        {b0->aims[0].slot, b0->aims[1].slot, b0->duo.n},
+        {b1->aims[0].slot, b1->aims[1].slot, b1->duo.n},
+        {b2->aims[0].slot, b2->aims[1].slot, b2->duo.n},
+    };
+    static const int32_t lo[3] = {0, 0, 0};
+    static const int32_t hi[3] = {255, 255, 255};
+    int32_t out[3];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    pred->s10 = (uint8_t)out[0];
+    pred->s12 = (uint8_t)out[1];
+    pred->s15 = (uint8_t)out[2];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -2832,7 +2850,16 @@ typedef struct rf_Body_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void rf_Body_reference_any(const rf_Body_snap *b0, const rf_Body_snap *b1, const rf_Body_snap *b2, ns_predictor p, rf_Body_pred *pred)
 {
-    pred->s0 = (uint16_t)ns_predict_i32_in(&p, b0->x, b1->x, b2->x, 0, 65535);
+    const int32_t v[3][1] = {
+        {b0->x},
+        {b1->x},
+        {b2->x},
+    };
+    static const int32_t lo[1] = {0};
+    static const int32_t hi[1] = {65535};
+    int32_t out[1];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    pred->s0 = (uint16_t)out[0];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */

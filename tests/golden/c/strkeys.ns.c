@@ -617,7 +617,16 @@ typedef struct strk_Names_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void strk_Names_reference_any(const strk_Names_snap *b0, const strk_Names_snap *b1, const strk_Names_snap *b2, ns_predictor p, strk_Names_pred *pred)
 {
-    pred->s5 = (int32_t)ns_predict_i32(&p, b0->hp, b1->hp, b2->hp);
+    const int32_t v[3][1] = {
+        {b0->hp},
+        {b1->hp},
+        {b2->hp},
+    };
+    static const int32_t lo[1] = {INT32_MIN};
+    static const int32_t hi[1] = {INT32_MAX};
+    int32_t out[1];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    pred->s5 = (int32_t)out[0];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */

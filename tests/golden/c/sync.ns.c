@@ -51,7 +51,16 @@ typedef struct vis_Secret_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void vis_Secret_reference_any(const vis_Secret_snap *b0, const vis_Secret_snap *b1, const vis_Secret_snap *b2, ns_predictor p, vis_Secret_pred *pred)
 {
-    pred->s1 = (uint16_t)ns_predict_i32_in(&p, b0->keys, b1->keys, b2->keys, 0, 65535);
+    const int32_t v[3][1] = {
+        {b0->keys},
+        {b1->keys},
+        {b2->keys},
+    };
+    static const int32_t lo[1] = {0};
+    static const int32_t hi[1] = {65535};
+    int32_t out[1];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    pred->s1 = (uint16_t)out[0];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -286,10 +295,19 @@ typedef struct vis_Mixed_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void vis_Mixed_reference_any(const vis_Mixed_snap *b0, const vis_Mixed_snap *b1, const vis_Mixed_snap *b2, ns_predictor p, vis_Mixed_pred *pred)
 {
-    pred->s0[0] = (int32_t)ns_predict_i32(&p, b0->position[0], b1->position[0], b2->position[0]);
-    pred->s0[1] = (int32_t)ns_predict_i32(&p, b0->position[1], b1->position[1], b2->position[1]);
-    pred->s0[2] = (int32_t)ns_predict_i32(&p, b0->position[2], b1->position[2], b2->position[2]);
-    pred->s2 = (uint8_t)ns_predict_i32_in(&p, b0->mood, b1->mood, b2->mood, 0, 255);
+    const int32_t v[3][4] = {
+        {b0->position[0], b0->position[1], b0->position[2], b0->mood},
+        {b1->position[0], b1->position[1], b1->position[2], b1->mood},
+        {b2->position[0], b2->position[1], b2->position[2], b2->mood},
+    };
+    static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, 0};
+    static const int32_t hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, 255};
+    int32_t out[4];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 4u);
+    pred->s0[0] = (int32_t)out[0];
+    pred->s0[1] = (int32_t)out[1];
+    pred->s0[2] = (int32_t)out[2];
+    pred->s2 = (uint8_t)out[3];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -581,7 +599,16 @@ typedef struct vis_Hidden_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void vis_Hidden_reference_any(const vis_Hidden_snap *b0, const vis_Hidden_snap *b1, const vis_Hidden_snap *b2, ns_predictor p, vis_Hidden_pred *pred)
 {
-    pred->s0 = (int32_t)ns_predict_i32(&p, b0->counter, b1->counter, b2->counter);
+    const int32_t v[3][1] = {
+        {b0->counter},
+        {b1->counter},
+        {b2->counter},
+    };
+    static const int32_t lo[1] = {INT32_MIN};
+    static const int32_t hi[1] = {INT32_MAX};
+    int32_t out[1];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    pred->s0 = (int32_t)out[0];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -733,7 +760,16 @@ typedef struct vis_Spectated_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void vis_Spectated_reference_any(const vis_Spectated_snap *b0, const vis_Spectated_snap *b1, const vis_Spectated_snap *b2, ns_predictor p, vis_Spectated_pred *pred)
 {
-    pred->s0 = (uint8_t)ns_predict_i32_in(&p, b0->emote, b1->emote, b2->emote, 0, 255);
+    const int32_t v[3][1] = {
+        {b0->emote},
+        {b1->emote},
+        {b2->emote},
+    };
+    static const int32_t lo[1] = {0};
+    static const int32_t hi[1] = {255};
+    int32_t out[1];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    pred->s0 = (uint8_t)out[0];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */

@@ -79,15 +79,24 @@ typedef struct teleport_Body_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void teleport_Body_reference_any(const teleport_Body_snap *b0, const teleport_Body_snap *b1, const teleport_Body_snap *b2, ns_predictor p, teleport_Body_pred *pred)
 {
-    pred->s0[0] = (int32_t)ns_predict_i32(&p, b0->position[0], b1->position[0], b2->position[0]);
-    pred->s0[1] = (int32_t)ns_predict_i32(&p, b0->position[1], b1->position[1], b2->position[1]);
-    pred->s0[2] = (int32_t)ns_predict_i32(&p, b0->position[2], b1->position[2], b2->position[2]);
-    pred->s2 = (int32_t)ns_predict_i32_in(&p, b0->height, b1->height, b2->height, -10000, 10000);
-    pred->s3 = (int32_t)ns_predict_i32_in(&p, b0->cell, b1->cell, b2->cell, -1000, 1000);
-    pred->s4 = (int32_t)ns_predict_i32_in(&p, b0->yaw, b1->yaw, b2->yaw, -3142, 3142);
-    pred->s5[0] = (int32_t)ns_predict_i32(&p, b0->slide[0], b1->slide[0], b2->slide[0]);
-    pred->s5[1] = (int32_t)ns_predict_i32(&p, b0->slide[1], b1->slide[1], b2->slide[1]);
-    pred->s5[2] = (int32_t)ns_predict_i32(&p, b0->slide[2], b1->slide[2], b2->slide[2]);
+    const int32_t v[3][9] = {
+        {b0->position[0], b0->position[1], b0->position[2], b0->height, b0->cell, b0->yaw, b0->slide[0], b0->slide[1], b0->slide[2]},
+        {b1->position[0], b1->position[1], b1->position[2], b1->height, b1->cell, b1->yaw, b1->slide[0], b1->slide[1], b1->slide[2]},
+        {b2->position[0], b2->position[1], b2->position[2], b2->height, b2->cell, b2->yaw, b2->slide[0], b2->slide[1], b2->slide[2]},
+    };
+    static const int32_t lo[9] = {INT32_MIN, INT32_MIN, INT32_MIN, -10000, -1000, -3142, INT32_MIN, INT32_MIN, INT32_MIN};
+    static const int32_t hi[9] = {INT32_MAX, INT32_MAX, INT32_MAX, 10000, 1000, 3142, INT32_MAX, INT32_MAX, INT32_MAX};
+    int32_t out[9];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 9u);
+    pred->s0[0] = (int32_t)out[0];
+    pred->s0[1] = (int32_t)out[1];
+    pred->s0[2] = (int32_t)out[2];
+    pred->s2 = (int32_t)out[3];
+    pred->s3 = (int32_t)out[4];
+    pred->s4 = (int32_t)out[5];
+    pred->s5[0] = (int32_t)out[6];
+    pred->s5[1] = (int32_t)out[7];
+    pred->s5[2] = (int32_t)out[8];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */

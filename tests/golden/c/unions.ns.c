@@ -1119,8 +1119,17 @@ typedef struct un_Collider_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void un_Collider_reference_any(const un_Collider_snap *b0, const un_Collider_snap *b1, const un_Collider_snap *b2, ns_predictor p, un_Collider_pred *pred)
 {
-    pred->s1 = (uint8_t)ns_predict_i32_in(&p, b0->body.mass, b1->body.mass, b2->body.mass, 0, 255);
-    pred->s4 = (uint16_t)ns_predict_i32_in(&p, b0->layer, b1->layer, b2->layer, 0, 65535);
+    const int32_t v[3][2] = {
+        {b0->body.mass, b0->layer},
+        {b1->body.mass, b1->layer},
+        {b2->body.mass, b2->layer},
+    };
+    static const int32_t lo[2] = {0, 0};
+    static const int32_t hi[2] = {255, 65535};
+    int32_t out[2];
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 2u);
+    pred->s1 = (uint8_t)out[0];
+    pred->s4 = (uint16_t)out[1];
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
