@@ -8,10 +8,15 @@
  *       compiled at once, as a parallel build would, against the single source alone;
  *   (d) `netschemac -o` CPU time on 2,000 components, in both codec modes, and when `protoc-c` is
  *       on the PATH, its time on the equivalent .proto in the same run, as a ratio (target: at
- *       most 0.5). protoc-c stays optional: without it the comparison is skipped.
+ *       most 0.5). protoc-c stays optional: without it the comparison is skipped;
+ *   (e) a yardstick for (b): `cc -O2 -c` of bench/hand_codec.c, the hand-written codec of
+ *       bench/bench.netschema that writes the generated code's bytes (write, read and quantize of
+ *       its two components), against the generated bench.ns.c in both codec modes, interleaved:
+ *       what code as fast as an expert's costs to build, per component.
  *
- *     bench_build [--table-only] [COMPONENTS]      default 200
- * --table-only measures the table mode's (a) and (b) alone: quicker while working on it. */
+ *     bench_build [--table-only | --yardstick] [COMPONENTS]      default 200
+ * --table-only measures the table mode's (a) and (b) alone, --yardstick (e) alone: quicker while
+ * working on them. */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_common.h"
@@ -166,14 +171,58 @@ static int on_path(const char *name)
     return 0;
 }
 
+/* (e): the hand codec of bench/bench.netschema and the generated code of the same schema, each
+ * compiled at -O2 in interleaved rounds, the best of each. The hand codec has only what the
+ * benchmark times (write, read, quantize); the generated file has every function of the API. */
+static int yardstick(const char *dir, const char *inc)
+{
+    char gen_dir[560], gen_inc[600], bench_inc[600], hand_c[600], gen_c[600], obj[600];
+    snprintf(gen_dir, sizeof gen_dir, "%s/yard", dir);
+    snprintf(gen_inc, sizeof gen_inc, "-I%s", gen_dir);
+    snprintf(bench_inc, sizeof bench_inc, "-I%s", NS_BENCH_DIR);
+    snprintf(hand_c, sizeof hand_c, "%s/hand_codec.c", NS_BENCH_DIR);
+    snprintf(gen_c, sizeof gen_c, "%s/bench.ns.c", gen_dir);
+    snprintf(obj, sizeof obj, "%s/yard.o", dir);
+    if (mkdir(gen_dir, 0700) != 0) return 1;
+    char schema[600];
+    snprintf(schema, sizeof schema, "%s/bench.netschema", NS_BENCH_DIR);
+    char *gen[] = {(char *)NS_NETSCHEMAC, (char *)"-o", gen_dir, schema, NULL};
+    char *gen_table[] = {(char *)NS_NETSCHEMAC, (char *)"--codec", (char *)"table", (char *)"-o", gen_dir, schema, NULL};
+    char *cc_hand[] = {(char *)NS_CC, (char *)"-O2", (char *)"-c", (char *)inc, gen_inc, bench_inc, hand_c,
+                       (char *)"-o", obj, NULL};
+    char *cc_gen[] = {(char *)NS_CC, (char *)"-O2", (char *)"-c", (char *)inc, gen_inc, gen_c, (char *)"-o", obj, NULL};
+    double best[3] = {1e30, 1e30, 1e30};
+    for (int round = 0; round < 5; round++) {
+        for (int k = 0; k < 3; k++) {
+            /* The hand codec includes the default mode's header; the table mode's is the same API. */
+            if (run(k == 2 ? gen_table : gen) < 0) return 1;
+            double t = run(k == 0 ? cc_hand : cc_gen);
+            if (t < 0) {
+                fprintf(stderr, "bench_build: %s -O2 -c failed on %s\n", NS_CC, k == 0 ? hand_c : gen_c);
+                return 1;
+            }
+            if (t < best[k]) best[k] = t;
+        }
+    }
+    printf("  yardstick, bench/bench.netschema (2 components), cc -O2 -c, best of 5 interleaved:\n");
+    printf("    hand codec (write, read, quantize)  %6.3f s CPU  %6.1f ms per component\n", best[0],
+           best[0] / 2 * 1e3);
+    printf("    generated bench.ns.c                %6.3f s CPU  %6.1f ms per component  (%.2f of the hand codec)\n",
+           best[1], best[1] / 2 * 1e3, best[1] / best[0]);
+    printf("    generated, table mode               %6.3f s CPU  %6.1f ms per component  (%.2f of the hand codec)\n",
+           best[2], best[2] / 2 * 1e3, best[2] / best[0]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* each row as it is measured: a run takes minutes */
     int table_only = argc > 1 && !strcmp(argv[1], "--table-only");
-    if (table_only) argc--, argv++;
+    int yard_only = argc > 1 && !strcmp(argv[1], "--yardstick");
+    if (table_only || yard_only) argc--, argv++;
     int n = argc > 1 ? atoi(argv[1]) : 200;
     if (n < 1) {
-        fprintf(stderr, "usage: bench_build [--table-only] [COMPONENTS]\n");
+        fprintf(stderr, "usage: bench_build [--table-only | --yardstick] [COMPONENTS]\n");
         return 2;
     }
     char dir[] = "/tmp/bench_build_XXXXXX";
@@ -185,6 +234,12 @@ int main(int argc, char **argv)
     snprintf(obj, sizeof obj, "%s/big.o", dir);
     snprintf(inc, sizeof inc, "-I%s", NS_RUNTIME_INCLUDE);
     int failed = 0;
+    if (yard_only) {
+        failed = yardstick(dir, inc) != 0;
+        char *rm[] = {(char *)"rm", (char *)"-rf", dir, NULL};
+        run(rm);
+        return failed;
+    }
 
     if (write_schema(schema, n, 0) != 0) return 1;
     char *gen[] = {(char *)NS_NETSCHEMAC, (char *)"-o", dir, schema, NULL};
@@ -296,6 +351,8 @@ int main(int argc, char **argv)
     if (with_protoc) printf("  protoc-c, same messages         %6.3f s CPU  (best of 5, interleaved)\n", best[2]);
     else printf("  protoc-c not on the PATH (or it failed): comparison skipped\n");
     remove(proto);
+
+    if (yardstick(dir, inc) != 0) failed = 1;
 
     /* Leave nothing behind. */
     char *rm[] = {(char *)"rm", (char *)"-rf", dir, NULL};
