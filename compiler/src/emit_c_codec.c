@@ -1043,6 +1043,27 @@ static void copy_slot(nsc_cgen *g, const nsc_slot *s, const char *dst, const cha
     }
 }
 
+/* True for a slot whose change bit and payload one ns_read_changed_delta_i32_in reads: a
+ * scalar int32 delta in the default model. Not enums, whose check must not run on an unchanged
+ * reference. */
+static bool changed_delta_slot(const nsc_slot *s)
+{
+    return (s->enc == NSC_ENC_INT || s->enc == NSC_ENC_QUANT) && !strcmp(int_fn(s), "i32") &&
+           s->type->kind != NSC_T_ENUM;
+}
+
+/* `v.<path> = ns_read_changed_delta_i32_in(...)`, under `if (cond)` unless cond is NULL: v holds
+ * the reference already, which the read returns when the bit is 0. */
+static void read_changed_delta(nsc_cgen *g, const nsc_slot *s, const char *cond)
+{
+    const char *lo, *hi;
+    unit_range(g, s, &lo, &hi);
+    const char *call = NSC_FMT(g, "v.%s = (%s)ns_read_changed_delta_i32_in(r, %s, %s, %s);", s->path, s->snap_ctype,
+                               refx(g, s), lo, hi);
+    if (cond) nsc_p_line(g->c, "if (%s) %s", cond, call);
+    else nsc_p_line(g->c, "%s", call);
+}
+
 /* Reads of records without collections: decode into a local copy, store it field by field on
  * success. */
 static void read_fn(nsc_cgen *g, const nsc_decl *d)
@@ -1080,6 +1101,10 @@ static void read_fn(nsc_cgen *g, const nsc_decl *d)
             if (!cond) continue;
             bool always = strcmp(cond, "true") == 0;
             nsc_p_comment(c, "%s", s->path);
+            if (changed_delta_slot(s)) {
+                read_changed_delta(g, s, always ? NULL : cond);
+                continue;
+            }
             if (always) nsc_p_open(c, "if (ns_read_bool(r)) {");
             else nsc_p_open(c, "if ((%s) && ns_read_bool(r)) {", cond);
             nsc_cg_read_payload(g, s, NSC_FMT(g, "v.%s", s->path), refx(g, s), false);

@@ -200,6 +200,64 @@ START_TEST(truncated_packed_value)
 }
 END_TEST
 
+/* xorshift32: a fixed stream of test data. */
+static uint32_t next_rand(uint32_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+/* ns_read_changed_delta_i32_in is what generated readers call for an int field's change bit and
+ * delta: it must give what ns_read_bool, then ns_read_delta_i32_in when the bit is 1, give —
+ * value, status, and position — on valid streams, cut streams, garbage and out-of-range values. */
+START_TEST(changed_delta_read_equals_bit_then_delta)
+{
+    uint32_t x = 0x9e3779b9u;
+    for (int round = 0; round < 20000; round++) {
+        uint8_t buf[40];
+        size_t len;
+        if (round % 2 == 0) { /* a valid stream of change bits and deltas, possibly cut short */
+            ns_writer w;
+            ns_writer_init(&w, buf, sizeof buf);
+            for (int k = 0; k < 8; k++) {
+                uint32_t shift = next_rand(&x) % 32u;
+                int32_t v = (int32_t)(next_rand(&x) >> shift), ref = (int32_t)(next_rand(&x) >> shift);
+                ns_write_changed_delta_i32(&w, (next_rand(&x) & 1u) != 0, v, ref);
+            }
+            len = ns_writer_flush(&w);
+            len -= next_rand(&x) % 3u == 0 ? next_rand(&x) % (len + 1) : 0;
+        } else { /* garbage */
+            len = next_rand(&x) % sizeof buf;
+            for (size_t i = 0; i < len; i++) buf[i] = (uint8_t)next_rand(&x);
+        }
+        ns_reader a, b;
+        ns_reader_init(&a, buf, len);
+        ns_reader_init(&b, buf, len);
+        unsigned skip = next_rand(&x) % 8u;
+        if (skip) {
+            ns_read_bits(&a, skip);
+            ns_read_bits(&b, skip);
+        }
+        for (int k = 0; k < 10; k++) {
+            uint32_t shift = next_rand(&x) % 32u;
+            int32_t ref = (int32_t)(next_rand(&x) >> shift), lo = INT32_MIN, hi = INT32_MAX;
+            if (next_rand(&x) & 1u) { /* a range that may or may not hold ref and the value */
+                lo = ref - (int32_t)(next_rand(&x) % 100u);
+                hi = ref + (int32_t)(next_rand(&x) % 100u);
+            }
+            int32_t want = ns_read_bool(&a) ? ns_read_delta_i32_in(&a, ref, lo, hi) : ref;
+            int32_t got = ns_read_changed_delta_i32_in(&b, ref, lo, hi);
+            ck_assert_int_eq(got, want);
+            ck_assert_int_eq(ns_reader_status(&b), ns_reader_status(&a));
+            ck_assert_uint_eq(ns_reader_bits(&b), ns_reader_bits(&a));
+            ck_assert_uint_eq(ns_reader_remaining_bits(&b), ns_reader_remaining_bits(&a));
+        }
+    }
+}
+END_TEST
+
 START_TEST(custom_model)
 {
     /* A model that spends 1 bit on zero: every bucket code grows elsewhere. */
@@ -277,6 +335,7 @@ static Suite *packed_suite(void)
     tcase_add_test(tc, delta_is_value_minus_reference);
     tcase_add_test(tc, value_beyond_last_bucket_is_malformed);
     tcase_add_test(tc, truncated_packed_value);
+    tcase_add_test(tc, changed_delta_read_equals_bit_then_delta);
     tcase_add_test(tc, custom_model);
     tcase_add_test(tc, incomplete_model_rejects_unused_codes);
     tcase_add_test(tc, invalid_models_are_refused);

@@ -114,13 +114,9 @@ ns_status arr_Pair_read(ns_reader *r, arr_Pair_snap *out, const arr_Pair_snap *r
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* v[0] */
-        if (ns_read_bool(r)) {
-            v.v[0] = (uint8_t)ns_read_delta_i32_in(r, ref->v[0], 0, 9);
-        }
+        v.v[0] = (uint8_t)ns_read_changed_delta_i32_in(r, ref->v[0], 0, 9);
         /* v[1] */
-        if (ns_read_bool(r)) {
-            v.v[1] = (uint8_t)ns_read_delta_i32_in(r, ref->v[1], 0, 9);
-        }
+        v.v[1] = (uint8_t)ns_read_changed_delta_i32_in(r, ref->v[1], 0, 9);
         /* on */
         if (ns_read_bool(r)) {
             v.on = !ref->on;
@@ -242,9 +238,7 @@ ns_status arr_Item_read(ns_reader *r, arr_Item_snap *out, const arr_Item_snap *r
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* id */
-        if (ns_read_bool(r)) {
-            v.id = (uint16_t)ns_read_delta_i32_in(r, ref->id, 0, 65535);
-        }
+        v.id = (uint16_t)ns_read_changed_delta_i32_in(r, ref->id, 0, 65535);
         /* name */
         if (ns_read_bool(r)) {
             ns_read_string(r, v.name, ref->name, 6);
@@ -986,33 +980,19 @@ ns_status arr_Loadout_read(ns_reader *r, arr_Loadout_snap *out, const ns_baselin
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* ammo[0] */
-        if (ns_read_bool(r)) {
-            v.ammo[0] = (uint16_t)ns_read_delta_i32_in(r, pred.s0, 0, 999);
-        }
+        v.ammo[0] = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s0, 0, 999);
         /* ammo[1] */
-        if (ns_read_bool(r)) {
-            v.ammo[1] = (uint16_t)ns_read_delta_i32_in(r, pred.s1, 0, 999);
-        }
+        v.ammo[1] = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s1, 0, 999);
         /* ammo[2] */
-        if (ns_read_bool(r)) {
-            v.ammo[2] = (uint16_t)ns_read_delta_i32_in(r, pred.s2, 0, 999);
-        }
+        v.ammo[2] = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s2, 0, 999);
         /* ammo[3] */
-        if (ns_read_bool(r)) {
-            v.ammo[3] = (uint16_t)ns_read_delta_i32_in(r, pred.s3, 0, 999);
-        }
+        v.ammo[3] = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s3, 0, 999);
         /* heat[0] */
-        if (ns_read_bool(r)) {
-            v.heat[0] = (int32_t)ns_read_delta_i32_in(r, pred.s4, 0, 10000);
-        }
+        v.heat[0] = (int32_t)ns_read_changed_delta_i32_in(r, pred.s4, 0, 10000);
         /* heat[1] */
-        if (ns_read_bool(r)) {
-            v.heat[1] = (int32_t)ns_read_delta_i32_in(r, pred.s5, 0, 10000);
-        }
+        v.heat[1] = (int32_t)ns_read_changed_delta_i32_in(r, pred.s5, 0, 10000);
         /* heat[2] */
-        if (ns_read_bool(r)) {
-            v.heat[2] = (int32_t)ns_read_delta_i32_in(r, pred.s6, 0, 10000);
-        }
+        v.heat[2] = (int32_t)ns_read_changed_delta_i32_in(r, pred.s6, 0, 10000);
         /* slots[0] */
         if (ns_read_bool(r)) {
             v.slots[0] = (uint8_t)ns_read_delta_i32_in(r, ref->slots[0], 0, 2);
@@ -1040,37 +1020,27 @@ ns_status arr_Loadout_read(ns_reader *r, arr_Loadout_snap *out, const ns_baselin
             ns_read_string(r, v.tags[1], ref->tags[1], 8);
         }
         /* items[0].id */
-        if (ns_read_bool(r)) {
-            v.items[0].id = (uint16_t)ns_read_delta_i32_in(r, pred.s13, 0, 65535);
-        }
+        v.items[0].id = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s13, 0, 65535);
         /* items[0].name */
         if (ns_read_bool(r)) {
             ns_read_string(r, v.items[0].name, ref->items[0].name, 6);
         }
         /* items[1].id */
-        if (ns_read_bool(r)) {
-            v.items[1].id = (uint16_t)ns_read_delta_i32_in(r, pred.s15, 0, 65535);
-        }
+        v.items[1].id = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s15, 0, 65535);
         /* items[1].name */
         if (ns_read_bool(r)) {
             ns_read_string(r, v.items[1].name, ref->items[1].name, 6);
         }
         /* items[2].id */
-        if (ns_read_bool(r)) {
-            v.items[2].id = (uint16_t)ns_read_delta_i32_in(r, pred.s17, 0, 65535);
-        }
+        v.items[2].id = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s17, 0, 65535);
         /* items[2].name */
         if (ns_read_bool(r)) {
             ns_read_string(r, v.items[2].name, ref->items[2].name, 6);
         }
         /* pairs[0].v[0] */
-        if (ns_read_bool(r)) {
-            v.pairs[0].v[0] = (uint8_t)ns_read_delta_i32_in(r, pred.s19, 0, 9);
-        }
+        v.pairs[0].v[0] = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s19, 0, 9);
         /* pairs[0].v[1] */
-        if (ns_read_bool(r)) {
-            v.pairs[0].v[1] = (uint8_t)ns_read_delta_i32_in(r, pred.s20, 0, 9);
-        }
+        v.pairs[0].v[1] = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s20, 0, 9);
         /* pairs[0].on */
         if (ns_read_bool(r)) {
             v.pairs[0].on = !ref->pairs[0].on;
@@ -1081,13 +1051,9 @@ ns_status arr_Loadout_read(ns_reader *r, arr_Loadout_snap *out, const ns_baselin
             v.pairs[0].w[1] = (int8_t)ns_read_delta_i32_in(r, ref->pairs[0].w[1], -128, 127);
         }
         /* pairs[1].v[0] */
-        if (ns_read_bool(r)) {
-            v.pairs[1].v[0] = (uint8_t)ns_read_delta_i32_in(r, pred.s23, 0, 9);
-        }
+        v.pairs[1].v[0] = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s23, 0, 9);
         /* pairs[1].v[1] */
-        if (ns_read_bool(r)) {
-            v.pairs[1].v[1] = (uint8_t)ns_read_delta_i32_in(r, pred.s24, 0, 9);
-        }
+        v.pairs[1].v[1] = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s24, 0, 9);
         /* pairs[1].on */
         if (ns_read_bool(r)) {
             v.pairs[1].on = !ref->pairs[1].on;
@@ -1161,9 +1127,7 @@ ns_status arr_Loadout_read(ns_reader *r, arr_Loadout_snap *out, const ns_baselin
             v.blobs[1].len = (uint16_t)ns_read_text(r, v.blobs[1].data, 4, ref->blobs[1].data, ref->blobs[1].len);
         }
         /* score */
-        if (ns_read_bool(r)) {
-            v.score = (int32_t)ns_read_delta_i32(r, pred.s41, NULL);
-        }
+        v.score = (int32_t)ns_read_changed_delta_i32_in(r, pred.s41, INT32_MIN, INT32_MAX);
         /* whole */
         if (ns_read_bool(r)) {
             v.whole[0] = (int16_t)ns_read_delta_i32_in(r, ref->whole[0], -32768, 32767);
@@ -2287,13 +2251,9 @@ ns_status arr_Keys_read(ns_reader *r, arr_Keys_snap *out, const arr_Keys_snap *p
             v.down[3] = !ref->down[3];
         }
         /* axes[0] */
-        if (ns_read_bool(r)) {
-            v.axes[0] = (int8_t)ns_read_delta_i32_in(r, ref->axes[0], -128, 127);
-        }
+        v.axes[0] = (int8_t)ns_read_changed_delta_i32_in(r, ref->axes[0], -128, 127);
         /* axes[1] */
-        if (ns_read_bool(r)) {
-            v.axes[1] = (int8_t)ns_read_delta_i32_in(r, ref->axes[1], -128, 127);
-        }
+        v.axes[1] = (int8_t)ns_read_changed_delta_i32_in(r, ref->axes[1], -128, 127);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);

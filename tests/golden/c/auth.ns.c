@@ -236,13 +236,9 @@ ns_status au_Pawn_read(ns_reader *r, au_Pawn_snap *out, const ns_baselines *base
             v.pos[2] = (int32_t)ns_read_delta_i32_in(r, pred.s0[2], -10000, 10000);
         }
         /* yaw */
-        if (ns_read_bool(r)) {
-            v.yaw = (int32_t)ns_read_delta_i32_in(r, pred.s1, -18000, 18000);
-        }
+        v.yaw = (int32_t)ns_read_changed_delta_i32_in(r, pred.s1, -18000, 18000);
         /* speed */
-        if (ns_read_bool(r)) {
-            v.speed = (int16_t)ns_read_delta_i32_in(r, pred.s2, 0, 50);
-        }
+        v.speed = (int16_t)ns_read_changed_delta_i32_in(r, pred.s2, 0, 50);
         /* stance */
         if (ns_read_bool(r)) {
             v.stance = (uint8_t)ns_read_delta_i32_in(r, ref->stance, 0, 2);
@@ -257,9 +253,7 @@ ns_status au_Pawn_read(ns_reader *r, au_Pawn_snap *out, const ns_baselines *base
             v.aim = ns_read_f32_xor(r, ref->aim);
         }
         /* hp */
-        if (ns_read_bool(r)) {
-            v.hp = (int32_t)ns_read_delta_i32_in(r, pred.s6, 0, 100);
-        }
+        v.hp = (int32_t)ns_read_changed_delta_i32_in(r, pred.s6, 0, 100);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -610,9 +604,7 @@ ns_status au_Marker_read(ns_reader *r, au_Marker_snap *out, const ns_baselines *
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* kind */
-        if (ns_read_bool(r)) {
-            v.kind = (uint16_t)ns_read_delta_i32_in(r, pred.s0, 0, 65535);
-        }
+        v.kind = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s0, 0, 65535);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);

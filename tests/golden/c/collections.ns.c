@@ -102,17 +102,11 @@ ns_status bag_Item_read(ns_reader *r, bag_Item_snap *out, const bag_Item_snap *r
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* kind */
-        if (ns_read_bool(r)) {
-            v.kind = (uint16_t)ns_read_delta_i32_in(r, ref->kind, 0, 65535);
-        }
+        v.kind = (uint16_t)ns_read_changed_delta_i32_in(r, ref->kind, 0, 65535);
         /* count */
-        if (ns_read_bool(r)) {
-            v.count = (uint8_t)ns_read_delta_i32_in(r, ref->count, 0, 99);
-        }
+        v.count = (uint8_t)ns_read_changed_delta_i32_in(r, ref->count, 0, 99);
         /* durability */
-        if (ns_read_bool(r)) {
-            v.durability = (int32_t)ns_read_delta_i32_in(r, ref->durability, 0, 100);
-        }
+        v.durability = (int32_t)ns_read_changed_delta_i32_in(r, ref->durability, 0, 100);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);

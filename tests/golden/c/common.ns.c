@@ -94,13 +94,9 @@ ns_status game_common_ItemStack_read(ns_reader *r, game_common_ItemStack_snap *o
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* kind */
-        if (ns_read_bool(r)) {
-            v.kind = (uint16_t)ns_read_delta_i32_in(r, ref->kind, 0, 65535);
-        }
+        v.kind = (uint16_t)ns_read_changed_delta_i32_in(r, ref->kind, 0, 65535);
         /* count */
-        if (ns_read_bool(r)) {
-            v.count = (uint8_t)ns_read_delta_i32_in(r, ref->count, 1, 99);
-        }
+        v.count = (uint8_t)ns_read_changed_delta_i32_in(r, ref->count, 1, 99);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);

@@ -104,9 +104,7 @@ ns_status cust_Look_read(ns_reader *r, cust_Look_snap *out, const cust_Look_snap
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* level */
-        if (ns_read_bool(r)) {
-            v.level = (uint8_t)ns_read_delta_i32_in(r, ref->level, 0, 255);
-        }
+        v.level = (uint8_t)ns_read_changed_delta_i32_in(r, ref->level, 0, 255);
         /* tint */
         if (ns_read_bool(r)) {
             {
@@ -337,9 +335,7 @@ ns_status cust_Paint_read(ns_reader *r, cust_Paint_snap *out, const ns_baselines
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* hp */
-        if (ns_read_bool(r)) {
-            v.hp = (uint16_t)ns_read_delta_i32_in(r, pred.s0, 0, 65535);
-        }
+        v.hp = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s0, 0, 65535);
         /* tint */
         if (ns_read_bool(r)) {
             {
@@ -359,9 +355,7 @@ ns_status cust_Paint_read(ns_reader *r, cust_Paint_snap *out, const ns_baselines
             }
         }
         /* look.level */
-        if (ns_read_bool(r)) {
-            v.look.level = (uint8_t)ns_read_delta_i32_in(r, pred.s3, 0, 255);
-        }
+        v.look.level = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s3, 0, 255);
         /* look.tint */
         if (ns_read_bool(r)) {
             {
@@ -757,9 +751,7 @@ ns_status cust_Stamp_read(ns_reader *r, cust_Stamp_snap *out)
             }
         }
         /* n */
-        if (ns_read_bool(r)) {
-            v.n = (uint8_t)ns_read_delta_i32_in(r, ref->n, 0, 255);
-        }
+        v.n = (uint8_t)ns_read_changed_delta_i32_in(r, ref->n, 0, 255);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);

@@ -114,13 +114,9 @@ ns_status e2e_Pair_read(ns_reader *r, e2e_Pair_snap *out, const e2e_Pair_snap *r
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* a */
-        if (ns_read_bool(r)) {
-            v.a = (int16_t)ns_read_delta_i32_in(r, ref->a, -32768, 32767);
-        }
+        v.a = (int16_t)ns_read_changed_delta_i32_in(r, ref->a, -32768, 32767);
         /* b */
-        if (ns_read_bool(r)) {
-            v.b = (uint16_t)ns_read_delta_i32_in(r, ref->b, 0, 9000);
-        }
+        v.b = (uint16_t)ns_read_changed_delta_i32_in(r, ref->b, 0, 9000);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -254,9 +250,7 @@ ns_status e2e_Tag_read(ns_reader *r, e2e_Tag_snap *out, const e2e_Tag_snap *ref_
             v.on = !ref->on;
         }
         /* weight */
-        if (ns_read_bool(r)) {
-            v.weight = (int32_t)ns_read_delta_i32_in(r, ref->weight, 0, 1000);
-        }
+        v.weight = (int32_t)ns_read_changed_delta_i32_in(r, ref->weight, 0, 1000);
         /* label */
         if (ns_read_bool(r)) {
             ns_read_string(r, v.label, ref->label, 8);
@@ -398,13 +392,9 @@ ns_status e2e_Nest_read(ns_reader *r, e2e_Nest_snap *out, const e2e_Nest_snap *r
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* inner.a */
-        if (ns_read_bool(r)) {
-            v.inner.a = (int16_t)ns_read_delta_i32_in(r, ref->inner.a, -32768, 32767);
-        }
+        v.inner.a = (int16_t)ns_read_changed_delta_i32_in(r, ref->inner.a, -32768, 32767);
         /* inner.b */
-        if (ns_read_bool(r)) {
-            v.inner.b = (uint16_t)ns_read_delta_i32_in(r, ref->inner.b, 0, 9000);
-        }
+        v.inner.b = (uint16_t)ns_read_changed_delta_i32_in(r, ref->inner.b, 0, 9000);
         /* tag */
         if (ns_read_bool(r)) {
             v.tag.code = (uint8_t)ns_read_raw_i64(r, 4, INT64_C(0), INT64_C(15));
@@ -736,25 +726,15 @@ ns_status e2e_Scalars_read(ns_reader *r, e2e_Scalars_snap *out, const ns_baselin
             v.b = !ref->b;
         }
         /* i8v */
-        if (ns_read_bool(r)) {
-            v.i8v = (int8_t)ns_read_delta_i32_in(r, pred.s1, -128, 127);
-        }
+        v.i8v = (int8_t)ns_read_changed_delta_i32_in(r, pred.s1, -128, 127);
         /* u8v */
-        if (ns_read_bool(r)) {
-            v.u8v = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
-        }
+        v.u8v = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s2, 0, 255);
         /* i16v */
-        if (ns_read_bool(r)) {
-            v.i16v = (int16_t)ns_read_delta_i32_in(r, pred.s3, -32768, 32767);
-        }
+        v.i16v = (int16_t)ns_read_changed_delta_i32_in(r, pred.s3, -32768, 32767);
         /* u16v */
-        if (ns_read_bool(r)) {
-            v.u16v = (uint16_t)ns_read_delta_i32_in(r, pred.s4, 0, 65535);
-        }
+        v.u16v = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s4, 0, 65535);
         /* i32v */
-        if (ns_read_bool(r)) {
-            v.i32v = (int32_t)ns_read_delta_i32(r, pred.s5, NULL);
-        }
+        v.i32v = (int32_t)ns_read_changed_delta_i32_in(r, pred.s5, INT32_MIN, INT32_MAX);
         /* u32v */
         if (ns_read_bool(r)) {
             v.u32v = (uint32_t)ns_read_delta_u32(r, pred.s6, NULL);
@@ -1525,13 +1505,9 @@ ns_status e2e_Motion_read(ns_reader *r, e2e_Motion_snap *out, const ns_baselines
             v.vel[2] = (int32_t)ns_read_delta_i32(r, pred.s6[2], NULL);
         }
         /* heat */
-        if (ns_read_bool(r)) {
-            v.heat = (int32_t)ns_read_delta_i32_in(r, pred.s7, -500, 1500);
-        }
+        v.heat = (int32_t)ns_read_changed_delta_i32_in(r, pred.s7, -500, 1500);
         /* precise */
-        if (ns_read_bool(r)) {
-            v.precise = (int32_t)ns_read_delta_i32(r, pred.s8, NULL);
-        }
+        v.precise = (int32_t)ns_read_changed_delta_i32_in(r, pred.s8, INT32_MIN, INT32_MAX);
         /* plain */
         if (ns_read_bool(r)) {
             v.plain = ns_read_f32_xor(r, ref->plain);
@@ -1543,17 +1519,11 @@ ns_status e2e_Motion_read(ns_reader *r, e2e_Motion_snap *out, const ns_baselines
             v.dir[2] = ns_read_f32_delta(r, ref->dir[2]);
         }
         /* level */
-        if (ns_read_bool(r)) {
-            v.level = (int32_t)ns_read_delta_i32_in(r, pred.s11, -100, 100);
-        }
+        v.level = (int32_t)ns_read_changed_delta_i32_in(r, pred.s11, -100, 100);
         /* steps */
-        if (ns_read_bool(r)) {
-            v.steps = (uint16_t)ns_read_delta_i32_in(r, pred.s12, 0, 65535);
-        }
+        v.steps = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s12, 0, 65535);
         /* jumpy */
-        if (ns_read_bool(r)) {
-            v.jumpy = (int16_t)ns_read_delta_i32_in(r, pred.s13, -32768, 32767);
-        }
+        v.jumpy = (int16_t)ns_read_changed_delta_i32_in(r, pred.s13, -32768, 32767);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -2123,13 +2093,9 @@ ns_status e2e_Coded_read(ns_reader *r, e2e_Coded_snap *out, const ns_baselines *
             if (!e2e_Mode_is_valid(v.m)) ns_reader_fail(r, NS_ERR_RANGE);
         }
         /* steady */
-        if (ns_read_bool(r)) {
-            v.steady = (int32_t)ns_read_delta_i32(r, ref->steady, NULL);
-        }
+        v.steady = (int32_t)ns_read_changed_delta_i32_in(r, ref->steady, INT32_MIN, INT32_MAX);
         /* q */
-        if (ns_read_bool(r)) {
-            v.q = (int32_t)ns_read_delta_i32(r, ref->q, NULL);
-        }
+        v.q = (int32_t)ns_read_changed_delta_i32_in(r, ref->q, INT32_MIN, INT32_MAX);
         /* bigu */
         if (ns_read_bool(r)) {
             v.bigu = (uint64_t)ns_read_delta_u64_in(r, pred.s9, UINT64_C(10), UINT64_C(1000000));
@@ -2804,26 +2770,18 @@ ns_status e2e_Shapes_read(ns_reader *r, e2e_Shapes_snap *out, const ns_baselines
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* p.a */
-        if (ns_read_bool(r)) {
-            v.p.a = (int16_t)ns_read_delta_i32_in(r, pred.s0, -32768, 32767);
-        }
+        v.p.a = (int16_t)ns_read_changed_delta_i32_in(r, pred.s0, -32768, 32767);
         /* p.b */
-        if (ns_read_bool(r)) {
-            v.p.b = (uint16_t)ns_read_delta_i32_in(r, pred.s1, 0, 9000);
-        }
+        v.p.b = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s1, 0, 9000);
         /* pc */
         if (ns_read_bool(r)) {
             v.pc.a = (int16_t)ns_read_delta_i32_in(r, ref->pc.a, -32768, 32767);
             v.pc.b = (uint16_t)ns_read_delta_i32_in(r, ref->pc.b, 0, 9000);
         }
         /* n.inner.a */
-        if (ns_read_bool(r)) {
-            v.n.inner.a = (int16_t)ns_read_delta_i32_in(r, pred.s3, -32768, 32767);
-        }
+        v.n.inner.a = (int16_t)ns_read_changed_delta_i32_in(r, pred.s3, -32768, 32767);
         /* n.inner.b */
-        if (ns_read_bool(r)) {
-            v.n.inner.b = (uint16_t)ns_read_delta_i32_in(r, pred.s4, 0, 9000);
-        }
+        v.n.inner.b = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s4, 0, 9000);
         /* n.tag */
         if (ns_read_bool(r)) {
             v.n.tag.code = (uint8_t)ns_read_raw_i64(r, 4, INT64_C(0), INT64_C(15));
@@ -3226,17 +3184,11 @@ ns_status e2e_Audience_read(ns_reader *r, e2e_Audience_snap *out, const ns_basel
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* hp */
-        if (ns_read_bool(r)) {
-            v.hp = (int32_t)ns_read_delta_i32_in(r, pred.s0, 0, 1000);
-        }
+        v.hp = (int32_t)ns_read_changed_delta_i32_in(r, pred.s0, 0, 1000);
         /* ammo */
-        if ((owner) && ns_read_bool(r)) {
-            v.ammo = (uint16_t)ns_read_delta_i32_in(r, pred.s1, 0, 65535);
-        }
+        if (owner) v.ammo = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s1, 0, 65535);
         /* taunt */
-        if ((!owner) && ns_read_bool(r)) {
-            v.taunt = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
-        }
+        if (!owner) v.taunt = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s2, 0, 255);
         /* title */
         if ((full) && ns_read_bool(r)) {
             ns_read_string(r, v.title, ref->title, 24);
@@ -3248,13 +3200,9 @@ ns_status e2e_Audience_read(ns_reader *r, e2e_Audience_snap *out, const ns_basel
             v.spot[2] = (int32_t)ns_read_delta_i32(r, pred.s5[2], NULL);
         }
         /* pair.a */
-        if (ns_read_bool(r)) {
-            v.pair.a = (int16_t)ns_read_delta_i32_in(r, pred.s6, -32768, 32767);
-        }
+        v.pair.a = (int16_t)ns_read_changed_delta_i32_in(r, pred.s6, -32768, 32767);
         /* pair.b */
-        if (ns_read_bool(r)) {
-            v.pair.b = (uint16_t)ns_read_delta_i32_in(r, pred.s7, 0, 9000);
-        }
+        v.pair.b = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s7, 0, 9000);
         /* mood */
         if (ns_read_bool(r)) {
             v.mood = ns_read_f32_xor(r, ref->mood);
@@ -3585,9 +3533,7 @@ ns_status e2e_OwnerOnly_read(ns_reader *r, e2e_OwnerOnly_snap *out, const ns_bas
             v.secret = (uint32_t)ns_read_delta_u32(r, pred.s0, NULL);
         }
         /* level */
-        if ((owner && full) && ns_read_bool(r)) {
-            v.level = (uint8_t)ns_read_delta_i32_in(r, pred.s1, 0, 255);
-        }
+        if (owner && full) v.level = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s1, 0, 255);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -3895,9 +3841,7 @@ ns_status e2e_Controls_read(ns_reader *r, e2e_Controls_snap *out, const e2e_Cont
             v.fire = !ref->fire;
         }
         /* weapon */
-        if (ns_read_bool(r)) {
-            v.weapon = (uint8_t)ns_read_delta_i32_in(r, ref->weapon, 0, 9);
-        }
+        v.weapon = (uint8_t)ns_read_changed_delta_i32_in(r, ref->weapon, 0, 9);
         /* tick */
         if (ns_read_bool(r)) {
             v.tick = (uint32_t)ns_read_delta_u32(r, ref->tick, NULL);
@@ -4067,13 +4011,9 @@ ns_status e2e_Notice_read(ns_reader *r, e2e_Notice_snap *out)
             if (!e2e_Mode_is_valid(v.level)) ns_reader_fail(r, NS_ERR_RANGE);
         }
         /* where.a */
-        if (ns_read_bool(r)) {
-            v.where.a = (int16_t)ns_read_delta_i32_in(r, ref->where.a, -32768, 32767);
-        }
+        v.where.a = (int16_t)ns_read_changed_delta_i32_in(r, ref->where.a, -32768, 32767);
         /* where.b */
-        if (ns_read_bool(r)) {
-            v.where.b = (uint16_t)ns_read_delta_i32_in(r, ref->where.b, 0, 9000);
-        }
+        v.where.b = (uint16_t)ns_read_changed_delta_i32_in(r, ref->where.b, 0, 9000);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);

@@ -576,9 +576,7 @@ ns_status ctl_Emote_read(ns_reader *r, ctl_Emote_snap *out)
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* id */
-        if (ns_read_bool(r)) {
-            v.id = (uint16_t)ns_read_delta_i32_in(r, ref->id, 0, 65535);
-        }
+        v.id = (uint16_t)ns_read_changed_delta_i32_in(r, ref->id, 0, 65535);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);

@@ -239,33 +239,19 @@ ns_status modes_Avatar_read(ns_reader *r, modes_Avatar_snap *out, const ns_basel
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* pos */
-        if (ns_read_bool(r)) {
-            v.pos = (int32_t)ns_read_delta_i32_in(r, pred.s0, -1000, 1000);
-        }
+        v.pos = (int32_t)ns_read_changed_delta_i32_in(r, pred.s0, -1000, 1000);
         /* ammo */
-        if ((owner) && ns_read_bool(r)) {
-            v.ammo = (uint16_t)ns_read_delta_i32_in(r, pred.s1, 0, 65535);
-        }
+        if (owner) v.ammo = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s1, 0, 65535);
         /* emote */
-        if ((!owner) && ns_read_bool(r)) {
-            v.emote = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
-        }
+        if (!owner) v.emote = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s2, 0, 255);
         /* aim */
-        if ((predicting) && ns_read_bool(r)) {
-            v.aim = (int32_t)ns_read_delta_i32_in(r, pred.s3, -1000, 1000);
-        }
+        if (predicting) v.aim = (int32_t)ns_read_changed_delta_i32_in(r, pred.s3, -1000, 1000);
         /* glide */
-        if ((!predicting) && ns_read_bool(r)) {
-            v.glide = (int32_t)ns_read_delta_i32_in(r, pred.s4, -1000, 1000);
-        }
+        if (!predicting) v.glide = (int32_t)ns_read_changed_delta_i32_in(r, pred.s4, -1000, 1000);
         /* debug */
-        if ((custom) && ns_read_bool(r)) {
-            v.debug = (uint8_t)ns_read_delta_i32_in(r, pred.s5, 0, 255);
-        }
+        if (custom) v.debug = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s5, 0, 255);
         /* kind */
-        if ((predicting && full) && ns_read_bool(r)) {
-            v.kind = (uint8_t)ns_read_delta_i32_in(r, pred.s6, 0, 255);
-        }
+        if (predicting && full) v.kind = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s6, 0, 255);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -574,17 +560,11 @@ ns_status modes_Stance_read(ns_reader *r, modes_Stance_snap *out, const ns_basel
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* lean */
-        if ((predicting) && ns_read_bool(r)) {
-            v.lean = (int32_t)ns_read_delta_i32_in(r, pred.s0, -100, 100);
-        }
+        if (predicting) v.lean = (int32_t)ns_read_changed_delta_i32_in(r, pred.s0, -100, 100);
         /* crouch */
-        if ((owner && predicting) && ns_read_bool(r)) {
-            v.crouch = (uint8_t)ns_read_delta_i32_in(r, pred.s1, 0, 255);
-        }
+        if (owner && predicting) v.crouch = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s1, 0, 255);
         /* peek */
-        if ((!owner && predicting) && ns_read_bool(r)) {
-            v.peek = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
-        }
+        if (!owner && predicting) v.peek = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s2, 0, 255);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -816,9 +796,7 @@ ns_status modes_Plain_read(ns_reader *r, modes_Plain_snap *out, const ns_baselin
             v.hp = (uint32_t)ns_read_delta_u32(r, pred.s0, NULL);
         }
         /* clip */
-        if ((owner) && ns_read_bool(r)) {
-            v.clip = (uint8_t)ns_read_delta_i32_in(r, pred.s1, 0, 255);
-        }
+        if (owner) v.clip = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s1, 0, 255);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -1053,17 +1031,11 @@ ns_status modes_Owned_read(ns_reader *r, modes_Owned_snap *out, const ns_baselin
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* near */
-        if ((owner && predicting) && ns_read_bool(r)) {
-            v.near = (uint8_t)ns_read_delta_i32_in(r, pred.s0, 0, 255);
-        }
+        if (owner && predicting) v.near = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s0, 0, 255);
         /* far */
-        if ((owner && !predicting) && ns_read_bool(r)) {
-            v.far = (uint8_t)ns_read_delta_i32_in(r, pred.s1, 0, 255);
-        }
+        if (owner && !predicting) v.far = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s1, 0, 255);
         /* always */
-        if ((owner) && ns_read_bool(r)) {
-            v.always = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
-        }
+        if (owner) v.always = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s2, 0, 255);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);

@@ -81,13 +81,9 @@ ns_status game_core_Vec2i_read(ns_reader *r, game_core_Vec2i_snap *out, const ga
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* x */
-        if (ns_read_bool(r)) {
-            v.x = (int32_t)ns_read_delta_i32(r, ref->x, NULL);
-        }
+        v.x = (int32_t)ns_read_changed_delta_i32_in(r, ref->x, INT32_MIN, INT32_MAX);
         /* y */
-        if (ns_read_bool(r)) {
-            v.y = (int32_t)ns_read_delta_i32(r, ref->y, NULL);
-        }
+        v.y = (int32_t)ns_read_changed_delta_i32_in(r, ref->y, INT32_MIN, INT32_MAX);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -200,21 +196,13 @@ ns_status game_core_Bounds_read(ns_reader *r, game_core_Bounds_snap *out, const 
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* min.x */
-        if (ns_read_bool(r)) {
-            v.min.x = (int32_t)ns_read_delta_i32(r, ref->min.x, NULL);
-        }
+        v.min.x = (int32_t)ns_read_changed_delta_i32_in(r, ref->min.x, INT32_MIN, INT32_MAX);
         /* min.y */
-        if (ns_read_bool(r)) {
-            v.min.y = (int32_t)ns_read_delta_i32(r, ref->min.y, NULL);
-        }
+        v.min.y = (int32_t)ns_read_changed_delta_i32_in(r, ref->min.y, INT32_MIN, INT32_MAX);
         /* max.x */
-        if (ns_read_bool(r)) {
-            v.max.x = (int32_t)ns_read_delta_i32(r, ref->max.x, NULL);
-        }
+        v.max.x = (int32_t)ns_read_changed_delta_i32_in(r, ref->max.x, INT32_MIN, INT32_MAX);
         /* max.y */
-        if (ns_read_bool(r)) {
-            v.max.y = (int32_t)ns_read_delta_i32(r, ref->max.y, NULL);
-        }
+        v.max.y = (int32_t)ns_read_changed_delta_i32_in(r, ref->max.y, INT32_MIN, INT32_MAX);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -322,13 +310,9 @@ ns_status game_core_Stats_read(ns_reader *r, game_core_Stats_snap *out, const ga
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* strength */
-        if (ns_read_bool(r)) {
-            v.strength = (uint8_t)ns_read_delta_i32_in(r, ref->strength, 1, 20);
-        }
+        v.strength = (uint8_t)ns_read_changed_delta_i32_in(r, ref->strength, 1, 20);
         /* agility */
-        if (ns_read_bool(r)) {
-            v.agility = (uint8_t)ns_read_delta_i32_in(r, ref->agility, 1, 20);
-        }
+        v.agility = (uint8_t)ns_read_changed_delta_i32_in(r, ref->agility, 1, 20);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -534,21 +518,13 @@ ns_status game_core_Body_read(ns_reader *r, game_core_Body_snap *out, const ns_b
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* box.min.x */
-        if (ns_read_bool(r)) {
-            v.box.min.x = (int32_t)ns_read_delta_i32(r, pred.s0, NULL);
-        }
+        v.box.min.x = (int32_t)ns_read_changed_delta_i32_in(r, pred.s0, INT32_MIN, INT32_MAX);
         /* box.min.y */
-        if (ns_read_bool(r)) {
-            v.box.min.y = (int32_t)ns_read_delta_i32(r, pred.s1, NULL);
-        }
+        v.box.min.y = (int32_t)ns_read_changed_delta_i32_in(r, pred.s1, INT32_MIN, INT32_MAX);
         /* box.max.x */
-        if (ns_read_bool(r)) {
-            v.box.max.x = (int32_t)ns_read_delta_i32(r, pred.s2, NULL);
-        }
+        v.box.max.x = (int32_t)ns_read_changed_delta_i32_in(r, pred.s2, INT32_MIN, INT32_MAX);
         /* box.max.y */
-        if (ns_read_bool(r)) {
-            v.box.max.y = (int32_t)ns_read_delta_i32(r, pred.s3, NULL);
-        }
+        v.box.max.y = (int32_t)ns_read_changed_delta_i32_in(r, pred.s3, INT32_MIN, INT32_MAX);
         /* stats */
         if (ns_read_bool(r)) {
             v.stats.strength = (uint8_t)ns_read_delta_i32_in(r, ref->stats.strength, 1, 20);

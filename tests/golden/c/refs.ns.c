@@ -86,9 +86,7 @@ ns_status rf_Aim_read(ns_reader *r, rf_Aim_snap *out, const rf_Aim_snap *ref_in)
             v.at = (uint32_t)ns_read_delta_u32(r, ref->at, NULL);
         }
         /* slot */
-        if (ns_read_bool(r)) {
-            v.slot = (uint8_t)ns_read_delta_i32_in(r, ref->slot, 0, 255);
-        }
+        v.slot = (uint8_t)ns_read_changed_delta_i32_in(r, ref->slot, 0, 255);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -203,9 +201,7 @@ ns_status rf_Pack_read(ns_reader *r, rf_Pack_snap *out, const rf_Pack_snap *ref_
             v.aim.at = (uint32_t)ns_read_delta_u32(r, ref->aim.at, NULL);
         }
         /* aim.slot */
-        if (ns_read_bool(r)) {
-            v.aim.slot = (uint8_t)ns_read_delta_i32_in(r, ref->aim.slot, 0, 255);
-        }
+        v.aim.slot = (uint8_t)ns_read_changed_delta_i32_in(r, ref->aim.slot, 0, 255);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -325,9 +321,7 @@ ns_status rf_Duo_read(ns_reader *r, rf_Duo_snap *out, const rf_Duo_snap *ref_in)
             v.two[1] = (uint32_t)ns_read_delta_u32(r, ref->two[1], NULL);
         }
         /* n */
-        if (ns_read_bool(r)) {
-            v.n = (uint8_t)ns_read_delta_i32_in(r, ref->n, 0, 255);
-        }
+        v.n = (uint8_t)ns_read_changed_delta_i32_in(r, ref->n, 0, 255);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -425,9 +419,7 @@ ns_status rf_Point_read(ns_reader *r, rf_Point_snap *out, const rf_Point_snap *r
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* x */
-        if (ns_read_bool(r)) {
-            v.x = (uint16_t)ns_read_delta_i32_in(r, ref->x, 0, 65535);
-        }
+        v.x = (uint16_t)ns_read_changed_delta_i32_in(r, ref->x, 0, 65535);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -903,9 +895,7 @@ ns_status rf_Link_read(ns_reader *r, rf_Link_snap *out, const ns_baselines *base
             v.aim.at = (uint32_t)ns_read_delta_u32(r, ref->aim.at, NULL);
         }
         /* aim.slot */
-        if (ns_read_bool(r)) {
-            v.aim.slot = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
-        }
+        v.aim.slot = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s2, 0, 255);
         /* goal */
         if (ns_read_bool(r)) {
             {
@@ -2933,9 +2923,7 @@ ns_status rf_Body_read(ns_reader *r, rf_Body_snap *out, const ns_baselines *base
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* x */
-        if (ns_read_bool(r)) {
-            v.x = (uint16_t)ns_read_delta_i32_in(r, pred.s0, 0, 65535);
-        }
+        v.x = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s0, 0, 65535);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);

@@ -83,13 +83,9 @@ ns_status strk_Stat_read(ns_reader *r, strk_Stat_snap *out, const strk_Stat_snap
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* level */
-        if (ns_read_bool(r)) {
-            v.level = (uint16_t)ns_read_delta_i32_in(r, ref->level, 0, 65535);
-        }
+        v.level = (uint16_t)ns_read_changed_delta_i32_in(r, ref->level, 0, 65535);
         /* xp */
-        if (ns_read_bool(r)) {
-            v.xp = (int32_t)ns_read_delta_i32_in(r, ref->xp, -100000, 100000);
-        }
+        v.xp = (int32_t)ns_read_changed_delta_i32_in(r, ref->xp, -100000, 100000);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);

@@ -147,9 +147,7 @@ ns_status vis_Secret_read(ns_reader *r, vis_Secret_snap *out, const ns_baselines
             v.gold = (uint32_t)ns_read_delta_u32(r, pred.s0, NULL);
         }
         /* keys */
-        if ((owner) && ns_read_bool(r)) {
-            v.keys = (uint16_t)ns_read_delta_i32_in(r, pred.s1, 0, 65535);
-        }
+        if (owner) v.keys = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s1, 0, 65535);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -433,9 +431,7 @@ ns_status vis_Mixed_read(ns_reader *r, vis_Mixed_snap *out, const ns_baselines *
             v.ammo = (uint32_t)ns_read_delta_u32(r, pred.s1, NULL);
         }
         /* mood */
-        if ((!owner) && ns_read_bool(r)) {
-            v.mood = (uint8_t)ns_read_delta_i32_in(r, pred.s2, 0, 255);
-        }
+        if (!owner) v.mood = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s2, 0, 255);
         /* display_name */
         if ((full) && ns_read_bool(r)) {
             ns_read_string(r, v.display_name, ref->display_name, 64);
@@ -845,9 +841,7 @@ ns_status vis_Spectated_read(ns_reader *r, vis_Spectated_snap *out, const ns_bas
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* emote */
-        if ((!owner) && ns_read_bool(r)) {
-            v.emote = (uint8_t)ns_read_delta_i32_in(r, pred.s0, 0, 255);
-        }
+        if (!owner) v.emote = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s0, 0, 255);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);

@@ -238,17 +238,11 @@ ns_status teleport_Body_read(ns_reader *r, teleport_Body_snap *out, const ns_bas
             v.facing = ns_read_smallest3_packed(r, 12);
         }
         /* height */
-        if (ns_read_bool(r)) {
-            v.height = (int32_t)ns_read_delta_i32_in(r, pred.s2, -10000, 10000);
-        }
+        v.height = (int32_t)ns_read_changed_delta_i32_in(r, pred.s2, -10000, 10000);
         /* cell */
-        if (ns_read_bool(r)) {
-            v.cell = (int32_t)ns_read_delta_i32_in(r, pred.s3, -1000, 1000);
-        }
+        v.cell = (int32_t)ns_read_changed_delta_i32_in(r, pred.s3, -1000, 1000);
         /* yaw */
-        if (ns_read_bool(r)) {
-            v.yaw = (int32_t)ns_read_delta_i32_in(r, pred.s4, -3142, 3142);
-        }
+        v.yaw = (int32_t)ns_read_changed_delta_i32_in(r, pred.s4, -3142, 3142);
         /* slide */
         if (ns_read_bool(r)) {
             v.slide[0] = (int32_t)ns_read_delta_i32(r, pred.s5[0], NULL);

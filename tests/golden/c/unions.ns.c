@@ -75,9 +75,7 @@ ns_status un_Circle_read(ns_reader *r, un_Circle_snap *out, const un_Circle_snap
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* radius */
-        if (ns_read_bool(r)) {
-            v.radius = (int32_t)ns_read_delta_i32_in(r, ref->radius, 0, 10000);
-        }
+        v.radius = (int32_t)ns_read_changed_delta_i32_in(r, ref->radius, 0, 10000);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -183,13 +181,9 @@ ns_status un_Box_read(ns_reader *r, un_Box_snap *out, const un_Box_snap *ref_in)
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* w */
-        if (ns_read_bool(r)) {
-            v.w = (uint16_t)ns_read_delta_i32_in(r, ref->w, 0, 65535);
-        }
+        v.w = (uint16_t)ns_read_changed_delta_i32_in(r, ref->w, 0, 65535);
         /* h */
-        if (ns_read_bool(r)) {
-            v.h = (uint16_t)ns_read_delta_i32_in(r, ref->h, 0, 65535);
-        }
+        v.h = (uint16_t)ns_read_changed_delta_i32_in(r, ref->h, 0, 65535);
         /* solid */
         if (ns_read_bool(r)) {
             v.solid = !ref->solid;
@@ -309,17 +303,11 @@ ns_status un_Capsule_read(ns_reader *r, un_Capsule_snap *out, const un_Capsule_s
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* radius */
-        if (ns_read_bool(r)) {
-            v.radius = (int32_t)ns_read_delta_i32_in(r, ref->radius, 0, 1000);
-        }
+        v.radius = (int32_t)ns_read_changed_delta_i32_in(r, ref->radius, 0, 1000);
         /* height */
-        if (ns_read_bool(r)) {
-            v.height = (int32_t)ns_read_delta_i32_in(r, ref->height, 0, 1000);
-        }
+        v.height = (int32_t)ns_read_changed_delta_i32_in(r, ref->height, 0, 1000);
         /* axis */
-        if (ns_read_bool(r)) {
-            v.axis = (uint8_t)ns_read_delta_i32_in(r, ref->axis, 0, 2);
-        }
+        v.axis = (uint8_t)ns_read_changed_delta_i32_in(r, ref->axis, 0, 2);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
@@ -1022,9 +1010,7 @@ ns_status un_Body_read(ns_reader *r, un_Body_snap *out, const un_Body_snap *ref_
     const bool any = sent > 1 ? ns_read_bool(r) : sent == 1;
     if (any) {
         /* mass */
-        if (ns_read_bool(r)) {
-            v.mass = (uint8_t)ns_read_delta_i32_in(r, ref->mass, 0, 255);
-        }
+        v.mass = (uint8_t)ns_read_changed_delta_i32_in(r, ref->mass, 0, 255);
         /* shape */
         if (ns_read_bool(r)) {
             {
@@ -1243,9 +1229,7 @@ ns_status un_Collider_read(ns_reader *r, un_Collider_snap *out, const ns_baselin
             }
         }
         /* body.mass */
-        if (ns_read_bool(r)) {
-            v.body.mass = (uint8_t)ns_read_delta_i32_in(r, pred.s1, 0, 255);
-        }
+        v.body.mass = (uint8_t)ns_read_changed_delta_i32_in(r, pred.s1, 0, 255);
         /* body.shape */
         if (ns_read_bool(r)) {
             {
@@ -1261,9 +1245,7 @@ ns_status un_Collider_read(ns_reader *r, un_Collider_snap *out, const ns_baselin
             }
         }
         /* layer */
-        if (ns_read_bool(r)) {
-            v.layer = (uint16_t)ns_read_delta_i32_in(r, pred.s4, 0, 65535);
-        }
+        v.layer = (uint16_t)ns_read_changed_delta_i32_in(r, pred.s4, 0, 65535);
         /* secret */
         if ((owner) && ns_read_bool(r)) {
             {
@@ -1782,9 +1764,7 @@ ns_status un_Spawn_read(ns_reader *r, un_Spawn_snap *out)
             }
         }
         /* n */
-        if (ns_read_bool(r)) {
-            v.n = (uint8_t)ns_read_delta_i32_in(r, ref->n, 0, 255);
-        }
+        v.n = (uint8_t)ns_read_changed_delta_i32_in(r, ref->n, 0, 255);
     }
     /* On error the destination keeps what it held. */
     if (ns_reader_failed(r)) return ns_reader_status(r);
