@@ -176,29 +176,33 @@ static int on_path(const char *name)
  * benchmark times (write, read, quantize); the generated file has every function of the API. */
 static int yardstick(const char *dir, const char *inc)
 {
-    char gen_dir[560], gen_inc[600], bench_inc[600], hand_c[600], gen_c[600], obj[600];
-    snprintf(gen_dir, sizeof gen_dir, "%s/yard", dir);
-    snprintf(gen_inc, sizeof gen_inc, "-I%s", gen_dir);
+    /* The default mode into yard/, the table mode into yard_table/: generated once each. */
+    char gen_dir[2][560], gen_inc[2][1200], gen_c[2][1200], bench_inc[600], hand_c[600], schema[600], obj[600];
+    for (int k = 0; k < 2; k++) {
+        snprintf(gen_dir[k], sizeof gen_dir[k], "%s/yard%s", dir, k ? "_table" : "");
+        snprintf(gen_inc[k], sizeof gen_inc[k], "-I%s", gen_dir[k]);
+        snprintf(gen_c[k], sizeof gen_c[k], "%s/bench.ns.c", gen_dir[k]);
+        if (mkdir(gen_dir[k], 0700) != 0) return 1;
+    }
     snprintf(bench_inc, sizeof bench_inc, "-I%s", NS_BENCH_DIR);
     snprintf(hand_c, sizeof hand_c, "%s/hand_codec.c", NS_BENCH_DIR);
-    snprintf(gen_c, sizeof gen_c, "%s/bench.ns.c", gen_dir);
-    snprintf(obj, sizeof obj, "%s/yard.o", dir);
-    if (mkdir(gen_dir, 0700) != 0) return 1;
-    char schema[600];
     snprintf(schema, sizeof schema, "%s/bench.netschema", NS_BENCH_DIR);
-    char *gen[] = {(char *)NS_NETSCHEMAC, (char *)"-o", gen_dir, schema, NULL};
-    char *gen_table[] = {(char *)NS_NETSCHEMAC, (char *)"--codec", (char *)"table", (char *)"-o", gen_dir, schema, NULL};
-    char *cc_hand[] = {(char *)NS_CC, (char *)"-O2", (char *)"-c", (char *)inc, gen_inc, bench_inc, hand_c,
+    snprintf(obj, sizeof obj, "%s/yard.o", dir);
+    char *gen[] = {(char *)NS_NETSCHEMAC, (char *)"-o", gen_dir[0], schema, NULL};
+    char *gen_table[] = {(char *)NS_NETSCHEMAC, (char *)"--codec", (char *)"table", (char *)"-o", gen_dir[1], schema, NULL};
+    if (run(gen) < 0 || run(gen_table) < 0) return 1;
+    /* The hand codec includes the default mode's bench.ns.h. */
+    char *cc_hand[] = {(char *)NS_CC, (char *)"-O2", (char *)"-c", (char *)inc, gen_inc[0], bench_inc, hand_c,
                        (char *)"-o", obj, NULL};
-    char *cc_gen[] = {(char *)NS_CC, (char *)"-O2", (char *)"-c", (char *)inc, gen_inc, gen_c, (char *)"-o", obj, NULL};
+    char *cc_gen[] = {(char *)NS_CC, (char *)"-O2", (char *)"-c", (char *)inc, gen_inc[0], gen_c[0], (char *)"-o", obj, NULL};
+    char *cc_table[] = {(char *)NS_CC, (char *)"-O2", (char *)"-c", (char *)inc, gen_inc[1], gen_c[1], (char *)"-o", obj, NULL};
+    char *const *cmds[3] = {cc_hand, cc_gen, cc_table};
     double best[3] = {1e30, 1e30, 1e30};
     for (int round = 0; round < 5; round++) {
         for (int k = 0; k < 3; k++) {
-            /* The hand codec includes the default mode's header; the table mode's is the same API. */
-            if (run(k == 2 ? gen_table : gen) < 0) return 1;
-            double t = run(k == 0 ? cc_hand : cc_gen);
+            double t = run(cmds[k]);
             if (t < 0) {
-                fprintf(stderr, "bench_build: %s -O2 -c failed on %s\n", NS_CC, k == 0 ? hand_c : gen_c);
+                fprintf(stderr, "bench_build: %s -O2 -c failed on %s\n", NS_CC, k == 0 ? hand_c : gen_c[k - 1]);
                 return 1;
             }
             if (t < best[k]) best[k] = t;

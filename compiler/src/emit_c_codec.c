@@ -156,30 +156,54 @@ static void predict_slot(nsc_cgen *g, const nsc_slot *s)
     }
 }
 
-/* The clamp ranges of the int32 elements, in slot order, as two C initializer lists. */
-static void unit_bounds(nsc_cgen *g, const nsc_layout *l, nsc_strbuf *lo, nsc_strbuf *hi)
+/* The int32 elements as arrays: `int32_t v[3][n], out[n];`, the ranges lo[n] and hi[n] each
+ * prediction is limited to, then the elements of baselines 0, 1 and 2 copied into v. */
+static void unit_arrays(nsc_cgen *g, const nsc_layout *l, unsigned n)
 {
+    nsc_printer *c = g->c;
+    nsc_strbuf lo = NSC_STRBUF_INIT, hi = NSC_STRBUF_INIT;
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
         if (!unit_slot(s)) continue;
         const char *slo, *shi;
         unit_range(g, s, &slo, &shi);
         for (unsigned k = 0; k < elements(s); k++) {
-            nsc_sb_printf(lo, "%s%s", lo->len ? ", " : "", slo);
-            nsc_sb_printf(hi, "%s%s", hi->len ? ", " : "", shi);
+            nsc_sb_printf(&lo, "%s%s", lo.len ? ", " : "", slo);
+            nsc_sb_printf(&hi, "%s%s", hi.len ? ", " : "", shi);
+        }
+    }
+    nsc_p_line(c, "int32_t v[3][%u], out[%u];", n, n);
+    nsc_p_line(c, "static const int32_t lo[%u] = {%s};", n, nsc_sb_str(&lo));
+    nsc_p_line(c, "static const int32_t hi[%u] = {%s};", n, nsc_sb_str(&hi));
+    nsc_sb_free(&lo);
+    nsc_sb_free(&hi);
+    /* Named baselines, not a loop over an array of the three pointers: the compiler then merges
+     * the copies of adjacent slots into vector moves, and the loops after them load whole vectors
+     * that those moves stored. Through the pointer array it copied piecewise, and each vector load
+     * waited on several narrower stores (a failed store-to-load forward). At -O3 -march=native
+     * this took bench_components (idle) from 1.08 to 0.94 of the hand codec's time on encode and
+     * from 1.19 to 0.95 on decode; the build's own flags are unchanged. */
+    unsigned e = 0;
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        if (!unit_slot(s)) continue;
+        for (unsigned k = 0; k < elements(s); k++, e++) {
+            const char *p = at(g, "", s->path, s, k);
+            nsc_p_line(c, "v[0][%u] = b0->%s; v[1][%u] = b1->%s; v[2][%u] = b2->%s;", e, p, e, p, e, p);
         }
     }
 }
 
-/* `static const int32_t lo[n] = {...};` and hi: the ranges the predictions are limited to. */
-static void unit_bound_arrays(nsc_cgen *g, const nsc_layout *l, unsigned n)
+/* pred's int32 elements from out[], in the order unit_arrays gathered them. */
+static void unit_scatter(nsc_cgen *g, const nsc_layout *l)
 {
-    nsc_strbuf lo = NSC_STRBUF_INIT, hi = NSC_STRBUF_INIT;
-    unit_bounds(g, l, &lo, &hi);
-    nsc_p_line(g->c, "static const int32_t lo[%u] = {%s};", n, nsc_sb_str(&lo));
-    nsc_p_line(g->c, "static const int32_t hi[%u] = {%s};", n, nsc_sb_str(&hi));
-    nsc_sb_free(&lo);
-    nsc_sb_free(&hi);
+    unsigned e = 0;
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        if (!unit_slot(s)) continue;
+        for (unsigned k = 0; k < elements(s); k++)
+            nsc_p_line(g->c, "%s = (%s)out[%u];", at(g, "pred->", pred_member(g, s), s, k), s->snap_ctype, e++);
+    }
 }
 
 /* The int32 slots' predictions for any ticks and values, in a function of their own that is
@@ -192,34 +216,14 @@ static void any_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_printer *c = g->c;
     const nsc_layout *l = d->layout;
     const char *n = nsc_cg_name(g, d);
-    nsc_strbuf vals[3] = {NSC_STRBUF_INIT, NSC_STRBUF_INIT, NSC_STRBUF_INIT};
-    unsigned count = 0;
-    for (size_t i = 0; i < l->nslots; i++) {
-        const nsc_slot *s = &l->slots[i];
-        if (!unit_slot(s)) continue;
-        for (unsigned k = 0; k < elements(s); k++, count++) {
-            const char *p = at(g, "", s->path, s, k);
-            for (unsigned b = 0; b < 3; b++) nsc_sb_printf(&vals[b], "%sb%u->%s", vals[b].len ? ", " : "", b, p);
-        }
-    }
+    const unsigned count = unit_elements(l);
     nsc_p_comment(c, "The int32 predictions for any ticks, any values: rare, so out of line.");
     nsc_p_line(c, "NS__COLD void %s(const %s_snap *b0, const %s_snap *b1, const %s_snap *b2, ns_predictor p, %s *pred)",
                nsc_cg_fn(g, d, "reference_any"), n, n, n, nsc_cg_fn(g, d, "pred"));
     nsc_p_open(c, "{");
-    nsc_p_open(c, "const int32_t v[3][%u] = {", count);
-    for (unsigned b = 0; b < 3; b++) nsc_p_line(c, "{%s},", nsc_sb_str(&vals[b]));
-    nsc_p_close(c, "};");
-    for (unsigned b = 0; b < 3; b++) nsc_sb_free(&vals[b]);
-    unit_bound_arrays(g, l, count);
-    nsc_p_line(c, "int32_t out[%u];", count);
+    unit_arrays(g, l, count);
     nsc_p_line(c, "ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, %uu);", count);
-    unsigned e = 0;
-    for (size_t i = 0; i < l->nslots; i++) {
-        const nsc_slot *s = &l->slots[i];
-        if (!unit_slot(s)) continue;
-        for (unsigned k = 0; k < elements(s); k++)
-            nsc_p_line(c, "%s = (%s)out[%u];", at(g, "pred->", pred_member(g, s), s, k), s->snap_ctype, e++);
-    }
+    unit_scatter(g, l);
     nsc_p_close(c, "}");
     nsc_p_empty(c);
 }
@@ -272,11 +276,9 @@ static void predict_all(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *c = g->c;
     const nsc_layout *l = d->layout;
-    unsigned n = 0;
-    for (size_t i = 0; i < l->nslots; i++) {
+    for (size_t i = 0; i < l->nslots; i++)
         if (l->slots[i].predicted && !unit_slot(&l->slots[i])) predict_slot(g, &l->slots[i]);
-        if (unit_slot(&l->slots[i])) n += elements(&l->slots[i]);
-    }
+    const unsigned n = unit_elements(l);
     if (n == 0) return;
     if (n < 4) {
         predict_few_unit(g, d, l);
@@ -284,34 +286,12 @@ static void predict_all(nsc_cgen *g, const nsc_decl *d)
     }
     nsc_p_open(c, "if (NS__LIKELY(ns_predictor_unit(&p))) {");
     nsc_p_comment(c, "Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges.");
-    nsc_p_line(c, "int32_t v[3][%u], out[%u];", n, n);
-    unit_bound_arrays(g, l, n);
-    /* Named baselines, not a loop over an array of the three pointers: the compiler then merges
-     * the copies of adjacent slots into vector moves, and the loops below load whole vectors that
-     * those moves stored. Through the pointer array it copied piecewise, and each vector load
-     * waited on several narrower stores (a failed store-to-load forward). At -O3 -march=native
-     * this took bench_components (idle) from 1.08 to 0.94 of the hand codec's time on encode and
-     * from 1.19 to 0.95 on decode; the build's own flags are unchanged. */
-    unsigned e = 0;
-    for (size_t i = 0; i < l->nslots; i++) {
-        const nsc_slot *s = &l->slots[i];
-        if (!unit_slot(s)) continue;
-        for (unsigned k = 0; k < elements(s); k++, e++) {
-            const char *p = at(g, "", s->path, s, k);
-            nsc_p_line(c, "v[0][%u] = b0->%s; v[1][%u] = b1->%s; v[2][%u] = b2->%s;", e, p, e, p, e, p);
-        }
-    }
+    unit_arrays(g, l, n);
     nsc_p_line(c, "uint32_t wide = 0;");
     nsc_p_line(c, "for (unsigned i = 0; i < %uu; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);", n);
     nsc_p_open(c, "if (NS__LIKELY(!wide)) {");
     nsc_p_line(c, "for (unsigned i = 0; i < %uu; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);", n);
-    e = 0;
-    for (size_t i = 0; i < l->nslots; i++) {
-        const nsc_slot *s = &l->slots[i];
-        if (!unit_slot(s)) continue;
-        for (unsigned k = 0; k < elements(s); k++)
-            nsc_p_line(c, "%s = (%s)out[%u];", at(g, "pred->", pred_member(g, s), s, k), s->snap_ctype, e++);
-    }
+    unit_scatter(g, l);
     nsc_p_line(c, "return b0;");
     nsc_p_close(c, "}");
     nsc_p_close(c, "}");

@@ -133,32 +133,19 @@ NS__HOT int32_t ns_read_delta_i32_in(ns_reader *r, int32_t ref, int32_t lo, int3
 
 /* A change bit and, when it is set, a delta in the default model (ns_read_bool, then
  * ns_read_delta_i32_in when the bit is 1: the same bits, the same value, the same errors) with
- * one refill instead of two: after a refill the bit and the longest code (38 bits) are both in
- * the accumulator. Returns ref when the bit is 0; on error fails the reader and returns ref. */
+ * one refill instead of two: after ns__reader_refill the bit and the longest code (38 bits) are
+ * both in the accumulator. Returns ref when the bit is 0; on error fails the reader and returns
+ * ref. */
 NS__HOT int32_t ns_read_changed_delta_i32_in(ns_reader *r, int32_t ref, int32_t lo, int32_t hi)
 {
-    if (NS__LIKELY(r->pos < r->end8)) { /* as in ns_read_packed_u32 */
-        r->acc |= ns__load_le64(r->buf + r->pos) << r->nacc;
-        r->pos += (63u - r->nacc) >> 3;
-        r->nacc |= 56u;
-    } else if (r->nacc < 39) {
-        ns__reader_refill_tail(r);
-        if (r->nacc == 0) return (void)ns_reader_fail(r, NS_ERR_TRUNCATED), ref;
-    }
+    ns__reader_refill(r);
+    if (NS__UNLIKELY(r->nacc == 0)) return (void)ns_reader_fail(r, NS_ERR_TRUNCATED), ref;
     const bool changed = (r->acc & 1u) != 0;
     r->acc >>= 1;
     r->nacc -= 1;
     if (!changed) return ref;
-    const uint32_t e = ns_default_model.decode[r->acc & 63u];
-    const unsigned total = e & 0xffu, len = (e >> 8) & 0xffu, b = (e >> 16) & 0x0fu;
-    if (NS__UNLIKELY(e == NS__DECODE_NONE || total > r->nacc))
-        return (void)ns_reader_fail(r, e == NS__DECODE_NONE ? NS_ERR_MALFORMED : NS_ERR_TRUNCATED), ref;
-    const uint64_t raw = (r->acc & ((UINT64_C(1) << total) - 1u)) >> len;
-    r->acc >>= total;
-    r->nacc -= total;
-    const uint64_t u = ns_default_model.offset[b] + raw;
-    if (NS__UNLIKELY(u > 0xffffffffu)) return (void)ns_reader_fail(r, NS_ERR_MALFORMED), ref;
-    const int32_t v = ns__u32_as_i32((uint32_t)ref + (uint32_t)ns_unzigzag32((uint32_t)u));
+    /* As ns_read_delta_i32_in: a failed decode gives 0, so v is ref, which is returned. */
+    const int32_t v = ns__u32_as_i32((uint32_t)ref + (uint32_t)ns_unzigzag32(ns__read_packed_buffered(r, &ns_default_model)));
     if (NS__UNLIKELY(v < lo || v > hi)) return (void)ns_reader_fail(r, NS_ERR_RANGE), ref;
     return v;
 }

@@ -123,6 +123,22 @@ static inline void ns_write_packed_i64(ns_writer *w, int64_t v, const ns_model *
 }
 
 
+/* Decodes one code of model m from the bits already in the reader's accumulator: the caller
+ * has refilled, so that the longest code (38 bits) is there unless the buffer ends first. */
+NS__HOT uint32_t ns__read_packed_buffered(ns_reader *r, const ns_model *m)
+{
+    uint32_t e = m->decode[r->acc & 63u];
+    unsigned total = e & 0xffu, len = (e >> 8) & 0xffu, b = (e >> 16) & 0x0fu;
+    if (NS__UNLIKELY(e == NS__DECODE_NONE || total > r->nacc))
+        return ns_reader_fail(r, e == NS__DECODE_NONE ? NS_ERR_MALFORMED : NS_ERR_TRUNCATED);
+    uint64_t raw = (r->acc & ((UINT64_C(1) << total) - 1u)) >> len;
+    r->acc >>= total;
+    r->nacc -= total;
+    uint64_t v = m->offset[b] + raw;
+    if (NS__UNLIKELY(v > 0xffffffffu)) return ns_reader_fail(r, NS_ERR_MALFORMED);
+    return (uint32_t)v;
+}
+
 /* Reads a value written by ns_write_packed_u32 with the same model. */
 NS__HOT uint32_t ns_read_packed_u32(ns_reader *r, const ns_model *m)
 {
@@ -136,16 +152,7 @@ NS__HOT uint32_t ns_read_packed_u32(ns_reader *r, const ns_model *m)
     } else if (r->nacc < 38) {
         ns__reader_refill_tail(r);
     }
-    uint32_t e = m->decode[r->acc & 63u];
-    unsigned total = e & 0xffu, len = (e >> 8) & 0xffu, b = (e >> 16) & 0x0fu;
-    if (NS__UNLIKELY(e == NS__DECODE_NONE || total > r->nacc))
-        return ns_reader_fail(r, e == NS__DECODE_NONE ? NS_ERR_MALFORMED : NS_ERR_TRUNCATED);
-    uint64_t raw = (r->acc & ((UINT64_C(1) << total) - 1u)) >> len;
-    r->acc >>= total;
-    r->nacc -= total;
-    uint64_t v = m->offset[b] + raw;
-    if (NS__UNLIKELY(v > 0xffffffffu)) return ns_reader_fail(r, NS_ERR_MALFORMED);
-    return (uint32_t)v;
+    return ns__read_packed_buffered(r, m);
 }
 
 /* Reads a zigzagged packed value. */

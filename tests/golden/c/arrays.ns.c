@@ -531,14 +531,34 @@ typedef struct arr_Loadout_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void arr_Loadout_reference_any(const arr_Loadout_snap *b0, const arr_Loadout_snap *b1, const arr_Loadout_snap *b2, ns_predictor p, arr_Loadout_pred *pred)
 {
-    const int32_t v[3][25] = {
-        {b0->ammo[0], b0->ammo[1], b0->ammo[2], b0->ammo[3], b0->heat[0], b0->heat[1], b0->heat[2], b0->items[0].id, b0->items[1].id, b0->items[2].id, b0->pairs[0].v[0], b0->pairs[0].v[1], b0->pairs[1].v[0], b0->pairs[1].v[1], b0->points[0][0], b0->points[0][1], b0->points[0][2], b0->points[1][0], b0->points[1][1], b0->points[1][2], b0->turns[0][0], b0->turns[0][1], b0->turns[0][2], b0->turns[0][3], b0->score},
-        {b1->ammo[0], b1->ammo[1], b1->ammo[2], b1->ammo[3], b1->heat[0], b1->heat[1], b1->heat[2], b1->items[0].id, b1->items[1].id, b1->items[2].id, b1->pairs[0].v[0], b1->pairs[0].v[1], b1->pairs[1].v[0], b1->pairs[1].v[1], b1->points[0][0], b1->points[0][1], b1->points[0][2], b1->points[1][0], b1->points[1][1], b1->points[1][2], b1->turns[0][0], b1->turns[0][1], b1->turns[0][2], b1->turns[0][3], b1->score},
-        {b2->ammo[0], b2->ammo[1], b2->ammo[2], b2->ammo[3], b2->heat[0], b2->heat[1], b2->heat[2], b2->items[0].id, b2->items[1].id, b2->items[2].id, b2->pairs[0].v[0], b2->pairs[0].v[1], b2->pairs[1].v[0], b2->pairs[1].v[1], b2->points[0][0], b2->points[0][1], b2->points[0][2], b2->points[1][0], b2->points[1][1], b2->points[1][2], b2->turns[0][0], b2->turns[0][1], b2->turns[0][2], b2->turns[0][3], b2->score},
-    };
+    int32_t v[3][25], out[25];
     static const int32_t lo[25] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -10000, -10000, -10000, -10000, -10000, -10000, -1000, -1000, -1000, -1000, INT32_MIN};
     static const int32_t hi[25] = {999, 999, 999, 999, 10000, 10000, 10000, 65535, 65535, 65535, 9, 9, 9, 9, 10000, 10000, 10000, 10000, 10000, 10000, 1000, 1000, 1000, 1000, INT32_MAX};
-    int32_t out[25];
+    v[0][0] = b0->ammo[0]; v[1][0] = b1->ammo[0]; v[2][0] = b2->ammo[0];
+    v[0][1] = b0->ammo[1]; v[1][1] = b1->ammo[1]; v[2][1] = b2->ammo[1];
+    v[0][2] = b0->ammo[2]; v[1][2] = b1->ammo[2]; v[2][2] = b2->ammo[2];
+    v[0][3] = b0->ammo[3]; v[1][3] = b1->ammo[3]; v[2][3] = b2->ammo[3];
+    v[0][4] = b0->heat[0]; v[1][4] = b1->heat[0]; v[2][4] = b2->heat[0];
+    v[0][5] = b0->heat[1]; v[1][5] = b1->heat[1]; v[2][5] = b2->heat[1];
+    v[0][6] = b0->heat[2]; v[1][6] = b1->heat[2]; v[2][6] = b2->heat[2];
+    v[0][7] = b0->items[0].id; v[1][7] = b1->items[0].id; v[2][7] = b2->items[0].id;
+    v[0][8] = b0->items[1].id; v[1][8] = b1->items[1].id; v[2][8] = b2->items[1].id;
+    v[0][9] = b0->items[2].id; v[1][9] = b1->items[2].id; v[2][9] = b2->items[2].id;
+    v[0][10] = b0->pairs[0].v[0]; v[1][10] = b1->pairs[0].v[0]; v[2][10] = b2->pairs[0].v[0];
+    v[0][11] = b0->pairs[0].v[1]; v[1][11] = b1->pairs[0].v[1]; v[2][11] = b2->pairs[0].v[1];
+    v[0][12] = b0->pairs[1].v[0]; v[1][12] = b1->pairs[1].v[0]; v[2][12] = b2->pairs[1].v[0];
+    v[0][13] = b0->pairs[1].v[1]; v[1][13] = b1->pairs[1].v[1]; v[2][13] = b2->pairs[1].v[1];
+    v[0][14] = b0->points[0][0]; v[1][14] = b1->points[0][0]; v[2][14] = b2->points[0][0];
+    v[0][15] = b0->points[0][1]; v[1][15] = b1->points[0][1]; v[2][15] = b2->points[0][1];
+    v[0][16] = b0->points[0][2]; v[1][16] = b1->points[0][2]; v[2][16] = b2->points[0][2];
+    v[0][17] = b0->points[1][0]; v[1][17] = b1->points[1][0]; v[2][17] = b2->points[1][0];
+    v[0][18] = b0->points[1][1]; v[1][18] = b1->points[1][1]; v[2][18] = b2->points[1][1];
+    v[0][19] = b0->points[1][2]; v[1][19] = b1->points[1][2]; v[2][19] = b2->points[1][2];
+    v[0][20] = b0->turns[0][0]; v[1][20] = b1->turns[0][0]; v[2][20] = b2->turns[0][0];
+    v[0][21] = b0->turns[0][1]; v[1][21] = b1->turns[0][1]; v[2][21] = b2->turns[0][1];
+    v[0][22] = b0->turns[0][2]; v[1][22] = b1->turns[0][2]; v[2][22] = b2->turns[0][2];
+    v[0][23] = b0->turns[0][3]; v[1][23] = b1->turns[0][3]; v[2][23] = b2->turns[0][3];
+    v[0][24] = b0->score; v[1][24] = b1->score; v[2][24] = b2->score;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 25u);
     pred->s0 = (uint16_t)out[0];
     pred->s1 = (uint16_t)out[1];
@@ -1750,14 +1770,12 @@ typedef struct arr_Tiny_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void arr_Tiny_reference_any(const arr_Tiny_snap *b0, const arr_Tiny_snap *b1, const arr_Tiny_snap *b2, ns_predictor p, arr_Tiny_pred *pred)
 {
-    const int32_t v[3][3] = {
-        {b0->v[0], b0->v[1], b0->v[2]},
-        {b1->v[0], b1->v[1], b1->v[2]},
-        {b2->v[0], b2->v[1], b2->v[2]},
-    };
+    int32_t v[3][3], out[3];
     static const int32_t lo[3] = {0, 0, 0};
     static const int32_t hi[3] = {7, 7, 7};
-    int32_t out[3];
+    v[0][0] = b0->v[0]; v[1][0] = b1->v[0]; v[2][0] = b2->v[0];
+    v[0][1] = b0->v[1]; v[1][1] = b1->v[1]; v[2][1] = b2->v[1];
+    v[0][2] = b0->v[2]; v[1][2] = b1->v[2]; v[2][2] = b2->v[2];
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
     pred->s0 = (uint8_t)out[0];
     pred->s1 = (uint8_t)out[1];

@@ -90,14 +90,15 @@ typedef struct au_Pawn_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void au_Pawn_reference_any(const au_Pawn_snap *b0, const au_Pawn_snap *b1, const au_Pawn_snap *b2, ns_predictor p, au_Pawn_pred *pred)
 {
-    const int32_t v[3][6] = {
-        {b0->pos[0], b0->pos[1], b0->pos[2], b0->yaw, b0->speed, b0->hp},
-        {b1->pos[0], b1->pos[1], b1->pos[2], b1->yaw, b1->speed, b1->hp},
-        {b2->pos[0], b2->pos[1], b2->pos[2], b2->yaw, b2->speed, b2->hp},
-    };
+    int32_t v[3][6], out[6];
     static const int32_t lo[6] = {-10000, -10000, -10000, -18000, 0, 0};
     static const int32_t hi[6] = {10000, 10000, 10000, 18000, 50, 100};
-    int32_t out[6];
+    v[0][0] = b0->pos[0]; v[1][0] = b1->pos[0]; v[2][0] = b2->pos[0];
+    v[0][1] = b0->pos[1]; v[1][1] = b1->pos[1]; v[2][1] = b2->pos[1];
+    v[0][2] = b0->pos[2]; v[1][2] = b1->pos[2]; v[2][2] = b2->pos[2];
+    v[0][3] = b0->yaw; v[1][3] = b1->yaw; v[2][3] = b2->yaw;
+    v[0][4] = b0->speed; v[1][4] = b1->speed; v[2][4] = b2->speed;
+    v[0][5] = b0->hp; v[1][5] = b1->hp; v[2][5] = b2->hp;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 6u);
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];
@@ -521,14 +522,10 @@ typedef struct au_Marker_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void au_Marker_reference_any(const au_Marker_snap *b0, const au_Marker_snap *b1, const au_Marker_snap *b2, ns_predictor p, au_Marker_pred *pred)
 {
-    const int32_t v[3][1] = {
-        {b0->kind},
-        {b1->kind},
-        {b2->kind},
-    };
+    int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {65535};
-    int32_t out[1];
+    v[0][0] = b0->kind; v[1][0] = b1->kind; v[2][0] = b2->kind;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
     pred->s0 = (uint16_t)out[0];
 }

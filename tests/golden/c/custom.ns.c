@@ -205,14 +205,11 @@ typedef struct cust_Paint_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void cust_Paint_reference_any(const cust_Paint_snap *b0, const cust_Paint_snap *b1, const cust_Paint_snap *b2, ns_predictor p, cust_Paint_pred *pred)
 {
-    const int32_t v[3][2] = {
-        {b0->hp, b0->look.level},
-        {b1->hp, b1->look.level},
-        {b2->hp, b2->look.level},
-    };
+    int32_t v[3][2], out[2];
     static const int32_t lo[2] = {0, 0};
     static const int32_t hi[2] = {65535, 255};
-    int32_t out[2];
+    v[0][0] = b0->hp; v[1][0] = b1->hp; v[2][0] = b2->hp;
+    v[0][1] = b0->look.level; v[1][1] = b1->look.level; v[2][1] = b2->look.level;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 2u);
     pred->s0 = (uint16_t)out[0];
     pred->s3 = (uint8_t)out[1];

@@ -557,14 +557,14 @@ typedef struct e2e_Scalars_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void e2e_Scalars_reference_any(const e2e_Scalars_snap *b0, const e2e_Scalars_snap *b1, const e2e_Scalars_snap *b2, ns_predictor p, e2e_Scalars_pred *pred)
 {
-    const int32_t v[3][5] = {
-        {b0->i8v, b0->u8v, b0->i16v, b0->u16v, b0->i32v},
-        {b1->i8v, b1->u8v, b1->i16v, b1->u16v, b1->i32v},
-        {b2->i8v, b2->u8v, b2->i16v, b2->u16v, b2->i32v},
-    };
+    int32_t v[3][5], out[5];
     static const int32_t lo[5] = {-128, 0, -32768, 0, INT32_MIN};
     static const int32_t hi[5] = {127, 255, 32767, 65535, INT32_MAX};
-    int32_t out[5];
+    v[0][0] = b0->i8v; v[1][0] = b1->i8v; v[2][0] = b2->i8v;
+    v[0][1] = b0->u8v; v[1][1] = b1->u8v; v[2][1] = b2->u8v;
+    v[0][2] = b0->i16v; v[1][2] = b1->i16v; v[2][2] = b2->i16v;
+    v[0][3] = b0->u16v; v[1][3] = b1->u16v; v[2][3] = b2->u16v;
+    v[0][4] = b0->i32v; v[1][4] = b1->i32v; v[2][4] = b2->i32v;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 5u);
     pred->s1 = (int8_t)out[0];
     pred->s2 = (uint8_t)out[1];
@@ -1200,14 +1200,30 @@ typedef struct e2e_Motion_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void e2e_Motion_reference_any(const e2e_Motion_snap *b0, const e2e_Motion_snap *b1, const e2e_Motion_snap *b2, ns_predictor p, e2e_Motion_pred *pred)
 {
-    const int32_t v[3][21] = {
-        {b0->v2[0], b0->v2[1], b0->pos[0], b0->pos[1], b0->pos[2], b0->color[0], b0->color[1], b0->color[2], b0->color[3], b0->rot[0], b0->rot[1], b0->rot[2], b0->rot[3], b0->vel[0], b0->vel[1], b0->vel[2], b0->heat, b0->precise, b0->level, b0->steps, b0->jumpy},
-        {b1->v2[0], b1->v2[1], b1->pos[0], b1->pos[1], b1->pos[2], b1->color[0], b1->color[1], b1->color[2], b1->color[3], b1->rot[0], b1->rot[1], b1->rot[2], b1->rot[3], b1->vel[0], b1->vel[1], b1->vel[2], b1->heat, b1->precise, b1->level, b1->steps, b1->jumpy},
-        {b2->v2[0], b2->v2[1], b2->pos[0], b2->pos[1], b2->pos[2], b2->color[0], b2->color[1], b2->color[2], b2->color[3], b2->rot[0], b2->rot[1], b2->rot[2], b2->rot[3], b2->vel[0], b2->vel[1], b2->vel[2], b2->heat, b2->precise, b2->level, b2->steps, b2->jumpy},
-    };
+    int32_t v[3][21], out[21];
     static const int32_t lo[21] = {-1000, -1000, INT32_MIN, INT32_MIN, INT32_MIN, 0, 0, 0, 0, -10000, -10000, -10000, -10000, INT32_MIN, INT32_MIN, INT32_MIN, -500, INT32_MIN, -100, 0, -32768};
     static const int32_t hi[21] = {1000, 1000, INT32_MAX, INT32_MAX, INT32_MAX, 255, 255, 255, 255, 10000, 10000, 10000, 10000, INT32_MAX, INT32_MAX, INT32_MAX, 1500, INT32_MAX, 100, 65535, 32767};
-    int32_t out[21];
+    v[0][0] = b0->v2[0]; v[1][0] = b1->v2[0]; v[2][0] = b2->v2[0];
+    v[0][1] = b0->v2[1]; v[1][1] = b1->v2[1]; v[2][1] = b2->v2[1];
+    v[0][2] = b0->pos[0]; v[1][2] = b1->pos[0]; v[2][2] = b2->pos[0];
+    v[0][3] = b0->pos[1]; v[1][3] = b1->pos[1]; v[2][3] = b2->pos[1];
+    v[0][4] = b0->pos[2]; v[1][4] = b1->pos[2]; v[2][4] = b2->pos[2];
+    v[0][5] = b0->color[0]; v[1][5] = b1->color[0]; v[2][5] = b2->color[0];
+    v[0][6] = b0->color[1]; v[1][6] = b1->color[1]; v[2][6] = b2->color[1];
+    v[0][7] = b0->color[2]; v[1][7] = b1->color[2]; v[2][7] = b2->color[2];
+    v[0][8] = b0->color[3]; v[1][8] = b1->color[3]; v[2][8] = b2->color[3];
+    v[0][9] = b0->rot[0]; v[1][9] = b1->rot[0]; v[2][9] = b2->rot[0];
+    v[0][10] = b0->rot[1]; v[1][10] = b1->rot[1]; v[2][10] = b2->rot[1];
+    v[0][11] = b0->rot[2]; v[1][11] = b1->rot[2]; v[2][11] = b2->rot[2];
+    v[0][12] = b0->rot[3]; v[1][12] = b1->rot[3]; v[2][12] = b2->rot[3];
+    v[0][13] = b0->vel[0]; v[1][13] = b1->vel[0]; v[2][13] = b2->vel[0];
+    v[0][14] = b0->vel[1]; v[1][14] = b1->vel[1]; v[2][14] = b2->vel[1];
+    v[0][15] = b0->vel[2]; v[1][15] = b1->vel[2]; v[2][15] = b2->vel[2];
+    v[0][16] = b0->heat; v[1][16] = b1->heat; v[2][16] = b2->heat;
+    v[0][17] = b0->precise; v[1][17] = b1->precise; v[2][17] = b2->precise;
+    v[0][18] = b0->level; v[1][18] = b1->level; v[2][18] = b2->level;
+    v[0][19] = b0->steps; v[1][19] = b1->steps; v[2][19] = b2->steps;
+    v[0][20] = b0->jumpy; v[1][20] = b1->jumpy; v[2][20] = b2->jumpy;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 21u);
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];
@@ -1916,14 +1932,12 @@ typedef struct e2e_Coded_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void e2e_Coded_reference_any(const e2e_Coded_snap *b0, const e2e_Coded_snap *b1, const e2e_Coded_snap *b2, ns_predictor p, e2e_Coded_pred *pred)
 {
-    const int32_t v[3][3] = {
-        {b0->small, b0->ranged, b0->tiny},
-        {b1->small, b1->ranged, b1->tiny},
-        {b2->small, b2->ranged, b2->tiny},
-    };
+    int32_t v[3][3], out[3];
     static const int32_t lo[3] = {0, -500, -128};
     static const int32_t hi[3] = {255, 500, 127};
-    int32_t out[3];
+    v[0][0] = b0->small; v[1][0] = b1->small; v[2][0] = b2->small;
+    v[0][1] = b0->ranged; v[1][1] = b1->ranged; v[2][1] = b2->ranged;
+    v[0][2] = b0->tiny; v[1][2] = b1->tiny; v[2][2] = b2->tiny;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
     pred->s0 = (uint8_t)out[0];
     pred->s1 = (int16_t)out[1];
@@ -2606,14 +2620,13 @@ typedef struct e2e_Shapes_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void e2e_Shapes_reference_any(const e2e_Shapes_snap *b0, const e2e_Shapes_snap *b1, const e2e_Shapes_snap *b2, ns_predictor p, e2e_Shapes_pred *pred)
 {
-    const int32_t v[3][4] = {
-        {b0->p.a, b0->p.b, b0->n.inner.a, b0->n.inner.b},
-        {b1->p.a, b1->p.b, b1->n.inner.a, b1->n.inner.b},
-        {b2->p.a, b2->p.b, b2->n.inner.a, b2->n.inner.b},
-    };
+    int32_t v[3][4], out[4];
     static const int32_t lo[4] = {-32768, 0, -32768, 0};
     static const int32_t hi[4] = {32767, 9000, 32767, 9000};
-    int32_t out[4];
+    v[0][0] = b0->p.a; v[1][0] = b1->p.a; v[2][0] = b2->p.a;
+    v[0][1] = b0->p.b; v[1][1] = b1->p.b; v[2][1] = b2->p.b;
+    v[0][2] = b0->n.inner.a; v[1][2] = b1->n.inner.a; v[2][2] = b2->n.inner.a;
+    v[0][3] = b0->n.inner.b; v[1][3] = b1->n.inner.b; v[2][3] = b2->n.inner.b;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 4u);
     pred->s0 = (int16_t)out[0];
     pred->s1 = (uint16_t)out[1];
@@ -3023,14 +3036,17 @@ typedef struct e2e_Audience_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void e2e_Audience_reference_any(const e2e_Audience_snap *b0, const e2e_Audience_snap *b1, const e2e_Audience_snap *b2, ns_predictor p, e2e_Audience_pred *pred)
 {
-    const int32_t v[3][8] = {
-        {b0->hp, b0->ammo, b0->taunt, b0->spot[0], b0->spot[1], b0->spot[2], b0->pair.a, b0->pair.b},
-        {b1->hp, b1->ammo, b1->taunt, b1->spot[0], b1->spot[1], b1->spot[2], b1->pair.a, b1->pair.b},
-        {b2->hp, b2->ammo, b2->taunt, b2->spot[0], b2->spot[1], b2->spot[2], b2->pair.a, b2->pair.b},
-    };
+    int32_t v[3][8], out[8];
     static const int32_t lo[8] = {0, 0, 0, INT32_MIN, INT32_MIN, INT32_MIN, -32768, 0};
     static const int32_t hi[8] = {1000, 65535, 255, INT32_MAX, INT32_MAX, INT32_MAX, 32767, 9000};
-    int32_t out[8];
+    v[0][0] = b0->hp; v[1][0] = b1->hp; v[2][0] = b2->hp;
+    v[0][1] = b0->ammo; v[1][1] = b1->ammo; v[2][1] = b2->ammo;
+    v[0][2] = b0->taunt; v[1][2] = b1->taunt; v[2][2] = b2->taunt;
+    v[0][3] = b0->spot[0]; v[1][3] = b1->spot[0]; v[2][3] = b2->spot[0];
+    v[0][4] = b0->spot[1]; v[1][4] = b1->spot[1]; v[2][4] = b2->spot[1];
+    v[0][5] = b0->spot[2]; v[1][5] = b1->spot[2]; v[2][5] = b2->spot[2];
+    v[0][6] = b0->pair.a; v[1][6] = b1->pair.a; v[2][6] = b2->pair.a;
+    v[0][7] = b0->pair.b; v[1][7] = b1->pair.b; v[2][7] = b2->pair.b;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 8u);
     pred->s0 = (int32_t)out[0];
     pred->s1 = (uint16_t)out[1];
@@ -3435,14 +3451,10 @@ typedef struct e2e_OwnerOnly_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void e2e_OwnerOnly_reference_any(const e2e_OwnerOnly_snap *b0, const e2e_OwnerOnly_snap *b1, const e2e_OwnerOnly_snap *b2, ns_predictor p, e2e_OwnerOnly_pred *pred)
 {
-    const int32_t v[3][1] = {
-        {b0->level},
-        {b1->level},
-        {b2->level},
-    };
+    int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {255};
-    int32_t out[1];
+    v[0][0] = b0->level; v[1][0] = b1->level; v[2][0] = b2->level;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
     pred->s1 = (uint8_t)out[0];
 }

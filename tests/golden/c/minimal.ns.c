@@ -49,14 +49,12 @@ typedef struct minimal_Position_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void minimal_Position_reference_any(const minimal_Position_snap *b0, const minimal_Position_snap *b1, const minimal_Position_snap *b2, ns_predictor p, minimal_Position_pred *pred)
 {
-    const int32_t v[3][3] = {
-        {b0->value[0], b0->value[1], b0->value[2]},
-        {b1->value[0], b1->value[1], b1->value[2]},
-        {b2->value[0], b2->value[1], b2->value[2]},
-    };
+    int32_t v[3][3], out[3];
     static const int32_t lo[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
     static const int32_t hi[3] = {INT32_MAX, INT32_MAX, INT32_MAX};
-    int32_t out[3];
+    v[0][0] = b0->value[0]; v[1][0] = b1->value[0]; v[2][0] = b2->value[0];
+    v[0][1] = b0->value[1]; v[1][1] = b1->value[1]; v[2][1] = b2->value[1];
+    v[0][2] = b0->value[2]; v[1][2] = b1->value[2]; v[2][2] = b2->value[2];
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];

@@ -81,14 +81,16 @@ typedef struct modes_Avatar_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void modes_Avatar_reference_any(const modes_Avatar_snap *b0, const modes_Avatar_snap *b1, const modes_Avatar_snap *b2, ns_predictor p, modes_Avatar_pred *pred)
 {
-    const int32_t v[3][7] = {
-        {b0->pos, b0->ammo, b0->emote, b0->aim, b0->glide, b0->debug, b0->kind},
-        {b1->pos, b1->ammo, b1->emote, b1->aim, b1->glide, b1->debug, b1->kind},
-        {b2->pos, b2->ammo, b2->emote, b2->aim, b2->glide, b2->debug, b2->kind},
-    };
+    int32_t v[3][7], out[7];
     static const int32_t lo[7] = {-1000, 0, 0, -1000, -1000, 0, 0};
     static const int32_t hi[7] = {1000, 65535, 255, 1000, 1000, 255, 255};
-    int32_t out[7];
+    v[0][0] = b0->pos; v[1][0] = b1->pos; v[2][0] = b2->pos;
+    v[0][1] = b0->ammo; v[1][1] = b1->ammo; v[2][1] = b2->ammo;
+    v[0][2] = b0->emote; v[1][2] = b1->emote; v[2][2] = b2->emote;
+    v[0][3] = b0->aim; v[1][3] = b1->aim; v[2][3] = b2->aim;
+    v[0][4] = b0->glide; v[1][4] = b1->glide; v[2][4] = b2->glide;
+    v[0][5] = b0->debug; v[1][5] = b1->debug; v[2][5] = b2->debug;
+    v[0][6] = b0->kind; v[1][6] = b1->kind; v[2][6] = b2->kind;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 7u);
     pred->s0 = (int32_t)out[0];
     pred->s1 = (uint16_t)out[1];
@@ -456,14 +458,12 @@ typedef struct modes_Stance_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void modes_Stance_reference_any(const modes_Stance_snap *b0, const modes_Stance_snap *b1, const modes_Stance_snap *b2, ns_predictor p, modes_Stance_pred *pred)
 {
-    const int32_t v[3][3] = {
-        {b0->lean, b0->crouch, b0->peek},
-        {b1->lean, b1->crouch, b1->peek},
-        {b2->lean, b2->crouch, b2->peek},
-    };
+    int32_t v[3][3], out[3];
     static const int32_t lo[3] = {-100, 0, 0};
     static const int32_t hi[3] = {100, 255, 255};
-    int32_t out[3];
+    v[0][0] = b0->lean; v[1][0] = b1->lean; v[2][0] = b2->lean;
+    v[0][1] = b0->crouch; v[1][1] = b1->crouch; v[2][1] = b2->crouch;
+    v[0][2] = b0->peek; v[1][2] = b1->peek; v[2][2] = b2->peek;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
     pred->s0 = (int32_t)out[0];
     pred->s1 = (uint8_t)out[1];
@@ -702,14 +702,10 @@ typedef struct modes_Plain_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void modes_Plain_reference_any(const modes_Plain_snap *b0, const modes_Plain_snap *b1, const modes_Plain_snap *b2, ns_predictor p, modes_Plain_pred *pred)
 {
-    const int32_t v[3][1] = {
-        {b0->clip},
-        {b1->clip},
-        {b2->clip},
-    };
+    int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {255};
-    int32_t out[1];
+    v[0][0] = b0->clip; v[1][0] = b1->clip; v[2][0] = b2->clip;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
     pred->s1 = (uint8_t)out[0];
 }
@@ -928,14 +924,12 @@ typedef struct modes_Owned_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void modes_Owned_reference_any(const modes_Owned_snap *b0, const modes_Owned_snap *b1, const modes_Owned_snap *b2, ns_predictor p, modes_Owned_pred *pred)
 {
-    const int32_t v[3][3] = {
-        {b0->near, b0->far, b0->always},
-        {b1->near, b1->far, b1->always},
-        {b2->near, b2->far, b2->always},
-    };
+    int32_t v[3][3], out[3];
     static const int32_t lo[3] = {0, 0, 0};
     static const int32_t hi[3] = {255, 255, 255};
-    int32_t out[3];
+    v[0][0] = b0->near; v[1][0] = b1->near; v[2][0] = b2->near;
+    v[0][1] = b0->far; v[1][1] = b1->far; v[2][1] = b2->far;
+    v[0][2] = b0->always; v[1][2] = b1->always; v[2][2] = b2->always;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
     pred->s0 = (uint8_t)out[0];
     pred->s1 = (uint8_t)out[1];

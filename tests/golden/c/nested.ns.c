@@ -393,14 +393,13 @@ typedef struct game_core_Body_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void game_core_Body_reference_any(const game_core_Body_snap *b0, const game_core_Body_snap *b1, const game_core_Body_snap *b2, ns_predictor p, game_core_Body_pred *pred)
 {
-    const int32_t v[3][4] = {
-        {b0->box.min.x, b0->box.min.y, b0->box.max.x, b0->box.max.y},
-        {b1->box.min.x, b1->box.min.y, b1->box.max.x, b1->box.max.y},
-        {b2->box.min.x, b2->box.min.y, b2->box.max.x, b2->box.max.y},
-    };
+    int32_t v[3][4], out[4];
     static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
     static const int32_t hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
-    int32_t out[4];
+    v[0][0] = b0->box.min.x; v[1][0] = b1->box.min.x; v[2][0] = b2->box.min.x;
+    v[0][1] = b0->box.min.y; v[1][1] = b1->box.min.y; v[2][1] = b2->box.min.y;
+    v[0][2] = b0->box.max.x; v[1][2] = b1->box.max.x; v[2][2] = b2->box.max.x;
+    v[0][3] = b0->box.max.y; v[1][3] = b1->box.max.y; v[2][3] = b2->box.max.y;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 4u);
     pred->s0 = (int32_t)out[0];
     pred->s1 = (int32_t)out[1];

@@ -796,14 +796,10 @@ typedef struct rf_Link_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void rf_Link_reference_any(const rf_Link_snap *b0, const rf_Link_snap *b1, const rf_Link_snap *b2, ns_predictor p, rf_Link_pred *pred)
 {
-    const int32_t v[3][1] = {
-        {b0->aim.slot},
-        {b1->aim.slot},
-        {b2->aim.slot},
-    };
+    int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {255};
-    int32_t out[1];
+    v[0][0] = b0->aim.slot; v[1][0] = b1->aim.slot; v[2][0] = b2->aim.slot;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
     pred->s2 = (uint8_t)out[0];
 }
@@ -1581,14 +1577,12 @@ typedef struct rf_Crowd_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void rf_Crowd_reference_any(const rf_Crowd_snap *b0, const rf_Crowd_snap *b1, const rf_Crowd_snap *b2, ns_predictor p, rf_Crowd_pred *pred)
 {
-    const int32_t v[3][3] = {
-        {b0->aims[0].slot, b0->aims[1].slot, b0->duo.n},
-        {b1->aims[0].slot, b1->aims[1].slot, b1->duo.n},
-        {b2->aims[0].slot, b2->aims[1].slot, b2->duo.n},
-    };
+    int32_t v[3][3], out[3];
     static const int32_t lo[3] = {0, 0, 0};
     static const int32_t hi[3] = {255, 255, 255};
-    int32_t out[3];
+    v[0][0] = b0->aims[0].slot; v[1][0] = b1->aims[0].slot; v[2][0] = b2->aims[0].slot;
+    v[0][1] = b0->aims[1].slot; v[1][1] = b1->aims[1].slot; v[2][1] = b2->aims[1].slot;
+    v[0][2] = b0->duo.n; v[1][2] = b1->duo.n; v[2][2] = b2->duo.n;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
     pred->s10 = (uint8_t)out[0];
     pred->s12 = (uint8_t)out[1];
@@ -2840,14 +2834,10 @@ typedef struct rf_Body_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void rf_Body_reference_any(const rf_Body_snap *b0, const rf_Body_snap *b1, const rf_Body_snap *b2, ns_predictor p, rf_Body_pred *pred)
 {
-    const int32_t v[3][1] = {
-        {b0->x},
-        {b1->x},
-        {b2->x},
-    };
+    int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {65535};
-    int32_t out[1];
+    v[0][0] = b0->x; v[1][0] = b1->x; v[2][0] = b2->x;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
     pred->s0 = (uint16_t)out[0];
 }

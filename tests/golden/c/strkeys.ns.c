@@ -613,14 +613,10 @@ typedef struct strk_Names_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void strk_Names_reference_any(const strk_Names_snap *b0, const strk_Names_snap *b1, const strk_Names_snap *b2, ns_predictor p, strk_Names_pred *pred)
 {
-    const int32_t v[3][1] = {
-        {b0->hp},
-        {b1->hp},
-        {b2->hp},
-    };
+    int32_t v[3][1], out[1];
     static const int32_t lo[1] = {INT32_MIN};
     static const int32_t hi[1] = {INT32_MAX};
-    int32_t out[1];
+    v[0][0] = b0->hp; v[1][0] = b1->hp; v[2][0] = b2->hp;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
     pred->s5 = (int32_t)out[0];
 }

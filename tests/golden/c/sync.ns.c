@@ -51,14 +51,10 @@ typedef struct vis_Secret_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void vis_Secret_reference_any(const vis_Secret_snap *b0, const vis_Secret_snap *b1, const vis_Secret_snap *b2, ns_predictor p, vis_Secret_pred *pred)
 {
-    const int32_t v[3][1] = {
-        {b0->keys},
-        {b1->keys},
-        {b2->keys},
-    };
+    int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {65535};
-    int32_t out[1];
+    v[0][0] = b0->keys; v[1][0] = b1->keys; v[2][0] = b2->keys;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
     pred->s1 = (uint16_t)out[0];
 }
@@ -293,14 +289,13 @@ typedef struct vis_Mixed_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void vis_Mixed_reference_any(const vis_Mixed_snap *b0, const vis_Mixed_snap *b1, const vis_Mixed_snap *b2, ns_predictor p, vis_Mixed_pred *pred)
 {
-    const int32_t v[3][4] = {
-        {b0->position[0], b0->position[1], b0->position[2], b0->mood},
-        {b1->position[0], b1->position[1], b1->position[2], b1->mood},
-        {b2->position[0], b2->position[1], b2->position[2], b2->mood},
-    };
+    int32_t v[3][4], out[4];
     static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, 0};
     static const int32_t hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, 255};
-    int32_t out[4];
+    v[0][0] = b0->position[0]; v[1][0] = b1->position[0]; v[2][0] = b2->position[0];
+    v[0][1] = b0->position[1]; v[1][1] = b1->position[1]; v[2][1] = b2->position[1];
+    v[0][2] = b0->position[2]; v[1][2] = b1->position[2]; v[2][2] = b2->position[2];
+    v[0][3] = b0->mood; v[1][3] = b1->mood; v[2][3] = b2->mood;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 4u);
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];
@@ -595,14 +590,10 @@ typedef struct vis_Hidden_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void vis_Hidden_reference_any(const vis_Hidden_snap *b0, const vis_Hidden_snap *b1, const vis_Hidden_snap *b2, ns_predictor p, vis_Hidden_pred *pred)
 {
-    const int32_t v[3][1] = {
-        {b0->counter},
-        {b1->counter},
-        {b2->counter},
-    };
+    int32_t v[3][1], out[1];
     static const int32_t lo[1] = {INT32_MIN};
     static const int32_t hi[1] = {INT32_MAX};
-    int32_t out[1];
+    v[0][0] = b0->counter; v[1][0] = b1->counter; v[2][0] = b2->counter;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
     pred->s0 = (int32_t)out[0];
 }
@@ -756,14 +747,10 @@ typedef struct vis_Spectated_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void vis_Spectated_reference_any(const vis_Spectated_snap *b0, const vis_Spectated_snap *b1, const vis_Spectated_snap *b2, ns_predictor p, vis_Spectated_pred *pred)
 {
-    const int32_t v[3][1] = {
-        {b0->emote},
-        {b1->emote},
-        {b2->emote},
-    };
+    int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {255};
-    int32_t out[1];
+    v[0][0] = b0->emote; v[1][0] = b1->emote; v[2][0] = b2->emote;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
     pred->s0 = (uint8_t)out[0];
 }

@@ -79,14 +79,18 @@ typedef struct teleport_Body_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void teleport_Body_reference_any(const teleport_Body_snap *b0, const teleport_Body_snap *b1, const teleport_Body_snap *b2, ns_predictor p, teleport_Body_pred *pred)
 {
-    const int32_t v[3][9] = {
-        {b0->position[0], b0->position[1], b0->position[2], b0->height, b0->cell, b0->yaw, b0->slide[0], b0->slide[1], b0->slide[2]},
-        {b1->position[0], b1->position[1], b1->position[2], b1->height, b1->cell, b1->yaw, b1->slide[0], b1->slide[1], b1->slide[2]},
-        {b2->position[0], b2->position[1], b2->position[2], b2->height, b2->cell, b2->yaw, b2->slide[0], b2->slide[1], b2->slide[2]},
-    };
+    int32_t v[3][9], out[9];
     static const int32_t lo[9] = {INT32_MIN, INT32_MIN, INT32_MIN, -10000, -1000, -3142, INT32_MIN, INT32_MIN, INT32_MIN};
     static const int32_t hi[9] = {INT32_MAX, INT32_MAX, INT32_MAX, 10000, 1000, 3142, INT32_MAX, INT32_MAX, INT32_MAX};
-    int32_t out[9];
+    v[0][0] = b0->position[0]; v[1][0] = b1->position[0]; v[2][0] = b2->position[0];
+    v[0][1] = b0->position[1]; v[1][1] = b1->position[1]; v[2][1] = b2->position[1];
+    v[0][2] = b0->position[2]; v[1][2] = b1->position[2]; v[2][2] = b2->position[2];
+    v[0][3] = b0->height; v[1][3] = b1->height; v[2][3] = b2->height;
+    v[0][4] = b0->cell; v[1][4] = b1->cell; v[2][4] = b2->cell;
+    v[0][5] = b0->yaw; v[1][5] = b1->yaw; v[2][5] = b2->yaw;
+    v[0][6] = b0->slide[0]; v[1][6] = b1->slide[0]; v[2][6] = b2->slide[0];
+    v[0][7] = b0->slide[1]; v[1][7] = b1->slide[1]; v[2][7] = b2->slide[1];
+    v[0][8] = b0->slide[2]; v[1][8] = b1->slide[2]; v[2][8] = b2->slide[2];
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 9u);
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];

@@ -1105,14 +1105,11 @@ typedef struct un_Collider_pred {
 /* The int32 predictions for any ticks, any values: rare, so out of line. */
 NS__COLD void un_Collider_reference_any(const un_Collider_snap *b0, const un_Collider_snap *b1, const un_Collider_snap *b2, ns_predictor p, un_Collider_pred *pred)
 {
-    const int32_t v[3][2] = {
-        {b0->body.mass, b0->layer},
-        {b1->body.mass, b1->layer},
-        {b2->body.mass, b2->layer},
-    };
+    int32_t v[3][2], out[2];
     static const int32_t lo[2] = {0, 0};
     static const int32_t hi[2] = {255, 65535};
-    int32_t out[2];
+    v[0][0] = b0->body.mass; v[1][0] = b1->body.mass; v[2][0] = b2->body.mass;
+    v[0][1] = b0->layer; v[1][1] = b1->layer; v[2][1] = b2->layer;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 2u);
     pred->s1 = (uint8_t)out[0];
     pred->s4 = (uint16_t)out[1];
