@@ -113,6 +113,14 @@ static bool unit_slot(const nsc_slot *s)
     return s->predicted && !strcmp(int_fn(s), "i32");
 }
 
+/* True if some predicted slot is not a unit slot: predicted apart, before the unit slots. */
+static bool other_predicted(const nsc_layout *l)
+{
+    for (size_t i = 0; i < l->nslots; i++)
+        if (l->slots[i].predicted && !unit_slot(&l->slots[i])) return true;
+    return false;
+}
+
 /* The int32 elements on the evenly-spaced-ticks path: 0 when the reference has none. */
 static unsigned unit_elements(const nsc_layout *l)
 {
@@ -156,10 +164,24 @@ static void predict_slot(nsc_cgen *g, const nsc_slot *s)
     }
 }
 
+/* True if the snapshot is nothing but its int32 unit slots, each a member of its own in slot
+ * order: v[] can then copy each baseline whole (the generated code asserts the size). */
+static bool unit_whole(const nsc_decl *d)
+{
+    const nsc_layout *l = d->layout;
+    if (l->nslots == 0 || l->nslots != d->nfields) return false;
+    for (size_t i = 0; i < l->nslots; i++) {
+        const nsc_slot *s = &l->slots[i];
+        if (!unit_slot(s) || strcmp(s->snap_ctype, "int32_t") != 0 || strpbrk(s->path, ".[") != NULL) return false;
+    }
+    return true;
+}
+
 /* The int32 elements as arrays: `int32_t v[3][n], out[n];`, the ranges lo[n] and hi[n] each
  * prediction is limited to, then the elements of baselines 0, 1 and 2 copied into v. */
-static void unit_arrays(nsc_cgen *g, const nsc_layout *l, unsigned n)
+static void unit_arrays(nsc_cgen *g, const nsc_decl *d, unsigned n)
 {
+    const nsc_layout *l = d->layout;
     nsc_printer *c = g->c;
     nsc_strbuf lo = NSC_STRBUF_INIT, hi = NSC_STRBUF_INIT;
     for (size_t i = 0; i < l->nslots; i++) {
@@ -182,7 +204,13 @@ static void unit_arrays(nsc_cgen *g, const nsc_layout *l, unsigned n)
      * that those moves stored. Through the pointer array it copied piecewise, and each vector load
      * waited on several narrower stores (a failed store-to-load forward). At -O3 -march=native
      * this took bench_components (idle) from 1.08 to 0.94 of the hand codec's time on encode and
-     * from 1.19 to 0.95 on decode; the build's own flags are unchanged. */
+     * from 1.19 to 0.95 on decode; the build's own flags are unchanged. A snapshot that is only
+     * these slots is copied whole: clang then moves whole vectors where the element copies became
+     * shuffles. */
+    if (unit_whole(d)) {
+        nsc_p_line(c, "memcpy(v[0], b0, sizeof v[0]); memcpy(v[1], b1, sizeof v[1]); memcpy(v[2], b2, sizeof v[2]);");
+        return;
+    }
     unsigned e = 0;
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
@@ -217,13 +245,30 @@ static void any_fn(nsc_cgen *g, const nsc_decl *d)
     const nsc_layout *l = d->layout;
     const char *n = nsc_cg_name(g, d);
     const unsigned count = unit_elements(l);
-    nsc_p_comment(c, "The int32 predictions for any ticks, any values: rare, so out of line.");
-    nsc_p_line(c, "NS__COLD void %s(const %s_snap *b0, const %s_snap *b1, const %s_snap *b2, ns_predictor p, %s *pred)",
-               nsc_cg_fn(g, d, "reference_any"), n, n, n, nsc_cg_fn(g, d, "pred"));
+    const char *pn = nsc_cg_fn(g, d, "pred");
+    if (unit_whole(d)) {
+        nsc_p_comment(c, "The reference copies each baseline whole into int32 arrays: it holds nothing else.");
+        nsc_p_line(c, "NS__STATIC_ASSERT(sizeof(%s_snap) == %uu * sizeof(int32_t), \"%s_snap is its int32 slots\");", n, count, n);
+        nsc_p_empty(c);
+    }
+    nsc_p_comment(c, "The int32 predictions for any ticks, any values: rare, so out of line. The references go out");
+    if (other_predicted(l)) {
+        nsc_p_comment(c, "(and the other predicted fields' come in) by value, so that the caller's never have their");
+        nsc_p_comment(c, "address taken and stay in registers.");
+        nsc_p_line(c, "NS__COLD %s %s(const %s_snap *b0, const %s_snap *b1, const %s_snap *b2, ns_predictor p, %s r)", pn,
+                   nsc_cg_fn(g, d, "reference_any"), n, n, n, pn);
+    } else {
+        nsc_p_comment(c, "by value, so that the caller's never have their address taken and stay in registers.");
+        nsc_p_line(c, "NS__COLD %s %s(const %s_snap *b0, const %s_snap *b1, const %s_snap *b2, ns_predictor p)", pn,
+                   nsc_cg_fn(g, d, "reference_any"), n, n, n);
+    }
     nsc_p_open(c, "{");
-    unit_arrays(g, l, count);
+    unit_arrays(g, d, count);
     nsc_p_line(c, "ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, %uu);", count);
+    if (other_predicted(l)) nsc_p_line(c, "%s *const pred = &r;", pn);
+    else nsc_p_line(c, "%s r, *const pred = &r;", pn);
     unit_scatter(g, l);
+    nsc_p_line(c, "return r;");
     nsc_p_close(c, "}");
     nsc_p_empty(c);
 }
@@ -231,7 +276,7 @@ static void any_fn(nsc_cgen *g, const nsc_decl *d)
 static void any_call(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_p_comment(g->c, "Any ticks, any values.");
-    nsc_p_line(g->c, "%s(b0, b1, b2, p, pred);", nsc_cg_fn(g, d, "reference_any"));
+    nsc_p_line(g->c, "*pred = %s(b0, b1, b2, p%s);", nsc_cg_fn(g, d, "reference_any"), other_predicted(d->layout) ? ", *pred" : "");
 }
 
 /* predict_all's evenly-spaced path for fewer than 4 int32 elements, too few to gain from arrays
@@ -286,7 +331,7 @@ static void predict_all(nsc_cgen *g, const nsc_decl *d)
     }
     nsc_p_open(c, "if (NS__LIKELY(ns_predictor_unit(&p))) {");
     nsc_p_comment(c, "Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges.");
-    unit_arrays(g, l, n);
+    unit_arrays(g, d, n);
     nsc_p_line(c, "uint32_t wide = 0;");
     nsc_p_line(c, "for (unsigned i = 0; i < %uu; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);", n);
     nsc_p_open(c, "if (NS__LIKELY(!wide)) {");

@@ -22,6 +22,13 @@
 #  define NS__HOT static inline
 #endif
 
+/* A compile-time check, in C11 and C++ alike: generated code is compiled as both. */
+#ifdef __cplusplus
+#  define NS__STATIC_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#  define NS__STATIC_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
+
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #  define NS__LITTLE_ENDIAN 1

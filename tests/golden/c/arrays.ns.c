@@ -528,8 +528,10 @@ typedef struct arr_Loadout_pred {
     int32_t s41; /* score */
 } arr_Loadout_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void arr_Loadout_reference_any(const arr_Loadout_snap *b0, const arr_Loadout_snap *b1, const arr_Loadout_snap *b2, ns_predictor p, arr_Loadout_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* (and the other predicted fields' come in) by value, so that the caller's never have their */
+/* address taken and stay in registers. */
+NS__COLD arr_Loadout_pred arr_Loadout_reference_any(const arr_Loadout_snap *b0, const arr_Loadout_snap *b1, const arr_Loadout_snap *b2, ns_predictor p, arr_Loadout_pred r)
 {
     int32_t v[3][25], out[25];
     static const int32_t lo[25] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -10000, -10000, -10000, -10000, -10000, -10000, -1000, -1000, -1000, -1000, INT32_MIN};
@@ -560,6 +562,7 @@ NS__COLD void arr_Loadout_reference_any(const arr_Loadout_snap *b0, const arr_Lo
     v[0][23] = b0->turns[0][3]; v[1][23] = b1->turns[0][3]; v[2][23] = b2->turns[0][3];
     v[0][24] = b0->score; v[1][24] = b1->score; v[2][24] = b2->score;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 25u);
+    arr_Loadout_pred *const pred = &r;
     pred->s0 = (uint16_t)out[0];
     pred->s1 = (uint16_t)out[1];
     pred->s2 = (uint16_t)out[2];
@@ -585,6 +588,7 @@ NS__COLD void arr_Loadout_reference_any(const arr_Loadout_snap *b0, const arr_Lo
     pred->s34[2] = (int32_t)out[22];
     pred->s34[3] = (int32_t)out[23];
     pred->s41 = (int32_t)out[24];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -685,7 +689,7 @@ NS__HOT const arr_Loadout_snap *arr_Loadout_reference(const ns_baselines *base, 
         }
     }
     /* Any ticks, any values. */
-    arr_Loadout_reference_any(b0, b1, b2, p, pred);
+    *pred = arr_Loadout_reference_any(b0, b1, b2, p, *pred);
     return b0;
 }
 
@@ -1767,8 +1771,9 @@ typedef struct arr_Tiny_pred {
     uint8_t s2; /* v[2] */
 } arr_Tiny_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void arr_Tiny_reference_any(const arr_Tiny_snap *b0, const arr_Tiny_snap *b1, const arr_Tiny_snap *b2, ns_predictor p, arr_Tiny_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD arr_Tiny_pred arr_Tiny_reference_any(const arr_Tiny_snap *b0, const arr_Tiny_snap *b1, const arr_Tiny_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];
     static const int32_t lo[3] = {0, 0, 0};
@@ -1777,9 +1782,11 @@ NS__COLD void arr_Tiny_reference_any(const arr_Tiny_snap *b0, const arr_Tiny_sna
     v[0][1] = b0->v[1]; v[1][1] = b1->v[1]; v[2][1] = b2->v[1];
     v[0][2] = b0->v[2]; v[1][2] = b1->v[2]; v[2][2] = b2->v[2];
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    arr_Tiny_pred r, *const pred = &r;
     pred->s0 = (uint8_t)out[0];
     pred->s1 = (uint8_t)out[1];
     pred->s2 = (uint8_t)out[2];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -1806,7 +1813,7 @@ NS__HOT const arr_Tiny_snap *arr_Tiny_reference(const ns_baselines *base, arr_Ti
         return b0;
     }
     /* Any ticks, any values. */
-    arr_Tiny_reference_any(b0, b1, b2, p, pred);
+    *pred = arr_Tiny_reference_any(b0, b1, b2, p);
     return b0;
 }
 

@@ -87,8 +87,9 @@ typedef struct au_Pawn_pred {
     int32_t s6; /* hp */
 } au_Pawn_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void au_Pawn_reference_any(const au_Pawn_snap *b0, const au_Pawn_snap *b1, const au_Pawn_snap *b2, ns_predictor p, au_Pawn_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD au_Pawn_pred au_Pawn_reference_any(const au_Pawn_snap *b0, const au_Pawn_snap *b1, const au_Pawn_snap *b2, ns_predictor p)
 {
     int32_t v[3][6], out[6];
     static const int32_t lo[6] = {-10000, -10000, -10000, -18000, 0, 0};
@@ -100,12 +101,14 @@ NS__COLD void au_Pawn_reference_any(const au_Pawn_snap *b0, const au_Pawn_snap *
     v[0][4] = b0->speed; v[1][4] = b1->speed; v[2][4] = b2->speed;
     v[0][5] = b0->hp; v[1][5] = b1->hp; v[2][5] = b2->hp;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 6u);
+    au_Pawn_pred r, *const pred = &r;
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];
     pred->s0[2] = (int32_t)out[2];
     pred->s1 = (int32_t)out[3];
     pred->s2 = (int16_t)out[4];
     pred->s6 = (int32_t)out[5];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -150,7 +153,7 @@ NS__HOT const au_Pawn_snap *au_Pawn_reference(const ns_baselines *base, au_Pawn_
         }
     }
     /* Any ticks, any values. */
-    au_Pawn_reference_any(b0, b1, b2, p, pred);
+    *pred = au_Pawn_reference_any(b0, b1, b2, p);
     return b0;
 }
 
@@ -519,15 +522,18 @@ typedef struct au_Marker_pred {
     uint16_t s0; /* kind */
 } au_Marker_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void au_Marker_reference_any(const au_Marker_snap *b0, const au_Marker_snap *b1, const au_Marker_snap *b2, ns_predictor p, au_Marker_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD au_Marker_pred au_Marker_reference_any(const au_Marker_snap *b0, const au_Marker_snap *b1, const au_Marker_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {65535};
     v[0][0] = b0->kind; v[1][0] = b1->kind; v[2][0] = b2->kind;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    au_Marker_pred r, *const pred = &r;
     pred->s0 = (uint16_t)out[0];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -550,7 +556,7 @@ NS__HOT const au_Marker_snap *au_Marker_reference(const ns_baselines *base, au_M
         return b0;
     }
     /* Any ticks, any values. */
-    au_Marker_reference_any(b0, b1, b2, p, pred);
+    *pred = au_Marker_reference_any(b0, b1, b2, p);
     return b0;
 }
 

@@ -202,8 +202,9 @@ typedef struct cust_Paint_pred {
     uint8_t s3; /* look.level */
 } cust_Paint_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void cust_Paint_reference_any(const cust_Paint_snap *b0, const cust_Paint_snap *b1, const cust_Paint_snap *b2, ns_predictor p, cust_Paint_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD cust_Paint_pred cust_Paint_reference_any(const cust_Paint_snap *b0, const cust_Paint_snap *b1, const cust_Paint_snap *b2, ns_predictor p)
 {
     int32_t v[3][2], out[2];
     static const int32_t lo[2] = {0, 0};
@@ -211,8 +212,10 @@ NS__COLD void cust_Paint_reference_any(const cust_Paint_snap *b0, const cust_Pai
     v[0][0] = b0->hp; v[1][0] = b1->hp; v[2][0] = b2->hp;
     v[0][1] = b0->look.level; v[1][1] = b1->look.level; v[2][1] = b2->look.level;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 2u);
+    cust_Paint_pred r, *const pred = &r;
     pred->s0 = (uint16_t)out[0];
     pred->s3 = (uint8_t)out[1];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -237,7 +240,7 @@ NS__HOT const cust_Paint_snap *cust_Paint_reference(const ns_baselines *base, cu
         return b0;
     }
     /* Any ticks, any values. */
-    cust_Paint_reference_any(b0, b1, b2, p, pred);
+    *pred = cust_Paint_reference_any(b0, b1, b2, p);
     return b0;
 }
 

@@ -554,8 +554,10 @@ typedef struct e2e_Scalars_pred {
     uint64_t s8; /* u64v */
 } e2e_Scalars_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void e2e_Scalars_reference_any(const e2e_Scalars_snap *b0, const e2e_Scalars_snap *b1, const e2e_Scalars_snap *b2, ns_predictor p, e2e_Scalars_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* (and the other predicted fields' come in) by value, so that the caller's never have their */
+/* address taken and stay in registers. */
+NS__COLD e2e_Scalars_pred e2e_Scalars_reference_any(const e2e_Scalars_snap *b0, const e2e_Scalars_snap *b1, const e2e_Scalars_snap *b2, ns_predictor p, e2e_Scalars_pred r)
 {
     int32_t v[3][5], out[5];
     static const int32_t lo[5] = {-128, 0, -32768, 0, INT32_MIN};
@@ -566,11 +568,13 @@ NS__COLD void e2e_Scalars_reference_any(const e2e_Scalars_snap *b0, const e2e_Sc
     v[0][3] = b0->u16v; v[1][3] = b1->u16v; v[2][3] = b2->u16v;
     v[0][4] = b0->i32v; v[1][4] = b1->i32v; v[2][4] = b2->i32v;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 5u);
+    e2e_Scalars_pred *const pred = &r;
     pred->s1 = (int8_t)out[0];
     pred->s2 = (uint8_t)out[1];
     pred->s3 = (int16_t)out[2];
     pred->s4 = (uint16_t)out[3];
     pred->s5 = (int32_t)out[4];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -620,7 +624,7 @@ NS__HOT const e2e_Scalars_snap *e2e_Scalars_reference(const ns_baselines *base, 
         }
     }
     /* Any ticks, any values. */
-    e2e_Scalars_reference_any(b0, b1, b2, p, pred);
+    *pred = e2e_Scalars_reference_any(b0, b1, b2, p, *pred);
     return b0;
 }
 
@@ -1197,8 +1201,9 @@ typedef struct e2e_Motion_pred {
     int16_t s13; /* jumpy */
 } e2e_Motion_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void e2e_Motion_reference_any(const e2e_Motion_snap *b0, const e2e_Motion_snap *b1, const e2e_Motion_snap *b2, ns_predictor p, e2e_Motion_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD e2e_Motion_pred e2e_Motion_reference_any(const e2e_Motion_snap *b0, const e2e_Motion_snap *b1, const e2e_Motion_snap *b2, ns_predictor p)
 {
     int32_t v[3][21], out[21];
     static const int32_t lo[21] = {-1000, -1000, INT32_MIN, INT32_MIN, INT32_MIN, 0, 0, 0, 0, -10000, -10000, -10000, -10000, INT32_MIN, INT32_MIN, INT32_MIN, -500, INT32_MIN, -100, 0, -32768};
@@ -1225,6 +1230,7 @@ NS__COLD void e2e_Motion_reference_any(const e2e_Motion_snap *b0, const e2e_Moti
     v[0][19] = b0->steps; v[1][19] = b1->steps; v[2][19] = b2->steps;
     v[0][20] = b0->jumpy; v[1][20] = b1->jumpy; v[2][20] = b2->jumpy;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 21u);
+    e2e_Motion_pred r, *const pred = &r;
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];
     pred->s1[0] = (int32_t)out[2];
@@ -1246,6 +1252,7 @@ NS__COLD void e2e_Motion_reference_any(const e2e_Motion_snap *b0, const e2e_Moti
     pred->s11 = (int32_t)out[18];
     pred->s12 = (uint16_t)out[19];
     pred->s13 = (int16_t)out[20];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -1326,7 +1333,7 @@ NS__HOT const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2
         }
     }
     /* Any ticks, any values. */
-    e2e_Motion_reference_any(b0, b1, b2, p, pred);
+    *pred = e2e_Motion_reference_any(b0, b1, b2, p);
     return b0;
 }
 
@@ -1929,8 +1936,10 @@ typedef struct e2e_Coded_pred {
     uint64_t s9; /* bigu */
 } e2e_Coded_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void e2e_Coded_reference_any(const e2e_Coded_snap *b0, const e2e_Coded_snap *b1, const e2e_Coded_snap *b2, ns_predictor p, e2e_Coded_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* (and the other predicted fields' come in) by value, so that the caller's never have their */
+/* address taken and stay in registers. */
+NS__COLD e2e_Coded_pred e2e_Coded_reference_any(const e2e_Coded_snap *b0, const e2e_Coded_snap *b1, const e2e_Coded_snap *b2, ns_predictor p, e2e_Coded_pred r)
 {
     int32_t v[3][3], out[3];
     static const int32_t lo[3] = {0, -500, -128};
@@ -1939,9 +1948,11 @@ NS__COLD void e2e_Coded_reference_any(const e2e_Coded_snap *b0, const e2e_Coded_
     v[0][1] = b0->ranged; v[1][1] = b1->ranged; v[2][1] = b2->ranged;
     v[0][2] = b0->tiny; v[1][2] = b1->tiny; v[2][2] = b2->tiny;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    e2e_Coded_pred *const pred = &r;
     pred->s0 = (uint8_t)out[0];
     pred->s1 = (int16_t)out[1];
     pred->s5 = (int8_t)out[2];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -1976,7 +1987,7 @@ NS__HOT const e2e_Coded_snap *e2e_Coded_reference(const ns_baselines *base, e2e_
         return b0;
     }
     /* Any ticks, any values. */
-    e2e_Coded_reference_any(b0, b1, b2, p, pred);
+    *pred = e2e_Coded_reference_any(b0, b1, b2, p, *pred);
     return b0;
 }
 
@@ -2617,8 +2628,9 @@ typedef struct e2e_Shapes_pred {
     uint16_t s4; /* n.inner.b */
 } e2e_Shapes_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void e2e_Shapes_reference_any(const e2e_Shapes_snap *b0, const e2e_Shapes_snap *b1, const e2e_Shapes_snap *b2, ns_predictor p, e2e_Shapes_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD e2e_Shapes_pred e2e_Shapes_reference_any(const e2e_Shapes_snap *b0, const e2e_Shapes_snap *b1, const e2e_Shapes_snap *b2, ns_predictor p)
 {
     int32_t v[3][4], out[4];
     static const int32_t lo[4] = {-32768, 0, -32768, 0};
@@ -2628,10 +2640,12 @@ NS__COLD void e2e_Shapes_reference_any(const e2e_Shapes_snap *b0, const e2e_Shap
     v[0][2] = b0->n.inner.a; v[1][2] = b1->n.inner.a; v[2][2] = b2->n.inner.a;
     v[0][3] = b0->n.inner.b; v[1][3] = b1->n.inner.b; v[2][3] = b2->n.inner.b;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 4u);
+    e2e_Shapes_pred r, *const pred = &r;
     pred->s0 = (int16_t)out[0];
     pred->s1 = (uint16_t)out[1];
     pred->s3 = (int16_t)out[2];
     pred->s4 = (uint16_t)out[3];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -2672,7 +2686,7 @@ NS__HOT const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2
         }
     }
     /* Any ticks, any values. */
-    e2e_Shapes_reference_any(b0, b1, b2, p, pred);
+    *pred = e2e_Shapes_reference_any(b0, b1, b2, p);
     return b0;
 }
 
@@ -3033,8 +3047,10 @@ typedef struct e2e_Audience_pred {
     uint16_t s7; /* pair.b */
 } e2e_Audience_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void e2e_Audience_reference_any(const e2e_Audience_snap *b0, const e2e_Audience_snap *b1, const e2e_Audience_snap *b2, ns_predictor p, e2e_Audience_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* (and the other predicted fields' come in) by value, so that the caller's never have their */
+/* address taken and stay in registers. */
+NS__COLD e2e_Audience_pred e2e_Audience_reference_any(const e2e_Audience_snap *b0, const e2e_Audience_snap *b1, const e2e_Audience_snap *b2, ns_predictor p, e2e_Audience_pred r)
 {
     int32_t v[3][8], out[8];
     static const int32_t lo[8] = {0, 0, 0, INT32_MIN, INT32_MIN, INT32_MIN, -32768, 0};
@@ -3048,6 +3064,7 @@ NS__COLD void e2e_Audience_reference_any(const e2e_Audience_snap *b0, const e2e_
     v[0][6] = b0->pair.a; v[1][6] = b1->pair.a; v[2][6] = b2->pair.a;
     v[0][7] = b0->pair.b; v[1][7] = b1->pair.b; v[2][7] = b2->pair.b;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 8u);
+    e2e_Audience_pred *const pred = &r;
     pred->s0 = (int32_t)out[0];
     pred->s1 = (uint16_t)out[1];
     pred->s2 = (uint8_t)out[2];
@@ -3056,6 +3073,7 @@ NS__COLD void e2e_Audience_reference_any(const e2e_Audience_snap *b0, const e2e_
     pred->s5[2] = (int32_t)out[5];
     pred->s6 = (int16_t)out[6];
     pred->s7 = (uint16_t)out[7];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -3108,7 +3126,7 @@ NS__HOT const e2e_Audience_snap *e2e_Audience_reference(const ns_baselines *base
         }
     }
     /* Any ticks, any values. */
-    e2e_Audience_reference_any(b0, b1, b2, p, pred);
+    *pred = e2e_Audience_reference_any(b0, b1, b2, p, *pred);
     return b0;
 }
 
@@ -3448,15 +3466,19 @@ typedef struct e2e_OwnerOnly_pred {
     uint8_t s1; /* level */
 } e2e_OwnerOnly_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void e2e_OwnerOnly_reference_any(const e2e_OwnerOnly_snap *b0, const e2e_OwnerOnly_snap *b1, const e2e_OwnerOnly_snap *b2, ns_predictor p, e2e_OwnerOnly_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* (and the other predicted fields' come in) by value, so that the caller's never have their */
+/* address taken and stay in registers. */
+NS__COLD e2e_OwnerOnly_pred e2e_OwnerOnly_reference_any(const e2e_OwnerOnly_snap *b0, const e2e_OwnerOnly_snap *b1, const e2e_OwnerOnly_snap *b2, ns_predictor p, e2e_OwnerOnly_pred r)
 {
     int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {255};
     v[0][0] = b0->level; v[1][0] = b1->level; v[2][0] = b2->level;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    e2e_OwnerOnly_pred *const pred = &r;
     pred->s1 = (uint8_t)out[0];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -3481,7 +3503,7 @@ NS__HOT const e2e_OwnerOnly_snap *e2e_OwnerOnly_reference(const ns_baselines *ba
         return b0;
     }
     /* Any ticks, any values. */
-    e2e_OwnerOnly_reference_any(b0, b1, b2, p, pred);
+    *pred = e2e_OwnerOnly_reference_any(b0, b1, b2, p, *pred);
     return b0;
 }
 

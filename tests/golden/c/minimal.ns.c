@@ -46,19 +46,23 @@ typedef struct minimal_Position_pred {
     int32_t s0[3]; /* value */
 } minimal_Position_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void minimal_Position_reference_any(const minimal_Position_snap *b0, const minimal_Position_snap *b1, const minimal_Position_snap *b2, ns_predictor p, minimal_Position_pred *pred)
+/* The reference copies each baseline whole into int32 arrays: it holds nothing else. */
+NS__STATIC_ASSERT(sizeof(minimal_Position_snap) == 3u * sizeof(int32_t), "minimal_Position_snap is its int32 slots");
+
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD minimal_Position_pred minimal_Position_reference_any(const minimal_Position_snap *b0, const minimal_Position_snap *b1, const minimal_Position_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];
     static const int32_t lo[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
     static const int32_t hi[3] = {INT32_MAX, INT32_MAX, INT32_MAX};
-    v[0][0] = b0->value[0]; v[1][0] = b1->value[0]; v[2][0] = b2->value[0];
-    v[0][1] = b0->value[1]; v[1][1] = b1->value[1]; v[2][1] = b2->value[1];
-    v[0][2] = b0->value[2]; v[1][2] = b1->value[2]; v[2][2] = b2->value[2];
+    memcpy(v[0], b0, sizeof v[0]); memcpy(v[1], b1, sizeof v[1]); memcpy(v[2], b2, sizeof v[2]);
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    minimal_Position_pred r, *const pred = &r;
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];
     pred->s0[2] = (int32_t)out[2];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -83,7 +87,7 @@ NS__HOT const minimal_Position_snap *minimal_Position_reference(const ns_baselin
         return b0;
     }
     /* Any ticks, any values. */
-    minimal_Position_reference_any(b0, b1, b2, p, pred);
+    *pred = minimal_Position_reference_any(b0, b1, b2, p);
     return b0;
 }
 

@@ -78,8 +78,10 @@ typedef struct modes_Avatar_pred {
     uint32_t s7; /* secret */
 } modes_Avatar_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void modes_Avatar_reference_any(const modes_Avatar_snap *b0, const modes_Avatar_snap *b1, const modes_Avatar_snap *b2, ns_predictor p, modes_Avatar_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* (and the other predicted fields' come in) by value, so that the caller's never have their */
+/* address taken and stay in registers. */
+NS__COLD modes_Avatar_pred modes_Avatar_reference_any(const modes_Avatar_snap *b0, const modes_Avatar_snap *b1, const modes_Avatar_snap *b2, ns_predictor p, modes_Avatar_pred r)
 {
     int32_t v[3][7], out[7];
     static const int32_t lo[7] = {-1000, 0, 0, -1000, -1000, 0, 0};
@@ -92,6 +94,7 @@ NS__COLD void modes_Avatar_reference_any(const modes_Avatar_snap *b0, const mode
     v[0][5] = b0->debug; v[1][5] = b1->debug; v[2][5] = b2->debug;
     v[0][6] = b0->kind; v[1][6] = b1->kind; v[2][6] = b2->kind;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 7u);
+    modes_Avatar_pred *const pred = &r;
     pred->s0 = (int32_t)out[0];
     pred->s1 = (uint16_t)out[1];
     pred->s2 = (uint8_t)out[2];
@@ -99,6 +102,7 @@ NS__COLD void modes_Avatar_reference_any(const modes_Avatar_snap *b0, const mode
     pred->s4 = (int32_t)out[4];
     pred->s5 = (uint8_t)out[5];
     pred->s6 = (uint8_t)out[6];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -150,7 +154,7 @@ NS__HOT const modes_Avatar_snap *modes_Avatar_reference(const ns_baselines *base
         }
     }
     /* Any ticks, any values. */
-    modes_Avatar_reference_any(b0, b1, b2, p, pred);
+    *pred = modes_Avatar_reference_any(b0, b1, b2, p, *pred);
     return b0;
 }
 
@@ -455,8 +459,9 @@ typedef struct modes_Stance_pred {
     uint8_t s2; /* peek */
 } modes_Stance_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void modes_Stance_reference_any(const modes_Stance_snap *b0, const modes_Stance_snap *b1, const modes_Stance_snap *b2, ns_predictor p, modes_Stance_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD modes_Stance_pred modes_Stance_reference_any(const modes_Stance_snap *b0, const modes_Stance_snap *b1, const modes_Stance_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];
     static const int32_t lo[3] = {-100, 0, 0};
@@ -465,9 +470,11 @@ NS__COLD void modes_Stance_reference_any(const modes_Stance_snap *b0, const mode
     v[0][1] = b0->crouch; v[1][1] = b1->crouch; v[2][1] = b2->crouch;
     v[0][2] = b0->peek; v[1][2] = b1->peek; v[2][2] = b2->peek;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    modes_Stance_pred r, *const pred = &r;
     pred->s0 = (int32_t)out[0];
     pred->s1 = (uint8_t)out[1];
     pred->s2 = (uint8_t)out[2];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -494,7 +501,7 @@ NS__HOT const modes_Stance_snap *modes_Stance_reference(const ns_baselines *base
         return b0;
     }
     /* Any ticks, any values. */
-    modes_Stance_reference_any(b0, b1, b2, p, pred);
+    *pred = modes_Stance_reference_any(b0, b1, b2, p);
     return b0;
 }
 
@@ -699,15 +706,19 @@ typedef struct modes_Plain_pred {
     uint8_t s1; /* clip */
 } modes_Plain_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void modes_Plain_reference_any(const modes_Plain_snap *b0, const modes_Plain_snap *b1, const modes_Plain_snap *b2, ns_predictor p, modes_Plain_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* (and the other predicted fields' come in) by value, so that the caller's never have their */
+/* address taken and stay in registers. */
+NS__COLD modes_Plain_pred modes_Plain_reference_any(const modes_Plain_snap *b0, const modes_Plain_snap *b1, const modes_Plain_snap *b2, ns_predictor p, modes_Plain_pred r)
 {
     int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {255};
     v[0][0] = b0->clip; v[1][0] = b1->clip; v[2][0] = b2->clip;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    modes_Plain_pred *const pred = &r;
     pred->s1 = (uint8_t)out[0];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -732,7 +743,7 @@ NS__HOT const modes_Plain_snap *modes_Plain_reference(const ns_baselines *base, 
         return b0;
     }
     /* Any ticks, any values. */
-    modes_Plain_reference_any(b0, b1, b2, p, pred);
+    *pred = modes_Plain_reference_any(b0, b1, b2, p, *pred);
     return b0;
 }
 
@@ -921,8 +932,9 @@ typedef struct modes_Owned_pred {
     uint8_t s2; /* always */
 } modes_Owned_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void modes_Owned_reference_any(const modes_Owned_snap *b0, const modes_Owned_snap *b1, const modes_Owned_snap *b2, ns_predictor p, modes_Owned_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD modes_Owned_pred modes_Owned_reference_any(const modes_Owned_snap *b0, const modes_Owned_snap *b1, const modes_Owned_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];
     static const int32_t lo[3] = {0, 0, 0};
@@ -931,9 +943,11 @@ NS__COLD void modes_Owned_reference_any(const modes_Owned_snap *b0, const modes_
     v[0][1] = b0->far; v[1][1] = b1->far; v[2][1] = b2->far;
     v[0][2] = b0->always; v[1][2] = b1->always; v[2][2] = b2->always;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    modes_Owned_pred r, *const pred = &r;
     pred->s0 = (uint8_t)out[0];
     pred->s1 = (uint8_t)out[1];
     pred->s2 = (uint8_t)out[2];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -960,7 +974,7 @@ NS__HOT const modes_Owned_snap *modes_Owned_reference(const ns_baselines *base, 
         return b0;
     }
     /* Any ticks, any values. */
-    modes_Owned_reference_any(b0, b1, b2, p, pred);
+    *pred = modes_Owned_reference_any(b0, b1, b2, p);
     return b0;
 }
 

@@ -390,8 +390,9 @@ typedef struct game_core_Body_pred {
     int32_t s3; /* box.max.y */
 } game_core_Body_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void game_core_Body_reference_any(const game_core_Body_snap *b0, const game_core_Body_snap *b1, const game_core_Body_snap *b2, ns_predictor p, game_core_Body_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD game_core_Body_pred game_core_Body_reference_any(const game_core_Body_snap *b0, const game_core_Body_snap *b1, const game_core_Body_snap *b2, ns_predictor p)
 {
     int32_t v[3][4], out[4];
     static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
@@ -401,10 +402,12 @@ NS__COLD void game_core_Body_reference_any(const game_core_Body_snap *b0, const 
     v[0][2] = b0->box.max.x; v[1][2] = b1->box.max.x; v[2][2] = b2->box.max.x;
     v[0][3] = b0->box.max.y; v[1][3] = b1->box.max.y; v[2][3] = b2->box.max.y;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 4u);
+    game_core_Body_pred r, *const pred = &r;
     pred->s0 = (int32_t)out[0];
     pred->s1 = (int32_t)out[1];
     pred->s2 = (int32_t)out[2];
     pred->s3 = (int32_t)out[3];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -445,7 +448,7 @@ NS__HOT const game_core_Body_snap *game_core_Body_reference(const ns_baselines *
         }
     }
     /* Any ticks, any values. */
-    game_core_Body_reference_any(b0, b1, b2, p, pred);
+    *pred = game_core_Body_reference_any(b0, b1, b2, p);
     return b0;
 }
 

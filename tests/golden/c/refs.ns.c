@@ -793,15 +793,18 @@ typedef struct rf_Link_pred {
     uint8_t s2; /* aim.slot */
 } rf_Link_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void rf_Link_reference_any(const rf_Link_snap *b0, const rf_Link_snap *b1, const rf_Link_snap *b2, ns_predictor p, rf_Link_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD rf_Link_pred rf_Link_reference_any(const rf_Link_snap *b0, const rf_Link_snap *b1, const rf_Link_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {255};
     v[0][0] = b0->aim.slot; v[1][0] = b1->aim.slot; v[2][0] = b2->aim.slot;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    rf_Link_pred r, *const pred = &r;
     pred->s2 = (uint8_t)out[0];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -824,7 +827,7 @@ NS__HOT const rf_Link_snap *rf_Link_reference(const ns_baselines *base, rf_Link_
         return b0;
     }
     /* Any ticks, any values. */
-    rf_Link_reference_any(b0, b1, b2, p, pred);
+    *pred = rf_Link_reference_any(b0, b1, b2, p);
     return b0;
 }
 
@@ -1574,8 +1577,9 @@ typedef struct rf_Crowd_pred {
     uint8_t s15; /* duo.n */
 } rf_Crowd_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void rf_Crowd_reference_any(const rf_Crowd_snap *b0, const rf_Crowd_snap *b1, const rf_Crowd_snap *b2, ns_predictor p, rf_Crowd_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD rf_Crowd_pred rf_Crowd_reference_any(const rf_Crowd_snap *b0, const rf_Crowd_snap *b1, const rf_Crowd_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];
     static const int32_t lo[3] = {0, 0, 0};
@@ -1584,9 +1588,11 @@ NS__COLD void rf_Crowd_reference_any(const rf_Crowd_snap *b0, const rf_Crowd_sna
     v[0][1] = b0->aims[1].slot; v[1][1] = b1->aims[1].slot; v[2][1] = b2->aims[1].slot;
     v[0][2] = b0->duo.n; v[1][2] = b1->duo.n; v[2][2] = b2->duo.n;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    rf_Crowd_pred r, *const pred = &r;
     pred->s10 = (uint8_t)out[0];
     pred->s12 = (uint8_t)out[1];
     pred->s15 = (uint8_t)out[2];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -1613,7 +1619,7 @@ NS__HOT const rf_Crowd_snap *rf_Crowd_reference(const ns_baselines *base, rf_Cro
         return b0;
     }
     /* Any ticks, any values. */
-    rf_Crowd_reference_any(b0, b1, b2, p, pred);
+    *pred = rf_Crowd_reference_any(b0, b1, b2, p);
     return b0;
 }
 
@@ -2831,15 +2837,18 @@ typedef struct rf_Body_pred {
     uint16_t s0; /* x */
 } rf_Body_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void rf_Body_reference_any(const rf_Body_snap *b0, const rf_Body_snap *b1, const rf_Body_snap *b2, ns_predictor p, rf_Body_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD rf_Body_pred rf_Body_reference_any(const rf_Body_snap *b0, const rf_Body_snap *b1, const rf_Body_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {65535};
     v[0][0] = b0->x; v[1][0] = b1->x; v[2][0] = b2->x;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    rf_Body_pred r, *const pred = &r;
     pred->s0 = (uint16_t)out[0];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -2862,7 +2871,7 @@ NS__HOT const rf_Body_snap *rf_Body_reference(const ns_baselines *base, rf_Body_
         return b0;
     }
     /* Any ticks, any values. */
-    rf_Body_reference_any(b0, b1, b2, p, pred);
+    *pred = rf_Body_reference_any(b0, b1, b2, p);
     return b0;
 }
 

@@ -610,15 +610,18 @@ typedef struct strk_Names_pred {
     int32_t s5; /* hp */
 } strk_Names_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void strk_Names_reference_any(const strk_Names_snap *b0, const strk_Names_snap *b1, const strk_Names_snap *b2, ns_predictor p, strk_Names_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD strk_Names_pred strk_Names_reference_any(const strk_Names_snap *b0, const strk_Names_snap *b1, const strk_Names_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
     static const int32_t lo[1] = {INT32_MIN};
     static const int32_t hi[1] = {INT32_MAX};
     v[0][0] = b0->hp; v[1][0] = b1->hp; v[2][0] = b2->hp;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    strk_Names_pred r, *const pred = &r;
     pred->s5 = (int32_t)out[0];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -641,7 +644,7 @@ NS__HOT const strk_Names_snap *strk_Names_reference(const ns_baselines *base, st
         return b0;
     }
     /* Any ticks, any values. */
-    strk_Names_reference_any(b0, b1, b2, p, pred);
+    *pred = strk_Names_reference_any(b0, b1, b2, p);
     return b0;
 }
 

@@ -48,15 +48,19 @@ typedef struct vis_Secret_pred {
     uint16_t s1; /* keys */
 } vis_Secret_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void vis_Secret_reference_any(const vis_Secret_snap *b0, const vis_Secret_snap *b1, const vis_Secret_snap *b2, ns_predictor p, vis_Secret_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* (and the other predicted fields' come in) by value, so that the caller's never have their */
+/* address taken and stay in registers. */
+NS__COLD vis_Secret_pred vis_Secret_reference_any(const vis_Secret_snap *b0, const vis_Secret_snap *b1, const vis_Secret_snap *b2, ns_predictor p, vis_Secret_pred r)
 {
     int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {65535};
     v[0][0] = b0->keys; v[1][0] = b1->keys; v[2][0] = b2->keys;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    vis_Secret_pred *const pred = &r;
     pred->s1 = (uint16_t)out[0];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -81,7 +85,7 @@ NS__HOT const vis_Secret_snap *vis_Secret_reference(const ns_baselines *base, vi
         return b0;
     }
     /* Any ticks, any values. */
-    vis_Secret_reference_any(b0, b1, b2, p, pred);
+    *pred = vis_Secret_reference_any(b0, b1, b2, p, *pred);
     return b0;
 }
 
@@ -286,8 +290,10 @@ typedef struct vis_Mixed_pred {
     uint64_t s3; /* debug_id */
 } vis_Mixed_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void vis_Mixed_reference_any(const vis_Mixed_snap *b0, const vis_Mixed_snap *b1, const vis_Mixed_snap *b2, ns_predictor p, vis_Mixed_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* (and the other predicted fields' come in) by value, so that the caller's never have their */
+/* address taken and stay in registers. */
+NS__COLD vis_Mixed_pred vis_Mixed_reference_any(const vis_Mixed_snap *b0, const vis_Mixed_snap *b1, const vis_Mixed_snap *b2, ns_predictor p, vis_Mixed_pred r)
 {
     int32_t v[3][4], out[4];
     static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, 0};
@@ -297,10 +303,12 @@ NS__COLD void vis_Mixed_reference_any(const vis_Mixed_snap *b0, const vis_Mixed_
     v[0][2] = b0->position[2]; v[1][2] = b1->position[2]; v[2][2] = b2->position[2];
     v[0][3] = b0->mood; v[1][3] = b1->mood; v[2][3] = b2->mood;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 4u);
+    vis_Mixed_pred *const pred = &r;
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];
     pred->s0[2] = (int32_t)out[2];
     pred->s2 = (uint8_t)out[3];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -343,7 +351,7 @@ NS__HOT const vis_Mixed_snap *vis_Mixed_reference(const ns_baselines *base, vis_
         }
     }
     /* Any ticks, any values. */
-    vis_Mixed_reference_any(b0, b1, b2, p, pred);
+    *pred = vis_Mixed_reference_any(b0, b1, b2, p, *pred);
     return b0;
 }
 
@@ -587,15 +595,21 @@ typedef struct vis_Hidden_pred {
     int32_t s0; /* counter */
 } vis_Hidden_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void vis_Hidden_reference_any(const vis_Hidden_snap *b0, const vis_Hidden_snap *b1, const vis_Hidden_snap *b2, ns_predictor p, vis_Hidden_pred *pred)
+/* The reference copies each baseline whole into int32 arrays: it holds nothing else. */
+NS__STATIC_ASSERT(sizeof(vis_Hidden_snap) == 1u * sizeof(int32_t), "vis_Hidden_snap is its int32 slots");
+
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD vis_Hidden_pred vis_Hidden_reference_any(const vis_Hidden_snap *b0, const vis_Hidden_snap *b1, const vis_Hidden_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
     static const int32_t lo[1] = {INT32_MIN};
     static const int32_t hi[1] = {INT32_MAX};
-    v[0][0] = b0->counter; v[1][0] = b1->counter; v[2][0] = b2->counter;
+    memcpy(v[0], b0, sizeof v[0]); memcpy(v[1], b1, sizeof v[1]); memcpy(v[2], b2, sizeof v[2]);
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    vis_Hidden_pred r, *const pred = &r;
     pred->s0 = (int32_t)out[0];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -618,7 +632,7 @@ NS__HOT const vis_Hidden_snap *vis_Hidden_reference(const ns_baselines *base, vi
         return b0;
     }
     /* Any ticks, any values. */
-    vis_Hidden_reference_any(b0, b1, b2, p, pred);
+    *pred = vis_Hidden_reference_any(b0, b1, b2, p);
     return b0;
 }
 
@@ -744,15 +758,18 @@ typedef struct vis_Spectated_pred {
     uint8_t s0; /* emote */
 } vis_Spectated_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void vis_Spectated_reference_any(const vis_Spectated_snap *b0, const vis_Spectated_snap *b1, const vis_Spectated_snap *b2, ns_predictor p, vis_Spectated_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD vis_Spectated_pred vis_Spectated_reference_any(const vis_Spectated_snap *b0, const vis_Spectated_snap *b1, const vis_Spectated_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
     static const int32_t lo[1] = {0};
     static const int32_t hi[1] = {255};
     v[0][0] = b0->emote; v[1][0] = b1->emote; v[2][0] = b2->emote;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    vis_Spectated_pred r, *const pred = &r;
     pred->s0 = (uint8_t)out[0];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -775,7 +792,7 @@ NS__HOT const vis_Spectated_snap *vis_Spectated_reference(const ns_baselines *ba
         return b0;
     }
     /* Any ticks, any values. */
-    vis_Spectated_reference_any(b0, b1, b2, p, pred);
+    *pred = vis_Spectated_reference_any(b0, b1, b2, p);
     return b0;
 }
 

@@ -76,8 +76,9 @@ typedef struct teleport_Body_pred {
     int32_t s5[3]; /* slide */
 } teleport_Body_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void teleport_Body_reference_any(const teleport_Body_snap *b0, const teleport_Body_snap *b1, const teleport_Body_snap *b2, ns_predictor p, teleport_Body_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD teleport_Body_pred teleport_Body_reference_any(const teleport_Body_snap *b0, const teleport_Body_snap *b1, const teleport_Body_snap *b2, ns_predictor p)
 {
     int32_t v[3][9], out[9];
     static const int32_t lo[9] = {INT32_MIN, INT32_MIN, INT32_MIN, -10000, -1000, -3142, INT32_MIN, INT32_MIN, INT32_MIN};
@@ -92,6 +93,7 @@ NS__COLD void teleport_Body_reference_any(const teleport_Body_snap *b0, const te
     v[0][7] = b0->slide[1]; v[1][7] = b1->slide[1]; v[2][7] = b2->slide[1];
     v[0][8] = b0->slide[2]; v[1][8] = b1->slide[2]; v[2][8] = b2->slide[2];
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 9u);
+    teleport_Body_pred r, *const pred = &r;
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];
     pred->s0[2] = (int32_t)out[2];
@@ -101,6 +103,7 @@ NS__COLD void teleport_Body_reference_any(const teleport_Body_snap *b0, const te
     pred->s5[0] = (int32_t)out[6];
     pred->s5[1] = (int32_t)out[7];
     pred->s5[2] = (int32_t)out[8];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -152,7 +155,7 @@ NS__HOT const teleport_Body_snap *teleport_Body_reference(const ns_baselines *ba
         }
     }
     /* Any ticks, any values. */
-    teleport_Body_reference_any(b0, b1, b2, p, pred);
+    *pred = teleport_Body_reference_any(b0, b1, b2, p);
     return b0;
 }
 

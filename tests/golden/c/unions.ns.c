@@ -1102,8 +1102,9 @@ typedef struct un_Collider_pred {
     uint16_t s4; /* layer */
 } un_Collider_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. */
-NS__COLD void un_Collider_reference_any(const un_Collider_snap *b0, const un_Collider_snap *b1, const un_Collider_snap *b2, ns_predictor p, un_Collider_pred *pred)
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD un_Collider_pred un_Collider_reference_any(const un_Collider_snap *b0, const un_Collider_snap *b1, const un_Collider_snap *b2, ns_predictor p)
 {
     int32_t v[3][2], out[2];
     static const int32_t lo[2] = {0, 0};
@@ -1111,8 +1112,10 @@ NS__COLD void un_Collider_reference_any(const un_Collider_snap *b0, const un_Col
     v[0][0] = b0->body.mass; v[1][0] = b1->body.mass; v[2][0] = b2->body.mass;
     v[0][1] = b0->layer; v[1][1] = b1->layer; v[2][1] = b2->layer;
     ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 2u);
+    un_Collider_pred r, *const pred = &r;
     pred->s1 = (uint8_t)out[0];
     pred->s4 = (uint16_t)out[1];
+    return r;
 }
 
 /* What the fields are coded against: the defaults with no baseline, baseline 0 with one or two, */
@@ -1137,7 +1140,7 @@ NS__HOT const un_Collider_snap *un_Collider_reference(const ns_baselines *base, 
         return b0;
     }
     /* Any ticks, any values. */
-    un_Collider_reference_any(b0, b1, b2, p, pred);
+    *pred = un_Collider_reference_any(b0, b1, b2, p);
     return b0;
 }
 
