@@ -430,14 +430,14 @@ bool arr_Loadout_snap_equal(const arr_Loadout_snap *a, const arr_Loadout_snap *b
     if (!arr_Item_snap_equal(&a->items[2], &b->items[2])) return false;
     if (!arr_Pair_snap_equal(&a->pairs[0], &b->pairs[0])) return false;
     if (!arr_Pair_snap_equal(&a->pairs[1], &b->pairs[1])) return false;
-    if (((a->points[0][0] != b->points[0][0]) | (a->points[0][1] != b->points[0][1]) | (a->points[0][2] != b->points[0][2]))) return false;
-    if (((a->points[1][0] != b->points[1][0]) | (a->points[1][1] != b->points[1][1]) | (a->points[1][2] != b->points[1][2]))) return false;
+    if ((((a->points[0][0] ^ b->points[0][0]) | (a->points[0][1] ^ b->points[0][1]) | (a->points[0][2] ^ b->points[0][2])) != 0)) return false;
+    if ((((a->points[1][0] ^ b->points[1][0]) | (a->points[1][1] ^ b->points[1][1]) | (a->points[1][2] ^ b->points[1][2])) != 0)) return false;
     if (a->flags[0] != b->flags[0]) return false;
     if (a->flags[1] != b->flags[1]) return false;
     if (a->flags[2] != b->flags[2]) return false;
     if (a->flags[3] != b->flags[3]) return false;
     if (a->flags[4] != b->flags[4]) return false;
-    if (((a->turns[0][0] != b->turns[0][0]) | (a->turns[0][1] != b->turns[0][1]) | (a->turns[0][2] != b->turns[0][2]) | (a->turns[0][3] != b->turns[0][3]))) return false;
+    if ((((a->turns[0][0] ^ b->turns[0][0]) | (a->turns[0][1] ^ b->turns[0][1]) | (a->turns[0][2] ^ b->turns[0][2]) | (a->turns[0][3] ^ b->turns[0][3])) != 0)) return false;
     if (a->big[0] != b->big[0]) return false;
     if (a->big[1] != b->big[1]) return false;
     if (a->exact[0] != b->exact[0]) return false;
@@ -776,14 +776,14 @@ ns_status arr_Loadout_write(ns_writer *wp, const arr_Loadout_snap *cur, const ns
     const bool c24 = cur->pairs[1].v[1] != pred.s24; /* pairs[1].v[1] */
     const bool c25 = cur->pairs[1].on != ref->pairs[1].on; /* pairs[1].on */
     const bool c26 = ((cur->pairs[1].w[0] != ref->pairs[1].w[0]) || (cur->pairs[1].w[1] != ref->pairs[1].w[1])); /* pairs[1].w */
-    const bool c27 = ((cur->points[0][0] != pred.s27[0]) | (cur->points[0][1] != pred.s27[1]) | (cur->points[0][2] != pred.s27[2])); /* points[0] */
-    const bool c28 = ((cur->points[1][0] != pred.s28[0]) | (cur->points[1][1] != pred.s28[1]) | (cur->points[1][2] != pred.s28[2])); /* points[1] */
+    const bool c27 = (((cur->points[0][0] ^ pred.s27[0]) | (cur->points[0][1] ^ pred.s27[1]) | (cur->points[0][2] ^ pred.s27[2])) != 0); /* points[0] */
+    const bool c28 = (((cur->points[1][0] ^ pred.s28[0]) | (cur->points[1][1] ^ pred.s28[1]) | (cur->points[1][2] ^ pred.s28[2])) != 0); /* points[1] */
     const bool c29 = cur->flags[0] != ref->flags[0]; /* flags[0] */
     const bool c30 = cur->flags[1] != ref->flags[1]; /* flags[1] */
     const bool c31 = cur->flags[2] != ref->flags[2]; /* flags[2] */
     const bool c32 = cur->flags[3] != ref->flags[3]; /* flags[3] */
     const bool c33 = cur->flags[4] != ref->flags[4]; /* flags[4] */
-    const bool c34 = ((cur->turns[0][0] != pred.s34[0]) | (cur->turns[0][1] != pred.s34[1]) | (cur->turns[0][2] != pred.s34[2]) | (cur->turns[0][3] != pred.s34[3])); /* turns[0] */
+    const bool c34 = (((cur->turns[0][0] ^ pred.s34[0]) | (cur->turns[0][1] ^ pred.s34[1]) | (cur->turns[0][2] ^ pred.s34[2]) | (cur->turns[0][3] ^ pred.s34[3])) != 0); /* turns[0] */
     const bool c35 = cur->big[0] != pred.s35; /* big[0] */
     const bool c36 = cur->big[1] != pred.s36; /* big[1] */
     const bool c37 = cur->exact[0] != ref->exact[0]; /* exact[0] */

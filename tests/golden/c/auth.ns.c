@@ -57,7 +57,7 @@ void au_Pawn_dequantize(const au_Pawn_snap *s, au_Pawn *v)
 
 bool au_Pawn_snap_equal(const au_Pawn_snap *a, const au_Pawn_snap *b)
 {
-    if (((a->pos[0] != b->pos[0]) | (a->pos[1] != b->pos[1]) | (a->pos[2] != b->pos[2]))) return false;
+    if ((((a->pos[0] ^ b->pos[0]) | (a->pos[1] ^ b->pos[1]) | (a->pos[2] ^ b->pos[2])) != 0)) return false;
     if (a->yaw != b->yaw) return false;
     if (a->speed != b->speed) return false;
     if (a->stance != b->stance) return false;
@@ -183,7 +183,7 @@ ns_status au_Pawn_write(ns_writer *wp, const au_Pawn_snap *cur, const ns_baselin
     const unsigned sent = 7u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = ((cur->pos[0] != pred.s0[0]) | (cur->pos[1] != pred.s0[1]) | (cur->pos[2] != pred.s0[2])); /* pos */
+    const bool c0 = (((cur->pos[0] ^ pred.s0[0]) | (cur->pos[1] ^ pred.s0[1]) | (cur->pos[2] ^ pred.s0[2])) != 0); /* pos */
     const bool c1 = cur->yaw != pred.s1; /* yaw */
     const bool c2 = cur->speed != pred.s2; /* speed */
     const bool c3 = cur->stance != ref->stance; /* stance */

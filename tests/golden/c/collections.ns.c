@@ -365,7 +365,7 @@ static ns_status bag_Inventory_waypoints_elem_write(ns_writer *wp, const void *c
     const int32_t (*cur)[3] = (const int32_t (*)[3])c;
     const int32_t (*ref)[3] = (const int32_t (*)[3])(f ? f : &zero);
     ns_writer w = *wp;
-    const bool changed = (((*cur)[0] != (*ref)[0]) | ((*cur)[1] != (*ref)[1]) | ((*cur)[2] != (*ref)[2]));
+    const bool changed = ((((*cur)[0] ^ (*ref)[0]) | ((*cur)[1] ^ (*ref)[1]) | ((*cur)[2] ^ (*ref)[2])) != 0);
     ns_write_bool(&w, changed);
     if (changed) {
         ns_write_delta_i32_default(&w, (*cur)[0], (*ref)[0]);
@@ -395,7 +395,7 @@ static bool bag_Inventory_waypoints_elem_equal(const void *a, const void *b)
 {
     const int32_t (*x)[3] = (const int32_t (*)[3])a;
     const int32_t (*y)[3] = (const int32_t (*)[3])b;
-    return !((((*x)[0] != (*y)[0]) | ((*x)[1] != (*y)[1]) | ((*x)[2] != (*y)[2])));
+    return !(((((*x)[0] ^ (*y)[0]) | ((*x)[1] ^ (*y)[1]) | ((*x)[2] ^ (*y)[2])) != 0));
 }
 
 const ns_coll_ops bag_Inventory_waypoints_ops = {

@@ -1151,13 +1151,13 @@ void e2e_Motion_dequantize(const e2e_Motion_snap *s, e2e_Motion *v)
 
 bool e2e_Motion_snap_equal(const e2e_Motion_snap *a, const e2e_Motion_snap *b)
 {
-    if (((a->v2[0] != b->v2[0]) | (a->v2[1] != b->v2[1]))) return false;
-    if (((a->pos[0] != b->pos[0]) | (a->pos[1] != b->pos[1]) | (a->pos[2] != b->pos[2]))) return false;
-    if (((a->color[0] != b->color[0]) | (a->color[1] != b->color[1]) | (a->color[2] != b->color[2]) | (a->color[3] != b->color[3]))) return false;
-    if (((a->rot[0] != b->rot[0]) | (a->rot[1] != b->rot[1]) | (a->rot[2] != b->rot[2]) | (a->rot[3] != b->rot[3]))) return false;
+    if ((((a->v2[0] ^ b->v2[0]) | (a->v2[1] ^ b->v2[1])) != 0)) return false;
+    if ((((a->pos[0] ^ b->pos[0]) | (a->pos[1] ^ b->pos[1]) | (a->pos[2] ^ b->pos[2])) != 0)) return false;
+    if ((((a->color[0] ^ b->color[0]) | (a->color[1] ^ b->color[1]) | (a->color[2] ^ b->color[2]) | (a->color[3] ^ b->color[3])) != 0)) return false;
+    if ((((a->rot[0] ^ b->rot[0]) | (a->rot[1] ^ b->rot[1]) | (a->rot[2] ^ b->rot[2]) | (a->rot[3] ^ b->rot[3])) != 0)) return false;
     if (a->rot3 != b->rot3) return false;
     if (memcmp(a->rawrot, b->rawrot, sizeof a->rawrot) != 0) return false;
-    if (((a->vel[0] != b->vel[0]) | (a->vel[1] != b->vel[1]) | (a->vel[2] != b->vel[2]))) return false;
+    if ((((a->vel[0] ^ b->vel[0]) | (a->vel[1] ^ b->vel[1]) | (a->vel[2] ^ b->vel[2])) != 0)) return false;
     if (a->heat != b->heat) return false;
     if (a->precise != b->precise) return false;
     if (a->plain != b->plain) return false;
@@ -1369,13 +1369,13 @@ ns_status e2e_Motion_write(ns_writer *wp, const e2e_Motion_snap *cur, const ns_b
     const unsigned sent = 14u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = ((cur->v2[0] != pred.s0[0]) | (cur->v2[1] != pred.s0[1])); /* v2 */
-    const bool c1 = ((cur->pos[0] != pred.s1[0]) | (cur->pos[1] != pred.s1[1]) | (cur->pos[2] != pred.s1[2])); /* pos */
-    const bool c2 = ((cur->color[0] != pred.s2[0]) | (cur->color[1] != pred.s2[1]) | (cur->color[2] != pred.s2[2]) | (cur->color[3] != pred.s2[3])); /* color */
-    const bool c3 = ((cur->rot[0] != pred.s3[0]) | (cur->rot[1] != pred.s3[1]) | (cur->rot[2] != pred.s3[2]) | (cur->rot[3] != pred.s3[3])); /* rot */
+    const bool c0 = (((cur->v2[0] ^ pred.s0[0]) | (cur->v2[1] ^ pred.s0[1])) != 0); /* v2 */
+    const bool c1 = (((cur->pos[0] ^ pred.s1[0]) | (cur->pos[1] ^ pred.s1[1]) | (cur->pos[2] ^ pred.s1[2])) != 0); /* pos */
+    const bool c2 = (((cur->color[0] ^ pred.s2[0]) | (cur->color[1] ^ pred.s2[1]) | (cur->color[2] ^ pred.s2[2]) | (cur->color[3] ^ pred.s2[3])) != 0); /* color */
+    const bool c3 = (((cur->rot[0] ^ pred.s3[0]) | (cur->rot[1] ^ pred.s3[1]) | (cur->rot[2] ^ pred.s3[2]) | (cur->rot[3] ^ pred.s3[3])) != 0); /* rot */
     const bool c4 = cur->rot3 != ref->rot3; /* rot3 */
     const bool c5 = memcmp(cur->rawrot, ref->rawrot, sizeof cur->rawrot) != 0; /* rawrot */
-    const bool c6 = ((cur->vel[0] != pred.s6[0]) | (cur->vel[1] != pred.s6[1]) | (cur->vel[2] != pred.s6[2])); /* vel */
+    const bool c6 = (((cur->vel[0] ^ pred.s6[0]) | (cur->vel[1] ^ pred.s6[1]) | (cur->vel[2] ^ pred.s6[2])) != 0); /* vel */
     const bool c7 = cur->heat != pred.s7; /* heat */
     const bool c8 = cur->precise != pred.s8; /* precise */
     const bool c9 = cur->plain != ref->plain; /* plain */
@@ -3017,7 +3017,7 @@ bool e2e_Audience_snap_equal(const e2e_Audience_snap *a, const e2e_Audience_snap
     if (a->taunt != b->taunt) return false;
     if (a->local_only != b->local_only) return false;
     if (strcmp(a->title, b->title) != 0) return false;
-    if (((a->spot[0] != b->spot[0]) | (a->spot[1] != b->spot[1]) | (a->spot[2] != b->spot[2]))) return false;
+    if ((((a->spot[0] ^ b->spot[0]) | (a->spot[1] ^ b->spot[1]) | (a->spot[2] ^ b->spot[2])) != 0)) return false;
     if (!e2e_Pair_snap_equal(&a->pair, &b->pair)) return false;
     if (a->mood != b->mood) return false;
     return true;
@@ -3157,7 +3157,7 @@ ns_status e2e_Audience_write(ns_writer *wp, const e2e_Audience_snap *cur, const 
     const bool c1 = owner && cur->ammo != pred.s1; /* ammo */
     const bool c2 = !owner && cur->taunt != pred.s2; /* taunt */
     const bool c4 = full && strcmp(cur->title, ref->title) != 0; /* title */
-    const bool c5 = ((cur->spot[0] != pred.s5[0]) | (cur->spot[1] != pred.s5[1]) | (cur->spot[2] != pred.s5[2])); /* spot */
+    const bool c5 = (((cur->spot[0] ^ pred.s5[0]) | (cur->spot[1] ^ pred.s5[1]) | (cur->spot[2] ^ pred.s5[2])) != 0); /* spot */
     const bool c6 = cur->pair.a != pred.s6; /* pair.a */
     const bool c7 = cur->pair.b != pred.s7; /* pair.b */
     const bool c8 = cur->mood != ref->mood; /* mood */
@@ -3796,7 +3796,7 @@ void e2e_Controls_dequantize(const e2e_Controls_snap *s, e2e_Controls *v)
 
 bool e2e_Controls_snap_equal(const e2e_Controls_snap *a, const e2e_Controls_snap *b)
 {
-    if (((a->stick[0] != b->stick[0]) | (a->stick[1] != b->stick[1]))) return false;
+    if ((((a->stick[0] ^ b->stick[0]) | (a->stick[1] ^ b->stick[1])) != 0)) return false;
     if (a->fire != b->fire) return false;
     if (a->weapon != b->weapon) return false;
     if (a->tick != b->tick) return false;
@@ -3830,7 +3830,7 @@ ns_status e2e_Controls_write(ns_writer *wp, const e2e_Controls_snap *cur, const 
     const unsigned sent = 4u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = ((cur->stick[0] != ref->stick[0]) | (cur->stick[1] != ref->stick[1])); /* stick */
+    const bool c0 = (((cur->stick[0] ^ ref->stick[0]) | (cur->stick[1] ^ ref->stick[1])) != 0); /* stick */
     const bool c1 = cur->fire != ref->fire; /* fire */
     const bool c2 = cur->weapon != ref->weapon; /* weapon */
     const bool c3 = cur->tick != ref->tick; /* tick */

@@ -38,7 +38,7 @@ void ctl_Move_dequantize(const ctl_Move_snap *s, ctl_Move *v)
 
 bool ctl_Move_snap_equal(const ctl_Move_snap *a, const ctl_Move_snap *b)
 {
-    if (((a->stick[0] != b->stick[0]) | (a->stick[1] != b->stick[1]))) return false;
+    if ((((a->stick[0] ^ b->stick[0]) | (a->stick[1] ^ b->stick[1])) != 0)) return false;
     if (a->jump != b->jump) return false;
     if (a->crouch != b->crouch) return false;
     if (a->buttons != b->buttons) return false;
@@ -73,7 +73,7 @@ ns_status ctl_Move_write(ns_writer *wp, const ctl_Move_snap *cur, const ctl_Move
     const unsigned sent = 5u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = ((cur->stick[0] != ref->stick[0]) | (cur->stick[1] != ref->stick[1])); /* stick */
+    const bool c0 = (((cur->stick[0] ^ ref->stick[0]) | (cur->stick[1] ^ ref->stick[1])) != 0); /* stick */
     const bool c1 = cur->jump != ref->jump; /* jump */
     const bool c2 = cur->crouch != ref->crouch; /* crouch */
     const bool c3 = cur->buttons != ref->buttons; /* buttons */

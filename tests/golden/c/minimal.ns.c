@@ -31,7 +31,7 @@ void minimal_Position_dequantize(const minimal_Position_snap *s, minimal_Positio
 
 bool minimal_Position_snap_equal(const minimal_Position_snap *a, const minimal_Position_snap *b)
 {
-    if (((a->value[0] != b->value[0]) | (a->value[1] != b->value[1]) | (a->value[2] != b->value[2]))) return false;
+    if ((((a->value[0] ^ b->value[0]) | (a->value[1] ^ b->value[1]) | (a->value[2] ^ b->value[2])) != 0)) return false;
     return true;
 }
 
@@ -110,7 +110,7 @@ ns_status minimal_Position_write(ns_writer *wp, const minimal_Position_snap *cur
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
     (void)ref; /* every field sent is predicted */
-    const bool c0 = ((cur->value[0] != pred.s0[0]) | (cur->value[1] != pred.s0[1]) | (cur->value[2] != pred.s0[2])); /* value */
+    const bool c0 = (((cur->value[0] ^ pred.s0[0]) | (cur->value[1] ^ pred.s0[1]) | (cur->value[2] ^ pred.s0[2])) != 0); /* value */
     const bool any = c0;
     uint8_t spill[15u + 8u]; /* the record when the buffer may not hold its worst case */
     ns_record rec = ns_record_begin(&w, spill, 15u);

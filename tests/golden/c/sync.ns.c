@@ -264,7 +264,7 @@ void vis_Mixed_dequantize(const vis_Mixed_snap *s, vis_Mixed *v)
 
 bool vis_Mixed_snap_equal(const vis_Mixed_snap *a, const vis_Mixed_snap *b)
 {
-    if (((a->position[0] != b->position[0]) | (a->position[1] != b->position[1]) | (a->position[2] != b->position[2]))) return false;
+    if ((((a->position[0] ^ b->position[0]) | (a->position[1] ^ b->position[1]) | (a->position[2] ^ b->position[2])) != 0)) return false;
     if (a->ammo != b->ammo) return false;
     if (a->mood != b->mood) return false;
     if (a->debug_id != b->debug_id) return false;
@@ -374,7 +374,7 @@ ns_status vis_Mixed_write(ns_writer *wp, const vis_Mixed_snap *cur, const ns_bas
     const unsigned sent = full ? 3u : 2u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = ((cur->position[0] != pred.s0[0]) | (cur->position[1] != pred.s0[1]) | (cur->position[2] != pred.s0[2])); /* position */
+    const bool c0 = (((cur->position[0] ^ pred.s0[0]) | (cur->position[1] ^ pred.s0[1]) | (cur->position[2] ^ pred.s0[2])) != 0); /* position */
     const bool c1 = owner && cur->ammo != pred.s1; /* ammo */
     const bool c2 = !owner && cur->mood != pred.s2; /* mood */
     const bool c4 = full && strcmp(cur->display_name, ref->display_name) != 0; /* display_name */

@@ -47,12 +47,12 @@ void teleport_Body_dequantize(const teleport_Body_snap *s, teleport_Body *v)
 
 bool teleport_Body_snap_equal(const teleport_Body_snap *a, const teleport_Body_snap *b)
 {
-    if (((a->position[0] != b->position[0]) | (a->position[1] != b->position[1]) | (a->position[2] != b->position[2]))) return false;
+    if ((((a->position[0] ^ b->position[0]) | (a->position[1] ^ b->position[1]) | (a->position[2] ^ b->position[2])) != 0)) return false;
     if (a->facing != b->facing) return false;
     if (a->height != b->height) return false;
     if (a->cell != b->cell) return false;
     if (a->yaw != b->yaw) return false;
-    if (((a->slide[0] != b->slide[0]) | (a->slide[1] != b->slide[1]) | (a->slide[2] != b->slide[2]))) return false;
+    if ((((a->slide[0] ^ b->slide[0]) | (a->slide[1] ^ b->slide[1]) | (a->slide[2] ^ b->slide[2])) != 0)) return false;
     return true;
 }
 
@@ -181,12 +181,12 @@ ns_status teleport_Body_write(ns_writer *wp, const teleport_Body_snap *cur, cons
     const unsigned sent = 6u;
     /* A local copy keeps the writer in registers (netschema/bits.h). */
     ns_writer w = *wp;
-    const bool c0 = ((cur->position[0] != pred.s0[0]) | (cur->position[1] != pred.s0[1]) | (cur->position[2] != pred.s0[2])); /* position */
+    const bool c0 = (((cur->position[0] ^ pred.s0[0]) | (cur->position[1] ^ pred.s0[1]) | (cur->position[2] ^ pred.s0[2])) != 0); /* position */
     const bool c1 = cur->facing != ref->facing; /* facing */
     const bool c2 = cur->height != pred.s2; /* height */
     const bool c3 = cur->cell != pred.s3; /* cell */
     const bool c4 = cur->yaw != pred.s4; /* yaw */
-    const bool c5 = ((cur->slide[0] != pred.s5[0]) | (cur->slide[1] != pred.s5[1]) | (cur->slide[2] != pred.s5[2])); /* slide */
+    const bool c5 = (((cur->slide[0] ^ pred.s5[0]) | (cur->slide[1] ^ pred.s5[1]) | (cur->slide[2] ^ pred.s5[2])) != 0); /* slide */
     const bool any = c0 | c1 | c2 | c3 | c4 | c5;
     if (sent > 1) ns_write_bool(&w, any);
     if (any || sent == 1) {
