@@ -14,9 +14,9 @@
  *       its two components), against the generated bench.ns.c in both codec modes, interleaved:
  *       what code as fast as an expert's costs to build, per component.
  *
- *     bench_build [--table-only | --yardstick] [COMPONENTS]      default 200
- * --table-only measures the table mode's (a) and (b) alone, --yardstick (e) alone: quicker while
- * working on them. */
+ *     bench_build [--table-only | --yardstick | --compiler] [COMPONENTS]      default 200
+ * --table-only measures the table mode's (a) and (b) alone, --yardstick (e) alone, --compiler (d)
+ * alone: quicker while working on them. */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_common.h"
@@ -218,15 +218,55 @@ static int yardstick(const char *dir, const char *inc)
     return 0;
 }
 
+/* (d): the compiler itself, on the 2,000-component schema, in both codec modes, and protoc-c on
+ * the equivalent .proto when it is on the PATH: rounds interleaved, the best of each. Returns 0,
+ * or -1 when netschemac fails. */
+static int compiler_speed(const char *dir, const char *schema, const char *out_c, const char *out_h)
+{
+    if (write_schema(schema, COMPILER_COMPONENTS, 0) != 0) return -1;
+    char *gen[] = {(char *)NS_NETSCHEMAC, (char *)"-o", (char *)dir, (char *)schema, NULL};
+    char *gen_table[] = {(char *)NS_NETSCHEMAC, (char *)"--codec", (char *)"table", (char *)"-o", (char *)dir,
+                         (char *)schema, NULL};
+    char proto[512], out_arg[600], path_arg[600];
+    snprintf(proto, sizeof proto, "%s/big.proto", dir);
+    snprintf(out_arg, sizeof out_arg, "--c_out=%s", dir);
+    snprintf(path_arg, sizeof path_arg, "--proto_path=%s", dir);
+    char *pc[] = {(char *)"protoc-c", path_arg, out_arg, proto, NULL};
+    int with_protoc = on_path("protoc-c") && write_schema(proto, COMPILER_COMPONENTS, 1) == 0;
+    char *const *cmds[3] = {gen, gen_table, pc};
+    double best[3] = {1e30, 1e30, 1e30};
+    long bytes[2] = {0, 0};
+    for (int round = 0; round < 5; round++) {
+        for (int k = 0; k < (with_protoc ? 3 : 2); k++) {
+            double t = run(cmds[k]);
+            if (t < 0 && k < 2) return -1;
+            if (t < 0) with_protoc = 0; /* protoc-c refused the .proto: no comparison */
+            if (t >= 0 && t < best[k]) best[k] = t;
+            if (k < 2) bytes[k] = file_size(out_c) + file_size(out_h);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        printf("  netschemac -o %-9s %d comp. %6.3f s CPU  %5.1f MB of C", k ? "(table)" : "", COMPILER_COMPONENTS,
+               best[k], (double)bytes[k] / 1e6);
+        if (with_protoc) printf("  ratio to protoc-c %.2f (target: <= 0.5)", best[k] / best[2]);
+        printf("\n");
+    }
+    if (with_protoc) printf("  protoc-c, same messages         %6.3f s CPU  (best of 5, interleaved)\n", best[2]);
+    else printf("  protoc-c not on the PATH (or it failed): comparison skipped\n");
+    remove(proto);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     setvbuf(stdout, NULL, _IOLBF, 0); /* each row as it is measured: a run takes minutes */
     int table_only = argc > 1 && !strcmp(argv[1], "--table-only");
     int yard_only = argc > 1 && !strcmp(argv[1], "--yardstick");
-    if (table_only || yard_only) argc--, argv++;
+    int compiler_only = argc > 1 && !strcmp(argv[1], "--compiler");
+    if (table_only || yard_only || compiler_only) argc--, argv++;
     int n = argc > 1 ? atoi(argv[1]) : 200;
     if (n < 1) {
-        fprintf(stderr, "usage: bench_build [--table-only | --yardstick] [COMPONENTS]\n");
+        fprintf(stderr, "usage: bench_build [--table-only | --yardstick | --compiler] [COMPONENTS]\n");
         return 2;
     }
     char dir[] = "/tmp/bench_build_XXXXXX";
@@ -238,8 +278,8 @@ int main(int argc, char **argv)
     snprintf(obj, sizeof obj, "%s/big.o", dir);
     snprintf(inc, sizeof inc, "-I%s", NS_RUNTIME_INCLUDE);
     int failed = 0;
-    if (yard_only) {
-        failed = yardstick(dir, inc) != 0;
+    if (yard_only || compiler_only) {
+        failed = yard_only ? yardstick(dir, inc) != 0 : compiler_speed(dir, schema, out_c, out_h) != 0;
         char *rm[] = {(char *)"rm", (char *)"-rf", dir, NULL};
         run(rm);
         return failed;
@@ -325,36 +365,7 @@ int main(int argc, char **argv)
                parts, wall_split, cpu_split, wall_split / wall_one);
     }
 
-    /* The compiler itself, on the 2,000-component schema, in both codec modes, and protoc-c on
-     * the equivalent .proto when it is on the PATH: rounds interleaved, the best of each. */
-    if (write_schema(schema, COMPILER_COMPONENTS, 0) != 0) return 1;
-    char proto[512], out_arg[600], path_arg[600];
-    snprintf(proto, sizeof proto, "%s/big.proto", dir);
-    snprintf(out_arg, sizeof out_arg, "--c_out=%s", dir);
-    snprintf(path_arg, sizeof path_arg, "--proto_path=%s", dir);
-    char *pc[] = {(char *)"protoc-c", path_arg, out_arg, proto, NULL};
-    int with_protoc = on_path("protoc-c") && write_schema(proto, COMPILER_COMPONENTS, 1) == 0;
-    char *const *cmds[3] = {gen, gen_table, pc};
-    double best[3] = {1e30, 1e30, 1e30};
-    long bytes[2] = {0, 0};
-    for (int round = 0; round < 5; round++) {
-        for (int k = 0; k < (with_protoc ? 3 : 2); k++) {
-            double t = run(cmds[k]);
-            if (t < 0 && k < 2) return 1;
-            if (t < 0) with_protoc = 0; /* protoc-c refused the .proto: no comparison */
-            if (t >= 0 && t < best[k]) best[k] = t;
-            if (k < 2) bytes[k] = file_size(out_c) + file_size(out_h);
-        }
-    }
-    for (int k = 0; k < 2; k++) {
-        printf("  netschemac -o %-9s %d comp. %6.3f s CPU  %5.1f MB of C", k ? "(table)" : "", COMPILER_COMPONENTS,
-               best[k], (double)bytes[k] / 1e6);
-        if (with_protoc) printf("  ratio to protoc-c %.2f (target: <= 0.5)", best[k] / best[2]);
-        printf("\n");
-    }
-    if (with_protoc) printf("  protoc-c, same messages         %6.3f s CPU  (best of 5, interleaved)\n", best[2]);
-    else printf("  protoc-c not on the PATH (or it failed): comparison skipped\n");
-    remove(proto);
+    if (compiler_speed(dir, schema, out_c, out_h) != 0) return 1;
 
     if (yardstick(dir, inc) != 0) failed = 1;
 
