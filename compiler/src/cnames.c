@@ -16,7 +16,8 @@ const char *const nsc_record_suffixes[] = {
     "entropy_read", "entropy_write",
     /* file-local in the generated source */
     "reference", "reference_any", "check", "desc_fields", "pred", "decode", "values", "values_fields",
-    "values_motion", "desc_enums", "desc_enum_values", "desc_elems",
+    "values_motion", "desc_enums", "desc_enum_values", "desc_elems", "unit_lo", "unit_hi", "unit_gather",
+    "unit_scatter",
     /* file-local in every source whose dispatch tables list the record (emit_c_dispatch.c) */
     "dispatch_one", "erased_snap_default", "erased_init", "erased_quantize", "erased_dequantize",
     "erased_snap_equal", "erased_write", "erased_read", "erased_apply", "erased_interpolate",

@@ -177,12 +177,16 @@ static bool unit_whole(const nsc_decl *d)
     return true;
 }
 
-/* The int32 elements as arrays: `int32_t v[3][n], out[n];`, the ranges lo[n] and hi[n] each
- * prediction is limited to, then the elements of baselines 0, 1 and 2 copied into v. */
-static void unit_arrays(nsc_cgen *g, const nsc_decl *d, unsigned n)
+/* Once per record, before its reference: the int32 unit slots' ranges (<R>_unit_lo, _unit_hi),
+ * and two force-inlined helpers that copy the slots from a snapshot into an array in the
+ * predictor's order (<R>_unit_gather) and from such an array into the references
+ * (<R>_unit_scatter). The hot and the rare path both use them, so each list is generated once. */
+static void unit_helpers(nsc_cgen *g, const nsc_decl *d)
 {
     const nsc_layout *l = d->layout;
     nsc_printer *c = g->c;
+    const char *n = nsc_cg_name(g, d);
+    const unsigned count = unit_elements(l);
     nsc_strbuf lo = NSC_STRBUF_INIT, hi = NSC_STRBUF_INIT;
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
@@ -194,44 +198,65 @@ static void unit_arrays(nsc_cgen *g, const nsc_decl *d, unsigned n)
             nsc_sb_printf(&hi, "%s%s", hi.len ? ", " : "", shi);
         }
     }
-    nsc_p_line(c, "int32_t v[3][%u], out[%u];", n, n);
-    nsc_p_line(c, "static const int32_t lo[%u] = {%s};", n, nsc_sb_str(&lo));
-    nsc_p_line(c, "static const int32_t hi[%u] = {%s};", n, nsc_sb_str(&hi));
+    nsc_p_comment(c, "The int32 predicted fields, element by element: what each prediction is limited to.");
+    nsc_p_line(c, "static const int32_t %s[%u] = {%s};", nsc_cg_fn(g, d, "unit_lo"), count, nsc_sb_str(&lo));
+    nsc_p_line(c, "static const int32_t %s[%u] = {%s};", nsc_cg_fn(g, d, "unit_hi"), count, nsc_sb_str(&hi));
     nsc_sb_free(&lo);
     nsc_sb_free(&hi);
-    /* Named baselines, not a loop over an array of the three pointers: the compiler then merges
-     * the copies of adjacent slots into vector moves, and the loops after them load whole vectors
-     * that those moves stored. Through the pointer array it copied piecewise, and each vector load
-     * waited on several narrower stores (a failed store-to-load forward). At -O3 -march=native
-     * this took bench_components (idle) from 1.08 to 0.94 of the hand codec's time on encode and
-     * from 1.19 to 0.95 on decode; the build's own flags are unchanged. A snapshot that is only
-     * these slots is copied whole: clang then moves whole vectors where the element copies became
-     * shuffles. */
-    if (unit_whole(d)) {
-        nsc_p_line(c, "memcpy(v[0], b0, sizeof v[0]); memcpy(v[1], b1, sizeof v[1]); memcpy(v[2], b2, sizeof v[2]);");
-        return;
+    nsc_p_empty(c);
+    const bool whole = unit_whole(d);
+    if (whole) {
+        nsc_p_comment(c, "The snapshot is nothing but those fields: it is copied whole.");
+        nsc_p_line(c, "NS__STATIC_ASSERT(sizeof(%s_snap) == %uu * sizeof(int32_t), \"%s_snap is its int32 slots\");", n, count, n);
+        nsc_p_empty(c);
     }
-    unsigned e = 0;
-    for (size_t i = 0; i < l->nslots; i++) {
-        const nsc_slot *s = &l->slots[i];
-        if (!unit_slot(s)) continue;
-        for (unsigned k = 0; k < elements(s); k++, e++) {
-            const char *p = at(g, "", s->path, s, k);
-            nsc_p_line(c, "v[0][%u] = b0->%s; v[1][%u] = b1->%s; v[2][%u] = b2->%s;", e, p, e, p, e, p);
+    nsc_p_comment(c, "Those fields of a snapshot into an array, and an array of their predictions into the references.");
+    nsc_p_line(c, "NS__HOT void %s(const %s_snap *b, int32_t *v)", nsc_cg_fn(g, d, "unit_gather"), n);
+    nsc_p_open(c, "{");
+    if (whole) {
+        nsc_p_line(c, "memcpy(v, b, sizeof(int32_t) * %uu);", count);
+    } else {
+        unsigned e = 0;
+        for (size_t i = 0; i < l->nslots; i++) {
+            const nsc_slot *s = &l->slots[i];
+            if (!unit_slot(s)) continue;
+            for (unsigned k = 0; k < elements(s); k++) nsc_p_line(c, "v[%u] = b->%s;", e++, at(g, "", s->path, s, k));
         }
     }
-}
-
-/* pred's int32 elements from out[], in the order unit_arrays gathered them. */
-static void unit_scatter(nsc_cgen *g, const nsc_layout *l)
-{
+    nsc_p_close(c, "}");
+    nsc_p_empty(c);
+    nsc_p_line(c, "NS__HOT void %s(const int32_t *out, %s *pred)", nsc_cg_fn(g, d, "unit_scatter"), nsc_cg_fn(g, d, "pred"));
+    nsc_p_open(c, "{");
     unsigned e = 0;
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
         if (!unit_slot(s)) continue;
         for (unsigned k = 0; k < elements(s); k++)
-            nsc_p_line(g->c, "%s = (%s)out[%u];", at(g, "pred->", pred_member(g, s), s, k), s->snap_ctype, e++);
+            nsc_p_line(c, "%s = (%s)out[%u];", at(g, "pred->", pred_member(g, s), s, k), s->snap_ctype, e++);
     }
+    nsc_p_close(c, "}");
+    nsc_p_empty(c);
+}
+
+/* The int32 elements as arrays, `int32_t v[3][n], out[n];`, and baselines 0, 1 and 2 gathered
+ * into v. Named baselines, not a loop over an array of the three pointers: the compiler then
+ * merges the copies of adjacent slots into vector moves, and the loops after them load whole
+ * vectors that those moves stored. Through the pointer array it copied piecewise, and each vector
+ * load waited on several narrower stores (a failed store-to-load forward). At -O3 -march=native
+ * this took bench_components (idle) from 1.08 to 0.94 of the hand codec's time on encode and from
+ * 1.19 to 0.95 on decode; the build's own flags are unchanged. A snapshot that is only these
+ * slots is copied whole: clang then moves whole vectors where the element copies became shuffles. */
+static void unit_arrays(nsc_cgen *g, const nsc_decl *d, unsigned n)
+{
+    const char *gather = nsc_cg_fn(g, d, "unit_gather");
+    nsc_p_line(g->c, "int32_t v[3][%u], out[%u];", n, n);
+    nsc_p_line(g->c, "%s(b0, v[0]); %s(b1, v[1]); %s(b2, v[2]);", gather, gather, gather);
+}
+
+/* pred's int32 elements from out[], in the order unit_arrays gathered them. */
+static void unit_scatter(nsc_cgen *g, const nsc_decl *d)
+{
+    nsc_p_line(g->c, "%s(out, pred);", nsc_cg_fn(g, d, "unit_scatter"));
 }
 
 /* The int32 slots' predictions for any ticks and values, in a function of their own that is
@@ -246,11 +271,7 @@ static void any_fn(nsc_cgen *g, const nsc_decl *d)
     const char *n = nsc_cg_name(g, d);
     const unsigned count = unit_elements(l);
     const char *pn = nsc_cg_fn(g, d, "pred");
-    if (unit_whole(d)) {
-        nsc_p_comment(c, "The reference copies each baseline whole into int32 arrays: it holds nothing else.");
-        nsc_p_line(c, "NS__STATIC_ASSERT(sizeof(%s_snap) == %uu * sizeof(int32_t), \"%s_snap is its int32 slots\");", n, count, n);
-        nsc_p_empty(c);
-    }
+    unit_helpers(g, d);
     nsc_p_comment(c, "The int32 predictions for any ticks, any values: rare, so out of line. The references go out");
     if (other_predicted(l)) {
         nsc_p_comment(c, "(and the other predicted fields' come in) by value, so that the caller's never have their");
@@ -264,10 +285,11 @@ static void any_fn(nsc_cgen *g, const nsc_decl *d)
     }
     nsc_p_open(c, "{");
     unit_arrays(g, d, count);
-    nsc_p_line(c, "ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, %uu);", count);
+    nsc_p_line(c, "ns_predict_i32_slots(&p, v[0], v[1], v[2], %s, %s, out, %uu);", nsc_cg_fn(g, d, "unit_lo"),
+               nsc_cg_fn(g, d, "unit_hi"), count);
     if (other_predicted(l)) nsc_p_line(c, "%s *const pred = &r;", pn);
     else nsc_p_line(c, "%s r, *const pred = &r;", pn);
-    unit_scatter(g, l);
+    unit_scatter(g, d);
     nsc_p_line(c, "return r;");
     nsc_p_close(c, "}");
     nsc_p_empty(c);
@@ -330,13 +352,14 @@ static void predict_all(nsc_cgen *g, const nsc_decl *d)
         return;
     }
     nsc_p_open(c, "if (NS__LIKELY(ns_predictor_unit(&p))) {");
-    nsc_p_comment(c, "Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges.");
+    nsc_p_comment(c, "Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2.");
     unit_arrays(g, d, n);
     nsc_p_line(c, "uint32_t wide = 0;");
     nsc_p_line(c, "for (unsigned i = 0; i < %uu; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);", n);
     nsc_p_open(c, "if (NS__LIKELY(!wide)) {");
-    nsc_p_line(c, "for (unsigned i = 0; i < %uu; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);", n);
-    unit_scatter(g, l);
+    nsc_p_line(c, "for (unsigned i = 0; i < %uu; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], %s[i], %s[i]);",
+               n, nsc_cg_fn(g, d, "unit_lo"), nsc_cg_fn(g, d, "unit_hi"));
+    unit_scatter(g, d);
     nsc_p_line(c, "return b0;");
     nsc_p_close(c, "}");
     nsc_p_close(c, "}");

@@ -528,41 +528,42 @@ typedef struct arr_Loadout_pred {
     int32_t s41; /* score */
 } arr_Loadout_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* (and the other predicted fields' come in) by value, so that the caller's never have their */
-/* address taken and stay in registers. */
-NS__COLD arr_Loadout_pred arr_Loadout_reference_any(const arr_Loadout_snap *b0, const arr_Loadout_snap *b1, const arr_Loadout_snap *b2, ns_predictor p, arr_Loadout_pred r)
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t arr_Loadout_unit_lo[25] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -10000, -10000, -10000, -10000, -10000, -10000, -1000, -1000, -1000, -1000, INT32_MIN};
+static const int32_t arr_Loadout_unit_hi[25] = {999, 999, 999, 999, 10000, 10000, 10000, 65535, 65535, 65535, 9, 9, 9, 9, 10000, 10000, 10000, 10000, 10000, 10000, 1000, 1000, 1000, 1000, INT32_MAX};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void arr_Loadout_unit_gather(const arr_Loadout_snap *b, int32_t *v)
 {
-    int32_t v[3][25], out[25];
-    static const int32_t lo[25] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -10000, -10000, -10000, -10000, -10000, -10000, -1000, -1000, -1000, -1000, INT32_MIN};
-    static const int32_t hi[25] = {999, 999, 999, 999, 10000, 10000, 10000, 65535, 65535, 65535, 9, 9, 9, 9, 10000, 10000, 10000, 10000, 10000, 10000, 1000, 1000, 1000, 1000, INT32_MAX};
-    v[0][0] = b0->ammo[0]; v[1][0] = b1->ammo[0]; v[2][0] = b2->ammo[0];
-    v[0][1] = b0->ammo[1]; v[1][1] = b1->ammo[1]; v[2][1] = b2->ammo[1];
-    v[0][2] = b0->ammo[2]; v[1][2] = b1->ammo[2]; v[2][2] = b2->ammo[2];
-    v[0][3] = b0->ammo[3]; v[1][3] = b1->ammo[3]; v[2][3] = b2->ammo[3];
-    v[0][4] = b0->heat[0]; v[1][4] = b1->heat[0]; v[2][4] = b2->heat[0];
-    v[0][5] = b0->heat[1]; v[1][5] = b1->heat[1]; v[2][5] = b2->heat[1];
-    v[0][6] = b0->heat[2]; v[1][6] = b1->heat[2]; v[2][6] = b2->heat[2];
-    v[0][7] = b0->items[0].id; v[1][7] = b1->items[0].id; v[2][7] = b2->items[0].id;
-    v[0][8] = b0->items[1].id; v[1][8] = b1->items[1].id; v[2][8] = b2->items[1].id;
-    v[0][9] = b0->items[2].id; v[1][9] = b1->items[2].id; v[2][9] = b2->items[2].id;
-    v[0][10] = b0->pairs[0].v[0]; v[1][10] = b1->pairs[0].v[0]; v[2][10] = b2->pairs[0].v[0];
-    v[0][11] = b0->pairs[0].v[1]; v[1][11] = b1->pairs[0].v[1]; v[2][11] = b2->pairs[0].v[1];
-    v[0][12] = b0->pairs[1].v[0]; v[1][12] = b1->pairs[1].v[0]; v[2][12] = b2->pairs[1].v[0];
-    v[0][13] = b0->pairs[1].v[1]; v[1][13] = b1->pairs[1].v[1]; v[2][13] = b2->pairs[1].v[1];
-    v[0][14] = b0->points[0][0]; v[1][14] = b1->points[0][0]; v[2][14] = b2->points[0][0];
-    v[0][15] = b0->points[0][1]; v[1][15] = b1->points[0][1]; v[2][15] = b2->points[0][1];
-    v[0][16] = b0->points[0][2]; v[1][16] = b1->points[0][2]; v[2][16] = b2->points[0][2];
-    v[0][17] = b0->points[1][0]; v[1][17] = b1->points[1][0]; v[2][17] = b2->points[1][0];
-    v[0][18] = b0->points[1][1]; v[1][18] = b1->points[1][1]; v[2][18] = b2->points[1][1];
-    v[0][19] = b0->points[1][2]; v[1][19] = b1->points[1][2]; v[2][19] = b2->points[1][2];
-    v[0][20] = b0->turns[0][0]; v[1][20] = b1->turns[0][0]; v[2][20] = b2->turns[0][0];
-    v[0][21] = b0->turns[0][1]; v[1][21] = b1->turns[0][1]; v[2][21] = b2->turns[0][1];
-    v[0][22] = b0->turns[0][2]; v[1][22] = b1->turns[0][2]; v[2][22] = b2->turns[0][2];
-    v[0][23] = b0->turns[0][3]; v[1][23] = b1->turns[0][3]; v[2][23] = b2->turns[0][3];
-    v[0][24] = b0->score; v[1][24] = b1->score; v[2][24] = b2->score;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 25u);
-    arr_Loadout_pred *const pred = &r;
+    v[0] = b->ammo[0];
+    v[1] = b->ammo[1];
+    v[2] = b->ammo[2];
+    v[3] = b->ammo[3];
+    v[4] = b->heat[0];
+    v[5] = b->heat[1];
+    v[6] = b->heat[2];
+    v[7] = b->items[0].id;
+    v[8] = b->items[1].id;
+    v[9] = b->items[2].id;
+    v[10] = b->pairs[0].v[0];
+    v[11] = b->pairs[0].v[1];
+    v[12] = b->pairs[1].v[0];
+    v[13] = b->pairs[1].v[1];
+    v[14] = b->points[0][0];
+    v[15] = b->points[0][1];
+    v[16] = b->points[0][2];
+    v[17] = b->points[1][0];
+    v[18] = b->points[1][1];
+    v[19] = b->points[1][2];
+    v[20] = b->turns[0][0];
+    v[21] = b->turns[0][1];
+    v[22] = b->turns[0][2];
+    v[23] = b->turns[0][3];
+    v[24] = b->score;
+}
+
+NS__HOT void arr_Loadout_unit_scatter(const int32_t *out, arr_Loadout_pred *pred)
+{
     pred->s0 = (uint16_t)out[0];
     pred->s1 = (uint16_t)out[1];
     pred->s2 = (uint16_t)out[2];
@@ -588,6 +589,18 @@ NS__COLD arr_Loadout_pred arr_Loadout_reference_any(const arr_Loadout_snap *b0, 
     pred->s34[2] = (int32_t)out[22];
     pred->s34[3] = (int32_t)out[23];
     pred->s41 = (int32_t)out[24];
+}
+
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* (and the other predicted fields' come in) by value, so that the caller's never have their */
+/* address taken and stay in registers. */
+NS__COLD arr_Loadout_pred arr_Loadout_reference_any(const arr_Loadout_snap *b0, const arr_Loadout_snap *b1, const arr_Loadout_snap *b2, ns_predictor p, arr_Loadout_pred r)
+{
+    int32_t v[3][25], out[25];
+    arr_Loadout_unit_gather(b0, v[0]); arr_Loadout_unit_gather(b1, v[1]); arr_Loadout_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], arr_Loadout_unit_lo, arr_Loadout_unit_hi, out, 25u);
+    arr_Loadout_pred *const pred = &r;
+    arr_Loadout_unit_scatter(out, pred);
     return r;
 }
 
@@ -627,64 +640,14 @@ NS__HOT const arr_Loadout_snap *arr_Loadout_reference(const ns_baselines *base, 
     pred->s35 = (int64_t)ns_predict_i64(&p, b0->big[0], b1->big[0], b2->big[0]);
     pred->s36 = (int64_t)ns_predict_i64(&p, b0->big[1], b1->big[1], b2->big[1]);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
-        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][25], out[25];
-        static const int32_t lo[25] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -10000, -10000, -10000, -10000, -10000, -10000, -1000, -1000, -1000, -1000, INT32_MIN};
-        static const int32_t hi[25] = {999, 999, 999, 999, 10000, 10000, 10000, 65535, 65535, 65535, 9, 9, 9, 9, 10000, 10000, 10000, 10000, 10000, 10000, 1000, 1000, 1000, 1000, INT32_MAX};
-        v[0][0] = b0->ammo[0]; v[1][0] = b1->ammo[0]; v[2][0] = b2->ammo[0];
-        v[0][1] = b0->ammo[1]; v[1][1] = b1->ammo[1]; v[2][1] = b2->ammo[1];
-        v[0][2] = b0->ammo[2]; v[1][2] = b1->ammo[2]; v[2][2] = b2->ammo[2];
-        v[0][3] = b0->ammo[3]; v[1][3] = b1->ammo[3]; v[2][3] = b2->ammo[3];
-        v[0][4] = b0->heat[0]; v[1][4] = b1->heat[0]; v[2][4] = b2->heat[0];
-        v[0][5] = b0->heat[1]; v[1][5] = b1->heat[1]; v[2][5] = b2->heat[1];
-        v[0][6] = b0->heat[2]; v[1][6] = b1->heat[2]; v[2][6] = b2->heat[2];
-        v[0][7] = b0->items[0].id; v[1][7] = b1->items[0].id; v[2][7] = b2->items[0].id;
-        v[0][8] = b0->items[1].id; v[1][8] = b1->items[1].id; v[2][8] = b2->items[1].id;
-        v[0][9] = b0->items[2].id; v[1][9] = b1->items[2].id; v[2][9] = b2->items[2].id;
-        v[0][10] = b0->pairs[0].v[0]; v[1][10] = b1->pairs[0].v[0]; v[2][10] = b2->pairs[0].v[0];
-        v[0][11] = b0->pairs[0].v[1]; v[1][11] = b1->pairs[0].v[1]; v[2][11] = b2->pairs[0].v[1];
-        v[0][12] = b0->pairs[1].v[0]; v[1][12] = b1->pairs[1].v[0]; v[2][12] = b2->pairs[1].v[0];
-        v[0][13] = b0->pairs[1].v[1]; v[1][13] = b1->pairs[1].v[1]; v[2][13] = b2->pairs[1].v[1];
-        v[0][14] = b0->points[0][0]; v[1][14] = b1->points[0][0]; v[2][14] = b2->points[0][0];
-        v[0][15] = b0->points[0][1]; v[1][15] = b1->points[0][1]; v[2][15] = b2->points[0][1];
-        v[0][16] = b0->points[0][2]; v[1][16] = b1->points[0][2]; v[2][16] = b2->points[0][2];
-        v[0][17] = b0->points[1][0]; v[1][17] = b1->points[1][0]; v[2][17] = b2->points[1][0];
-        v[0][18] = b0->points[1][1]; v[1][18] = b1->points[1][1]; v[2][18] = b2->points[1][1];
-        v[0][19] = b0->points[1][2]; v[1][19] = b1->points[1][2]; v[2][19] = b2->points[1][2];
-        v[0][20] = b0->turns[0][0]; v[1][20] = b1->turns[0][0]; v[2][20] = b2->turns[0][0];
-        v[0][21] = b0->turns[0][1]; v[1][21] = b1->turns[0][1]; v[2][21] = b2->turns[0][1];
-        v[0][22] = b0->turns[0][2]; v[1][22] = b1->turns[0][2]; v[2][22] = b2->turns[0][2];
-        v[0][23] = b0->turns[0][3]; v[1][23] = b1->turns[0][3]; v[2][23] = b2->turns[0][3];
-        v[0][24] = b0->score; v[1][24] = b1->score; v[2][24] = b2->score;
+        arr_Loadout_unit_gather(b0, v[0]); arr_Loadout_unit_gather(b1, v[1]); arr_Loadout_unit_gather(b2, v[2]);
         uint32_t wide = 0;
         for (unsigned i = 0; i < 25u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
-            for (unsigned i = 0; i < 25u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
-            pred->s0 = (uint16_t)out[0];
-            pred->s1 = (uint16_t)out[1];
-            pred->s2 = (uint16_t)out[2];
-            pred->s3 = (uint16_t)out[3];
-            pred->s4 = (int32_t)out[4];
-            pred->s5 = (int32_t)out[5];
-            pred->s6 = (int32_t)out[6];
-            pred->s13 = (uint16_t)out[7];
-            pred->s15 = (uint16_t)out[8];
-            pred->s17 = (uint16_t)out[9];
-            pred->s19 = (uint8_t)out[10];
-            pred->s20 = (uint8_t)out[11];
-            pred->s23 = (uint8_t)out[12];
-            pred->s24 = (uint8_t)out[13];
-            pred->s27[0] = (int32_t)out[14];
-            pred->s27[1] = (int32_t)out[15];
-            pred->s27[2] = (int32_t)out[16];
-            pred->s28[0] = (int32_t)out[17];
-            pred->s28[1] = (int32_t)out[18];
-            pred->s28[2] = (int32_t)out[19];
-            pred->s34[0] = (int32_t)out[20];
-            pred->s34[1] = (int32_t)out[21];
-            pred->s34[2] = (int32_t)out[22];
-            pred->s34[3] = (int32_t)out[23];
-            pred->s41 = (int32_t)out[24];
+            for (unsigned i = 0; i < 25u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], arr_Loadout_unit_lo[i], arr_Loadout_unit_hi[i]);
+            arr_Loadout_unit_scatter(out, pred);
             return b0;
         }
     }
@@ -1771,21 +1734,34 @@ typedef struct arr_Tiny_pred {
     uint8_t s2; /* v[2] */
 } arr_Tiny_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t arr_Tiny_unit_lo[3] = {0, 0, 0};
+static const int32_t arr_Tiny_unit_hi[3] = {7, 7, 7};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void arr_Tiny_unit_gather(const arr_Tiny_snap *b, int32_t *v)
+{
+    v[0] = b->v[0];
+    v[1] = b->v[1];
+    v[2] = b->v[2];
+}
+
+NS__HOT void arr_Tiny_unit_scatter(const int32_t *out, arr_Tiny_pred *pred)
+{
+    pred->s0 = (uint8_t)out[0];
+    pred->s1 = (uint8_t)out[1];
+    pred->s2 = (uint8_t)out[2];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD arr_Tiny_pred arr_Tiny_reference_any(const arr_Tiny_snap *b0, const arr_Tiny_snap *b1, const arr_Tiny_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];
-    static const int32_t lo[3] = {0, 0, 0};
-    static const int32_t hi[3] = {7, 7, 7};
-    v[0][0] = b0->v[0]; v[1][0] = b1->v[0]; v[2][0] = b2->v[0];
-    v[0][1] = b0->v[1]; v[1][1] = b1->v[1]; v[2][1] = b2->v[1];
-    v[0][2] = b0->v[2]; v[1][2] = b1->v[2]; v[2][2] = b2->v[2];
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    arr_Tiny_unit_gather(b0, v[0]); arr_Tiny_unit_gather(b1, v[1]); arr_Tiny_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], arr_Tiny_unit_lo, arr_Tiny_unit_hi, out, 3u);
     arr_Tiny_pred r, *const pred = &r;
-    pred->s0 = (uint8_t)out[0];
-    pred->s1 = (uint8_t)out[1];
-    pred->s2 = (uint8_t)out[2];
+    arr_Tiny_unit_scatter(out, pred);
     return r;
 }
 

@@ -87,27 +87,40 @@ typedef struct au_Pawn_pred {
     int32_t s6; /* hp */
 } au_Pawn_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
-NS__COLD au_Pawn_pred au_Pawn_reference_any(const au_Pawn_snap *b0, const au_Pawn_snap *b1, const au_Pawn_snap *b2, ns_predictor p)
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t au_Pawn_unit_lo[6] = {-10000, -10000, -10000, -18000, 0, 0};
+static const int32_t au_Pawn_unit_hi[6] = {10000, 10000, 10000, 18000, 50, 100};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void au_Pawn_unit_gather(const au_Pawn_snap *b, int32_t *v)
 {
-    int32_t v[3][6], out[6];
-    static const int32_t lo[6] = {-10000, -10000, -10000, -18000, 0, 0};
-    static const int32_t hi[6] = {10000, 10000, 10000, 18000, 50, 100};
-    v[0][0] = b0->pos[0]; v[1][0] = b1->pos[0]; v[2][0] = b2->pos[0];
-    v[0][1] = b0->pos[1]; v[1][1] = b1->pos[1]; v[2][1] = b2->pos[1];
-    v[0][2] = b0->pos[2]; v[1][2] = b1->pos[2]; v[2][2] = b2->pos[2];
-    v[0][3] = b0->yaw; v[1][3] = b1->yaw; v[2][3] = b2->yaw;
-    v[0][4] = b0->speed; v[1][4] = b1->speed; v[2][4] = b2->speed;
-    v[0][5] = b0->hp; v[1][5] = b1->hp; v[2][5] = b2->hp;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 6u);
-    au_Pawn_pred r, *const pred = &r;
+    v[0] = b->pos[0];
+    v[1] = b->pos[1];
+    v[2] = b->pos[2];
+    v[3] = b->yaw;
+    v[4] = b->speed;
+    v[5] = b->hp;
+}
+
+NS__HOT void au_Pawn_unit_scatter(const int32_t *out, au_Pawn_pred *pred)
+{
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];
     pred->s0[2] = (int32_t)out[2];
     pred->s1 = (int32_t)out[3];
     pred->s2 = (int16_t)out[4];
     pred->s6 = (int32_t)out[5];
+}
+
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD au_Pawn_pred au_Pawn_reference_any(const au_Pawn_snap *b0, const au_Pawn_snap *b1, const au_Pawn_snap *b2, ns_predictor p)
+{
+    int32_t v[3][6], out[6];
+    au_Pawn_unit_gather(b0, v[0]); au_Pawn_unit_gather(b1, v[1]); au_Pawn_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], au_Pawn_unit_lo, au_Pawn_unit_hi, out, 6u);
+    au_Pawn_pred r, *const pred = &r;
+    au_Pawn_unit_scatter(out, pred);
     return r;
 }
 
@@ -129,26 +142,14 @@ NS__HOT const au_Pawn_snap *au_Pawn_reference(const ns_baselines *base, au_Pawn_
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
-        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][6], out[6];
-        static const int32_t lo[6] = {-10000, -10000, -10000, -18000, 0, 0};
-        static const int32_t hi[6] = {10000, 10000, 10000, 18000, 50, 100};
-        v[0][0] = b0->pos[0]; v[1][0] = b1->pos[0]; v[2][0] = b2->pos[0];
-        v[0][1] = b0->pos[1]; v[1][1] = b1->pos[1]; v[2][1] = b2->pos[1];
-        v[0][2] = b0->pos[2]; v[1][2] = b1->pos[2]; v[2][2] = b2->pos[2];
-        v[0][3] = b0->yaw; v[1][3] = b1->yaw; v[2][3] = b2->yaw;
-        v[0][4] = b0->speed; v[1][4] = b1->speed; v[2][4] = b2->speed;
-        v[0][5] = b0->hp; v[1][5] = b1->hp; v[2][5] = b2->hp;
+        au_Pawn_unit_gather(b0, v[0]); au_Pawn_unit_gather(b1, v[1]); au_Pawn_unit_gather(b2, v[2]);
         uint32_t wide = 0;
         for (unsigned i = 0; i < 6u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
-            for (unsigned i = 0; i < 6u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
-            pred->s0[0] = (int32_t)out[0];
-            pred->s0[1] = (int32_t)out[1];
-            pred->s0[2] = (int32_t)out[2];
-            pred->s1 = (int32_t)out[3];
-            pred->s2 = (int16_t)out[4];
-            pred->s6 = (int32_t)out[5];
+            for (unsigned i = 0; i < 6u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], au_Pawn_unit_lo[i], au_Pawn_unit_hi[i]);
+            au_Pawn_unit_scatter(out, pred);
             return b0;
         }
     }
@@ -522,17 +523,30 @@ typedef struct au_Marker_pred {
     uint16_t s0; /* kind */
 } au_Marker_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t au_Marker_unit_lo[1] = {0};
+static const int32_t au_Marker_unit_hi[1] = {65535};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void au_Marker_unit_gather(const au_Marker_snap *b, int32_t *v)
+{
+    v[0] = b->kind;
+}
+
+NS__HOT void au_Marker_unit_scatter(const int32_t *out, au_Marker_pred *pred)
+{
+    pred->s0 = (uint16_t)out[0];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD au_Marker_pred au_Marker_reference_any(const au_Marker_snap *b0, const au_Marker_snap *b1, const au_Marker_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
-    static const int32_t lo[1] = {0};
-    static const int32_t hi[1] = {65535};
-    v[0][0] = b0->kind; v[1][0] = b1->kind; v[2][0] = b2->kind;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    au_Marker_unit_gather(b0, v[0]); au_Marker_unit_gather(b1, v[1]); au_Marker_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], au_Marker_unit_lo, au_Marker_unit_hi, out, 1u);
     au_Marker_pred r, *const pred = &r;
-    pred->s0 = (uint16_t)out[0];
+    au_Marker_unit_scatter(out, pred);
     return r;
 }
 

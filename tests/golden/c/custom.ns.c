@@ -202,19 +202,32 @@ typedef struct cust_Paint_pred {
     uint8_t s3; /* look.level */
 } cust_Paint_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t cust_Paint_unit_lo[2] = {0, 0};
+static const int32_t cust_Paint_unit_hi[2] = {65535, 255};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void cust_Paint_unit_gather(const cust_Paint_snap *b, int32_t *v)
+{
+    v[0] = b->hp;
+    v[1] = b->look.level;
+}
+
+NS__HOT void cust_Paint_unit_scatter(const int32_t *out, cust_Paint_pred *pred)
+{
+    pred->s0 = (uint16_t)out[0];
+    pred->s3 = (uint8_t)out[1];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD cust_Paint_pred cust_Paint_reference_any(const cust_Paint_snap *b0, const cust_Paint_snap *b1, const cust_Paint_snap *b2, ns_predictor p)
 {
     int32_t v[3][2], out[2];
-    static const int32_t lo[2] = {0, 0};
-    static const int32_t hi[2] = {65535, 255};
-    v[0][0] = b0->hp; v[1][0] = b1->hp; v[2][0] = b2->hp;
-    v[0][1] = b0->look.level; v[1][1] = b1->look.level; v[2][1] = b2->look.level;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 2u);
+    cust_Paint_unit_gather(b0, v[0]); cust_Paint_unit_gather(b1, v[1]); cust_Paint_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], cust_Paint_unit_lo, cust_Paint_unit_hi, out, 2u);
     cust_Paint_pred r, *const pred = &r;
-    pred->s0 = (uint16_t)out[0];
-    pred->s3 = (uint8_t)out[1];
+    cust_Paint_unit_scatter(out, pred);
     return r;
 }
 

@@ -554,26 +554,39 @@ typedef struct e2e_Scalars_pred {
     uint64_t s8; /* u64v */
 } e2e_Scalars_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t e2e_Scalars_unit_lo[5] = {-128, 0, -32768, 0, INT32_MIN};
+static const int32_t e2e_Scalars_unit_hi[5] = {127, 255, 32767, 65535, INT32_MAX};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void e2e_Scalars_unit_gather(const e2e_Scalars_snap *b, int32_t *v)
+{
+    v[0] = b->i8v;
+    v[1] = b->u8v;
+    v[2] = b->i16v;
+    v[3] = b->u16v;
+    v[4] = b->i32v;
+}
+
+NS__HOT void e2e_Scalars_unit_scatter(const int32_t *out, e2e_Scalars_pred *pred)
+{
+    pred->s1 = (int8_t)out[0];
+    pred->s2 = (uint8_t)out[1];
+    pred->s3 = (int16_t)out[2];
+    pred->s4 = (uint16_t)out[3];
+    pred->s5 = (int32_t)out[4];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* (and the other predicted fields' come in) by value, so that the caller's never have their */
 /* address taken and stay in registers. */
 NS__COLD e2e_Scalars_pred e2e_Scalars_reference_any(const e2e_Scalars_snap *b0, const e2e_Scalars_snap *b1, const e2e_Scalars_snap *b2, ns_predictor p, e2e_Scalars_pred r)
 {
     int32_t v[3][5], out[5];
-    static const int32_t lo[5] = {-128, 0, -32768, 0, INT32_MIN};
-    static const int32_t hi[5] = {127, 255, 32767, 65535, INT32_MAX};
-    v[0][0] = b0->i8v; v[1][0] = b1->i8v; v[2][0] = b2->i8v;
-    v[0][1] = b0->u8v; v[1][1] = b1->u8v; v[2][1] = b2->u8v;
-    v[0][2] = b0->i16v; v[1][2] = b1->i16v; v[2][2] = b2->i16v;
-    v[0][3] = b0->u16v; v[1][3] = b1->u16v; v[2][3] = b2->u16v;
-    v[0][4] = b0->i32v; v[1][4] = b1->i32v; v[2][4] = b2->i32v;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 5u);
+    e2e_Scalars_unit_gather(b0, v[0]); e2e_Scalars_unit_gather(b1, v[1]); e2e_Scalars_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], e2e_Scalars_unit_lo, e2e_Scalars_unit_hi, out, 5u);
     e2e_Scalars_pred *const pred = &r;
-    pred->s1 = (int8_t)out[0];
-    pred->s2 = (uint8_t)out[1];
-    pred->s3 = (int16_t)out[2];
-    pred->s4 = (uint16_t)out[3];
-    pred->s5 = (int32_t)out[4];
+    e2e_Scalars_unit_scatter(out, pred);
     return r;
 }
 
@@ -602,24 +615,14 @@ NS__HOT const e2e_Scalars_snap *e2e_Scalars_reference(const ns_baselines *base, 
     pred->s7 = (int64_t)ns_predict_i64(&p, b0->i64v, b1->i64v, b2->i64v);
     pred->s8 = (uint64_t)ns_predict_u64(&p, b0->u64v, b1->u64v, b2->u64v);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
-        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][5], out[5];
-        static const int32_t lo[5] = {-128, 0, -32768, 0, INT32_MIN};
-        static const int32_t hi[5] = {127, 255, 32767, 65535, INT32_MAX};
-        v[0][0] = b0->i8v; v[1][0] = b1->i8v; v[2][0] = b2->i8v;
-        v[0][1] = b0->u8v; v[1][1] = b1->u8v; v[2][1] = b2->u8v;
-        v[0][2] = b0->i16v; v[1][2] = b1->i16v; v[2][2] = b2->i16v;
-        v[0][3] = b0->u16v; v[1][3] = b1->u16v; v[2][3] = b2->u16v;
-        v[0][4] = b0->i32v; v[1][4] = b1->i32v; v[2][4] = b2->i32v;
+        e2e_Scalars_unit_gather(b0, v[0]); e2e_Scalars_unit_gather(b1, v[1]); e2e_Scalars_unit_gather(b2, v[2]);
         uint32_t wide = 0;
         for (unsigned i = 0; i < 5u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
-            for (unsigned i = 0; i < 5u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
-            pred->s1 = (int8_t)out[0];
-            pred->s2 = (uint8_t)out[1];
-            pred->s3 = (int16_t)out[2];
-            pred->s4 = (uint16_t)out[3];
-            pred->s5 = (int32_t)out[4];
+            for (unsigned i = 0; i < 5u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], e2e_Scalars_unit_lo[i], e2e_Scalars_unit_hi[i]);
+            e2e_Scalars_unit_scatter(out, pred);
             return b0;
         }
     }
@@ -1201,36 +1204,38 @@ typedef struct e2e_Motion_pred {
     int16_t s13; /* jumpy */
 } e2e_Motion_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
-NS__COLD e2e_Motion_pred e2e_Motion_reference_any(const e2e_Motion_snap *b0, const e2e_Motion_snap *b1, const e2e_Motion_snap *b2, ns_predictor p)
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t e2e_Motion_unit_lo[21] = {-1000, -1000, INT32_MIN, INT32_MIN, INT32_MIN, 0, 0, 0, 0, -10000, -10000, -10000, -10000, INT32_MIN, INT32_MIN, INT32_MIN, -500, INT32_MIN, -100, 0, -32768};
+static const int32_t e2e_Motion_unit_hi[21] = {1000, 1000, INT32_MAX, INT32_MAX, INT32_MAX, 255, 255, 255, 255, 10000, 10000, 10000, 10000, INT32_MAX, INT32_MAX, INT32_MAX, 1500, INT32_MAX, 100, 65535, 32767};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void e2e_Motion_unit_gather(const e2e_Motion_snap *b, int32_t *v)
 {
-    int32_t v[3][21], out[21];
-    static const int32_t lo[21] = {-1000, -1000, INT32_MIN, INT32_MIN, INT32_MIN, 0, 0, 0, 0, -10000, -10000, -10000, -10000, INT32_MIN, INT32_MIN, INT32_MIN, -500, INT32_MIN, -100, 0, -32768};
-    static const int32_t hi[21] = {1000, 1000, INT32_MAX, INT32_MAX, INT32_MAX, 255, 255, 255, 255, 10000, 10000, 10000, 10000, INT32_MAX, INT32_MAX, INT32_MAX, 1500, INT32_MAX, 100, 65535, 32767};
-    v[0][0] = b0->v2[0]; v[1][0] = b1->v2[0]; v[2][0] = b2->v2[0];
-    v[0][1] = b0->v2[1]; v[1][1] = b1->v2[1]; v[2][1] = b2->v2[1];
-    v[0][2] = b0->pos[0]; v[1][2] = b1->pos[0]; v[2][2] = b2->pos[0];
-    v[0][3] = b0->pos[1]; v[1][3] = b1->pos[1]; v[2][3] = b2->pos[1];
-    v[0][4] = b0->pos[2]; v[1][4] = b1->pos[2]; v[2][4] = b2->pos[2];
-    v[0][5] = b0->color[0]; v[1][5] = b1->color[0]; v[2][5] = b2->color[0];
-    v[0][6] = b0->color[1]; v[1][6] = b1->color[1]; v[2][6] = b2->color[1];
-    v[0][7] = b0->color[2]; v[1][7] = b1->color[2]; v[2][7] = b2->color[2];
-    v[0][8] = b0->color[3]; v[1][8] = b1->color[3]; v[2][8] = b2->color[3];
-    v[0][9] = b0->rot[0]; v[1][9] = b1->rot[0]; v[2][9] = b2->rot[0];
-    v[0][10] = b0->rot[1]; v[1][10] = b1->rot[1]; v[2][10] = b2->rot[1];
-    v[0][11] = b0->rot[2]; v[1][11] = b1->rot[2]; v[2][11] = b2->rot[2];
-    v[0][12] = b0->rot[3]; v[1][12] = b1->rot[3]; v[2][12] = b2->rot[3];
-    v[0][13] = b0->vel[0]; v[1][13] = b1->vel[0]; v[2][13] = b2->vel[0];
-    v[0][14] = b0->vel[1]; v[1][14] = b1->vel[1]; v[2][14] = b2->vel[1];
-    v[0][15] = b0->vel[2]; v[1][15] = b1->vel[2]; v[2][15] = b2->vel[2];
-    v[0][16] = b0->heat; v[1][16] = b1->heat; v[2][16] = b2->heat;
-    v[0][17] = b0->precise; v[1][17] = b1->precise; v[2][17] = b2->precise;
-    v[0][18] = b0->level; v[1][18] = b1->level; v[2][18] = b2->level;
-    v[0][19] = b0->steps; v[1][19] = b1->steps; v[2][19] = b2->steps;
-    v[0][20] = b0->jumpy; v[1][20] = b1->jumpy; v[2][20] = b2->jumpy;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 21u);
-    e2e_Motion_pred r, *const pred = &r;
+    v[0] = b->v2[0];
+    v[1] = b->v2[1];
+    v[2] = b->pos[0];
+    v[3] = b->pos[1];
+    v[4] = b->pos[2];
+    v[5] = b->color[0];
+    v[6] = b->color[1];
+    v[7] = b->color[2];
+    v[8] = b->color[3];
+    v[9] = b->rot[0];
+    v[10] = b->rot[1];
+    v[11] = b->rot[2];
+    v[12] = b->rot[3];
+    v[13] = b->vel[0];
+    v[14] = b->vel[1];
+    v[15] = b->vel[2];
+    v[16] = b->heat;
+    v[17] = b->precise;
+    v[18] = b->level;
+    v[19] = b->steps;
+    v[20] = b->jumpy;
+}
+
+NS__HOT void e2e_Motion_unit_scatter(const int32_t *out, e2e_Motion_pred *pred)
+{
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];
     pred->s1[0] = (int32_t)out[2];
@@ -1252,6 +1257,17 @@ NS__COLD e2e_Motion_pred e2e_Motion_reference_any(const e2e_Motion_snap *b0, con
     pred->s11 = (int32_t)out[18];
     pred->s12 = (uint16_t)out[19];
     pred->s13 = (int16_t)out[20];
+}
+
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD e2e_Motion_pred e2e_Motion_reference_any(const e2e_Motion_snap *b0, const e2e_Motion_snap *b1, const e2e_Motion_snap *b2, ns_predictor p)
+{
+    int32_t v[3][21], out[21];
+    e2e_Motion_unit_gather(b0, v[0]); e2e_Motion_unit_gather(b1, v[1]); e2e_Motion_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], e2e_Motion_unit_lo, e2e_Motion_unit_hi, out, 21u);
+    e2e_Motion_pred r, *const pred = &r;
+    e2e_Motion_unit_scatter(out, pred);
     return r;
 }
 
@@ -1279,56 +1295,14 @@ NS__HOT const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
-        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][21], out[21];
-        static const int32_t lo[21] = {-1000, -1000, INT32_MIN, INT32_MIN, INT32_MIN, 0, 0, 0, 0, -10000, -10000, -10000, -10000, INT32_MIN, INT32_MIN, INT32_MIN, -500, INT32_MIN, -100, 0, -32768};
-        static const int32_t hi[21] = {1000, 1000, INT32_MAX, INT32_MAX, INT32_MAX, 255, 255, 255, 255, 10000, 10000, 10000, 10000, INT32_MAX, INT32_MAX, INT32_MAX, 1500, INT32_MAX, 100, 65535, 32767};
-        v[0][0] = b0->v2[0]; v[1][0] = b1->v2[0]; v[2][0] = b2->v2[0];
-        v[0][1] = b0->v2[1]; v[1][1] = b1->v2[1]; v[2][1] = b2->v2[1];
-        v[0][2] = b0->pos[0]; v[1][2] = b1->pos[0]; v[2][2] = b2->pos[0];
-        v[0][3] = b0->pos[1]; v[1][3] = b1->pos[1]; v[2][3] = b2->pos[1];
-        v[0][4] = b0->pos[2]; v[1][4] = b1->pos[2]; v[2][4] = b2->pos[2];
-        v[0][5] = b0->color[0]; v[1][5] = b1->color[0]; v[2][5] = b2->color[0];
-        v[0][6] = b0->color[1]; v[1][6] = b1->color[1]; v[2][6] = b2->color[1];
-        v[0][7] = b0->color[2]; v[1][7] = b1->color[2]; v[2][7] = b2->color[2];
-        v[0][8] = b0->color[3]; v[1][8] = b1->color[3]; v[2][8] = b2->color[3];
-        v[0][9] = b0->rot[0]; v[1][9] = b1->rot[0]; v[2][9] = b2->rot[0];
-        v[0][10] = b0->rot[1]; v[1][10] = b1->rot[1]; v[2][10] = b2->rot[1];
-        v[0][11] = b0->rot[2]; v[1][11] = b1->rot[2]; v[2][11] = b2->rot[2];
-        v[0][12] = b0->rot[3]; v[1][12] = b1->rot[3]; v[2][12] = b2->rot[3];
-        v[0][13] = b0->vel[0]; v[1][13] = b1->vel[0]; v[2][13] = b2->vel[0];
-        v[0][14] = b0->vel[1]; v[1][14] = b1->vel[1]; v[2][14] = b2->vel[1];
-        v[0][15] = b0->vel[2]; v[1][15] = b1->vel[2]; v[2][15] = b2->vel[2];
-        v[0][16] = b0->heat; v[1][16] = b1->heat; v[2][16] = b2->heat;
-        v[0][17] = b0->precise; v[1][17] = b1->precise; v[2][17] = b2->precise;
-        v[0][18] = b0->level; v[1][18] = b1->level; v[2][18] = b2->level;
-        v[0][19] = b0->steps; v[1][19] = b1->steps; v[2][19] = b2->steps;
-        v[0][20] = b0->jumpy; v[1][20] = b1->jumpy; v[2][20] = b2->jumpy;
+        e2e_Motion_unit_gather(b0, v[0]); e2e_Motion_unit_gather(b1, v[1]); e2e_Motion_unit_gather(b2, v[2]);
         uint32_t wide = 0;
         for (unsigned i = 0; i < 21u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
-            for (unsigned i = 0; i < 21u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
-            pred->s0[0] = (int32_t)out[0];
-            pred->s0[1] = (int32_t)out[1];
-            pred->s1[0] = (int32_t)out[2];
-            pred->s1[1] = (int32_t)out[3];
-            pred->s1[2] = (int32_t)out[4];
-            pred->s2[0] = (int32_t)out[5];
-            pred->s2[1] = (int32_t)out[6];
-            pred->s2[2] = (int32_t)out[7];
-            pred->s2[3] = (int32_t)out[8];
-            pred->s3[0] = (int32_t)out[9];
-            pred->s3[1] = (int32_t)out[10];
-            pred->s3[2] = (int32_t)out[11];
-            pred->s3[3] = (int32_t)out[12];
-            pred->s6[0] = (int32_t)out[13];
-            pred->s6[1] = (int32_t)out[14];
-            pred->s6[2] = (int32_t)out[15];
-            pred->s7 = (int32_t)out[16];
-            pred->s8 = (int32_t)out[17];
-            pred->s11 = (int32_t)out[18];
-            pred->s12 = (uint16_t)out[19];
-            pred->s13 = (int16_t)out[20];
+            for (unsigned i = 0; i < 21u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], e2e_Motion_unit_lo[i], e2e_Motion_unit_hi[i]);
+            e2e_Motion_unit_scatter(out, pred);
             return b0;
         }
     }
@@ -1936,22 +1910,35 @@ typedef struct e2e_Coded_pred {
     uint64_t s9; /* bigu */
 } e2e_Coded_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t e2e_Coded_unit_lo[3] = {0, -500, -128};
+static const int32_t e2e_Coded_unit_hi[3] = {255, 500, 127};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void e2e_Coded_unit_gather(const e2e_Coded_snap *b, int32_t *v)
+{
+    v[0] = b->small;
+    v[1] = b->ranged;
+    v[2] = b->tiny;
+}
+
+NS__HOT void e2e_Coded_unit_scatter(const int32_t *out, e2e_Coded_pred *pred)
+{
+    pred->s0 = (uint8_t)out[0];
+    pred->s1 = (int16_t)out[1];
+    pred->s5 = (int8_t)out[2];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* (and the other predicted fields' come in) by value, so that the caller's never have their */
 /* address taken and stay in registers. */
 NS__COLD e2e_Coded_pred e2e_Coded_reference_any(const e2e_Coded_snap *b0, const e2e_Coded_snap *b1, const e2e_Coded_snap *b2, ns_predictor p, e2e_Coded_pred r)
 {
     int32_t v[3][3], out[3];
-    static const int32_t lo[3] = {0, -500, -128};
-    static const int32_t hi[3] = {255, 500, 127};
-    v[0][0] = b0->small; v[1][0] = b1->small; v[2][0] = b2->small;
-    v[0][1] = b0->ranged; v[1][1] = b1->ranged; v[2][1] = b2->ranged;
-    v[0][2] = b0->tiny; v[1][2] = b1->tiny; v[2][2] = b2->tiny;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    e2e_Coded_unit_gather(b0, v[0]); e2e_Coded_unit_gather(b1, v[1]); e2e_Coded_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], e2e_Coded_unit_lo, e2e_Coded_unit_hi, out, 3u);
     e2e_Coded_pred *const pred = &r;
-    pred->s0 = (uint8_t)out[0];
-    pred->s1 = (int16_t)out[1];
-    pred->s5 = (int8_t)out[2];
+    e2e_Coded_unit_scatter(out, pred);
     return r;
 }
 
@@ -2628,23 +2615,36 @@ typedef struct e2e_Shapes_pred {
     uint16_t s4; /* n.inner.b */
 } e2e_Shapes_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t e2e_Shapes_unit_lo[4] = {-32768, 0, -32768, 0};
+static const int32_t e2e_Shapes_unit_hi[4] = {32767, 9000, 32767, 9000};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void e2e_Shapes_unit_gather(const e2e_Shapes_snap *b, int32_t *v)
+{
+    v[0] = b->p.a;
+    v[1] = b->p.b;
+    v[2] = b->n.inner.a;
+    v[3] = b->n.inner.b;
+}
+
+NS__HOT void e2e_Shapes_unit_scatter(const int32_t *out, e2e_Shapes_pred *pred)
+{
+    pred->s0 = (int16_t)out[0];
+    pred->s1 = (uint16_t)out[1];
+    pred->s3 = (int16_t)out[2];
+    pred->s4 = (uint16_t)out[3];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD e2e_Shapes_pred e2e_Shapes_reference_any(const e2e_Shapes_snap *b0, const e2e_Shapes_snap *b1, const e2e_Shapes_snap *b2, ns_predictor p)
 {
     int32_t v[3][4], out[4];
-    static const int32_t lo[4] = {-32768, 0, -32768, 0};
-    static const int32_t hi[4] = {32767, 9000, 32767, 9000};
-    v[0][0] = b0->p.a; v[1][0] = b1->p.a; v[2][0] = b2->p.a;
-    v[0][1] = b0->p.b; v[1][1] = b1->p.b; v[2][1] = b2->p.b;
-    v[0][2] = b0->n.inner.a; v[1][2] = b1->n.inner.a; v[2][2] = b2->n.inner.a;
-    v[0][3] = b0->n.inner.b; v[1][3] = b1->n.inner.b; v[2][3] = b2->n.inner.b;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 4u);
+    e2e_Shapes_unit_gather(b0, v[0]); e2e_Shapes_unit_gather(b1, v[1]); e2e_Shapes_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], e2e_Shapes_unit_lo, e2e_Shapes_unit_hi, out, 4u);
     e2e_Shapes_pred r, *const pred = &r;
-    pred->s0 = (int16_t)out[0];
-    pred->s1 = (uint16_t)out[1];
-    pred->s3 = (int16_t)out[2];
-    pred->s4 = (uint16_t)out[3];
+    e2e_Shapes_unit_scatter(out, pred);
     return r;
 }
 
@@ -2666,22 +2666,14 @@ NS__HOT const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
-        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][4], out[4];
-        static const int32_t lo[4] = {-32768, 0, -32768, 0};
-        static const int32_t hi[4] = {32767, 9000, 32767, 9000};
-        v[0][0] = b0->p.a; v[1][0] = b1->p.a; v[2][0] = b2->p.a;
-        v[0][1] = b0->p.b; v[1][1] = b1->p.b; v[2][1] = b2->p.b;
-        v[0][2] = b0->n.inner.a; v[1][2] = b1->n.inner.a; v[2][2] = b2->n.inner.a;
-        v[0][3] = b0->n.inner.b; v[1][3] = b1->n.inner.b; v[2][3] = b2->n.inner.b;
+        e2e_Shapes_unit_gather(b0, v[0]); e2e_Shapes_unit_gather(b1, v[1]); e2e_Shapes_unit_gather(b2, v[2]);
         uint32_t wide = 0;
         for (unsigned i = 0; i < 4u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
-            for (unsigned i = 0; i < 4u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
-            pred->s0 = (int16_t)out[0];
-            pred->s1 = (uint16_t)out[1];
-            pred->s3 = (int16_t)out[2];
-            pred->s4 = (uint16_t)out[3];
+            for (unsigned i = 0; i < 4u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], e2e_Shapes_unit_lo[i], e2e_Shapes_unit_hi[i]);
+            e2e_Shapes_unit_scatter(out, pred);
             return b0;
         }
     }
@@ -3047,24 +3039,25 @@ typedef struct e2e_Audience_pred {
     uint16_t s7; /* pair.b */
 } e2e_Audience_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* (and the other predicted fields' come in) by value, so that the caller's never have their */
-/* address taken and stay in registers. */
-NS__COLD e2e_Audience_pred e2e_Audience_reference_any(const e2e_Audience_snap *b0, const e2e_Audience_snap *b1, const e2e_Audience_snap *b2, ns_predictor p, e2e_Audience_pred r)
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t e2e_Audience_unit_lo[8] = {0, 0, 0, INT32_MIN, INT32_MIN, INT32_MIN, -32768, 0};
+static const int32_t e2e_Audience_unit_hi[8] = {1000, 65535, 255, INT32_MAX, INT32_MAX, INT32_MAX, 32767, 9000};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void e2e_Audience_unit_gather(const e2e_Audience_snap *b, int32_t *v)
 {
-    int32_t v[3][8], out[8];
-    static const int32_t lo[8] = {0, 0, 0, INT32_MIN, INT32_MIN, INT32_MIN, -32768, 0};
-    static const int32_t hi[8] = {1000, 65535, 255, INT32_MAX, INT32_MAX, INT32_MAX, 32767, 9000};
-    v[0][0] = b0->hp; v[1][0] = b1->hp; v[2][0] = b2->hp;
-    v[0][1] = b0->ammo; v[1][1] = b1->ammo; v[2][1] = b2->ammo;
-    v[0][2] = b0->taunt; v[1][2] = b1->taunt; v[2][2] = b2->taunt;
-    v[0][3] = b0->spot[0]; v[1][3] = b1->spot[0]; v[2][3] = b2->spot[0];
-    v[0][4] = b0->spot[1]; v[1][4] = b1->spot[1]; v[2][4] = b2->spot[1];
-    v[0][5] = b0->spot[2]; v[1][5] = b1->spot[2]; v[2][5] = b2->spot[2];
-    v[0][6] = b0->pair.a; v[1][6] = b1->pair.a; v[2][6] = b2->pair.a;
-    v[0][7] = b0->pair.b; v[1][7] = b1->pair.b; v[2][7] = b2->pair.b;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 8u);
-    e2e_Audience_pred *const pred = &r;
+    v[0] = b->hp;
+    v[1] = b->ammo;
+    v[2] = b->taunt;
+    v[3] = b->spot[0];
+    v[4] = b->spot[1];
+    v[5] = b->spot[2];
+    v[6] = b->pair.a;
+    v[7] = b->pair.b;
+}
+
+NS__HOT void e2e_Audience_unit_scatter(const int32_t *out, e2e_Audience_pred *pred)
+{
     pred->s0 = (int32_t)out[0];
     pred->s1 = (uint16_t)out[1];
     pred->s2 = (uint8_t)out[2];
@@ -3073,6 +3066,18 @@ NS__COLD e2e_Audience_pred e2e_Audience_reference_any(const e2e_Audience_snap *b
     pred->s5[2] = (int32_t)out[5];
     pred->s6 = (int16_t)out[6];
     pred->s7 = (uint16_t)out[7];
+}
+
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* (and the other predicted fields' come in) by value, so that the caller's never have their */
+/* address taken and stay in registers. */
+NS__COLD e2e_Audience_pred e2e_Audience_reference_any(const e2e_Audience_snap *b0, const e2e_Audience_snap *b1, const e2e_Audience_snap *b2, ns_predictor p, e2e_Audience_pred r)
+{
+    int32_t v[3][8], out[8];
+    e2e_Audience_unit_gather(b0, v[0]); e2e_Audience_unit_gather(b1, v[1]); e2e_Audience_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], e2e_Audience_unit_lo, e2e_Audience_unit_hi, out, 8u);
+    e2e_Audience_pred *const pred = &r;
+    e2e_Audience_unit_scatter(out, pred);
     return r;
 }
 
@@ -3098,30 +3103,14 @@ NS__HOT const e2e_Audience_snap *e2e_Audience_reference(const ns_baselines *base
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     pred->s3 = (uint32_t)ns_predict_u32(&p, b0->local_only, b1->local_only, b2->local_only);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
-        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][8], out[8];
-        static const int32_t lo[8] = {0, 0, 0, INT32_MIN, INT32_MIN, INT32_MIN, -32768, 0};
-        static const int32_t hi[8] = {1000, 65535, 255, INT32_MAX, INT32_MAX, INT32_MAX, 32767, 9000};
-        v[0][0] = b0->hp; v[1][0] = b1->hp; v[2][0] = b2->hp;
-        v[0][1] = b0->ammo; v[1][1] = b1->ammo; v[2][1] = b2->ammo;
-        v[0][2] = b0->taunt; v[1][2] = b1->taunt; v[2][2] = b2->taunt;
-        v[0][3] = b0->spot[0]; v[1][3] = b1->spot[0]; v[2][3] = b2->spot[0];
-        v[0][4] = b0->spot[1]; v[1][4] = b1->spot[1]; v[2][4] = b2->spot[1];
-        v[0][5] = b0->spot[2]; v[1][5] = b1->spot[2]; v[2][5] = b2->spot[2];
-        v[0][6] = b0->pair.a; v[1][6] = b1->pair.a; v[2][6] = b2->pair.a;
-        v[0][7] = b0->pair.b; v[1][7] = b1->pair.b; v[2][7] = b2->pair.b;
+        e2e_Audience_unit_gather(b0, v[0]); e2e_Audience_unit_gather(b1, v[1]); e2e_Audience_unit_gather(b2, v[2]);
         uint32_t wide = 0;
         for (unsigned i = 0; i < 8u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
-            for (unsigned i = 0; i < 8u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
-            pred->s0 = (int32_t)out[0];
-            pred->s1 = (uint16_t)out[1];
-            pred->s2 = (uint8_t)out[2];
-            pred->s5[0] = (int32_t)out[3];
-            pred->s5[1] = (int32_t)out[4];
-            pred->s5[2] = (int32_t)out[5];
-            pred->s6 = (int16_t)out[6];
-            pred->s7 = (uint16_t)out[7];
+            for (unsigned i = 0; i < 8u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], e2e_Audience_unit_lo[i], e2e_Audience_unit_hi[i]);
+            e2e_Audience_unit_scatter(out, pred);
             return b0;
         }
     }
@@ -3466,18 +3455,31 @@ typedef struct e2e_OwnerOnly_pred {
     uint8_t s1; /* level */
 } e2e_OwnerOnly_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t e2e_OwnerOnly_unit_lo[1] = {0};
+static const int32_t e2e_OwnerOnly_unit_hi[1] = {255};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void e2e_OwnerOnly_unit_gather(const e2e_OwnerOnly_snap *b, int32_t *v)
+{
+    v[0] = b->level;
+}
+
+NS__HOT void e2e_OwnerOnly_unit_scatter(const int32_t *out, e2e_OwnerOnly_pred *pred)
+{
+    pred->s1 = (uint8_t)out[0];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* (and the other predicted fields' come in) by value, so that the caller's never have their */
 /* address taken and stay in registers. */
 NS__COLD e2e_OwnerOnly_pred e2e_OwnerOnly_reference_any(const e2e_OwnerOnly_snap *b0, const e2e_OwnerOnly_snap *b1, const e2e_OwnerOnly_snap *b2, ns_predictor p, e2e_OwnerOnly_pred r)
 {
     int32_t v[3][1], out[1];
-    static const int32_t lo[1] = {0};
-    static const int32_t hi[1] = {255};
-    v[0][0] = b0->level; v[1][0] = b1->level; v[2][0] = b2->level;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    e2e_OwnerOnly_unit_gather(b0, v[0]); e2e_OwnerOnly_unit_gather(b1, v[1]); e2e_OwnerOnly_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], e2e_OwnerOnly_unit_lo, e2e_OwnerOnly_unit_hi, out, 1u);
     e2e_OwnerOnly_pred *const pred = &r;
-    pred->s1 = (uint8_t)out[0];
+    e2e_OwnerOnly_unit_scatter(out, pred);
     return r;
 }
 

@@ -46,22 +46,35 @@ typedef struct minimal_Position_pred {
     int32_t s0[3]; /* value */
 } minimal_Position_pred;
 
-/* The reference copies each baseline whole into int32 arrays: it holds nothing else. */
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t minimal_Position_unit_lo[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
+static const int32_t minimal_Position_unit_hi[3] = {INT32_MAX, INT32_MAX, INT32_MAX};
+
+/* The snapshot is nothing but those fields: it is copied whole. */
 NS__STATIC_ASSERT(sizeof(minimal_Position_snap) == 3u * sizeof(int32_t), "minimal_Position_snap is its int32 slots");
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void minimal_Position_unit_gather(const minimal_Position_snap *b, int32_t *v)
+{
+    memcpy(v, b, sizeof(int32_t) * 3u);
+}
+
+NS__HOT void minimal_Position_unit_scatter(const int32_t *out, minimal_Position_pred *pred)
+{
+    pred->s0[0] = (int32_t)out[0];
+    pred->s0[1] = (int32_t)out[1];
+    pred->s0[2] = (int32_t)out[2];
+}
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD minimal_Position_pred minimal_Position_reference_any(const minimal_Position_snap *b0, const minimal_Position_snap *b1, const minimal_Position_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];
-    static const int32_t lo[3] = {INT32_MIN, INT32_MIN, INT32_MIN};
-    static const int32_t hi[3] = {INT32_MAX, INT32_MAX, INT32_MAX};
-    memcpy(v[0], b0, sizeof v[0]); memcpy(v[1], b1, sizeof v[1]); memcpy(v[2], b2, sizeof v[2]);
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    minimal_Position_unit_gather(b0, v[0]); minimal_Position_unit_gather(b1, v[1]); minimal_Position_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], minimal_Position_unit_lo, minimal_Position_unit_hi, out, 3u);
     minimal_Position_pred r, *const pred = &r;
-    pred->s0[0] = (int32_t)out[0];
-    pred->s0[1] = (int32_t)out[1];
-    pred->s0[2] = (int32_t)out[2];
+    minimal_Position_unit_scatter(out, pred);
     return r;
 }
 

@@ -78,23 +78,24 @@ typedef struct modes_Avatar_pred {
     uint32_t s7; /* secret */
 } modes_Avatar_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* (and the other predicted fields' come in) by value, so that the caller's never have their */
-/* address taken and stay in registers. */
-NS__COLD modes_Avatar_pred modes_Avatar_reference_any(const modes_Avatar_snap *b0, const modes_Avatar_snap *b1, const modes_Avatar_snap *b2, ns_predictor p, modes_Avatar_pred r)
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t modes_Avatar_unit_lo[7] = {-1000, 0, 0, -1000, -1000, 0, 0};
+static const int32_t modes_Avatar_unit_hi[7] = {1000, 65535, 255, 1000, 1000, 255, 255};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void modes_Avatar_unit_gather(const modes_Avatar_snap *b, int32_t *v)
 {
-    int32_t v[3][7], out[7];
-    static const int32_t lo[7] = {-1000, 0, 0, -1000, -1000, 0, 0};
-    static const int32_t hi[7] = {1000, 65535, 255, 1000, 1000, 255, 255};
-    v[0][0] = b0->pos; v[1][0] = b1->pos; v[2][0] = b2->pos;
-    v[0][1] = b0->ammo; v[1][1] = b1->ammo; v[2][1] = b2->ammo;
-    v[0][2] = b0->emote; v[1][2] = b1->emote; v[2][2] = b2->emote;
-    v[0][3] = b0->aim; v[1][3] = b1->aim; v[2][3] = b2->aim;
-    v[0][4] = b0->glide; v[1][4] = b1->glide; v[2][4] = b2->glide;
-    v[0][5] = b0->debug; v[1][5] = b1->debug; v[2][5] = b2->debug;
-    v[0][6] = b0->kind; v[1][6] = b1->kind; v[2][6] = b2->kind;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 7u);
-    modes_Avatar_pred *const pred = &r;
+    v[0] = b->pos;
+    v[1] = b->ammo;
+    v[2] = b->emote;
+    v[3] = b->aim;
+    v[4] = b->glide;
+    v[5] = b->debug;
+    v[6] = b->kind;
+}
+
+NS__HOT void modes_Avatar_unit_scatter(const int32_t *out, modes_Avatar_pred *pred)
+{
     pred->s0 = (int32_t)out[0];
     pred->s1 = (uint16_t)out[1];
     pred->s2 = (uint8_t)out[2];
@@ -102,6 +103,18 @@ NS__COLD modes_Avatar_pred modes_Avatar_reference_any(const modes_Avatar_snap *b
     pred->s4 = (int32_t)out[4];
     pred->s5 = (uint8_t)out[5];
     pred->s6 = (uint8_t)out[6];
+}
+
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* (and the other predicted fields' come in) by value, so that the caller's never have their */
+/* address taken and stay in registers. */
+NS__COLD modes_Avatar_pred modes_Avatar_reference_any(const modes_Avatar_snap *b0, const modes_Avatar_snap *b1, const modes_Avatar_snap *b2, ns_predictor p, modes_Avatar_pred r)
+{
+    int32_t v[3][7], out[7];
+    modes_Avatar_unit_gather(b0, v[0]); modes_Avatar_unit_gather(b1, v[1]); modes_Avatar_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], modes_Avatar_unit_lo, modes_Avatar_unit_hi, out, 7u);
+    modes_Avatar_pred *const pred = &r;
+    modes_Avatar_unit_scatter(out, pred);
     return r;
 }
 
@@ -128,28 +141,14 @@ NS__HOT const modes_Avatar_snap *modes_Avatar_reference(const ns_baselines *base
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     pred->s7 = (uint32_t)ns_predict_u32(&p, b0->secret, b1->secret, b2->secret);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
-        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][7], out[7];
-        static const int32_t lo[7] = {-1000, 0, 0, -1000, -1000, 0, 0};
-        static const int32_t hi[7] = {1000, 65535, 255, 1000, 1000, 255, 255};
-        v[0][0] = b0->pos; v[1][0] = b1->pos; v[2][0] = b2->pos;
-        v[0][1] = b0->ammo; v[1][1] = b1->ammo; v[2][1] = b2->ammo;
-        v[0][2] = b0->emote; v[1][2] = b1->emote; v[2][2] = b2->emote;
-        v[0][3] = b0->aim; v[1][3] = b1->aim; v[2][3] = b2->aim;
-        v[0][4] = b0->glide; v[1][4] = b1->glide; v[2][4] = b2->glide;
-        v[0][5] = b0->debug; v[1][5] = b1->debug; v[2][5] = b2->debug;
-        v[0][6] = b0->kind; v[1][6] = b1->kind; v[2][6] = b2->kind;
+        modes_Avatar_unit_gather(b0, v[0]); modes_Avatar_unit_gather(b1, v[1]); modes_Avatar_unit_gather(b2, v[2]);
         uint32_t wide = 0;
         for (unsigned i = 0; i < 7u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
-            for (unsigned i = 0; i < 7u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
-            pred->s0 = (int32_t)out[0];
-            pred->s1 = (uint16_t)out[1];
-            pred->s2 = (uint8_t)out[2];
-            pred->s3 = (int32_t)out[3];
-            pred->s4 = (int32_t)out[4];
-            pred->s5 = (uint8_t)out[5];
-            pred->s6 = (uint8_t)out[6];
+            for (unsigned i = 0; i < 7u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], modes_Avatar_unit_lo[i], modes_Avatar_unit_hi[i]);
+            modes_Avatar_unit_scatter(out, pred);
             return b0;
         }
     }
@@ -459,21 +458,34 @@ typedef struct modes_Stance_pred {
     uint8_t s2; /* peek */
 } modes_Stance_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t modes_Stance_unit_lo[3] = {-100, 0, 0};
+static const int32_t modes_Stance_unit_hi[3] = {100, 255, 255};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void modes_Stance_unit_gather(const modes_Stance_snap *b, int32_t *v)
+{
+    v[0] = b->lean;
+    v[1] = b->crouch;
+    v[2] = b->peek;
+}
+
+NS__HOT void modes_Stance_unit_scatter(const int32_t *out, modes_Stance_pred *pred)
+{
+    pred->s0 = (int32_t)out[0];
+    pred->s1 = (uint8_t)out[1];
+    pred->s2 = (uint8_t)out[2];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD modes_Stance_pred modes_Stance_reference_any(const modes_Stance_snap *b0, const modes_Stance_snap *b1, const modes_Stance_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];
-    static const int32_t lo[3] = {-100, 0, 0};
-    static const int32_t hi[3] = {100, 255, 255};
-    v[0][0] = b0->lean; v[1][0] = b1->lean; v[2][0] = b2->lean;
-    v[0][1] = b0->crouch; v[1][1] = b1->crouch; v[2][1] = b2->crouch;
-    v[0][2] = b0->peek; v[1][2] = b1->peek; v[2][2] = b2->peek;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    modes_Stance_unit_gather(b0, v[0]); modes_Stance_unit_gather(b1, v[1]); modes_Stance_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], modes_Stance_unit_lo, modes_Stance_unit_hi, out, 3u);
     modes_Stance_pred r, *const pred = &r;
-    pred->s0 = (int32_t)out[0];
-    pred->s1 = (uint8_t)out[1];
-    pred->s2 = (uint8_t)out[2];
+    modes_Stance_unit_scatter(out, pred);
     return r;
 }
 
@@ -706,18 +718,31 @@ typedef struct modes_Plain_pred {
     uint8_t s1; /* clip */
 } modes_Plain_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t modes_Plain_unit_lo[1] = {0};
+static const int32_t modes_Plain_unit_hi[1] = {255};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void modes_Plain_unit_gather(const modes_Plain_snap *b, int32_t *v)
+{
+    v[0] = b->clip;
+}
+
+NS__HOT void modes_Plain_unit_scatter(const int32_t *out, modes_Plain_pred *pred)
+{
+    pred->s1 = (uint8_t)out[0];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* (and the other predicted fields' come in) by value, so that the caller's never have their */
 /* address taken and stay in registers. */
 NS__COLD modes_Plain_pred modes_Plain_reference_any(const modes_Plain_snap *b0, const modes_Plain_snap *b1, const modes_Plain_snap *b2, ns_predictor p, modes_Plain_pred r)
 {
     int32_t v[3][1], out[1];
-    static const int32_t lo[1] = {0};
-    static const int32_t hi[1] = {255};
-    v[0][0] = b0->clip; v[1][0] = b1->clip; v[2][0] = b2->clip;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    modes_Plain_unit_gather(b0, v[0]); modes_Plain_unit_gather(b1, v[1]); modes_Plain_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], modes_Plain_unit_lo, modes_Plain_unit_hi, out, 1u);
     modes_Plain_pred *const pred = &r;
-    pred->s1 = (uint8_t)out[0];
+    modes_Plain_unit_scatter(out, pred);
     return r;
 }
 
@@ -932,21 +957,34 @@ typedef struct modes_Owned_pred {
     uint8_t s2; /* always */
 } modes_Owned_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t modes_Owned_unit_lo[3] = {0, 0, 0};
+static const int32_t modes_Owned_unit_hi[3] = {255, 255, 255};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void modes_Owned_unit_gather(const modes_Owned_snap *b, int32_t *v)
+{
+    v[0] = b->near;
+    v[1] = b->far;
+    v[2] = b->always;
+}
+
+NS__HOT void modes_Owned_unit_scatter(const int32_t *out, modes_Owned_pred *pred)
+{
+    pred->s0 = (uint8_t)out[0];
+    pred->s1 = (uint8_t)out[1];
+    pred->s2 = (uint8_t)out[2];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD modes_Owned_pred modes_Owned_reference_any(const modes_Owned_snap *b0, const modes_Owned_snap *b1, const modes_Owned_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];
-    static const int32_t lo[3] = {0, 0, 0};
-    static const int32_t hi[3] = {255, 255, 255};
-    v[0][0] = b0->near; v[1][0] = b1->near; v[2][0] = b2->near;
-    v[0][1] = b0->far; v[1][1] = b1->far; v[2][1] = b2->far;
-    v[0][2] = b0->always; v[1][2] = b1->always; v[2][2] = b2->always;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    modes_Owned_unit_gather(b0, v[0]); modes_Owned_unit_gather(b1, v[1]); modes_Owned_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], modes_Owned_unit_lo, modes_Owned_unit_hi, out, 3u);
     modes_Owned_pred r, *const pred = &r;
-    pred->s0 = (uint8_t)out[0];
-    pred->s1 = (uint8_t)out[1];
-    pred->s2 = (uint8_t)out[2];
+    modes_Owned_unit_scatter(out, pred);
     return r;
 }
 

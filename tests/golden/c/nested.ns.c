@@ -390,23 +390,36 @@ typedef struct game_core_Body_pred {
     int32_t s3; /* box.max.y */
 } game_core_Body_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t game_core_Body_unit_lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
+static const int32_t game_core_Body_unit_hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void game_core_Body_unit_gather(const game_core_Body_snap *b, int32_t *v)
+{
+    v[0] = b->box.min.x;
+    v[1] = b->box.min.y;
+    v[2] = b->box.max.x;
+    v[3] = b->box.max.y;
+}
+
+NS__HOT void game_core_Body_unit_scatter(const int32_t *out, game_core_Body_pred *pred)
+{
+    pred->s0 = (int32_t)out[0];
+    pred->s1 = (int32_t)out[1];
+    pred->s2 = (int32_t)out[2];
+    pred->s3 = (int32_t)out[3];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD game_core_Body_pred game_core_Body_reference_any(const game_core_Body_snap *b0, const game_core_Body_snap *b1, const game_core_Body_snap *b2, ns_predictor p)
 {
     int32_t v[3][4], out[4];
-    static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
-    static const int32_t hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
-    v[0][0] = b0->box.min.x; v[1][0] = b1->box.min.x; v[2][0] = b2->box.min.x;
-    v[0][1] = b0->box.min.y; v[1][1] = b1->box.min.y; v[2][1] = b2->box.min.y;
-    v[0][2] = b0->box.max.x; v[1][2] = b1->box.max.x; v[2][2] = b2->box.max.x;
-    v[0][3] = b0->box.max.y; v[1][3] = b1->box.max.y; v[2][3] = b2->box.max.y;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 4u);
+    game_core_Body_unit_gather(b0, v[0]); game_core_Body_unit_gather(b1, v[1]); game_core_Body_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], game_core_Body_unit_lo, game_core_Body_unit_hi, out, 4u);
     game_core_Body_pred r, *const pred = &r;
-    pred->s0 = (int32_t)out[0];
-    pred->s1 = (int32_t)out[1];
-    pred->s2 = (int32_t)out[2];
-    pred->s3 = (int32_t)out[3];
+    game_core_Body_unit_scatter(out, pred);
     return r;
 }
 
@@ -428,22 +441,14 @@ NS__HOT const game_core_Body_snap *game_core_Body_reference(const ns_baselines *
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
-        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][4], out[4];
-        static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, INT32_MIN};
-        static const int32_t hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
-        v[0][0] = b0->box.min.x; v[1][0] = b1->box.min.x; v[2][0] = b2->box.min.x;
-        v[0][1] = b0->box.min.y; v[1][1] = b1->box.min.y; v[2][1] = b2->box.min.y;
-        v[0][2] = b0->box.max.x; v[1][2] = b1->box.max.x; v[2][2] = b2->box.max.x;
-        v[0][3] = b0->box.max.y; v[1][3] = b1->box.max.y; v[2][3] = b2->box.max.y;
+        game_core_Body_unit_gather(b0, v[0]); game_core_Body_unit_gather(b1, v[1]); game_core_Body_unit_gather(b2, v[2]);
         uint32_t wide = 0;
         for (unsigned i = 0; i < 4u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
-            for (unsigned i = 0; i < 4u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
-            pred->s0 = (int32_t)out[0];
-            pred->s1 = (int32_t)out[1];
-            pred->s2 = (int32_t)out[2];
-            pred->s3 = (int32_t)out[3];
+            for (unsigned i = 0; i < 4u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], game_core_Body_unit_lo[i], game_core_Body_unit_hi[i]);
+            game_core_Body_unit_scatter(out, pred);
             return b0;
         }
     }

@@ -793,17 +793,30 @@ typedef struct rf_Link_pred {
     uint8_t s2; /* aim.slot */
 } rf_Link_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t rf_Link_unit_lo[1] = {0};
+static const int32_t rf_Link_unit_hi[1] = {255};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void rf_Link_unit_gather(const rf_Link_snap *b, int32_t *v)
+{
+    v[0] = b->aim.slot;
+}
+
+NS__HOT void rf_Link_unit_scatter(const int32_t *out, rf_Link_pred *pred)
+{
+    pred->s2 = (uint8_t)out[0];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD rf_Link_pred rf_Link_reference_any(const rf_Link_snap *b0, const rf_Link_snap *b1, const rf_Link_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
-    static const int32_t lo[1] = {0};
-    static const int32_t hi[1] = {255};
-    v[0][0] = b0->aim.slot; v[1][0] = b1->aim.slot; v[2][0] = b2->aim.slot;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    rf_Link_unit_gather(b0, v[0]); rf_Link_unit_gather(b1, v[1]); rf_Link_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], rf_Link_unit_lo, rf_Link_unit_hi, out, 1u);
     rf_Link_pred r, *const pred = &r;
-    pred->s2 = (uint8_t)out[0];
+    rf_Link_unit_scatter(out, pred);
     return r;
 }
 
@@ -1577,21 +1590,34 @@ typedef struct rf_Crowd_pred {
     uint8_t s15; /* duo.n */
 } rf_Crowd_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t rf_Crowd_unit_lo[3] = {0, 0, 0};
+static const int32_t rf_Crowd_unit_hi[3] = {255, 255, 255};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void rf_Crowd_unit_gather(const rf_Crowd_snap *b, int32_t *v)
+{
+    v[0] = b->aims[0].slot;
+    v[1] = b->aims[1].slot;
+    v[2] = b->duo.n;
+}
+
+NS__HOT void rf_Crowd_unit_scatter(const int32_t *out, rf_Crowd_pred *pred)
+{
+    pred->s10 = (uint8_t)out[0];
+    pred->s12 = (uint8_t)out[1];
+    pred->s15 = (uint8_t)out[2];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD rf_Crowd_pred rf_Crowd_reference_any(const rf_Crowd_snap *b0, const rf_Crowd_snap *b1, const rf_Crowd_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];
-    static const int32_t lo[3] = {0, 0, 0};
-    static const int32_t hi[3] = {255, 255, 255};
-    v[0][0] = b0->aims[0].slot; v[1][0] = b1->aims[0].slot; v[2][0] = b2->aims[0].slot;
-    v[0][1] = b0->aims[1].slot; v[1][1] = b1->aims[1].slot; v[2][1] = b2->aims[1].slot;
-    v[0][2] = b0->duo.n; v[1][2] = b1->duo.n; v[2][2] = b2->duo.n;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 3u);
+    rf_Crowd_unit_gather(b0, v[0]); rf_Crowd_unit_gather(b1, v[1]); rf_Crowd_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], rf_Crowd_unit_lo, rf_Crowd_unit_hi, out, 3u);
     rf_Crowd_pred r, *const pred = &r;
-    pred->s10 = (uint8_t)out[0];
-    pred->s12 = (uint8_t)out[1];
-    pred->s15 = (uint8_t)out[2];
+    rf_Crowd_unit_scatter(out, pred);
     return r;
 }
 
@@ -2837,17 +2863,30 @@ typedef struct rf_Body_pred {
     uint16_t s0; /* x */
 } rf_Body_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t rf_Body_unit_lo[1] = {0};
+static const int32_t rf_Body_unit_hi[1] = {65535};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void rf_Body_unit_gather(const rf_Body_snap *b, int32_t *v)
+{
+    v[0] = b->x;
+}
+
+NS__HOT void rf_Body_unit_scatter(const int32_t *out, rf_Body_pred *pred)
+{
+    pred->s0 = (uint16_t)out[0];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD rf_Body_pred rf_Body_reference_any(const rf_Body_snap *b0, const rf_Body_snap *b1, const rf_Body_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
-    static const int32_t lo[1] = {0};
-    static const int32_t hi[1] = {65535};
-    v[0][0] = b0->x; v[1][0] = b1->x; v[2][0] = b2->x;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    rf_Body_unit_gather(b0, v[0]); rf_Body_unit_gather(b1, v[1]); rf_Body_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], rf_Body_unit_lo, rf_Body_unit_hi, out, 1u);
     rf_Body_pred r, *const pred = &r;
-    pred->s0 = (uint16_t)out[0];
+    rf_Body_unit_scatter(out, pred);
     return r;
 }
 

@@ -610,17 +610,30 @@ typedef struct strk_Names_pred {
     int32_t s5; /* hp */
 } strk_Names_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t strk_Names_unit_lo[1] = {INT32_MIN};
+static const int32_t strk_Names_unit_hi[1] = {INT32_MAX};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void strk_Names_unit_gather(const strk_Names_snap *b, int32_t *v)
+{
+    v[0] = b->hp;
+}
+
+NS__HOT void strk_Names_unit_scatter(const int32_t *out, strk_Names_pred *pred)
+{
+    pred->s5 = (int32_t)out[0];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD strk_Names_pred strk_Names_reference_any(const strk_Names_snap *b0, const strk_Names_snap *b1, const strk_Names_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
-    static const int32_t lo[1] = {INT32_MIN};
-    static const int32_t hi[1] = {INT32_MAX};
-    v[0][0] = b0->hp; v[1][0] = b1->hp; v[2][0] = b2->hp;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    strk_Names_unit_gather(b0, v[0]); strk_Names_unit_gather(b1, v[1]); strk_Names_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], strk_Names_unit_lo, strk_Names_unit_hi, out, 1u);
     strk_Names_pred r, *const pred = &r;
-    pred->s5 = (int32_t)out[0];
+    strk_Names_unit_scatter(out, pred);
     return r;
 }
 

@@ -48,18 +48,31 @@ typedef struct vis_Secret_pred {
     uint16_t s1; /* keys */
 } vis_Secret_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t vis_Secret_unit_lo[1] = {0};
+static const int32_t vis_Secret_unit_hi[1] = {65535};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void vis_Secret_unit_gather(const vis_Secret_snap *b, int32_t *v)
+{
+    v[0] = b->keys;
+}
+
+NS__HOT void vis_Secret_unit_scatter(const int32_t *out, vis_Secret_pred *pred)
+{
+    pred->s1 = (uint16_t)out[0];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* (and the other predicted fields' come in) by value, so that the caller's never have their */
 /* address taken and stay in registers. */
 NS__COLD vis_Secret_pred vis_Secret_reference_any(const vis_Secret_snap *b0, const vis_Secret_snap *b1, const vis_Secret_snap *b2, ns_predictor p, vis_Secret_pred r)
 {
     int32_t v[3][1], out[1];
-    static const int32_t lo[1] = {0};
-    static const int32_t hi[1] = {65535};
-    v[0][0] = b0->keys; v[1][0] = b1->keys; v[2][0] = b2->keys;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    vis_Secret_unit_gather(b0, v[0]); vis_Secret_unit_gather(b1, v[1]); vis_Secret_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], vis_Secret_unit_lo, vis_Secret_unit_hi, out, 1u);
     vis_Secret_pred *const pred = &r;
-    pred->s1 = (uint16_t)out[0];
+    vis_Secret_unit_scatter(out, pred);
     return r;
 }
 
@@ -290,24 +303,37 @@ typedef struct vis_Mixed_pred {
     uint64_t s3; /* debug_id */
 } vis_Mixed_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t vis_Mixed_unit_lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, 0};
+static const int32_t vis_Mixed_unit_hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, 255};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void vis_Mixed_unit_gather(const vis_Mixed_snap *b, int32_t *v)
+{
+    v[0] = b->position[0];
+    v[1] = b->position[1];
+    v[2] = b->position[2];
+    v[3] = b->mood;
+}
+
+NS__HOT void vis_Mixed_unit_scatter(const int32_t *out, vis_Mixed_pred *pred)
+{
+    pred->s0[0] = (int32_t)out[0];
+    pred->s0[1] = (int32_t)out[1];
+    pred->s0[2] = (int32_t)out[2];
+    pred->s2 = (uint8_t)out[3];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* (and the other predicted fields' come in) by value, so that the caller's never have their */
 /* address taken and stay in registers. */
 NS__COLD vis_Mixed_pred vis_Mixed_reference_any(const vis_Mixed_snap *b0, const vis_Mixed_snap *b1, const vis_Mixed_snap *b2, ns_predictor p, vis_Mixed_pred r)
 {
     int32_t v[3][4], out[4];
-    static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, 0};
-    static const int32_t hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, 255};
-    v[0][0] = b0->position[0]; v[1][0] = b1->position[0]; v[2][0] = b2->position[0];
-    v[0][1] = b0->position[1]; v[1][1] = b1->position[1]; v[2][1] = b2->position[1];
-    v[0][2] = b0->position[2]; v[1][2] = b1->position[2]; v[2][2] = b2->position[2];
-    v[0][3] = b0->mood; v[1][3] = b1->mood; v[2][3] = b2->mood;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 4u);
+    vis_Mixed_unit_gather(b0, v[0]); vis_Mixed_unit_gather(b1, v[1]); vis_Mixed_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], vis_Mixed_unit_lo, vis_Mixed_unit_hi, out, 4u);
     vis_Mixed_pred *const pred = &r;
-    pred->s0[0] = (int32_t)out[0];
-    pred->s0[1] = (int32_t)out[1];
-    pred->s0[2] = (int32_t)out[2];
-    pred->s2 = (uint8_t)out[3];
+    vis_Mixed_unit_scatter(out, pred);
     return r;
 }
 
@@ -331,22 +357,14 @@ NS__HOT const vis_Mixed_snap *vis_Mixed_reference(const ns_baselines *base, vis_
     pred->s1 = (uint32_t)ns_predict_u32(&p, b0->ammo, b1->ammo, b2->ammo);
     pred->s3 = (uint64_t)ns_predict_u64(&p, b0->debug_id, b1->debug_id, b2->debug_id);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
-        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][4], out[4];
-        static const int32_t lo[4] = {INT32_MIN, INT32_MIN, INT32_MIN, 0};
-        static const int32_t hi[4] = {INT32_MAX, INT32_MAX, INT32_MAX, 255};
-        v[0][0] = b0->position[0]; v[1][0] = b1->position[0]; v[2][0] = b2->position[0];
-        v[0][1] = b0->position[1]; v[1][1] = b1->position[1]; v[2][1] = b2->position[1];
-        v[0][2] = b0->position[2]; v[1][2] = b1->position[2]; v[2][2] = b2->position[2];
-        v[0][3] = b0->mood; v[1][3] = b1->mood; v[2][3] = b2->mood;
+        vis_Mixed_unit_gather(b0, v[0]); vis_Mixed_unit_gather(b1, v[1]); vis_Mixed_unit_gather(b2, v[2]);
         uint32_t wide = 0;
         for (unsigned i = 0; i < 4u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
-            for (unsigned i = 0; i < 4u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
-            pred->s0[0] = (int32_t)out[0];
-            pred->s0[1] = (int32_t)out[1];
-            pred->s0[2] = (int32_t)out[2];
-            pred->s2 = (uint8_t)out[3];
+            for (unsigned i = 0; i < 4u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], vis_Mixed_unit_lo[i], vis_Mixed_unit_hi[i]);
+            vis_Mixed_unit_scatter(out, pred);
             return b0;
         }
     }
@@ -595,20 +613,33 @@ typedef struct vis_Hidden_pred {
     int32_t s0; /* counter */
 } vis_Hidden_pred;
 
-/* The reference copies each baseline whole into int32 arrays: it holds nothing else. */
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t vis_Hidden_unit_lo[1] = {INT32_MIN};
+static const int32_t vis_Hidden_unit_hi[1] = {INT32_MAX};
+
+/* The snapshot is nothing but those fields: it is copied whole. */
 NS__STATIC_ASSERT(sizeof(vis_Hidden_snap) == 1u * sizeof(int32_t), "vis_Hidden_snap is its int32 slots");
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void vis_Hidden_unit_gather(const vis_Hidden_snap *b, int32_t *v)
+{
+    memcpy(v, b, sizeof(int32_t) * 1u);
+}
+
+NS__HOT void vis_Hidden_unit_scatter(const int32_t *out, vis_Hidden_pred *pred)
+{
+    pred->s0 = (int32_t)out[0];
+}
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD vis_Hidden_pred vis_Hidden_reference_any(const vis_Hidden_snap *b0, const vis_Hidden_snap *b1, const vis_Hidden_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
-    static const int32_t lo[1] = {INT32_MIN};
-    static const int32_t hi[1] = {INT32_MAX};
-    memcpy(v[0], b0, sizeof v[0]); memcpy(v[1], b1, sizeof v[1]); memcpy(v[2], b2, sizeof v[2]);
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    vis_Hidden_unit_gather(b0, v[0]); vis_Hidden_unit_gather(b1, v[1]); vis_Hidden_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], vis_Hidden_unit_lo, vis_Hidden_unit_hi, out, 1u);
     vis_Hidden_pred r, *const pred = &r;
-    pred->s0 = (int32_t)out[0];
+    vis_Hidden_unit_scatter(out, pred);
     return r;
 }
 
@@ -758,17 +789,30 @@ typedef struct vis_Spectated_pred {
     uint8_t s0; /* emote */
 } vis_Spectated_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t vis_Spectated_unit_lo[1] = {0};
+static const int32_t vis_Spectated_unit_hi[1] = {255};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void vis_Spectated_unit_gather(const vis_Spectated_snap *b, int32_t *v)
+{
+    v[0] = b->emote;
+}
+
+NS__HOT void vis_Spectated_unit_scatter(const int32_t *out, vis_Spectated_pred *pred)
+{
+    pred->s0 = (uint8_t)out[0];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD vis_Spectated_pred vis_Spectated_reference_any(const vis_Spectated_snap *b0, const vis_Spectated_snap *b1, const vis_Spectated_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
-    static const int32_t lo[1] = {0};
-    static const int32_t hi[1] = {255};
-    v[0][0] = b0->emote; v[1][0] = b1->emote; v[2][0] = b2->emote;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 1u);
+    vis_Spectated_unit_gather(b0, v[0]); vis_Spectated_unit_gather(b1, v[1]); vis_Spectated_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], vis_Spectated_unit_lo, vis_Spectated_unit_hi, out, 1u);
     vis_Spectated_pred r, *const pred = &r;
-    pred->s0 = (uint8_t)out[0];
+    vis_Spectated_unit_scatter(out, pred);
     return r;
 }
 

@@ -76,24 +76,26 @@ typedef struct teleport_Body_pred {
     int32_t s5[3]; /* slide */
 } teleport_Body_pred;
 
-/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
-NS__COLD teleport_Body_pred teleport_Body_reference_any(const teleport_Body_snap *b0, const teleport_Body_snap *b1, const teleport_Body_snap *b2, ns_predictor p)
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t teleport_Body_unit_lo[9] = {INT32_MIN, INT32_MIN, INT32_MIN, -10000, -1000, -3142, INT32_MIN, INT32_MIN, INT32_MIN};
+static const int32_t teleport_Body_unit_hi[9] = {INT32_MAX, INT32_MAX, INT32_MAX, 10000, 1000, 3142, INT32_MAX, INT32_MAX, INT32_MAX};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void teleport_Body_unit_gather(const teleport_Body_snap *b, int32_t *v)
 {
-    int32_t v[3][9], out[9];
-    static const int32_t lo[9] = {INT32_MIN, INT32_MIN, INT32_MIN, -10000, -1000, -3142, INT32_MIN, INT32_MIN, INT32_MIN};
-    static const int32_t hi[9] = {INT32_MAX, INT32_MAX, INT32_MAX, 10000, 1000, 3142, INT32_MAX, INT32_MAX, INT32_MAX};
-    v[0][0] = b0->position[0]; v[1][0] = b1->position[0]; v[2][0] = b2->position[0];
-    v[0][1] = b0->position[1]; v[1][1] = b1->position[1]; v[2][1] = b2->position[1];
-    v[0][2] = b0->position[2]; v[1][2] = b1->position[2]; v[2][2] = b2->position[2];
-    v[0][3] = b0->height; v[1][3] = b1->height; v[2][3] = b2->height;
-    v[0][4] = b0->cell; v[1][4] = b1->cell; v[2][4] = b2->cell;
-    v[0][5] = b0->yaw; v[1][5] = b1->yaw; v[2][5] = b2->yaw;
-    v[0][6] = b0->slide[0]; v[1][6] = b1->slide[0]; v[2][6] = b2->slide[0];
-    v[0][7] = b0->slide[1]; v[1][7] = b1->slide[1]; v[2][7] = b2->slide[1];
-    v[0][8] = b0->slide[2]; v[1][8] = b1->slide[2]; v[2][8] = b2->slide[2];
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 9u);
-    teleport_Body_pred r, *const pred = &r;
+    v[0] = b->position[0];
+    v[1] = b->position[1];
+    v[2] = b->position[2];
+    v[3] = b->height;
+    v[4] = b->cell;
+    v[5] = b->yaw;
+    v[6] = b->slide[0];
+    v[7] = b->slide[1];
+    v[8] = b->slide[2];
+}
+
+NS__HOT void teleport_Body_unit_scatter(const int32_t *out, teleport_Body_pred *pred)
+{
     pred->s0[0] = (int32_t)out[0];
     pred->s0[1] = (int32_t)out[1];
     pred->s0[2] = (int32_t)out[2];
@@ -103,6 +105,17 @@ NS__COLD teleport_Body_pred teleport_Body_reference_any(const teleport_Body_snap
     pred->s5[0] = (int32_t)out[6];
     pred->s5[1] = (int32_t)out[7];
     pred->s5[2] = (int32_t)out[8];
+}
+
+/* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
+/* by value, so that the caller's never have their address taken and stay in registers. */
+NS__COLD teleport_Body_pred teleport_Body_reference_any(const teleport_Body_snap *b0, const teleport_Body_snap *b1, const teleport_Body_snap *b2, ns_predictor p)
+{
+    int32_t v[3][9], out[9];
+    teleport_Body_unit_gather(b0, v[0]); teleport_Body_unit_gather(b1, v[1]); teleport_Body_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], teleport_Body_unit_lo, teleport_Body_unit_hi, out, 9u);
+    teleport_Body_pred r, *const pred = &r;
+    teleport_Body_unit_scatter(out, pred);
     return r;
 }
 
@@ -125,32 +138,14 @@ NS__HOT const teleport_Body_snap *teleport_Body_reference(const ns_baselines *ba
     ns_predictor p;
     ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     if (NS__LIKELY(ns_predictor_unit(&p))) {
-        /* Evenly spaced ticks: the int32 slots as arrays, baselines 0, 1, 2, then the ranges. */
+        /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][9], out[9];
-        static const int32_t lo[9] = {INT32_MIN, INT32_MIN, INT32_MIN, -10000, -1000, -3142, INT32_MIN, INT32_MIN, INT32_MIN};
-        static const int32_t hi[9] = {INT32_MAX, INT32_MAX, INT32_MAX, 10000, 1000, 3142, INT32_MAX, INT32_MAX, INT32_MAX};
-        v[0][0] = b0->position[0]; v[1][0] = b1->position[0]; v[2][0] = b2->position[0];
-        v[0][1] = b0->position[1]; v[1][1] = b1->position[1]; v[2][1] = b2->position[1];
-        v[0][2] = b0->position[2]; v[1][2] = b1->position[2]; v[2][2] = b2->position[2];
-        v[0][3] = b0->height; v[1][3] = b1->height; v[2][3] = b2->height;
-        v[0][4] = b0->cell; v[1][4] = b1->cell; v[2][4] = b2->cell;
-        v[0][5] = b0->yaw; v[1][5] = b1->yaw; v[2][5] = b2->yaw;
-        v[0][6] = b0->slide[0]; v[1][6] = b1->slide[0]; v[2][6] = b2->slide[0];
-        v[0][7] = b0->slide[1]; v[1][7] = b1->slide[1]; v[2][7] = b2->slide[1];
-        v[0][8] = b0->slide[2]; v[1][8] = b1->slide[2]; v[2][8] = b2->slide[2];
+        teleport_Body_unit_gather(b0, v[0]); teleport_Body_unit_gather(b1, v[1]); teleport_Body_unit_gather(b2, v[2]);
         uint32_t wide = 0;
         for (unsigned i = 0; i < 9u; i++) wide |= ns_predict_wide(v[0][i]) | ns_predict_wide(v[1][i]) | ns_predict_wide(v[2][i]);
         if (NS__LIKELY(!wide)) {
-            for (unsigned i = 0; i < 9u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], lo[i], hi[i]);
-            pred->s0[0] = (int32_t)out[0];
-            pred->s0[1] = (int32_t)out[1];
-            pred->s0[2] = (int32_t)out[2];
-            pred->s2 = (int32_t)out[3];
-            pred->s3 = (int32_t)out[4];
-            pred->s4 = (int32_t)out[5];
-            pred->s5[0] = (int32_t)out[6];
-            pred->s5[1] = (int32_t)out[7];
-            pred->s5[2] = (int32_t)out[8];
+            for (unsigned i = 0; i < 9u; i++) out[i] = ns_predict_unit_i32_in(v[0][i], v[1][i], v[2][i], teleport_Body_unit_lo[i], teleport_Body_unit_hi[i]);
+            teleport_Body_unit_scatter(out, pred);
             return b0;
         }
     }

@@ -1102,19 +1102,32 @@ typedef struct un_Collider_pred {
     uint16_t s4; /* layer */
 } un_Collider_pred;
 
+/* The int32 predicted fields, element by element: what each prediction is limited to. */
+static const int32_t un_Collider_unit_lo[2] = {0, 0};
+static const int32_t un_Collider_unit_hi[2] = {255, 65535};
+
+/* Those fields of a snapshot into an array, and an array of their predictions into the references. */
+NS__HOT void un_Collider_unit_gather(const un_Collider_snap *b, int32_t *v)
+{
+    v[0] = b->body.mass;
+    v[1] = b->layer;
+}
+
+NS__HOT void un_Collider_unit_scatter(const int32_t *out, un_Collider_pred *pred)
+{
+    pred->s1 = (uint8_t)out[0];
+    pred->s4 = (uint16_t)out[1];
+}
+
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
 /* by value, so that the caller's never have their address taken and stay in registers. */
 NS__COLD un_Collider_pred un_Collider_reference_any(const un_Collider_snap *b0, const un_Collider_snap *b1, const un_Collider_snap *b2, ns_predictor p)
 {
     int32_t v[3][2], out[2];
-    static const int32_t lo[2] = {0, 0};
-    static const int32_t hi[2] = {255, 65535};
-    v[0][0] = b0->body.mass; v[1][0] = b1->body.mass; v[2][0] = b2->body.mass;
-    v[0][1] = b0->layer; v[1][1] = b1->layer; v[2][1] = b2->layer;
-    ns_predict_i32_slots(&p, v[0], v[1], v[2], lo, hi, out, 2u);
+    un_Collider_unit_gather(b0, v[0]); un_Collider_unit_gather(b1, v[1]); un_Collider_unit_gather(b2, v[2]);
+    ns_predict_i32_slots(&p, v[0], v[1], v[2], un_Collider_unit_lo, un_Collider_unit_hi, out, 2u);
     un_Collider_pred r, *const pred = &r;
-    pred->s1 = (uint8_t)out[0];
-    pred->s4 = (uint16_t)out[1];
+    un_Collider_unit_scatter(out, pred);
     return r;
 }
 
