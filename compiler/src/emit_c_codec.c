@@ -164,15 +164,16 @@ static void predict_slot(nsc_cgen *g, const nsc_slot *s)
     }
 }
 
-/* True if the snapshot is nothing but its int32 unit slots, each a member of its own in slot
- * order: v[] can then copy each baseline whole (the generated code asserts the size). */
+/* True if the snapshot is nothing but its int32 unit slots, slot i the member of field i: v[]
+ * can then copy each baseline whole (the generated code asserts that no padding comes between). */
 static bool unit_whole(const nsc_decl *d)
 {
     const nsc_layout *l = d->layout;
     if (l->nslots == 0 || l->nslots != d->nfields) return false;
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
-        if (!unit_slot(s) || strcmp(s->snap_ctype, "int32_t") != 0 || strpbrk(s->path, ".[") != NULL) return false;
+        if (!unit_slot(s) || strcmp(s->snap_ctype, "int32_t") != 0 || strcmp(s->path, d->fields[i]->name.text) != 0)
+            return false;
     }
     return true;
 }
