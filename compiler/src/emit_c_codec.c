@@ -296,9 +296,31 @@ static void any_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_empty(c);
 }
 
+/* The predictor is prepared at the top of the reference when other predicted slots need it;
+ * else only on the rare path, the evenly-spaced test before it needing no ns_predictor at all
+ * (clang kept the struct's stores on the hot path, to pass it to the rare one). */
+static bool predictor_deferred(const nsc_layout *l)
+{
+    return !other_predicted(l) && unit_elements(l) > 0;
+}
+
+/* The test for the evenly-spaced path, in the predictor's terms or in the ticks'. */
+static const char *unit_ticks(const nsc_layout *l)
+{
+    return predictor_deferred(l) ? "ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now)"
+                                 : "ns_predictor_unit(&p)";
+}
+
+static void predictor_init(nsc_cgen *g)
+{
+    nsc_p_line(g->c, "ns_predictor p;");
+    nsc_p_line(g->c, "ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);");
+}
+
 static void any_call(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_p_comment(g->c, "Any ticks, any values.");
+    if (predictor_deferred(d->layout)) predictor_init(g);
     nsc_p_line(g->c, "*pred = %s(b0, b1, b2, p%s);", nsc_cg_fn(g, d, "reference_any"), other_predicted(d->layout) ? ", *pred" : "");
 }
 
@@ -317,8 +339,8 @@ static void predict_few_unit(nsc_cgen *g, const nsc_decl *d, const nsc_layout *l
                           cond.len ? " | " : "", p, p, p);
         }
     }
-    if (cond.len) nsc_p_open(c, "if (NS__LIKELY(ns_predictor_unit(&p) && !(%s))) {", nsc_sb_str(&cond));
-    else nsc_p_open(c, "if (NS__LIKELY(ns_predictor_unit(&p))) {");
+    if (cond.len) nsc_p_open(c, "if (NS__LIKELY(%s && !(%s))) {", unit_ticks(l), nsc_sb_str(&cond));
+    else nsc_p_open(c, "if (NS__LIKELY(%s)) {", unit_ticks(l));
     nsc_sb_free(&cond);
     nsc_p_comment(c, "Evenly spaced ticks, values under 2^29 in size: int32 arithmetic.");
     for (size_t i = 0; i < l->nslots; i++) {
@@ -352,7 +374,7 @@ static void predict_all(nsc_cgen *g, const nsc_decl *d)
         predict_few_unit(g, d, l);
         return;
     }
-    nsc_p_open(c, "if (NS__LIKELY(ns_predictor_unit(&p))) {");
+    nsc_p_open(c, "if (NS__LIKELY(%s)) {", unit_ticks(l));
     nsc_p_comment(c, "Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2.");
     unit_arrays(g, d, n);
     nsc_p_line(c, "uint32_t wide = 0;");
@@ -408,8 +430,7 @@ static void reference_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_close(c, "}");
     nsc_p_line(c, "const %s_snap *b1 = (const %s_snap *)base->snap[1];", n, n);
     nsc_p_line(c, "const %s_snap *b2 = (const %s_snap *)base->snap[2];", n, n);
-    nsc_p_line(c, "ns_predictor p;");
-    nsc_p_line(c, "ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);");
+    if (!predictor_deferred(l)) predictor_init(g);
     predict_all(g, d);
     nsc_p_line(c, "return b0;");
     nsc_p_close(c, "}");

@@ -39,13 +39,20 @@ typedef struct ns_predictor {
 /* ns_predictor_init for ticks that are not evenly spaced: the two divisions. */
 void ns__predictor_init_slow(ns_predictor *p, uint32_t t0, uint32_t t1, uint32_t t2, uint32_t tick_now);
 
+/* True if ticks t0 > t1 > t2 and tick_now are evenly spaced, by less than 2^31: the usual case,
+ * for which ns_predictor_init needs no division and ns_predictor_unit is true. */
+static inline bool ns_ticks_unit(uint32_t t0, uint32_t t1, uint32_t t2, uint32_t tick_now)
+{
+    const uint32_t d01 = t0 - t1;
+    return d01 == t1 - t2 && d01 == tick_now - t0 && d01 - 1u < 0x7fffffffu;
+}
+
 /* Prepares the predictor for baselines at ticks t0 > t1 > t2 and the tick being written (tick
  * differences wrap, so a wrapped tick counter works; a difference of 2^31 or more is invalid).
  * Evenly spaced ticks, the usual case, need no division: both fractions are 16 · d / d = 16. */
 static inline void ns_predictor_init(ns_predictor *p, uint32_t t0, uint32_t t1, uint32_t t2, uint32_t tick_now)
 {
-    const uint32_t d01 = t0 - t1;
-    if (NS__LIKELY(d01 == t1 - t2 && d01 == tick_now - t0 && d01 - 1u < 0x7fffffffu)) {
+    if (NS__LIKELY(ns_ticks_unit(t0, t1, t2, tick_now))) {
         p->predict_frac = p->apply_frac = 16;
         p->valid = p->small = true;
     } else {

@@ -1779,9 +1779,7 @@ NS__HOT const arr_Tiny_snap *arr_Tiny_reference(const ns_baselines *base, arr_Ti
     }
     const arr_Tiny_snap *b1 = (const arr_Tiny_snap *)base->snap[1];
     const arr_Tiny_snap *b2 = (const arr_Tiny_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s0 = (uint8_t)ns_predict_unit_i32_in(b0->v[0], b1->v[0], b2->v[0], 0, 7);
         pred->s1 = (uint8_t)ns_predict_unit_i32_in(b0->v[1], b1->v[1], b2->v[1], 0, 7);
@@ -1789,6 +1787,8 @@ NS__HOT const arr_Tiny_snap *arr_Tiny_reference(const ns_baselines *base, arr_Ti
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = arr_Tiny_reference_any(b0, b1, b2, p);
     return b0;
 }

@@ -139,9 +139,7 @@ NS__HOT const au_Pawn_snap *au_Pawn_reference(const ns_baselines *base, au_Pawn_
     }
     const au_Pawn_snap *b1 = (const au_Pawn_snap *)base->snap[1];
     const au_Pawn_snap *b2 = (const au_Pawn_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][6], out[6];
         au_Pawn_unit_gather(b0, v[0]); au_Pawn_unit_gather(b1, v[1]); au_Pawn_unit_gather(b2, v[2]);
@@ -154,6 +152,8 @@ NS__HOT const au_Pawn_snap *au_Pawn_reference(const ns_baselines *base, au_Pawn_
         }
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = au_Pawn_reference_any(b0, b1, b2, p);
     return b0;
 }
@@ -562,14 +562,14 @@ NS__HOT const au_Marker_snap *au_Marker_reference(const ns_baselines *base, au_M
     }
     const au_Marker_snap *b1 = (const au_Marker_snap *)base->snap[1];
     const au_Marker_snap *b2 = (const au_Marker_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s0 = (uint16_t)ns_predict_unit_i32_in(b0->kind, b1->kind, b2->kind, 0, 65535);
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = au_Marker_reference_any(b0, b1, b2, p);
     return b0;
 }

@@ -244,15 +244,15 @@ NS__HOT const cust_Paint_snap *cust_Paint_reference(const ns_baselines *base, cu
     }
     const cust_Paint_snap *b1 = (const cust_Paint_snap *)base->snap[1];
     const cust_Paint_snap *b2 = (const cust_Paint_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s0 = (uint16_t)ns_predict_unit_i32_in(b0->hp, b1->hp, b2->hp, 0, 65535);
         pred->s3 = (uint8_t)ns_predict_unit_i32_in(b0->look.level, b1->look.level, b2->look.level, 0, 255);
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = cust_Paint_reference_any(b0, b1, b2, p);
     return b0;
 }

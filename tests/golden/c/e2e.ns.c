@@ -1292,9 +1292,7 @@ NS__HOT const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2
     }
     const e2e_Motion_snap *b1 = (const e2e_Motion_snap *)base->snap[1];
     const e2e_Motion_snap *b2 = (const e2e_Motion_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][21], out[21];
         e2e_Motion_unit_gather(b0, v[0]); e2e_Motion_unit_gather(b1, v[1]); e2e_Motion_unit_gather(b2, v[2]);
@@ -1307,6 +1305,8 @@ NS__HOT const e2e_Motion_snap *e2e_Motion_reference(const ns_baselines *base, e2
         }
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = e2e_Motion_reference_any(b0, b1, b2, p);
     return b0;
 }
@@ -2663,9 +2663,7 @@ NS__HOT const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2
     }
     const e2e_Shapes_snap *b1 = (const e2e_Shapes_snap *)base->snap[1];
     const e2e_Shapes_snap *b2 = (const e2e_Shapes_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][4], out[4];
         e2e_Shapes_unit_gather(b0, v[0]); e2e_Shapes_unit_gather(b1, v[1]); e2e_Shapes_unit_gather(b2, v[2]);
@@ -2678,6 +2676,8 @@ NS__HOT const e2e_Shapes_snap *e2e_Shapes_reference(const ns_baselines *base, e2
         }
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = e2e_Shapes_reference_any(b0, b1, b2, p);
     return b0;
 }

@@ -90,9 +90,7 @@ NS__HOT const minimal_Position_snap *minimal_Position_reference(const ns_baselin
     }
     const minimal_Position_snap *b1 = (const minimal_Position_snap *)base->snap[1];
     const minimal_Position_snap *b2 = (const minimal_Position_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p) && !(ns_predict_wide(b0->value[0]) | ns_predict_wide(b1->value[0]) | ns_predict_wide(b2->value[0]) | ns_predict_wide(b0->value[1]) | ns_predict_wide(b1->value[1]) | ns_predict_wide(b2->value[1]) | ns_predict_wide(b0->value[2]) | ns_predict_wide(b1->value[2]) | ns_predict_wide(b2->value[2])))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now) && !(ns_predict_wide(b0->value[0]) | ns_predict_wide(b1->value[0]) | ns_predict_wide(b2->value[0]) | ns_predict_wide(b0->value[1]) | ns_predict_wide(b1->value[1]) | ns_predict_wide(b2->value[1]) | ns_predict_wide(b0->value[2]) | ns_predict_wide(b1->value[2]) | ns_predict_wide(b2->value[2])))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s0[0] = (int32_t)ns_predict_unit_i32_in(b0->value[0], b1->value[0], b2->value[0], INT32_MIN, INT32_MAX);
         pred->s0[1] = (int32_t)ns_predict_unit_i32_in(b0->value[1], b1->value[1], b2->value[1], INT32_MIN, INT32_MAX);
@@ -100,6 +98,8 @@ NS__HOT const minimal_Position_snap *minimal_Position_reference(const ns_baselin
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = minimal_Position_reference_any(b0, b1, b2, p);
     return b0;
 }

@@ -503,9 +503,7 @@ NS__HOT const modes_Stance_snap *modes_Stance_reference(const ns_baselines *base
     }
     const modes_Stance_snap *b1 = (const modes_Stance_snap *)base->snap[1];
     const modes_Stance_snap *b2 = (const modes_Stance_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p) && !(ns_predict_wide(b0->lean) | ns_predict_wide(b1->lean) | ns_predict_wide(b2->lean)))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now) && !(ns_predict_wide(b0->lean) | ns_predict_wide(b1->lean) | ns_predict_wide(b2->lean)))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s0 = (int32_t)ns_predict_unit_i32_in(b0->lean, b1->lean, b2->lean, -100, 100);
         pred->s1 = (uint8_t)ns_predict_unit_i32_in(b0->crouch, b1->crouch, b2->crouch, 0, 255);
@@ -513,6 +511,8 @@ NS__HOT const modes_Stance_snap *modes_Stance_reference(const ns_baselines *base
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = modes_Stance_reference_any(b0, b1, b2, p);
     return b0;
 }
@@ -1002,9 +1002,7 @@ NS__HOT const modes_Owned_snap *modes_Owned_reference(const ns_baselines *base, 
     }
     const modes_Owned_snap *b1 = (const modes_Owned_snap *)base->snap[1];
     const modes_Owned_snap *b2 = (const modes_Owned_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s0 = (uint8_t)ns_predict_unit_i32_in(b0->near, b1->near, b2->near, 0, 255);
         pred->s1 = (uint8_t)ns_predict_unit_i32_in(b0->far, b1->far, b2->far, 0, 255);
@@ -1012,6 +1010,8 @@ NS__HOT const modes_Owned_snap *modes_Owned_reference(const ns_baselines *base, 
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = modes_Owned_reference_any(b0, b1, b2, p);
     return b0;
 }

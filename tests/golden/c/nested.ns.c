@@ -438,9 +438,7 @@ NS__HOT const game_core_Body_snap *game_core_Body_reference(const ns_baselines *
     }
     const game_core_Body_snap *b1 = (const game_core_Body_snap *)base->snap[1];
     const game_core_Body_snap *b2 = (const game_core_Body_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks: the int32 slots as arrays of baselines 0, 1 and 2. */
         int32_t v[3][4], out[4];
         game_core_Body_unit_gather(b0, v[0]); game_core_Body_unit_gather(b1, v[1]); game_core_Body_unit_gather(b2, v[2]);
@@ -453,6 +451,8 @@ NS__HOT const game_core_Body_snap *game_core_Body_reference(const ns_baselines *
         }
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = game_core_Body_reference_any(b0, b1, b2, p);
     return b0;
 }

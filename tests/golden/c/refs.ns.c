@@ -832,14 +832,14 @@ NS__HOT const rf_Link_snap *rf_Link_reference(const ns_baselines *base, rf_Link_
     }
     const rf_Link_snap *b1 = (const rf_Link_snap *)base->snap[1];
     const rf_Link_snap *b2 = (const rf_Link_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s2 = (uint8_t)ns_predict_unit_i32_in(b0->aim.slot, b1->aim.slot, b2->aim.slot, 0, 255);
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = rf_Link_reference_any(b0, b1, b2, p);
     return b0;
 }
@@ -1635,9 +1635,7 @@ NS__HOT const rf_Crowd_snap *rf_Crowd_reference(const ns_baselines *base, rf_Cro
     }
     const rf_Crowd_snap *b1 = (const rf_Crowd_snap *)base->snap[1];
     const rf_Crowd_snap *b2 = (const rf_Crowd_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s10 = (uint8_t)ns_predict_unit_i32_in(b0->aims[0].slot, b1->aims[0].slot, b2->aims[0].slot, 0, 255);
         pred->s12 = (uint8_t)ns_predict_unit_i32_in(b0->aims[1].slot, b1->aims[1].slot, b2->aims[1].slot, 0, 255);
@@ -1645,6 +1643,8 @@ NS__HOT const rf_Crowd_snap *rf_Crowd_reference(const ns_baselines *base, rf_Cro
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = rf_Crowd_reference_any(b0, b1, b2, p);
     return b0;
 }
@@ -2902,14 +2902,14 @@ NS__HOT const rf_Body_snap *rf_Body_reference(const ns_baselines *base, rf_Body_
     }
     const rf_Body_snap *b1 = (const rf_Body_snap *)base->snap[1];
     const rf_Body_snap *b2 = (const rf_Body_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s0 = (uint16_t)ns_predict_unit_i32_in(b0->x, b1->x, b2->x, 0, 65535);
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = rf_Body_reference_any(b0, b1, b2, p);
     return b0;
 }

@@ -649,14 +649,14 @@ NS__HOT const strk_Names_snap *strk_Names_reference(const ns_baselines *base, st
     }
     const strk_Names_snap *b1 = (const strk_Names_snap *)base->snap[1];
     const strk_Names_snap *b2 = (const strk_Names_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p) && !(ns_predict_wide(b0->hp) | ns_predict_wide(b1->hp) | ns_predict_wide(b2->hp)))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now) && !(ns_predict_wide(b0->hp) | ns_predict_wide(b1->hp) | ns_predict_wide(b2->hp)))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s5 = (int32_t)ns_predict_unit_i32_in(b0->hp, b1->hp, b2->hp, INT32_MIN, INT32_MAX);
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = strk_Names_reference_any(b0, b1, b2, p);
     return b0;
 }

@@ -655,14 +655,14 @@ NS__HOT const vis_Hidden_snap *vis_Hidden_reference(const ns_baselines *base, vi
     }
     const vis_Hidden_snap *b1 = (const vis_Hidden_snap *)base->snap[1];
     const vis_Hidden_snap *b2 = (const vis_Hidden_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p) && !(ns_predict_wide(b0->counter) | ns_predict_wide(b1->counter) | ns_predict_wide(b2->counter)))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now) && !(ns_predict_wide(b0->counter) | ns_predict_wide(b1->counter) | ns_predict_wide(b2->counter)))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s0 = (int32_t)ns_predict_unit_i32_in(b0->counter, b1->counter, b2->counter, INT32_MIN, INT32_MAX);
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = vis_Hidden_reference_any(b0, b1, b2, p);
     return b0;
 }
@@ -828,14 +828,14 @@ NS__HOT const vis_Spectated_snap *vis_Spectated_reference(const ns_baselines *ba
     }
     const vis_Spectated_snap *b1 = (const vis_Spectated_snap *)base->snap[1];
     const vis_Spectated_snap *b2 = (const vis_Spectated_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s0 = (uint8_t)ns_predict_unit_i32_in(b0->emote, b1->emote, b2->emote, 0, 255);
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = vis_Spectated_reference_any(b0, b1, b2, p);
     return b0;
 }

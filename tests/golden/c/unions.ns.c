@@ -1144,15 +1144,15 @@ NS__HOT const un_Collider_snap *un_Collider_reference(const ns_baselines *base, 
     }
     const un_Collider_snap *b1 = (const un_Collider_snap *)base->snap[1];
     const un_Collider_snap *b2 = (const un_Collider_snap *)base->snap[2];
-    ns_predictor p;
-    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
-    if (NS__LIKELY(ns_predictor_unit(&p))) {
+    if (NS__LIKELY(ns_ticks_unit(base->tick[0], base->tick[1], base->tick[2], base->tick_now))) {
         /* Evenly spaced ticks, values under 2^29 in size: int32 arithmetic. */
         pred->s1 = (uint8_t)ns_predict_unit_i32_in(b0->body.mass, b1->body.mass, b2->body.mass, 0, 255);
         pred->s4 = (uint16_t)ns_predict_unit_i32_in(b0->layer, b1->layer, b2->layer, 0, 65535);
         return b0;
     }
     /* Any ticks, any values. */
+    ns_predictor p;
+    ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     *pred = un_Collider_reference_any(b0, b1, b2, p);
     return b0;
 }
