@@ -581,7 +581,7 @@ const char *nsc_cg_differs(nsc_cgen *g, const nsc_slot *s, const char *cur, cons
          * differing bits OR-ed, then one test: clang vectorized OR-ed compares of a quaternion
          * with a 16-byte load of the references, which waited on wider stores to them, and split
          * the predictor's arrays along the fields; this form took its -O3 -march=native encode of
-         * an idle Transform from 1.13-1.15 to 1.00-1.04 of the hand codec's time (gcc unchanged). */
+         * an idle Transform from 1.14-1.20 to 1.02-1.07 of the hand codec's time (gcc unchanged). */
         nsc_strbuf sb = NSC_STRBUF_INIT;
         for (unsigned k = 0; k < s->arity; k++) nsc_sb_printf(&sb, "%s(%s[%u] ^ %s[%u])", k ? " | " : "", cur, k, ref, k);
         const char *out = NSC_FMT(g, "((%s) != 0)", nsc_sb_str(&sb));
