@@ -273,23 +273,17 @@ static void any_fn(nsc_cgen *g, const nsc_decl *d)
     const unsigned count = unit_elements(l);
     const char *pn = nsc_cg_fn(g, d, "pred");
     unit_helpers(g, d);
+    const bool others = other_predicted(l); /* their references come in, and go out unchanged */
     nsc_p_comment(c, "The int32 predictions for any ticks, any values: rare, so out of line. The references go out");
-    if (other_predicted(l)) {
-        nsc_p_comment(c, "(and the other predicted fields' come in) by value, so that the caller's never have their");
-        nsc_p_comment(c, "address taken and stay in registers.");
-        nsc_p_line(c, "NS__COLD %s %s(const %s_snap *b0, const %s_snap *b1, const %s_snap *b2, ns_predictor p, %s r)", pn,
-                   nsc_cg_fn(g, d, "reference_any"), n, n, n, pn);
-    } else {
-        nsc_p_comment(c, "by value, so that the caller's never have their address taken and stay in registers.");
-        nsc_p_line(c, "NS__COLD %s %s(const %s_snap *b0, const %s_snap *b1, const %s_snap *b2, ns_predictor p)", pn,
-                   nsc_cg_fn(g, d, "reference_any"), n, n, n);
-    }
+    nsc_p_comment(c, "(and, when other fields are predicted too, come in) by value, so that the caller's never have");
+    nsc_p_comment(c, "their address taken and stay in registers.");
+    nsc_p_line(c, "NS__COLD %s %s(const %s_snap *b0, const %s_snap *b1, const %s_snap *b2, ns_predictor p%s)", pn,
+               nsc_cg_fn(g, d, "reference_any"), n, n, n, others ? NSC_FMT(g, ", %s r", pn) : "");
     nsc_p_open(c, "{");
     unit_arrays(g, d, count);
     nsc_p_line(c, "ns_predict_i32_slots(&p, v[0], v[1], v[2], %s, %s, out, %uu);", nsc_cg_fn(g, d, "unit_lo"),
                nsc_cg_fn(g, d, "unit_hi"), count);
-    if (other_predicted(l)) nsc_p_line(c, "%s *const pred = &r;", pn);
-    else nsc_p_line(c, "%s r, *const pred = &r;", pn);
+    nsc_p_line(c, "%s%s *const pred = &r;", pn, others ? "" : " r,");
     unit_scatter(g, d);
     nsc_p_line(c, "return r;");
     nsc_p_close(c, "}");

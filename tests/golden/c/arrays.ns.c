@@ -592,8 +592,8 @@ NS__HOT void arr_Loadout_unit_scatter(const int32_t *out, arr_Loadout_pred *pred
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* (and the other predicted fields' come in) by value, so that the caller's never have their */
-/* address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD arr_Loadout_pred arr_Loadout_reference_any(const arr_Loadout_snap *b0, const arr_Loadout_snap *b1, const arr_Loadout_snap *b2, ns_predictor p, arr_Loadout_pred r)
 {
     int32_t v[3][25], out[25];
@@ -1754,7 +1754,8 @@ NS__HOT void arr_Tiny_unit_scatter(const int32_t *out, arr_Tiny_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD arr_Tiny_pred arr_Tiny_reference_any(const arr_Tiny_snap *b0, const arr_Tiny_snap *b1, const arr_Tiny_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];

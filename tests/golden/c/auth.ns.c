@@ -113,7 +113,8 @@ NS__HOT void au_Pawn_unit_scatter(const int32_t *out, au_Pawn_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD au_Pawn_pred au_Pawn_reference_any(const au_Pawn_snap *b0, const au_Pawn_snap *b1, const au_Pawn_snap *b2, ns_predictor p)
 {
     int32_t v[3][6], out[6];
@@ -539,7 +540,8 @@ NS__HOT void au_Marker_unit_scatter(const int32_t *out, au_Marker_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD au_Marker_pred au_Marker_reference_any(const au_Marker_snap *b0, const au_Marker_snap *b1, const au_Marker_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];

@@ -220,7 +220,8 @@ NS__HOT void cust_Paint_unit_scatter(const int32_t *out, cust_Paint_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD cust_Paint_pred cust_Paint_reference_any(const cust_Paint_snap *b0, const cust_Paint_snap *b1, const cust_Paint_snap *b2, ns_predictor p)
 {
     int32_t v[3][2], out[2];

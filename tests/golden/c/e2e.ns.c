@@ -578,8 +578,8 @@ NS__HOT void e2e_Scalars_unit_scatter(const int32_t *out, e2e_Scalars_pred *pred
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* (and the other predicted fields' come in) by value, so that the caller's never have their */
-/* address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD e2e_Scalars_pred e2e_Scalars_reference_any(const e2e_Scalars_snap *b0, const e2e_Scalars_snap *b1, const e2e_Scalars_snap *b2, ns_predictor p, e2e_Scalars_pred r)
 {
     int32_t v[3][5], out[5];
@@ -1260,7 +1260,8 @@ NS__HOT void e2e_Motion_unit_scatter(const int32_t *out, e2e_Motion_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD e2e_Motion_pred e2e_Motion_reference_any(const e2e_Motion_snap *b0, const e2e_Motion_snap *b1, const e2e_Motion_snap *b2, ns_predictor p)
 {
     int32_t v[3][21], out[21];
@@ -1930,8 +1931,8 @@ NS__HOT void e2e_Coded_unit_scatter(const int32_t *out, e2e_Coded_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* (and the other predicted fields' come in) by value, so that the caller's never have their */
-/* address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD e2e_Coded_pred e2e_Coded_reference_any(const e2e_Coded_snap *b0, const e2e_Coded_snap *b1, const e2e_Coded_snap *b2, ns_predictor p, e2e_Coded_pred r)
 {
     int32_t v[3][3], out[3];
@@ -2637,7 +2638,8 @@ NS__HOT void e2e_Shapes_unit_scatter(const int32_t *out, e2e_Shapes_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD e2e_Shapes_pred e2e_Shapes_reference_any(const e2e_Shapes_snap *b0, const e2e_Shapes_snap *b1, const e2e_Shapes_snap *b2, ns_predictor p)
 {
     int32_t v[3][4], out[4];
@@ -3069,8 +3071,8 @@ NS__HOT void e2e_Audience_unit_scatter(const int32_t *out, e2e_Audience_pred *pr
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* (and the other predicted fields' come in) by value, so that the caller's never have their */
-/* address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD e2e_Audience_pred e2e_Audience_reference_any(const e2e_Audience_snap *b0, const e2e_Audience_snap *b1, const e2e_Audience_snap *b2, ns_predictor p, e2e_Audience_pred r)
 {
     int32_t v[3][8], out[8];
@@ -3471,8 +3473,8 @@ NS__HOT void e2e_OwnerOnly_unit_scatter(const int32_t *out, e2e_OwnerOnly_pred *
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* (and the other predicted fields' come in) by value, so that the caller's never have their */
-/* address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD e2e_OwnerOnly_pred e2e_OwnerOnly_reference_any(const e2e_OwnerOnly_snap *b0, const e2e_OwnerOnly_snap *b1, const e2e_OwnerOnly_snap *b2, ns_predictor p, e2e_OwnerOnly_pred r)
 {
     int32_t v[3][1], out[1];

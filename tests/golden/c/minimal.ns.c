@@ -67,7 +67,8 @@ NS__HOT void minimal_Position_unit_scatter(const int32_t *out, minimal_Position_
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD minimal_Position_pred minimal_Position_reference_any(const minimal_Position_snap *b0, const minimal_Position_snap *b1, const minimal_Position_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];

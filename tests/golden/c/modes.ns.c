@@ -106,8 +106,8 @@ NS__HOT void modes_Avatar_unit_scatter(const int32_t *out, modes_Avatar_pred *pr
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* (and the other predicted fields' come in) by value, so that the caller's never have their */
-/* address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD modes_Avatar_pred modes_Avatar_reference_any(const modes_Avatar_snap *b0, const modes_Avatar_snap *b1, const modes_Avatar_snap *b2, ns_predictor p, modes_Avatar_pred r)
 {
     int32_t v[3][7], out[7];
@@ -478,7 +478,8 @@ NS__HOT void modes_Stance_unit_scatter(const int32_t *out, modes_Stance_pred *pr
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD modes_Stance_pred modes_Stance_reference_any(const modes_Stance_snap *b0, const modes_Stance_snap *b1, const modes_Stance_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];
@@ -734,8 +735,8 @@ NS__HOT void modes_Plain_unit_scatter(const int32_t *out, modes_Plain_pred *pred
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* (and the other predicted fields' come in) by value, so that the caller's never have their */
-/* address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD modes_Plain_pred modes_Plain_reference_any(const modes_Plain_snap *b0, const modes_Plain_snap *b1, const modes_Plain_snap *b2, ns_predictor p, modes_Plain_pred r)
 {
     int32_t v[3][1], out[1];
@@ -977,7 +978,8 @@ NS__HOT void modes_Owned_unit_scatter(const int32_t *out, modes_Owned_pred *pred
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD modes_Owned_pred modes_Owned_reference_any(const modes_Owned_snap *b0, const modes_Owned_snap *b1, const modes_Owned_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];

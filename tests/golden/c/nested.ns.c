@@ -412,7 +412,8 @@ NS__HOT void game_core_Body_unit_scatter(const int32_t *out, game_core_Body_pred
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD game_core_Body_pred game_core_Body_reference_any(const game_core_Body_snap *b0, const game_core_Body_snap *b1, const game_core_Body_snap *b2, ns_predictor p)
 {
     int32_t v[3][4], out[4];

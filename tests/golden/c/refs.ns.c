@@ -809,7 +809,8 @@ NS__HOT void rf_Link_unit_scatter(const int32_t *out, rf_Link_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD rf_Link_pred rf_Link_reference_any(const rf_Link_snap *b0, const rf_Link_snap *b1, const rf_Link_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
@@ -1610,7 +1611,8 @@ NS__HOT void rf_Crowd_unit_scatter(const int32_t *out, rf_Crowd_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD rf_Crowd_pred rf_Crowd_reference_any(const rf_Crowd_snap *b0, const rf_Crowd_snap *b1, const rf_Crowd_snap *b2, ns_predictor p)
 {
     int32_t v[3][3], out[3];
@@ -2879,7 +2881,8 @@ NS__HOT void rf_Body_unit_scatter(const int32_t *out, rf_Body_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD rf_Body_pred rf_Body_reference_any(const rf_Body_snap *b0, const rf_Body_snap *b1, const rf_Body_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];

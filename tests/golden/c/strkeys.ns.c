@@ -626,7 +626,8 @@ NS__HOT void strk_Names_unit_scatter(const int32_t *out, strk_Names_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD strk_Names_pred strk_Names_reference_any(const strk_Names_snap *b0, const strk_Names_snap *b1, const strk_Names_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];

@@ -64,8 +64,8 @@ NS__HOT void vis_Secret_unit_scatter(const int32_t *out, vis_Secret_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* (and the other predicted fields' come in) by value, so that the caller's never have their */
-/* address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD vis_Secret_pred vis_Secret_reference_any(const vis_Secret_snap *b0, const vis_Secret_snap *b1, const vis_Secret_snap *b2, ns_predictor p, vis_Secret_pred r)
 {
     int32_t v[3][1], out[1];
@@ -325,8 +325,8 @@ NS__HOT void vis_Mixed_unit_scatter(const int32_t *out, vis_Mixed_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* (and the other predicted fields' come in) by value, so that the caller's never have their */
-/* address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD vis_Mixed_pred vis_Mixed_reference_any(const vis_Mixed_snap *b0, const vis_Mixed_snap *b1, const vis_Mixed_snap *b2, ns_predictor p, vis_Mixed_pred r)
 {
     int32_t v[3][4], out[4];
@@ -632,7 +632,8 @@ NS__HOT void vis_Hidden_unit_scatter(const int32_t *out, vis_Hidden_pred *pred)
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD vis_Hidden_pred vis_Hidden_reference_any(const vis_Hidden_snap *b0, const vis_Hidden_snap *b1, const vis_Hidden_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];
@@ -805,7 +806,8 @@ NS__HOT void vis_Spectated_unit_scatter(const int32_t *out, vis_Spectated_pred *
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD vis_Spectated_pred vis_Spectated_reference_any(const vis_Spectated_snap *b0, const vis_Spectated_snap *b1, const vis_Spectated_snap *b2, ns_predictor p)
 {
     int32_t v[3][1], out[1];

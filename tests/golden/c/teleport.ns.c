@@ -108,7 +108,8 @@ NS__HOT void teleport_Body_unit_scatter(const int32_t *out, teleport_Body_pred *
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD teleport_Body_pred teleport_Body_reference_any(const teleport_Body_snap *b0, const teleport_Body_snap *b1, const teleport_Body_snap *b2, ns_predictor p)
 {
     int32_t v[3][9], out[9];

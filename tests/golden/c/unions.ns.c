@@ -1120,7 +1120,8 @@ NS__HOT void un_Collider_unit_scatter(const int32_t *out, un_Collider_pred *pred
 }
 
 /* The int32 predictions for any ticks, any values: rare, so out of line. The references go out */
-/* by value, so that the caller's never have their address taken and stay in registers. */
+/* (and, when other fields are predicted too, come in) by value, so that the caller's never have */
+/* their address taken and stay in registers. */
 NS__COLD un_Collider_pred un_Collider_reference_any(const un_Collider_snap *b0, const un_Collider_snap *b1, const un_Collider_snap *b2, ns_predictor p)
 {
     int32_t v[3][2], out[2];
