@@ -323,11 +323,9 @@ typedef struct ns__pick {
                                  the rest's (repl_write3.c) */
 } ns__pick;
 
-/* A candidate in the write's priority order. */
-typedef struct ns__heap_entry {
-    float    priority;
-    uint32_t pick;            /* index into ns_world.pick */
-} ns__heap_entry;
+/* A candidate in the write's priority order, as one key (repl_write.c, heap_key): the
+ * priority's float bits above, UINT32_MAX − its index into ns_world.pick below. */
+typedef uint64_t ns__heap_entry;
 
 struct ns_world {
     ns_world_config  cfg;

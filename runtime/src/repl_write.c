@@ -167,10 +167,19 @@ static void scan(ns__pass *p)
 /* ---- choose ---- */
 
 /* Max-heap of candidates by priority; ties go to the lower pick index (the lower id), so the
- * order is stable. Entries carry their key, so sifting touches only the heap. */
-static bool before(const ns__heap_entry *a, const ns__heap_entry *b)
+ * order is stable. A priority is positive and not NaN (importance > 0 and finite, times
+ * ticks waited), so its float bits order as the floats do: one integer compare per step, which
+ * the compiler makes branch-free where the branches would be a coin toss. */
+static ns__heap_entry heap_key(float priority, uint32_t pick)
 {
-    return a->priority != b->priority ? a->priority > b->priority : a->pick < b->pick;
+    uint32_t bits;
+    memcpy(&bits, &priority, sizeof bits);
+    return (uint64_t)bits << 32 | (UINT32_MAX - pick);
+}
+
+static uint32_t heap_pick(ns__heap_entry key)
+{
+    return UINT32_MAX - (uint32_t)key;
 }
 
 static void sift_down(ns__heap_entry *h, uint32_t n, uint32_t i)
@@ -179,10 +188,29 @@ static void sift_down(ns__heap_entry *h, uint32_t n, uint32_t i)
     for (;;) {
         uint32_t c = 2 * i + 1;
         if (c >= n) break;
-        if (c + 1 < n && before(&h[c + 1], &h[c])) c++;
-        if (!before(&h[c], &x)) break;
+        c += (uint32_t)(c + 1 < n && h[c + 1] > h[c]);
+        if (h[c] <= x) break;
         h[i] = h[c];
         i = c;
+    }
+    h[i] = x;
+}
+
+/* Removes the heap's top (n > 0 entries before, n − 1 after). The hole left at the top goes
+ * down along the larger children to a leaf, one branch-free compare per level, and the last
+ * entry goes into it and up: it came from the bottom, so it seldom rises far. */
+static void pop_top(ns__heap_entry *h, uint32_t n)
+{
+    ns__heap_entry x = h[--n];
+    uint32_t i = 0;
+    for (uint32_t c = 1; c < n; c = 2 * i + 1) {
+        c += (uint32_t)(c + 1 < n && h[c + 1] > h[c]);
+        h[i] = h[c];
+        i = c;
+    }
+    while (i > 0 && h[(i - 1) / 2] < x) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
     }
     h[i] = x;
 }
@@ -288,15 +316,14 @@ static void choose(ns__pass *p)
     ns__heap_entry *heap = p->w->heap;
     uint32_t n = 0;
     for (uint32_t i = 0; i < p->npick; i++) {
-        if (pk[i].kind != NS__DESPAWN) heap[n++] = (ns__heap_entry){pk[i].priority, i};
+        if (pk[i].kind != NS__DESPAWN) heap[n++] = heap_key(pk[i].priority, i);
         else if (!try_add(p, &pk[i])) p->stats.deferred++;
     }
     for (uint32_t i = n / 2; i-- > 0;) sift_down(heap, n, i);
     uint32_t misses = 0;
     while (n > 0 && misses < NS__MAX_MISSES) {
-        uint32_t top = heap[0].pick;
-        heap[0] = heap[--n];
-        sift_down(heap, n, 0);
+        uint32_t top = heap_pick(heap[0]);
+        pop_top(heap, n--);
         if (try_add(p, &pk[top])) {
             misses = 0;
         } else {
@@ -357,7 +384,7 @@ void ns__sort_chosen(ns__pass *p)
     ns_world *w = p->w;
     const uint32_t n = p->nchosen;
     bool keys = n <= 0x8000u && p->now >= 128u;
-    uint64_t *key = (uint64_t *)(void *)w->heap; /* choose() is done with the heap */
+    uint64_t *key = w->heap; /* choose() is done with the heap */
     for (uint32_t i = 0; keys && i < n; i++) {
         const ns__pick *k = &w->chosen[i];
         uint64_t g = (uint64_t)k->kind << 23;
