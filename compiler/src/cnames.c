@@ -142,13 +142,17 @@ static void reject_reserved(nsc_checker *c, const char *name, what w, nsc_loc lo
  * chance). The second pass reports: a name whose fingerprint is unique cannot collide, so only
  * the few others go into the exact map with their owners. Storing every name with its owner
  * cost about 5 KB per one-field struct (idl/SPEC.md section 8.1). */
-static uint32_t fingerprint(const char *name)
+static uint32_t mix(uint64_t h)
 {
-    uint64_t h = nsc_fnv1a(name, strlen(name), NSC_FNV_OFFSET);
     h ^= h >> 33;
     h *= UINT64_C(0xff51afd7ed558ccd);
     h ^= h >> 33;
     return (uint32_t)(h >> 32);
+}
+
+static uint32_t fingerprint(const char *name)
+{
+    return mix(nsc_fnv1a(name, strlen(name), NSC_FNV_OFFSET));
 }
 
 static void record_fingerprint(nsc_checker *c, uint32_t fp)
@@ -349,21 +353,50 @@ static const char *joined(nsc_checker *c, const char *stem, const char *suffix)
     return nsc_arena_concat(c->a, stem, suffix, (const char *)NULL);
 }
 
+/* A stem the names of one declaration share, with its FNV-1a state: a name's fingerprint
+ * continues the stem's hash over the suffix, so a name is only spelled out when it may collide
+ * (its fingerprint repeats) or be reserved (the stem does not start with a safe prefix). Tens
+ * of names per declaration, most of a large schema's check time when each was built. */
+typedef struct stem {
+    const char *text;
+    uint64_t    hash;
+    bool        safe; /* starts with the unit's unreserved prefix: no name under it is reserved */
+} stem;
+
+static stem make_stem(const nsc_checker *c, const char *text)
+{
+    size_t n = c->unreserved.len;
+    bool safe = n && (!strncmp(text, c->unreserved.lower, n) || !strncmp(text, c->unreserved.upper, n));
+    return (stem){text, nsc_fnv1a(text, strlen(text), NSC_FNV_OFFSET), safe};
+}
+
+static void claim_joined(nsc_checker *c, const stem *st, const char *suffix, const nsc_decl *d, what w, what place,
+                         nsc_loc loc)
+{
+    uint32_t fp = mix(nsc_fnv1a(suffix, strlen(suffix), st->hash));
+    if (!c->cname_fps.sorted) {
+        record_fingerprint(c, fp);
+        return;
+    }
+    if (st->safe && !fingerprint_repeats(c, fp)) return;
+    claim_as(c, joined(c, st->text, suffix), d, w, place, loc);
+}
+
 static void claim_record(nsc_checker *c, const nsc_decl *d)
 {
     what w = describe("%s '%s'", nsc_decl_kind_name(d->kind), d->name.text);
     claim(c, nsc_cname(c->a, d), d, w, d->name.loc);
-    const char *stem = nsc_arena_concat(c->a, nsc_cname(c->a, d), "_", (const char *)NULL);
-    const char *upper = nsc_upper(c->a, stem), *setter = joined(c, stem, "set_");
-    for (size_t i = 0; i < nsc_record_suffix_count; i++)
-        claim(c, joined(c, stem, nsc_record_suffixes[i]), d, w, d->name.loc);
+    const char *lower = nsc_arena_concat(c->a, nsc_cname(c->a, d), "_", (const char *)NULL);
+    const stem st = make_stem(c, lower), upper = make_stem(c, nsc_upper(c->a, lower)),
+               setter = make_stem(c, joined(c, lower, "set_"));
+    for (size_t i = 0; i < nsc_record_suffix_count; i++) claim_joined(c, &st, nsc_record_suffixes[i], d, w, w, d->name.loc);
     for (size_t i = 0; i < sizeof record_macros / sizeof record_macros[0]; i++)
-        claim(c, joined(c, upper, record_macros[i]), d, w, d->name.loc);
+        claim_joined(c, &upper, record_macros[i], d, w, w, d->name.loc);
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
         what fw = describe("the helpers of field '%s' of '%s'", f->name.text, d->name.text);
         what fp = describe("field '%s' of '%s'", f->name.text, d->name.text);
-        claim_as(c, joined(c, setter, f->name.text), d, fw, fp, f->name.loc);
+        claim_joined(c, &setter, f->name.text, d, fw, fp, f->name.loc);
         if (!f->sem.type || !nsc_type_is_collection(f->sem.type)) continue;
         for (const char *const *sfx = nsc_collection_suffixes(f->sem.type); *sfx; sfx++)
             claim_as(c, nsc_coll_name(c->a, d, f, *sfx), d, fw, fp, f->name.loc);
