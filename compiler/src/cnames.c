@@ -357,21 +357,21 @@ static const char *joined(nsc_checker *c, const char *stem, const char *suffix)
  * continues the stem's hash over the suffix, so a name is only spelled out when it may collide
  * (its fingerprint repeats) or be reserved (the stem does not start with a safe prefix). Tens
  * of names per declaration, most of a large schema's check time when each was built. */
-typedef struct stem {
+typedef struct name_stem {
     const char *text;
     uint64_t    hash;
     bool        safe; /* starts with the unit's unreserved prefix: no name under it is reserved */
-} stem;
+} name_stem;
 
-static stem make_stem(const nsc_checker *c, const char *text)
+static name_stem make_stem(const nsc_checker *c, const char *text)
 {
     size_t n = c->unreserved.len;
     bool safe = n && (!strncmp(text, c->unreserved.lower, n) || !strncmp(text, c->unreserved.upper, n));
-    return (stem){text, nsc_fnv1a(text, strlen(text), NSC_FNV_OFFSET), safe};
+    return (name_stem){text, nsc_fnv1a(text, strlen(text), NSC_FNV_OFFSET), safe};
 }
 
-static void claim_joined(nsc_checker *c, const stem *st, const char *suffix, const nsc_decl *d, what w, what place,
-                         nsc_loc loc)
+static void claim_joined(nsc_checker *c, const name_stem *st, const char *suffix, const nsc_decl *d, what w,
+                         what place, nsc_loc loc)
 {
     uint32_t fp = mix(nsc_fnv1a(suffix, strlen(suffix), st->hash));
     if (!c->cname_fps.sorted) {
@@ -387,9 +387,10 @@ static void claim_record(nsc_checker *c, const nsc_decl *d)
     what w = describe("%s '%s'", nsc_decl_kind_name(d->kind), d->name.text);
     claim(c, nsc_cname(c->a, d), d, w, d->name.loc);
     const char *lower = nsc_arena_concat(c->a, nsc_cname(c->a, d), "_", (const char *)NULL);
-    const stem st = make_stem(c, lower), upper = make_stem(c, nsc_upper(c->a, lower)),
-               setter = make_stem(c, joined(c, lower, "set_"));
-    for (size_t i = 0; i < nsc_record_suffix_count; i++) claim_joined(c, &st, nsc_record_suffixes[i], d, w, w, d->name.loc);
+    const name_stem st = make_stem(c, lower), upper = make_stem(c, nsc_upper(c->a, lower)),
+                    setter = make_stem(c, joined(c, lower, "set_"));
+    for (size_t i = 0; i < nsc_record_suffix_count; i++)
+        claim_joined(c, &st, nsc_record_suffixes[i], d, w, w, d->name.loc);
     for (size_t i = 0; i < sizeof record_macros / sizeof record_macros[0]; i++)
         claim_joined(c, &upper, record_macros[i], d, w, w, d->name.loc);
     for (size_t i = 0; i < d->nfields; i++) {
