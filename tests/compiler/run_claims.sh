@@ -15,6 +15,7 @@
 set -u
 every=1
 if [ "${1:-}" = --every ]; then every=$2; shift 2; fi
+[ "$every" -ge 1 ] 2>/dev/null || { echo "run_claims.sh: --every needs a count of 1 or more"; exit 2; }
 nsc=$1
 shift
 case "$nsc" in /*) ;; *) nsc=$(pwd)/$nsc ;; esac

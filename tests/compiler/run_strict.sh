@@ -7,11 +7,11 @@
 # Every DIR/*.netschema (and every DIR/*.gen.sh, a script that writes a schema to the path it is
 # given: for inputs too long to keep as a file) is compiled with netschemac -o, in each codec mode
 # (--codec inline and --codec table, and the table mode split over three sources with --split 3);
-# every generated <stem>.ns*.c is then compiled (-O2 -c, so the
-# optimizer's warnings count too) by each of gcc, clang, g++ and clang++ that is installed. Under the sanitizer build netschemac itself runs with
-# UBSan, which catches undefined behaviour in the emitter; that build passes --emit-only, which
-# skips compiling the C: the other build of `make test` compiles the same bytes. At least one C
-# compiler must exist.
+# every generated <stem>.ns*.c is then compiled (-O2 -c, so the optimizer's warnings count too) by
+# each of gcc, clang, g++ and clang++ that is installed. Under the sanitizer build netschemac itself
+# runs with ASan and UBSan, which catch undefined behaviour in the emitter; that build passes
+# --emit-only, which skips compiling the C: the other build of `make test` compiles the same bytes.
+# At least one C compiler must exist.
 # DIR is on the include path too: a schema with extern structs keeps its <prefix>_extern.h there.
 # netschemac also writes a --depfile into a directory that does not exist yet: it must create it,
 # as -o creates the output directory, and list the schema.
