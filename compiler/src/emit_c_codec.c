@@ -1009,11 +1009,26 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
     nsc_p_line(c, "%s", signature(g, d, true));
     nsc_p_open(c, "{");
     prologue(g, d, true);
-    nsc_p_comment(c, "A local copy keeps the writer in registers (netschema/bits.h).");
-    nsc_p_line(c, "ns_writer w = *wp;");
+    /* A record of bools and 32-bit deltas has a known worst size: one test for room for all of
+     * it (ns_record, netschema/bits.h) instead of one per put. */
+    bool sends = false, uses_ref = false;
+    for (size_t i = 0; i < l->nslots; i++) {
+        bool sent = sent_condition(g, d, &l->slots[i]) != NULL;
+        sends |= sent;
+        uses_ref |= sent && !l->slots[i].predicted;
+    }
+    const unsigned worst = sends ? record_worst_bytes(g, d) : 0;
+    const bool profiled = d->kind != NSC_D_STRUCT; /* struct writes are counted in their collection's slot */
+    if (worst) {
+        /* The record holds the pending bits, so the caller's writer is read once at its start and
+         * written once at its end: a local copy would only add a copy in and a copy out. */
+        nsc_p_comment(c, "The record keeps the writer's state in registers: the writer is used in place.");
+        if (profiled) nsc_p_line(c, "NS_PROFILE_BEFORE(before, wp);");
+    } else {
+        nsc_p_comment(c, "A local copy keeps the writer in registers (netschema/bits.h).");
+        nsc_p_line(c, "ns_writer w = *wp;");
+    }
     nsc_strbuf any = NSC_STRBUF_INIT;
-    bool uses_ref = false;
-    for (size_t i = 0; i < l->nslots; i++) uses_ref |= sent_condition(g, d, &l->slots[i]) && !l->slots[i].predicted;
     if (!uses_ref) nsc_p_line(c, "(void)ref; /* every field sent is predicted */");
     for (size_t i = 0; i < l->nslots; i++) {
         const nsc_slot *s = &l->slots[i];
@@ -1024,9 +1039,6 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
         else nsc_p_line(c, "const bool c%zu = %s && %s; /* %s */", i, cond, diff, s->path);
         nsc_sb_printf(&any, "%sc%zu", any.len ? " | " : "", i);
     }
-    /* A record of bools and 32-bit deltas has a known worst size: one test for room for all of
-     * it (ns_record, netschema/bits.h) instead of one per put. */
-    const unsigned worst = any.len ? record_worst_bytes(g, d) : 0;
     const char *wr = worst ? "&rec" : "&w", *put = worst ? "ns_record" : "ns_write";
     if (any.len == 0) {
         nsc_p_line(c, "(void)cur;");
@@ -1035,7 +1047,7 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
         nsc_p_line(c, "const bool any = %s;", nsc_sb_str(&any));
         if (worst) {
             nsc_p_line(c, "uint8_t spill[%uu + 8u]; /* the record when the buffer may not hold its worst case */", worst);
-            nsc_p_line(c, "ns_record rec = ns_record_begin(&w, spill, %uu);", worst);
+            nsc_p_line(c, "ns_record rec = ns_record_begin(wp, spill, %uu);", worst);
         }
         nsc_p_line(c, "if (sent > 1) %s_bool(%s, any);", put, wr);
         nsc_p_open(c, "if (any || sent == 1) {");
@@ -1069,14 +1081,14 @@ static void write_fn(nsc_cgen *g, const nsc_decl *d)
             if (!always) nsc_p_close(c, "}");
         }
         nsc_p_close(c, "}");
-        if (worst) nsc_p_line(c, "ns_record_end(&w, &rec, spill);");
+        if (worst) nsc_p_line(c, "ns_record_end(wp, &rec, spill);");
     }
     nsc_sb_free(&any);
-    if (d->kind != NSC_D_STRUCT) /* the bandwidth profile (netschema/profile.h): nothing without NS_PROFILE */
-        nsc_p_line(c, "NS_PROFILE_WRITE(&%s, wp, &w, %s);", nsc_cg_fn(g, d, "desc"),
+    if (profiled) /* the bandwidth profile (netschema/profile.h): nothing without NS_PROFILE */
+        nsc_p_line(c, "NS_PROFILE_WRITE(&%s, %s, %s);", nsc_cg_fn(g, d, "desc"), worst ? "&before, wp" : "wp, &w",
                    d->kind == NSC_D_COMPONENT ? "base, to, NULL" : d->kind == NSC_D_INPUT ? "NULL, NS_TO_OWNER, prev" : "NULL, NS_TO_OWNER, NULL");
-    nsc_p_line(c, "*wp = w;");
-    nsc_p_line(c, "return ns_writer_status(&w);");
+    if (!worst) nsc_p_line(c, "*wp = w;");
+    nsc_p_line(c, "return ns_writer_status(%s);", worst ? "wp" : "&w");
     nsc_p_close(c, "}");
 }
 

@@ -70,7 +70,9 @@ typedef struct ns_reader {
  * a copy: a writer or reader that lives in a local variable and is only handed to these
  * functions stays in registers, because the compiler can see that stores into the buffer never
  * touch it. Functions that take a caller's ns_writer * (generated _write functions) copy it to a
- * local first and store it back at the end. */
+ * local first and store it back at the end, except those that write one ns_record (below): the
+ * record holds the pending bits in registers, so they read the writer at its start and write it
+ * at its end in place. */
 
 /* Starts writing at the beginning of buf, which holds capacity bytes (buf may be NULL if 0). */
 static inline void ns_writer_init(ns_writer *w, void *buf, size_t capacity)

@@ -94,8 +94,12 @@ void ns_profile_write(struct ns_profile *p, const ns_type_desc *t, const ns_writ
     do {                                                                                     \
         if ((before)->profile) ns_profile_write((before)->profile, desc, before, after, base, to, ref); \
     } while (0)
+/* NS_PROFILE_BEFORE(name, w): a copy of writer w, named name, for a _write that writes through
+ * its caller's writer in place (a record, netschema/bits.h) to hand NS_PROFILE_WRITE as before. */
+#define NS_PROFILE_BEFORE(name, w) const ns_writer name = *(w)
 #else
 #define NS_PROFILE_WRITE(desc, before, after, base, to, ref) ((void)0)
+#define NS_PROFILE_BEFORE(name, w) ((void)0)
 #endif
 
 #ifdef __cplusplus

@@ -2197,8 +2197,8 @@ ns_status arr_Keys_write(ns_writer *wp, const arr_Keys_snap *cur, const arr_Keys
     if (st != NS_OK) return st;
     const arr_Keys_snap *ref = prev ? prev : &arr_Keys_snap_default;
     const unsigned sent = 6u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     const bool c0 = cur->down[0] != ref->down[0]; /* down[0] */
     const bool c1 = cur->down[1] != ref->down[1]; /* down[1] */
     const bool c2 = cur->down[2] != ref->down[2]; /* down[2] */
@@ -2207,7 +2207,7 @@ ns_status arr_Keys_write(ns_writer *wp, const arr_Keys_snap *cur, const arr_Keys
     const bool c5 = cur->axes[1] != ref->axes[1]; /* axes[1] */
     const bool any = c0 | c1 | c2 | c3 | c4 | c5;
     uint8_t spill[11u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 11u);
+    ns_record rec = ns_record_begin(wp, spill, 11u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_bool(&rec, c0);
@@ -2217,10 +2217,9 @@ ns_status arr_Keys_write(ns_writer *wp, const arr_Keys_snap *cur, const arr_Keys
         ns_record_changed_delta_i32(&rec, c4, cur->axes[0], ref->axes[0]);
         ns_record_changed_delta_i32(&rec, c5, cur->axes[1], ref->axes[1]);
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&arr_Keys_desc, wp, &w, NULL, NS_TO_OWNER, prev);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&arr_Keys_desc, &before, wp, NULL, NS_TO_OWNER, prev);
+    return ns_writer_status(wp);
 }
 
 ns_status arr_Keys_read(ns_reader *r, arr_Keys_snap *out, const arr_Keys_snap *prev)

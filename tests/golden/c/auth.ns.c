@@ -592,21 +592,20 @@ ns_status au_Marker_write(ns_writer *wp, const au_Marker_snap *cur, const ns_bas
     const au_Marker_snap *ref = au_Marker_reference(base, &pred);
     (void)to;
     const unsigned sent = 1u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     (void)ref; /* every field sent is predicted */
     const bool c0 = cur->kind != pred.s0; /* kind */
     const bool any = c0;
     uint8_t spill[5u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 5u);
+    ns_record rec = ns_record_begin(wp, spill, 5u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->kind, pred.s0);
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&au_Marker_desc, wp, &w, base, to, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&au_Marker_desc, &before, wp, base, to, NULL);
+    return ns_writer_status(wp);
 }
 
 ns_status au_Marker_read(ns_reader *r, au_Marker_snap *out, const ns_baselines *base, ns_audience to)

@@ -72,23 +72,21 @@ ns_status bag_Item_write(ns_writer *wp, const bag_Item_snap *cur, const bag_Item
     if (st != NS_OK) return st;
     const bag_Item_snap *ref = ref_in ? ref_in : &bag_Item_snap_default;
     const unsigned sent = 3u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->kind != ref->kind; /* kind */
     const bool c1 = cur->count != ref->count; /* count */
     const bool c2 = cur->durability != ref->durability; /* durability */
     const bool any = c0 | c1 | c2;
     uint8_t spill[15u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 15u);
+    ns_record rec = ns_record_begin(wp, spill, 15u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->kind, ref->kind);
         ns_record_changed_delta_i32(&rec, c1, cur->count, ref->count);
         ns_record_changed_delta_i32(&rec, c2, cur->durability, ref->durability);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status bag_Item_read(ns_reader *r, bag_Item_snap *out, const bag_Item_snap *ref_in)

@@ -67,21 +67,19 @@ ns_status game_common_ItemStack_write(ns_writer *wp, const game_common_ItemStack
     if (st != NS_OK) return st;
     const game_common_ItemStack_snap *ref = ref_in ? ref_in : &game_common_ItemStack_snap_default;
     const unsigned sent = 2u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->kind != ref->kind; /* kind */
     const bool c1 = cur->count != ref->count; /* count */
     const bool any = c0 | c1;
     uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 10u);
+    ns_record rec = ns_record_begin(wp, spill, 10u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->kind, ref->kind);
         ns_record_changed_delta_i32(&rec, c1, cur->count, ref->count);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status game_common_ItemStack_read(ns_reader *r, game_common_ItemStack_snap *out, const game_common_ItemStack_snap *ref_in)

@@ -87,21 +87,19 @@ ns_status e2e_Pair_write(ns_writer *wp, const e2e_Pair_snap *cur, const e2e_Pair
     if (st != NS_OK) return st;
     const e2e_Pair_snap *ref = ref_in ? ref_in : &e2e_Pair_snap_default;
     const unsigned sent = 2u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->a != ref->a; /* a */
     const bool c1 = cur->b != ref->b; /* b */
     const bool any = c0 | c1;
     uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 10u);
+    ns_record rec = ns_record_begin(wp, spill, 10u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->a, ref->a);
         ns_record_changed_delta_i32(&rec, c1, cur->b, ref->b);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status e2e_Pair_read(ns_reader *r, e2e_Pair_snap *out, const e2e_Pair_snap *ref_in)
@@ -3528,14 +3526,14 @@ ns_status e2e_OwnerOnly_write(ns_writer *wp, const e2e_OwnerOnly_snap *cur, cons
     const bool owner = (to & NS_TO_OWNER) != 0;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = owner ? (full ? 2u : 1u) : (full ? 0u : 0u);
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     (void)ref; /* every field sent is predicted */
     const bool c0 = owner && cur->secret != pred.s0; /* secret */
     const bool c1 = owner && full && cur->level != pred.s1; /* level */
     const bool any = c0 | c1;
     uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 10u);
+    ns_record rec = ns_record_begin(wp, spill, 10u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         if (owner) {
@@ -3545,10 +3543,9 @@ ns_status e2e_OwnerOnly_write(ns_writer *wp, const e2e_OwnerOnly_snap *cur, cons
             ns_record_changed_delta_i32(&rec, c1, cur->level, pred.s1);
         }
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&e2e_OwnerOnly_desc, wp, &w, base, to, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&e2e_OwnerOnly_desc, &before, wp, base, to, NULL);
+    return ns_writer_status(wp);
 }
 
 ns_status e2e_OwnerOnly_read(ns_reader *r, e2e_OwnerOnly_snap *out, const ns_baselines *base, ns_audience to)
@@ -3832,15 +3829,15 @@ ns_status e2e_Controls_write(ns_writer *wp, const e2e_Controls_snap *cur, const 
     if (st != NS_OK) return st;
     const e2e_Controls_snap *ref = prev ? prev : &e2e_Controls_snap_default;
     const unsigned sent = 4u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     const bool c0 = (((cur->stick[0] ^ ref->stick[0]) | (cur->stick[1] ^ ref->stick[1])) != 0); /* stick */
     const bool c1 = cur->fire != ref->fire; /* fire */
     const bool c2 = cur->weapon != ref->weapon; /* weapon */
     const bool c3 = cur->tick != ref->tick; /* tick */
     const bool any = c0 | c1 | c2 | c3;
     uint8_t spill[20u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 20u);
+    ns_record rec = ns_record_begin(wp, spill, 20u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->stick[0], ref->stick[0]);
@@ -3851,10 +3848,9 @@ ns_status e2e_Controls_write(ns_writer *wp, const e2e_Controls_snap *cur, const 
         ns_record_changed_delta_i32(&rec, c2, cur->weapon, ref->weapon);
         ns_record_changed_delta_u32(&rec, c3, cur->tick, ref->tick);
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&e2e_Controls_desc, wp, &w, NULL, NS_TO_OWNER, prev);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&e2e_Controls_desc, &before, wp, NULL, NS_TO_OWNER, prev);
+    return ns_writer_status(wp);
 }
 
 ns_status e2e_Controls_read(ns_reader *r, e2e_Controls_snap *out, const e2e_Controls_snap *prev)

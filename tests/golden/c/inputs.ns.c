@@ -551,20 +551,19 @@ ns_status ctl_Emote_write(ns_writer *wp, const ctl_Emote_snap *cur)
     if (st != NS_OK) return st;
     const ctl_Emote_snap *ref = &ctl_Emote_snap_default;
     const unsigned sent = 1u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     const bool c0 = cur->id != ref->id; /* id */
     const bool any = c0;
     uint8_t spill[5u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 5u);
+    ns_record rec = ns_record_begin(wp, spill, 5u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->id, ref->id);
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&ctl_Emote_desc, wp, &w, NULL, NS_TO_OWNER, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&ctl_Emote_desc, &before, wp, NULL, NS_TO_OWNER, NULL);
+    return ns_writer_status(wp);
 }
 
 ns_status ctl_Emote_read(ns_reader *r, ctl_Emote_snap *out)

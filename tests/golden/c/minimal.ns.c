@@ -121,13 +121,13 @@ ns_status minimal_Position_write(ns_writer *wp, const minimal_Position_snap *cur
     const minimal_Position_snap *ref = minimal_Position_reference(base, &pred);
     (void)to;
     const unsigned sent = 1u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     (void)ref; /* every field sent is predicted */
     const bool c0 = (((cur->value[0] ^ pred.s0[0]) | (cur->value[1] ^ pred.s0[1]) | (cur->value[2] ^ pred.s0[2])) != 0); /* value */
     const bool any = c0;
     uint8_t spill[15u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 15u);
+    ns_record rec = ns_record_begin(wp, spill, 15u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->value[0], pred.s0[0]);
@@ -136,10 +136,9 @@ ns_status minimal_Position_write(ns_writer *wp, const minimal_Position_snap *cur
             ns_record_delta_i32(&rec, cur->value[2], pred.s0[2]);
         }
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&minimal_Position_desc, wp, &w, base, to, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&minimal_Position_desc, &before, wp, base, to, NULL);
+    return ns_writer_status(wp);
 }
 
 ns_status minimal_Position_read(ns_reader *r, minimal_Position_snap *out, const ns_baselines *base, ns_audience to)

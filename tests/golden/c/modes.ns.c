@@ -179,8 +179,8 @@ ns_status modes_Avatar_write(ns_writer *wp, const modes_Avatar_snap *cur, const 
     const bool custom = (to & NS_TO_CUSTOM) != 0;
     const bool full = ns_baselines_count(base) == 0;
     const unsigned sent = predicting ? (custom ? (full ? 5u : 4u) : (full ? 4u : 3u)) : (custom ? 4u : 3u);
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     (void)ref; /* every field sent is predicted */
     const bool c0 = cur->pos != pred.s0; /* pos */
     const bool c1 = owner && cur->ammo != pred.s1; /* ammo */
@@ -191,7 +191,7 @@ ns_status modes_Avatar_write(ns_writer *wp, const modes_Avatar_snap *cur, const 
     const bool c6 = predicting && full && cur->kind != pred.s6; /* kind */
     const bool any = c0 | c1 | c2 | c3 | c4 | c5 | c6;
     uint8_t spill[35u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 35u);
+    ns_record rec = ns_record_begin(wp, spill, 35u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->pos, pred.s0);
@@ -214,10 +214,9 @@ ns_status modes_Avatar_write(ns_writer *wp, const modes_Avatar_snap *cur, const 
             ns_record_changed_delta_i32(&rec, c6, cur->kind, pred.s6);
         }
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&modes_Avatar_desc, wp, &w, base, to, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&modes_Avatar_desc, &before, wp, base, to, NULL);
+    return ns_writer_status(wp);
 }
 
 ns_status modes_Avatar_read(ns_reader *r, modes_Avatar_snap *out, const ns_baselines *base, ns_audience to)
@@ -536,15 +535,15 @@ ns_status modes_Stance_write(ns_writer *wp, const modes_Stance_snap *cur, const 
     const bool owner = (to & NS_TO_OWNER) != 0;
     const bool predicting = (to & NS_TO_PREDICTED) != 0;
     const unsigned sent = predicting ? 2u : 0u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     (void)ref; /* every field sent is predicted */
     const bool c0 = predicting && cur->lean != pred.s0; /* lean */
     const bool c1 = owner && predicting && cur->crouch != pred.s1; /* crouch */
     const bool c2 = !owner && predicting && cur->peek != pred.s2; /* peek */
     const bool any = c0 | c1 | c2;
     uint8_t spill[15u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 15u);
+    ns_record rec = ns_record_begin(wp, spill, 15u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         if (predicting) {
@@ -557,10 +556,9 @@ ns_status modes_Stance_write(ns_writer *wp, const modes_Stance_snap *cur, const 
             ns_record_changed_delta_i32(&rec, c2, cur->peek, pred.s2);
         }
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&modes_Stance_desc, wp, &w, base, to, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&modes_Stance_desc, &before, wp, base, to, NULL);
+    return ns_writer_status(wp);
 }
 
 ns_status modes_Stance_read(ns_reader *r, modes_Stance_snap *out, const ns_baselines *base, ns_audience to)
@@ -789,14 +787,14 @@ ns_status modes_Plain_write(ns_writer *wp, const modes_Plain_snap *cur, const ns
     const modes_Plain_snap *ref = modes_Plain_reference(base, &pred);
     const bool owner = (to & NS_TO_OWNER) != 0;
     const unsigned sent = owner ? 2u : 1u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     (void)ref; /* every field sent is predicted */
     const bool c0 = cur->hp != pred.s0; /* hp */
     const bool c1 = owner && cur->clip != pred.s1; /* clip */
     const bool any = c0 | c1;
     uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 10u);
+    ns_record rec = ns_record_begin(wp, spill, 10u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_u32(&rec, c0, cur->hp, pred.s0);
@@ -804,10 +802,9 @@ ns_status modes_Plain_write(ns_writer *wp, const modes_Plain_snap *cur, const ns
             ns_record_changed_delta_i32(&rec, c1, cur->clip, pred.s1);
         }
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&modes_Plain_desc, wp, &w, base, to, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&modes_Plain_desc, &before, wp, base, to, NULL);
+    return ns_writer_status(wp);
 }
 
 ns_status modes_Plain_read(ns_reader *r, modes_Plain_snap *out, const ns_baselines *base, ns_audience to)
@@ -1035,15 +1032,15 @@ ns_status modes_Owned_write(ns_writer *wp, const modes_Owned_snap *cur, const ns
     const bool owner = (to & NS_TO_OWNER) != 0;
     const bool predicting = (to & NS_TO_PREDICTED) != 0;
     const unsigned sent = owner ? 2u : 0u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     (void)ref; /* every field sent is predicted */
     const bool c0 = owner && predicting && cur->near != pred.s0; /* near */
     const bool c1 = owner && !predicting && cur->far != pred.s1; /* far */
     const bool c2 = owner && cur->always != pred.s2; /* always */
     const bool any = c0 | c1 | c2;
     uint8_t spill[15u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 15u);
+    ns_record rec = ns_record_begin(wp, spill, 15u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         if (owner && predicting) {
@@ -1056,10 +1053,9 @@ ns_status modes_Owned_write(ns_writer *wp, const modes_Owned_snap *cur, const ns
             ns_record_changed_delta_i32(&rec, c2, cur->always, pred.s2);
         }
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&modes_Owned_desc, wp, &w, base, to, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&modes_Owned_desc, &before, wp, base, to, NULL);
+    return ns_writer_status(wp);
 }
 
 ns_status modes_Owned_read(ns_reader *r, modes_Owned_snap *out, const ns_baselines *base, ns_audience to)

@@ -54,21 +54,19 @@ ns_status game_core_Vec2i_write(ns_writer *wp, const game_core_Vec2i_snap *cur, 
     if (st != NS_OK) return st;
     const game_core_Vec2i_snap *ref = ref_in ? ref_in : &game_core_Vec2i_snap_default;
     const unsigned sent = 2u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->x != ref->x; /* x */
     const bool c1 = cur->y != ref->y; /* y */
     const bool any = c0 | c1;
     uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 10u);
+    ns_record rec = ns_record_begin(wp, spill, 10u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->x, ref->x);
         ns_record_changed_delta_i32(&rec, c1, cur->y, ref->y);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status game_core_Vec2i_read(ns_reader *r, game_core_Vec2i_snap *out, const game_core_Vec2i_snap *ref_in)
@@ -163,15 +161,14 @@ ns_status game_core_Bounds_write(ns_writer *wp, const game_core_Bounds_snap *cur
     if (st != NS_OK) return st;
     const game_core_Bounds_snap *ref = ref_in ? ref_in : &game_core_Bounds_snap_default;
     const unsigned sent = 4u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->min.x != ref->min.x; /* min.x */
     const bool c1 = cur->min.y != ref->min.y; /* min.y */
     const bool c2 = cur->max.x != ref->max.x; /* max.x */
     const bool c3 = cur->max.y != ref->max.y; /* max.y */
     const bool any = c0 | c1 | c2 | c3;
     uint8_t spill[20u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 20u);
+    ns_record rec = ns_record_begin(wp, spill, 20u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->min.x, ref->min.x);
@@ -179,9 +176,8 @@ ns_status game_core_Bounds_write(ns_writer *wp, const game_core_Bounds_snap *cur
         ns_record_changed_delta_i32(&rec, c2, cur->max.x, ref->max.x);
         ns_record_changed_delta_i32(&rec, c3, cur->max.y, ref->max.y);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status game_core_Bounds_read(ns_reader *r, game_core_Bounds_snap *out, const game_core_Bounds_snap *ref_in)
@@ -283,21 +279,19 @@ ns_status game_core_Stats_write(ns_writer *wp, const game_core_Stats_snap *cur, 
     if (st != NS_OK) return st;
     const game_core_Stats_snap *ref = ref_in ? ref_in : &game_core_Stats_snap_default;
     const unsigned sent = 2u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->strength != ref->strength; /* strength */
     const bool c1 = cur->agility != ref->agility; /* agility */
     const bool any = c0 | c1;
     uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 10u);
+    ns_record rec = ns_record_begin(wp, spill, 10u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->strength, ref->strength);
         ns_record_changed_delta_i32(&rec, c1, cur->agility, ref->agility);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status game_core_Stats_read(ns_reader *r, game_core_Stats_snap *out, const game_core_Stats_snap *ref_in)

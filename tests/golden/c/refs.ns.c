@@ -55,21 +55,19 @@ ns_status rf_Aim_write(ns_writer *wp, const rf_Aim_snap *cur, const rf_Aim_snap 
     if (st != NS_OK) return st;
     const rf_Aim_snap *ref = ref_in ? ref_in : &rf_Aim_snap_default;
     const unsigned sent = 2u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->at != ref->at; /* at */
     const bool c1 = cur->slot != ref->slot; /* slot */
     const bool any = c0 | c1;
     uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 10u);
+    ns_record rec = ns_record_begin(wp, spill, 10u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_u32(&rec, c0, cur->at, ref->at);
         ns_record_changed_delta_i32(&rec, c1, cur->slot, ref->slot);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status rf_Aim_read(ns_reader *r, rf_Aim_snap *out, const rf_Aim_snap *ref_in)
@@ -163,23 +161,21 @@ ns_status rf_Pack_write(ns_writer *wp, const rf_Pack_snap *cur, const rf_Pack_sn
     if (st != NS_OK) return st;
     const rf_Pack_snap *ref = ref_in ? ref_in : &rf_Pack_snap_default;
     const unsigned sent = 3u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->one != ref->one; /* one */
     const bool c1 = cur->aim.at != ref->aim.at; /* aim.at */
     const bool c2 = cur->aim.slot != ref->aim.slot; /* aim.slot */
     const bool any = c0 | c1 | c2;
     uint8_t spill[15u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 15u);
+    ns_record rec = ns_record_begin(wp, spill, 15u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_u32(&rec, c0, cur->one, ref->one);
         ns_record_changed_delta_u32(&rec, c1, cur->aim.at, ref->aim.at);
         ns_record_changed_delta_i32(&rec, c2, cur->aim.slot, ref->aim.slot);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status rf_Pack_read(ns_reader *r, rf_Pack_snap *out, const rf_Pack_snap *ref_in)
@@ -283,23 +279,21 @@ ns_status rf_Duo_write(ns_writer *wp, const rf_Duo_snap *cur, const rf_Duo_snap 
     if (st != NS_OK) return st;
     const rf_Duo_snap *ref = ref_in ? ref_in : &rf_Duo_snap_default;
     const unsigned sent = 3u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->two[0] != ref->two[0]; /* two[0] */
     const bool c1 = cur->two[1] != ref->two[1]; /* two[1] */
     const bool c2 = cur->n != ref->n; /* n */
     const bool any = c0 | c1 | c2;
     uint8_t spill[15u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 15u);
+    ns_record rec = ns_record_begin(wp, spill, 15u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_u32(&rec, c0, cur->two[0], ref->two[0]);
         ns_record_changed_delta_u32(&rec, c1, cur->two[1], ref->two[1]);
         ns_record_changed_delta_i32(&rec, c2, cur->n, ref->n);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status rf_Duo_read(ns_reader *r, rf_Duo_snap *out, const rf_Duo_snap *ref_in)
@@ -395,19 +389,17 @@ ns_status rf_Point_write(ns_writer *wp, const rf_Point_snap *cur, const rf_Point
     if (st != NS_OK) return st;
     const rf_Point_snap *ref = ref_in ? ref_in : &rf_Point_snap_default;
     const unsigned sent = 1u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->x != ref->x; /* x */
     const bool any = c0;
     uint8_t spill[5u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 5u);
+    ns_record rec = ns_record_begin(wp, spill, 5u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->x, ref->x);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status rf_Point_read(ns_reader *r, rf_Point_snap *out, const rf_Point_snap *ref_in)
@@ -491,21 +483,19 @@ ns_status rf_Beam_write(ns_writer *wp, const rf_Beam_snap *cur, const rf_Beam_sn
     if (st != NS_OK) return st;
     const rf_Beam_snap *ref = ref_in ? ref_in : &rf_Beam_snap_default;
     const unsigned sent = 2u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->from != ref->from; /* from */
     const bool c1 = cur->to != ref->to; /* to */
     const bool any = c0 | c1;
     uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 10u);
+    ns_record rec = ns_record_begin(wp, spill, 10u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_u32(&rec, c0, cur->from, ref->from);
         ns_record_changed_delta_u32(&rec, c1, cur->to, ref->to);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status rf_Beam_read(ns_reader *r, rf_Beam_snap *out, const rf_Beam_snap *ref_in)
@@ -2933,21 +2923,20 @@ ns_status rf_Body_write(ns_writer *wp, const rf_Body_snap *cur, const ns_baselin
     const rf_Body_snap *ref = rf_Body_reference(base, &pred);
     (void)to;
     const unsigned sent = 1u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     (void)ref; /* every field sent is predicted */
     const bool c0 = cur->x != pred.s0; /* x */
     const bool any = c0;
     uint8_t spill[5u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 5u);
+    ns_record rec = ns_record_begin(wp, spill, 5u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->x, pred.s0);
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&rf_Body_desc, wp, &w, base, to, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&rf_Body_desc, &before, wp, base, to, NULL);
+    return ns_writer_status(wp);
 }
 
 ns_status rf_Body_read(ns_reader *r, rf_Body_snap *out, const ns_baselines *base, ns_audience to)

@@ -56,21 +56,19 @@ ns_status strk_Stat_write(ns_writer *wp, const strk_Stat_snap *cur, const strk_S
     if (st != NS_OK) return st;
     const strk_Stat_snap *ref = ref_in ? ref_in : &strk_Stat_snap_default;
     const unsigned sent = 2u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->level != ref->level; /* level */
     const bool c1 = cur->xp != ref->xp; /* xp */
     const bool any = c0 | c1;
     uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 10u);
+    ns_record rec = ns_record_begin(wp, spill, 10u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->level, ref->level);
         ns_record_changed_delta_i32(&rec, c1, cur->xp, ref->xp);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status strk_Stat_read(ns_reader *r, strk_Stat_snap *out, const strk_Stat_snap *ref_in)

@@ -118,14 +118,14 @@ ns_status vis_Secret_write(ns_writer *wp, const vis_Secret_snap *cur, const ns_b
     const vis_Secret_snap *ref = vis_Secret_reference(base, &pred);
     const bool owner = (to & NS_TO_OWNER) != 0;
     const unsigned sent = owner ? 2u : 0u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     (void)ref; /* every field sent is predicted */
     const bool c0 = owner && cur->gold != pred.s0; /* gold */
     const bool c1 = owner && cur->keys != pred.s1; /* keys */
     const bool any = c0 | c1;
     uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 10u);
+    ns_record rec = ns_record_begin(wp, spill, 10u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         if (owner) {
@@ -135,10 +135,9 @@ ns_status vis_Secret_write(ns_writer *wp, const vis_Secret_snap *cur, const ns_b
             ns_record_changed_delta_i32(&rec, c1, cur->keys, pred.s1);
         }
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&vis_Secret_desc, wp, &w, base, to, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&vis_Secret_desc, &before, wp, base, to, NULL);
+    return ns_writer_status(wp);
 }
 
 ns_status vis_Secret_read(ns_reader *r, vis_Secret_snap *out, const ns_baselines *base, ns_audience to)
@@ -858,23 +857,22 @@ ns_status vis_Spectated_write(ns_writer *wp, const vis_Spectated_snap *cur, cons
     const vis_Spectated_snap *ref = vis_Spectated_reference(base, &pred);
     const bool owner = (to & NS_TO_OWNER) != 0;
     const unsigned sent = owner ? 0u : 1u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
+    NS_PROFILE_BEFORE(before, wp);
     (void)ref; /* every field sent is predicted */
     const bool c0 = !owner && cur->emote != pred.s0; /* emote */
     const bool any = c0;
     uint8_t spill[5u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 5u);
+    ns_record rec = ns_record_begin(wp, spill, 5u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         if (!owner) {
             ns_record_changed_delta_i32(&rec, c0, cur->emote, pred.s0);
         }
     }
-    ns_record_end(&w, &rec, spill);
-    NS_PROFILE_WRITE(&vis_Spectated_desc, wp, &w, base, to, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    NS_PROFILE_WRITE(&vis_Spectated_desc, &before, wp, base, to, NULL);
+    return ns_writer_status(wp);
 }
 
 ns_status vis_Spectated_read(ns_reader *r, vis_Spectated_snap *out, const ns_baselines *base, ns_audience to)

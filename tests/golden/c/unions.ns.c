@@ -51,19 +51,17 @@ ns_status un_Circle_write(ns_writer *wp, const un_Circle_snap *cur, const un_Cir
     if (st != NS_OK) return st;
     const un_Circle_snap *ref = ref_in ? ref_in : &un_Circle_snap_default;
     const unsigned sent = 1u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->radius != ref->radius; /* radius */
     const bool any = c0;
     uint8_t spill[5u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 5u);
+    ns_record rec = ns_record_begin(wp, spill, 5u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->radius, ref->radius);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status un_Circle_read(ns_reader *r, un_Circle_snap *out, const un_Circle_snap *ref_in)
@@ -151,23 +149,21 @@ ns_status un_Box_write(ns_writer *wp, const un_Box_snap *cur, const un_Box_snap 
     if (st != NS_OK) return st;
     const un_Box_snap *ref = ref_in ? ref_in : &un_Box_snap_default;
     const unsigned sent = 3u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->w != ref->w; /* w */
     const bool c1 = cur->h != ref->h; /* h */
     const bool c2 = cur->solid != ref->solid; /* solid */
     const bool any = c0 | c1 | c2;
     uint8_t spill[10u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 10u);
+    ns_record rec = ns_record_begin(wp, spill, 10u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->w, ref->w);
         ns_record_changed_delta_i32(&rec, c1, cur->h, ref->h);
         ns_record_bool(&rec, c2);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status un_Box_read(ns_reader *r, un_Box_snap *out, const un_Box_snap *ref_in)
@@ -273,23 +269,21 @@ ns_status un_Capsule_write(ns_writer *wp, const un_Capsule_snap *cur, const un_C
     if (st != NS_OK) return st;
     const un_Capsule_snap *ref = ref_in ? ref_in : &un_Capsule_snap_default;
     const unsigned sent = 3u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->radius != ref->radius; /* radius */
     const bool c1 = cur->height != ref->height; /* height */
     const bool c2 = cur->axis != ref->axis; /* axis */
     const bool any = c0 | c1 | c2;
     uint8_t spill[15u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 15u);
+    ns_record rec = ns_record_begin(wp, spill, 15u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_changed_delta_i32(&rec, c0, cur->radius, ref->radius);
         ns_record_changed_delta_i32(&rec, c1, cur->height, ref->height);
         ns_record_changed_delta_i32(&rec, c2, cur->axis, ref->axis);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status un_Capsule_read(ns_reader *r, un_Capsule_snap *out, const un_Capsule_snap *ref_in)
@@ -715,19 +709,17 @@ ns_status un_Flag_write(ns_writer *wp, const un_Flag_snap *cur, const un_Flag_sn
     if (st != NS_OK) return st;
     const un_Flag_snap *ref = ref_in ? ref_in : &un_Flag_snap_default;
     const unsigned sent = 1u;
-    /* A local copy keeps the writer in registers (netschema/bits.h). */
-    ns_writer w = *wp;
+    /* The record keeps the writer's state in registers: the writer is used in place. */
     const bool c0 = cur->on != ref->on; /* on */
     const bool any = c0;
     uint8_t spill[1u + 8u]; /* the record when the buffer may not hold its worst case */
-    ns_record rec = ns_record_begin(&w, spill, 1u);
+    ns_record rec = ns_record_begin(wp, spill, 1u);
     if (sent > 1) ns_record_bool(&rec, any);
     if (any || sent == 1) {
         ns_record_bool(&rec, c0);
     }
-    ns_record_end(&w, &rec, spill);
-    *wp = w;
-    return ns_writer_status(&w);
+    ns_record_end(wp, &rec, spill);
+    return ns_writer_status(wp);
 }
 
 ns_status un_Flag_read(ns_reader *r, un_Flag_snap *out, const un_Flag_snap *ref_in)
