@@ -149,9 +149,22 @@ void nsc_cg_prediction_header(nsc_cgen *g)
     }
 }
 
-/* _backup and _restore: one memcpy per predicted field (snapshots hold no pointers; arrays,
- * strings, bytes and collections are copied whole, count and unused tail included). */
-/* _backup and _restore; with a value table (values), calling ns_table_copy_predicted. */
+/* Copies fields [from, to) of d, all predicted and adjacent in the snapshot: one memcpy of a
+ * field, or NS_COPY_FIELDS over a run of them (snapshots hold no pointers; arrays, strings,
+ * bytes and collections are copied whole, count and unused tail included). */
+static void copy_run(nsc_cgen *g, const nsc_decl *d, size_t from, size_t to, const char *dst, const char *src,
+                     const char *snap)
+{
+    const char *first = d->fields[from]->name.text, *last = d->fields[to - 1]->name.text;
+    if (to - from == 1)
+        nsc_p_line(g->c, "memcpy(&%s->%s, &%s->%s, sizeof %s->%s);", dst, first, src, first, dst, first);
+    else
+        nsc_p_line(g->c, "NS_COPY_FIELDS(%s, %s, %s, %s, %s);", dst, src, snap, first, last);
+}
+
+/* _backup and _restore: one copy per run of adjacent predicted fields (a component whose
+ * fields are all predicted copies one run); with a value table (values), calling
+ * ns_table_copy_predicted. */
 static void backup(nsc_cgen *g, const nsc_decl *d, const char *values)
 {
     if (d->kind != NSC_D_COMPONENT || count_predicted(d) == 0) return;
@@ -166,11 +179,11 @@ static void backup(nsc_cgen *g, const nsc_decl *d, const char *values)
             nsc_p_line(c, "void %s(const %s *from, %s *backup)", nsc_cg_fn(g, d, "backup"), snap, snap);
         nsc_p_open(c, "{");
         if (values) nsc_p_line(c, "ns_table_copy_predicted(&%s, %s, %s);", values, src, dst);
-        for (size_t i = 0; !values && i < d->nfields; i++) {
-            const nsc_field *f = d->fields[i];
-            if (!nsc_cg_predicted(d, f)) continue;
-            nsc_p_line(c, "memcpy(&%s->%s, &%s->%s, sizeof %s->%s);", dst, f->name.text, src, f->name.text, dst,
-                       f->name.text);
+        for (size_t i = 0; !values && i < d->nfields;) {
+            size_t end = i;
+            while (end < d->nfields && nsc_cg_predicted(d, d->fields[end])) end++;
+            if (end > i) copy_run(g, d, i, end, dst, src, snap);
+            i = end + (end == i);
         }
         nsc_p_close(c, "}");
     }

@@ -246,12 +246,19 @@ void ns_table_prediction_error(const ns_value_table *t, const void *predicted, c
 
 /* ---- _backup and _restore ---- */
 
+/* A run of adjacent predicted members goes in one copy, padding between them included, so that
+ * every byte of `into` is what the default mode's NS_COPY_FIELDS leaves (test_table_stream). */
 void ns_table_copy_predicted(const ns_value_table *t, const void *from, void *into)
 {
-    for (uint32_t i = 0; i < t->count; i++) {
-        const ns_value_field *f = &t->fields[i];
-        if (f->flags & NS_VAL_PREDICTED)
-            memcpy((uint8_t *)into + f->snap_offset, (const uint8_t *)from + f->snap_offset, f->snap_bytes);
+    for (uint32_t i = 0; i < t->count;) {
+        uint32_t end = i;
+        while (end < t->count && (t->fields[end].flags & NS_VAL_PREDICTED)) end++;
+        if (end > i) {
+            const ns_value_field *a = &t->fields[i], *z = &t->fields[end - 1];
+            memcpy((uint8_t *)into + a->snap_offset, (const uint8_t *)from + a->snap_offset,
+                   z->snap_offset + z->snap_bytes - a->snap_offset);
+        }
+        i = end + (end == i);
     }
 }
 

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "history.h"
 #include "status.h"
@@ -70,6 +71,13 @@ const void *ns_prediction_input(const ns_prediction *p, uint32_t t);
  * after t is no longer held (the correction is older than the ring). */
 ns_status ns_prediction_rollback(ns_prediction *p, uint32_t t, const void *authoritative, void *state, ns_step_fn step,
                                  void *ctx, uint32_t *steps);
+
+/* Copies the members first .. last of struct type T (declared in that order, so adjacent;
+ * padding between them is copied too) from *src to *dst in one memcpy. The generated
+ * <C>_backup and <C>_restore copy each run of adjacent predicted fields with it. */
+#define NS_COPY_FIELDS(dst, src, T, first, last)                                          \
+    memcpy((char *)(dst) + offsetof(T, first), (const char *)(src) + offsetof(T, first), \
+           offsetof(T, last) + sizeof((src)->last) - offsetof(T, first))
 
 /* ---- prediction errors over time ---- */
 

@@ -124,8 +124,9 @@ void ns_table_interpolate(const ns_value_table *t, const void *from, const void 
 void ns_table_prediction_error(const ns_value_table *t, const void *predicted, const void *authoritative,
                                float *out);
 
-/* Copies the NS_VAL_PREDICTED members of snapshot from into snapshot into, one member at a
- * time as the generated _backup and _restore do; the rest of into is left as it was. */
+/* Copies the NS_VAL_PREDICTED members of snapshot from into snapshot into, each run of adjacent
+ * ones (and the padding between them) in one copy, as the generated _backup and _restore do;
+ * the rest of into is left as it was. */
 void ns_table_copy_predicted(const ns_value_table *t, const void *from, void *into);
 
 /* ---- setters (table_motion.c) ---------------------------------------------------------------- */

@@ -1276,94 +1276,12 @@ void arr_Loadout_apply(arr_Loadout *live, const arr_Loadout_snap *s, const arr_L
 
 void arr_Loadout_backup(const arr_Loadout_snap *from, arr_Loadout_snap *backup)
 {
-    memcpy(&backup->ammo[0], &from->ammo[0], sizeof backup->ammo[0]);
-    memcpy(&backup->ammo[1], &from->ammo[1], sizeof backup->ammo[1]);
-    memcpy(&backup->ammo[2], &from->ammo[2], sizeof backup->ammo[2]);
-    memcpy(&backup->ammo[3], &from->ammo[3], sizeof backup->ammo[3]);
-    memcpy(&backup->heat[0], &from->heat[0], sizeof backup->heat[0]);
-    memcpy(&backup->heat[1], &from->heat[1], sizeof backup->heat[1]);
-    memcpy(&backup->heat[2], &from->heat[2], sizeof backup->heat[2]);
-    memcpy(&backup->slots[0], &from->slots[0], sizeof backup->slots[0]);
-    memcpy(&backup->slots[1], &from->slots[1], sizeof backup->slots[1]);
-    memcpy(&backup->targets[0], &from->targets[0], sizeof backup->targets[0]);
-    memcpy(&backup->targets[1], &from->targets[1], sizeof backup->targets[1]);
-    memcpy(&backup->tags[0], &from->tags[0], sizeof backup->tags[0]);
-    memcpy(&backup->tags[1], &from->tags[1], sizeof backup->tags[1]);
-    memcpy(&backup->items[0], &from->items[0], sizeof backup->items[0]);
-    memcpy(&backup->items[1], &from->items[1], sizeof backup->items[1]);
-    memcpy(&backup->items[2], &from->items[2], sizeof backup->items[2]);
-    memcpy(&backup->pairs[0], &from->pairs[0], sizeof backup->pairs[0]);
-    memcpy(&backup->pairs[1], &from->pairs[1], sizeof backup->pairs[1]);
-    memcpy(&backup->points[0], &from->points[0], sizeof backup->points[0]);
-    memcpy(&backup->points[1], &from->points[1], sizeof backup->points[1]);
-    memcpy(&backup->flags[0], &from->flags[0], sizeof backup->flags[0]);
-    memcpy(&backup->flags[1], &from->flags[1], sizeof backup->flags[1]);
-    memcpy(&backup->flags[2], &from->flags[2], sizeof backup->flags[2]);
-    memcpy(&backup->flags[3], &from->flags[3], sizeof backup->flags[3]);
-    memcpy(&backup->flags[4], &from->flags[4], sizeof backup->flags[4]);
-    memcpy(&backup->turns[0], &from->turns[0], sizeof backup->turns[0]);
-    memcpy(&backup->big[0], &from->big[0], sizeof backup->big[0]);
-    memcpy(&backup->big[1], &from->big[1], sizeof backup->big[1]);
-    memcpy(&backup->exact[0], &from->exact[0], sizeof backup->exact[0]);
-    memcpy(&backup->exact[1], &from->exact[1], sizeof backup->exact[1]);
-    memcpy(&backup->blobs[0], &from->blobs[0], sizeof backup->blobs[0]);
-    memcpy(&backup->blobs[1], &from->blobs[1], sizeof backup->blobs[1]);
-    memcpy(&backup->score, &from->score, sizeof backup->score);
-    memcpy(&backup->whole[0], &from->whole[0], sizeof backup->whole[0]);
-    memcpy(&backup->whole[1], &from->whole[1], sizeof backup->whole[1]);
-    memcpy(&backup->whole[2], &from->whole[2], sizeof backup->whole[2]);
-    memcpy(&backup->citems[0], &from->citems[0], sizeof backup->citems[0]);
-    memcpy(&backup->citems[1], &from->citems[1], sizeof backup->citems[1]);
-    memcpy(&backup->cnames[0], &from->cnames[0], sizeof backup->cnames[0]);
-    memcpy(&backup->cnames[1], &from->cnames[1], sizeof backup->cnames[1]);
-    memcpy(&backup->cfloats[0], &from->cfloats[0], sizeof backup->cfloats[0]);
-    memcpy(&backup->cfloats[1], &from->cfloats[1], sizeof backup->cfloats[1]);
+    NS_COPY_FIELDS(backup, from, arr_Loadout_snap, ammo[0], cfloats[1]);
 }
 
 void arr_Loadout_restore(arr_Loadout_snap *into, const arr_Loadout_snap *backup)
 {
-    memcpy(&into->ammo[0], &backup->ammo[0], sizeof into->ammo[0]);
-    memcpy(&into->ammo[1], &backup->ammo[1], sizeof into->ammo[1]);
-    memcpy(&into->ammo[2], &backup->ammo[2], sizeof into->ammo[2]);
-    memcpy(&into->ammo[3], &backup->ammo[3], sizeof into->ammo[3]);
-    memcpy(&into->heat[0], &backup->heat[0], sizeof into->heat[0]);
-    memcpy(&into->heat[1], &backup->heat[1], sizeof into->heat[1]);
-    memcpy(&into->heat[2], &backup->heat[2], sizeof into->heat[2]);
-    memcpy(&into->slots[0], &backup->slots[0], sizeof into->slots[0]);
-    memcpy(&into->slots[1], &backup->slots[1], sizeof into->slots[1]);
-    memcpy(&into->targets[0], &backup->targets[0], sizeof into->targets[0]);
-    memcpy(&into->targets[1], &backup->targets[1], sizeof into->targets[1]);
-    memcpy(&into->tags[0], &backup->tags[0], sizeof into->tags[0]);
-    memcpy(&into->tags[1], &backup->tags[1], sizeof into->tags[1]);
-    memcpy(&into->items[0], &backup->items[0], sizeof into->items[0]);
-    memcpy(&into->items[1], &backup->items[1], sizeof into->items[1]);
-    memcpy(&into->items[2], &backup->items[2], sizeof into->items[2]);
-    memcpy(&into->pairs[0], &backup->pairs[0], sizeof into->pairs[0]);
-    memcpy(&into->pairs[1], &backup->pairs[1], sizeof into->pairs[1]);
-    memcpy(&into->points[0], &backup->points[0], sizeof into->points[0]);
-    memcpy(&into->points[1], &backup->points[1], sizeof into->points[1]);
-    memcpy(&into->flags[0], &backup->flags[0], sizeof into->flags[0]);
-    memcpy(&into->flags[1], &backup->flags[1], sizeof into->flags[1]);
-    memcpy(&into->flags[2], &backup->flags[2], sizeof into->flags[2]);
-    memcpy(&into->flags[3], &backup->flags[3], sizeof into->flags[3]);
-    memcpy(&into->flags[4], &backup->flags[4], sizeof into->flags[4]);
-    memcpy(&into->turns[0], &backup->turns[0], sizeof into->turns[0]);
-    memcpy(&into->big[0], &backup->big[0], sizeof into->big[0]);
-    memcpy(&into->big[1], &backup->big[1], sizeof into->big[1]);
-    memcpy(&into->exact[0], &backup->exact[0], sizeof into->exact[0]);
-    memcpy(&into->exact[1], &backup->exact[1], sizeof into->exact[1]);
-    memcpy(&into->blobs[0], &backup->blobs[0], sizeof into->blobs[0]);
-    memcpy(&into->blobs[1], &backup->blobs[1], sizeof into->blobs[1]);
-    memcpy(&into->score, &backup->score, sizeof into->score);
-    memcpy(&into->whole[0], &backup->whole[0], sizeof into->whole[0]);
-    memcpy(&into->whole[1], &backup->whole[1], sizeof into->whole[1]);
-    memcpy(&into->whole[2], &backup->whole[2], sizeof into->whole[2]);
-    memcpy(&into->citems[0], &backup->citems[0], sizeof into->citems[0]);
-    memcpy(&into->citems[1], &backup->citems[1], sizeof into->citems[1]);
-    memcpy(&into->cnames[0], &backup->cnames[0], sizeof into->cnames[0]);
-    memcpy(&into->cnames[1], &backup->cnames[1], sizeof into->cnames[1]);
-    memcpy(&into->cfloats[0], &backup->cfloats[0], sizeof into->cfloats[0]);
-    memcpy(&into->cfloats[1], &backup->cfloats[1], sizeof into->cfloats[1]);
+    NS_COPY_FIELDS(into, backup, arr_Loadout_snap, ammo[0], cfloats[1]);
 }
 
 const char *const arr_Loadout_prediction_error_names[ARR_LOADOUT_PREDICTION_ERRORS] = {
@@ -1894,16 +1812,12 @@ void arr_Tiny_apply(arr_Tiny *live, const arr_Tiny_snap *s, const arr_Tiny_hooks
 
 void arr_Tiny_backup(const arr_Tiny_snap *from, arr_Tiny_snap *backup)
 {
-    memcpy(&backup->v[0], &from->v[0], sizeof backup->v[0]);
-    memcpy(&backup->v[1], &from->v[1], sizeof backup->v[1]);
-    memcpy(&backup->v[2], &from->v[2], sizeof backup->v[2]);
+    NS_COPY_FIELDS(backup, from, arr_Tiny_snap, v[0], v[2]);
 }
 
 void arr_Tiny_restore(arr_Tiny_snap *into, const arr_Tiny_snap *backup)
 {
-    memcpy(&into->v[0], &backup->v[0], sizeof into->v[0]);
-    memcpy(&into->v[1], &backup->v[1], sizeof into->v[1]);
-    memcpy(&into->v[2], &backup->v[2], sizeof into->v[2]);
+    NS_COPY_FIELDS(into, backup, arr_Tiny_snap, v[0], v[2]);
 }
 
 const char *const arr_Tiny_prediction_error_names[ARR_TINY_PREDICTION_ERRORS] = {
@@ -2075,16 +1989,12 @@ void arr_TinyWhole_apply(arr_TinyWhole *live, const arr_TinyWhole_snap *s, const
 
 void arr_TinyWhole_backup(const arr_TinyWhole_snap *from, arr_TinyWhole_snap *backup)
 {
-    memcpy(&backup->v[0], &from->v[0], sizeof backup->v[0]);
-    memcpy(&backup->v[1], &from->v[1], sizeof backup->v[1]);
-    memcpy(&backup->v[2], &from->v[2], sizeof backup->v[2]);
+    NS_COPY_FIELDS(backup, from, arr_TinyWhole_snap, v[0], v[2]);
 }
 
 void arr_TinyWhole_restore(arr_TinyWhole_snap *into, const arr_TinyWhole_snap *backup)
 {
-    memcpy(&into->v[0], &backup->v[0], sizeof into->v[0]);
-    memcpy(&into->v[1], &backup->v[1], sizeof into->v[1]);
-    memcpy(&into->v[2], &backup->v[2], sizeof into->v[2]);
+    NS_COPY_FIELDS(into, backup, arr_TinyWhole_snap, v[0], v[2]);
 }
 
 const char *const arr_TinyWhole_prediction_error_names[ARR_TINYWHOLE_PREDICTION_ERRORS] = {

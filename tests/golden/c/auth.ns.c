@@ -299,24 +299,12 @@ void au_Pawn_apply(au_Pawn *live, const au_Pawn_snap *s, const au_Pawn_hooks *ho
 
 void au_Pawn_backup(const au_Pawn_snap *from, au_Pawn_snap *backup)
 {
-    memcpy(&backup->pos, &from->pos, sizeof backup->pos);
-    memcpy(&backup->yaw, &from->yaw, sizeof backup->yaw);
-    memcpy(&backup->speed, &from->speed, sizeof backup->speed);
-    memcpy(&backup->stance, &from->stance, sizeof backup->stance);
-    memcpy(&backup->firing, &from->firing, sizeof backup->firing);
-    memcpy(&backup->aim, &from->aim, sizeof backup->aim);
-    memcpy(&backup->hp, &from->hp, sizeof backup->hp);
+    NS_COPY_FIELDS(backup, from, au_Pawn_snap, pos, hp);
 }
 
 void au_Pawn_restore(au_Pawn_snap *into, const au_Pawn_snap *backup)
 {
-    memcpy(&into->pos, &backup->pos, sizeof into->pos);
-    memcpy(&into->yaw, &backup->yaw, sizeof into->yaw);
-    memcpy(&into->speed, &backup->speed, sizeof into->speed);
-    memcpy(&into->stance, &backup->stance, sizeof into->stance);
-    memcpy(&into->firing, &backup->firing, sizeof into->firing);
-    memcpy(&into->aim, &backup->aim, sizeof into->aim);
-    memcpy(&into->hp, &backup->hp, sizeof into->hp);
+    NS_COPY_FIELDS(into, backup, au_Pawn_snap, pos, hp);
 }
 
 const char *const au_Pawn_prediction_error_names[AU_PAWN_PREDICTION_ERRORS] = {

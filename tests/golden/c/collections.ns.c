@@ -1633,30 +1633,12 @@ void bag_Inventory_apply(bag_Inventory *live, const bag_Inventory_snap *s, const
 
 void bag_Inventory_backup(const bag_Inventory_snap *from, bag_Inventory_snap *backup)
 {
-    memcpy(&backup->items, &from->items, sizeof backup->items);
-    memcpy(&backup->stash, &from->stash, sizeof backup->stash);
-    memcpy(&backup->hotbar, &from->hotbar, sizeof backup->hotbar);
-    memcpy(&backup->waypoints, &from->waypoints, sizeof backup->waypoints);
-    memcpy(&backup->tags, &from->tags, sizeof backup->tags);
-    memcpy(&backup->quickbar, &from->quickbar, sizeof backup->quickbar);
-    memcpy(&backup->ammo, &from->ammo, sizeof backup->ammo);
-    memcpy(&backup->equipped, &from->equipped, sizeof backup->equipped);
-    memcpy(&backup->unlocked, &from->unlocked, sizeof backup->unlocked);
-    memcpy(&backup->friends, &from->friends, sizeof backup->friends);
+    NS_COPY_FIELDS(backup, from, bag_Inventory_snap, items, friends);
 }
 
 void bag_Inventory_restore(bag_Inventory_snap *into, const bag_Inventory_snap *backup)
 {
-    memcpy(&into->items, &backup->items, sizeof into->items);
-    memcpy(&into->stash, &backup->stash, sizeof into->stash);
-    memcpy(&into->hotbar, &backup->hotbar, sizeof into->hotbar);
-    memcpy(&into->waypoints, &backup->waypoints, sizeof into->waypoints);
-    memcpy(&into->tags, &backup->tags, sizeof into->tags);
-    memcpy(&into->quickbar, &backup->quickbar, sizeof into->quickbar);
-    memcpy(&into->ammo, &backup->ammo, sizeof into->ammo);
-    memcpy(&into->equipped, &backup->equipped, sizeof into->equipped);
-    memcpy(&into->unlocked, &backup->unlocked, sizeof into->unlocked);
-    memcpy(&into->friends, &backup->friends, sizeof into->friends);
+    NS_COPY_FIELDS(into, backup, bag_Inventory_snap, items, friends);
 }
 
 bool bag_Inventory_is_dirty(const bag_Inventory *v)

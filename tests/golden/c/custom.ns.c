@@ -426,20 +426,12 @@ void cust_Paint_apply(cust_Paint *live, const cust_Paint_snap *s, const cust_Pai
 
 void cust_Paint_backup(const cust_Paint_snap *from, cust_Paint_snap *backup)
 {
-    memcpy(&backup->hp, &from->hp, sizeof backup->hp);
-    memcpy(&backup->tint, &from->tint, sizeof backup->tint);
-    memcpy(&backup->tag, &from->tag, sizeof backup->tag);
-    memcpy(&backup->look, &from->look, sizeof backup->look);
-    memcpy(&backup->mine, &from->mine, sizeof backup->mine);
+    NS_COPY_FIELDS(backup, from, cust_Paint_snap, hp, mine);
 }
 
 void cust_Paint_restore(cust_Paint_snap *into, const cust_Paint_snap *backup)
 {
-    memcpy(&into->hp, &backup->hp, sizeof into->hp);
-    memcpy(&into->tint, &backup->tint, sizeof into->tint);
-    memcpy(&into->tag, &backup->tag, sizeof into->tag);
-    memcpy(&into->look, &backup->look, sizeof into->look);
-    memcpy(&into->mine, &backup->mine, sizeof into->mine);
+    NS_COPY_FIELDS(into, backup, cust_Paint_snap, hp, mine);
 }
 
 const char *const cust_Paint_prediction_error_names[CUST_PAINT_PREDICTION_ERRORS] = {

@@ -830,40 +830,12 @@ void e2e_Scalars_apply(e2e_Scalars *live, const e2e_Scalars_snap *s, const e2e_S
 
 void e2e_Scalars_backup(const e2e_Scalars_snap *from, e2e_Scalars_snap *backup)
 {
-    memcpy(&backup->b, &from->b, sizeof backup->b);
-    memcpy(&backup->i8v, &from->i8v, sizeof backup->i8v);
-    memcpy(&backup->u8v, &from->u8v, sizeof backup->u8v);
-    memcpy(&backup->i16v, &from->i16v, sizeof backup->i16v);
-    memcpy(&backup->u16v, &from->u16v, sizeof backup->u16v);
-    memcpy(&backup->i32v, &from->i32v, sizeof backup->i32v);
-    memcpy(&backup->u32v, &from->u32v, sizeof backup->u32v);
-    memcpy(&backup->i64v, &from->i64v, sizeof backup->i64v);
-    memcpy(&backup->u64v, &from->u64v, sizeof backup->u64v);
-    memcpy(&backup->f32v, &from->f32v, sizeof backup->f32v);
-    memcpy(&backup->f64v, &from->f64v, sizeof backup->f64v);
-    memcpy(&backup->e, &from->e, sizeof backup->e);
-    memcpy(&backup->mode, &from->mode, sizeof backup->mode);
-    memcpy(&backup->wide, &from->wide, sizeof backup->wide);
-    memcpy(&backup->sgn, &from->sgn, sizeof backup->sgn);
+    NS_COPY_FIELDS(backup, from, e2e_Scalars_snap, b, sgn);
 }
 
 void e2e_Scalars_restore(e2e_Scalars_snap *into, const e2e_Scalars_snap *backup)
 {
-    memcpy(&into->b, &backup->b, sizeof into->b);
-    memcpy(&into->i8v, &backup->i8v, sizeof into->i8v);
-    memcpy(&into->u8v, &backup->u8v, sizeof into->u8v);
-    memcpy(&into->i16v, &backup->i16v, sizeof into->i16v);
-    memcpy(&into->u16v, &backup->u16v, sizeof into->u16v);
-    memcpy(&into->i32v, &backup->i32v, sizeof into->i32v);
-    memcpy(&into->u32v, &backup->u32v, sizeof into->u32v);
-    memcpy(&into->i64v, &backup->i64v, sizeof into->i64v);
-    memcpy(&into->u64v, &backup->u64v, sizeof into->u64v);
-    memcpy(&into->f32v, &backup->f32v, sizeof into->f32v);
-    memcpy(&into->f64v, &backup->f64v, sizeof into->f64v);
-    memcpy(&into->e, &backup->e, sizeof into->e);
-    memcpy(&into->mode, &backup->mode, sizeof into->mode);
-    memcpy(&into->wide, &backup->wide, sizeof into->wide);
-    memcpy(&into->sgn, &backup->sgn, sizeof into->sgn);
+    NS_COPY_FIELDS(into, backup, e2e_Scalars_snap, b, sgn);
 }
 
 const char *const e2e_Scalars_prediction_error_names[E2E_SCALARS_PREDICTION_ERRORS] = {
@@ -1626,38 +1598,12 @@ void e2e_Motion_apply(e2e_Motion *live, const e2e_Motion_snap *s, const e2e_Moti
 
 void e2e_Motion_backup(const e2e_Motion_snap *from, e2e_Motion_snap *backup)
 {
-    memcpy(&backup->v2, &from->v2, sizeof backup->v2);
-    memcpy(&backup->pos, &from->pos, sizeof backup->pos);
-    memcpy(&backup->color, &from->color, sizeof backup->color);
-    memcpy(&backup->rot, &from->rot, sizeof backup->rot);
-    memcpy(&backup->rot3, &from->rot3, sizeof backup->rot3);
-    memcpy(&backup->rawrot, &from->rawrot, sizeof backup->rawrot);
-    memcpy(&backup->vel, &from->vel, sizeof backup->vel);
-    memcpy(&backup->heat, &from->heat, sizeof backup->heat);
-    memcpy(&backup->precise, &from->precise, sizeof backup->precise);
-    memcpy(&backup->plain, &from->plain, sizeof backup->plain);
-    memcpy(&backup->dir, &from->dir, sizeof backup->dir);
-    memcpy(&backup->level, &from->level, sizeof backup->level);
-    memcpy(&backup->steps, &from->steps, sizeof backup->steps);
-    memcpy(&backup->jumpy, &from->jumpy, sizeof backup->jumpy);
+    NS_COPY_FIELDS(backup, from, e2e_Motion_snap, v2, jumpy);
 }
 
 void e2e_Motion_restore(e2e_Motion_snap *into, const e2e_Motion_snap *backup)
 {
-    memcpy(&into->v2, &backup->v2, sizeof into->v2);
-    memcpy(&into->pos, &backup->pos, sizeof into->pos);
-    memcpy(&into->color, &backup->color, sizeof into->color);
-    memcpy(&into->rot, &backup->rot, sizeof into->rot);
-    memcpy(&into->rot3, &backup->rot3, sizeof into->rot3);
-    memcpy(&into->rawrot, &backup->rawrot, sizeof into->rawrot);
-    memcpy(&into->vel, &backup->vel, sizeof into->vel);
-    memcpy(&into->heat, &backup->heat, sizeof into->heat);
-    memcpy(&into->precise, &backup->precise, sizeof into->precise);
-    memcpy(&into->plain, &backup->plain, sizeof into->plain);
-    memcpy(&into->dir, &backup->dir, sizeof into->dir);
-    memcpy(&into->level, &backup->level, sizeof into->level);
-    memcpy(&into->steps, &backup->steps, sizeof into->steps);
-    memcpy(&into->jumpy, &backup->jumpy, sizeof into->jumpy);
+    NS_COPY_FIELDS(into, backup, e2e_Motion_snap, v2, jumpy);
 }
 
 const char *const e2e_Motion_prediction_error_names[E2E_MOTION_PREDICTION_ERRORS] = {
@@ -2152,30 +2098,12 @@ void e2e_Coded_apply(e2e_Coded *live, const e2e_Coded_snap *s, const e2e_Coded_h
 
 void e2e_Coded_backup(const e2e_Coded_snap *from, e2e_Coded_snap *backup)
 {
-    memcpy(&backup->small, &from->small, sizeof backup->small);
-    memcpy(&backup->ranged, &from->ranged, sizeof backup->ranged);
-    memcpy(&backup->wide, &from->wide, sizeof backup->wide);
-    memcpy(&backup->wide64, &from->wide64, sizeof backup->wide64);
-    memcpy(&backup->full64, &from->full64, sizeof backup->full64);
-    memcpy(&backup->tiny, &from->tiny, sizeof backup->tiny);
-    memcpy(&backup->m, &from->m, sizeof backup->m);
-    memcpy(&backup->steady, &from->steady, sizeof backup->steady);
-    memcpy(&backup->q, &from->q, sizeof backup->q);
-    memcpy(&backup->bigu, &from->bigu, sizeof backup->bigu);
+    NS_COPY_FIELDS(backup, from, e2e_Coded_snap, small, bigu);
 }
 
 void e2e_Coded_restore(e2e_Coded_snap *into, const e2e_Coded_snap *backup)
 {
-    memcpy(&into->small, &backup->small, sizeof into->small);
-    memcpy(&into->ranged, &backup->ranged, sizeof into->ranged);
-    memcpy(&into->wide, &backup->wide, sizeof into->wide);
-    memcpy(&into->wide64, &backup->wide64, sizeof into->wide64);
-    memcpy(&into->full64, &backup->full64, sizeof into->full64);
-    memcpy(&into->tiny, &backup->tiny, sizeof into->tiny);
-    memcpy(&into->m, &backup->m, sizeof into->m);
-    memcpy(&into->steady, &backup->steady, sizeof into->steady);
-    memcpy(&into->q, &backup->q, sizeof into->q);
-    memcpy(&into->bigu, &backup->bigu, sizeof into->bigu);
+    NS_COPY_FIELDS(into, backup, e2e_Coded_snap, small, bigu);
 }
 
 const char *const e2e_Coded_prediction_error_names[E2E_CODED_PREDICTION_ERRORS] = {
@@ -2484,18 +2412,12 @@ void e2e_Text_apply(e2e_Text *live, const e2e_Text_snap *s, const e2e_Text_hooks
 
 void e2e_Text_backup(const e2e_Text_snap *from, e2e_Text_snap *backup)
 {
-    memcpy(&backup->name, &from->name, sizeof backup->name);
-    memcpy(&backup->essay, &from->essay, sizeof backup->essay);
-    memcpy(&backup->blob, &from->blob, sizeof backup->blob);
-    memcpy(&backup->one, &from->one, sizeof backup->one);
+    NS_COPY_FIELDS(backup, from, e2e_Text_snap, name, one);
 }
 
 void e2e_Text_restore(e2e_Text_snap *into, const e2e_Text_snap *backup)
 {
-    memcpy(&into->name, &backup->name, sizeof into->name);
-    memcpy(&into->essay, &backup->essay, sizeof into->essay);
-    memcpy(&into->blob, &backup->blob, sizeof into->blob);
-    memcpy(&into->one, &backup->one, sizeof into->one);
+    NS_COPY_FIELDS(into, backup, e2e_Text_snap, name, one);
 }
 
 void e2e_Text_set_name(e2e_Text *v, const char *value)
@@ -2853,18 +2775,12 @@ void e2e_Shapes_apply(e2e_Shapes *live, const e2e_Shapes_snap *s, const e2e_Shap
 
 void e2e_Shapes_backup(const e2e_Shapes_snap *from, e2e_Shapes_snap *backup)
 {
-    memcpy(&backup->p, &from->p, sizeof backup->p);
-    memcpy(&backup->pc, &from->pc, sizeof backup->pc);
-    memcpy(&backup->n, &from->n, sizeof backup->n);
-    memcpy(&backup->nc, &from->nc, sizeof backup->nc);
+    NS_COPY_FIELDS(backup, from, e2e_Shapes_snap, p, nc);
 }
 
 void e2e_Shapes_restore(e2e_Shapes_snap *into, const e2e_Shapes_snap *backup)
 {
-    memcpy(&into->p, &backup->p, sizeof into->p);
-    memcpy(&into->pc, &backup->pc, sizeof into->pc);
-    memcpy(&into->n, &backup->n, sizeof into->n);
-    memcpy(&into->nc, &backup->nc, sizeof into->nc);
+    NS_COPY_FIELDS(into, backup, e2e_Shapes_snap, p, nc);
 }
 
 const char *const e2e_Shapes_prediction_error_names[E2E_SHAPES_PREDICTION_ERRORS] = {
@@ -3289,22 +3205,14 @@ void e2e_Audience_apply(e2e_Audience *live, const e2e_Audience_snap *s, const e2
 
 void e2e_Audience_backup(const e2e_Audience_snap *from, e2e_Audience_snap *backup)
 {
-    memcpy(&backup->hp, &from->hp, sizeof backup->hp);
-    memcpy(&backup->ammo, &from->ammo, sizeof backup->ammo);
-    memcpy(&backup->title, &from->title, sizeof backup->title);
-    memcpy(&backup->spot, &from->spot, sizeof backup->spot);
-    memcpy(&backup->pair, &from->pair, sizeof backup->pair);
-    memcpy(&backup->mood, &from->mood, sizeof backup->mood);
+    NS_COPY_FIELDS(backup, from, e2e_Audience_snap, hp, ammo);
+    NS_COPY_FIELDS(backup, from, e2e_Audience_snap, title, mood);
 }
 
 void e2e_Audience_restore(e2e_Audience_snap *into, const e2e_Audience_snap *backup)
 {
-    memcpy(&into->hp, &backup->hp, sizeof into->hp);
-    memcpy(&into->ammo, &backup->ammo, sizeof into->ammo);
-    memcpy(&into->title, &backup->title, sizeof into->title);
-    memcpy(&into->spot, &backup->spot, sizeof into->spot);
-    memcpy(&into->pair, &backup->pair, sizeof into->pair);
-    memcpy(&into->mood, &backup->mood, sizeof into->mood);
+    NS_COPY_FIELDS(into, backup, e2e_Audience_snap, hp, ammo);
+    NS_COPY_FIELDS(into, backup, e2e_Audience_snap, title, mood);
 }
 
 const char *const e2e_Audience_prediction_error_names[E2E_AUDIENCE_PREDICTION_ERRORS] = {
@@ -3594,14 +3502,12 @@ void e2e_OwnerOnly_apply(e2e_OwnerOnly *live, const e2e_OwnerOnly_snap *s, const
 
 void e2e_OwnerOnly_backup(const e2e_OwnerOnly_snap *from, e2e_OwnerOnly_snap *backup)
 {
-    memcpy(&backup->secret, &from->secret, sizeof backup->secret);
-    memcpy(&backup->level, &from->level, sizeof backup->level);
+    NS_COPY_FIELDS(backup, from, e2e_OwnerOnly_snap, secret, level);
 }
 
 void e2e_OwnerOnly_restore(e2e_OwnerOnly_snap *into, const e2e_OwnerOnly_snap *backup)
 {
-    memcpy(&into->secret, &backup->secret, sizeof into->secret);
-    memcpy(&into->level, &backup->level, sizeof into->level);
+    NS_COPY_FIELDS(into, backup, e2e_OwnerOnly_snap, secret, level);
 }
 
 const char *const e2e_OwnerOnly_prediction_error_names[E2E_OWNERONLY_PREDICTION_ERRORS] = {

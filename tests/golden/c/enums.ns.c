@@ -191,16 +191,12 @@ void enums_Facing_apply(enums_Facing *live, const enums_Facing_snap *s, const en
 
 void enums_Facing_backup(const enums_Facing_snap *from, enums_Facing_snap *backup)
 {
-    memcpy(&backup->dir, &from->dir, sizeof backup->dir);
-    memcpy(&backup->step, &from->step, sizeof backup->step);
-    memcpy(&backup->weapon, &from->weapon, sizeof backup->weapon);
+    NS_COPY_FIELDS(backup, from, enums_Facing_snap, dir, weapon);
 }
 
 void enums_Facing_restore(enums_Facing_snap *into, const enums_Facing_snap *backup)
 {
-    memcpy(&into->dir, &backup->dir, sizeof into->dir);
-    memcpy(&into->step, &backup->step, sizeof into->step);
-    memcpy(&into->weapon, &backup->weapon, sizeof into->weapon);
+    NS_COPY_FIELDS(into, backup, enums_Facing_snap, dir, weapon);
 }
 
 const char *const enums_Facing_prediction_error_names[ENUMS_FACING_PREDICTION_ERRORS] = {

@@ -153,16 +153,12 @@ void game_Player_apply(game_Player *live, const game_Player_snap *s, const game_
 
 void game_Player_backup(const game_Player_snap *from, game_Player_snap *backup)
 {
-    memcpy(&backup->name, &from->name, sizeof backup->name);
-    memcpy(&backup->team, &from->team, sizeof backup->team);
-    memcpy(&backup->hand, &from->hand, sizeof backup->hand);
+    NS_COPY_FIELDS(backup, from, game_Player_snap, name, hand);
 }
 
 void game_Player_restore(game_Player_snap *into, const game_Player_snap *backup)
 {
-    memcpy(&into->name, &backup->name, sizeof into->name);
-    memcpy(&into->team, &backup->team, sizeof into->team);
-    memcpy(&into->hand, &backup->hand, sizeof into->hand);
+    NS_COPY_FIELDS(into, backup, game_Player_snap, name, hand);
 }
 
 const char *const game_Player_prediction_error_names[GAME_PLAYER_PREDICTION_ERRORS] = {

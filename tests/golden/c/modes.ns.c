@@ -293,20 +293,16 @@ void modes_Avatar_apply(modes_Avatar *live, const modes_Avatar_snap *s, const mo
 
 void modes_Avatar_backup(const modes_Avatar_snap *from, modes_Avatar_snap *backup)
 {
-    memcpy(&backup->pos, &from->pos, sizeof backup->pos);
-    memcpy(&backup->ammo, &from->ammo, sizeof backup->ammo);
+    NS_COPY_FIELDS(backup, from, modes_Avatar_snap, pos, ammo);
     memcpy(&backup->aim, &from->aim, sizeof backup->aim);
-    memcpy(&backup->debug, &from->debug, sizeof backup->debug);
-    memcpy(&backup->kind, &from->kind, sizeof backup->kind);
+    NS_COPY_FIELDS(backup, from, modes_Avatar_snap, debug, kind);
 }
 
 void modes_Avatar_restore(modes_Avatar_snap *into, const modes_Avatar_snap *backup)
 {
-    memcpy(&into->pos, &backup->pos, sizeof into->pos);
-    memcpy(&into->ammo, &backup->ammo, sizeof into->ammo);
+    NS_COPY_FIELDS(into, backup, modes_Avatar_snap, pos, ammo);
     memcpy(&into->aim, &backup->aim, sizeof into->aim);
-    memcpy(&into->debug, &backup->debug, sizeof into->debug);
-    memcpy(&into->kind, &backup->kind, sizeof into->kind);
+    NS_COPY_FIELDS(into, backup, modes_Avatar_snap, debug, kind);
 }
 
 const char *const modes_Avatar_prediction_error_names[MODES_AVATAR_PREDICTION_ERRORS] = {
@@ -610,14 +606,12 @@ void modes_Stance_apply(modes_Stance *live, const modes_Stance_snap *s, const mo
 
 void modes_Stance_backup(const modes_Stance_snap *from, modes_Stance_snap *backup)
 {
-    memcpy(&backup->lean, &from->lean, sizeof backup->lean);
-    memcpy(&backup->crouch, &from->crouch, sizeof backup->crouch);
+    NS_COPY_FIELDS(backup, from, modes_Stance_snap, lean, crouch);
 }
 
 void modes_Stance_restore(modes_Stance_snap *into, const modes_Stance_snap *backup)
 {
-    memcpy(&into->lean, &backup->lean, sizeof into->lean);
-    memcpy(&into->crouch, &backup->crouch, sizeof into->crouch);
+    NS_COPY_FIELDS(into, backup, modes_Stance_snap, lean, crouch);
 }
 
 const char *const modes_Stance_prediction_error_names[MODES_STANCE_PREDICTION_ERRORS] = {
@@ -852,14 +846,12 @@ void modes_Plain_apply(modes_Plain *live, const modes_Plain_snap *s, const modes
 
 void modes_Plain_backup(const modes_Plain_snap *from, modes_Plain_snap *backup)
 {
-    memcpy(&backup->hp, &from->hp, sizeof backup->hp);
-    memcpy(&backup->clip, &from->clip, sizeof backup->clip);
+    NS_COPY_FIELDS(backup, from, modes_Plain_snap, hp, clip);
 }
 
 void modes_Plain_restore(modes_Plain_snap *into, const modes_Plain_snap *backup)
 {
-    memcpy(&into->hp, &backup->hp, sizeof into->hp);
-    memcpy(&into->clip, &backup->clip, sizeof into->clip);
+    NS_COPY_FIELDS(into, backup, modes_Plain_snap, hp, clip);
 }
 
 const char *const modes_Plain_prediction_error_names[MODES_PLAIN_PREDICTION_ERRORS] = {

@@ -565,16 +565,12 @@ void game_core_Body_apply(game_core_Body *live, const game_core_Body_snap *s, co
 
 void game_core_Body_backup(const game_core_Body_snap *from, game_core_Body_snap *backup)
 {
-    memcpy(&backup->box, &from->box, sizeof backup->box);
-    memcpy(&backup->stats, &from->stats, sizeof backup->stats);
-    memcpy(&backup->base, &from->base, sizeof backup->base);
+    NS_COPY_FIELDS(backup, from, game_core_Body_snap, box, base);
 }
 
 void game_core_Body_restore(game_core_Body_snap *into, const game_core_Body_snap *backup)
 {
-    memcpy(&into->box, &backup->box, sizeof into->box);
-    memcpy(&into->stats, &backup->stats, sizeof into->stats);
-    memcpy(&into->base, &backup->base, sizeof into->base);
+    NS_COPY_FIELDS(into, backup, game_core_Body_snap, box, base);
 }
 
 const char *const game_core_Body_prediction_error_names[GAME_CORE_BODY_PREDICTION_ERRORS] = {

@@ -934,16 +934,12 @@ void rf_Link_apply(rf_Link *live, const rf_Link_snap *s, const rf_Link_hooks *ho
 
 void rf_Link_backup(const rf_Link_snap *from, rf_Link_snap *backup)
 {
-    memcpy(&backup->target, &from->target, sizeof backup->target);
-    memcpy(&backup->aim, &from->aim, sizeof backup->aim);
-    memcpy(&backup->goal, &from->goal, sizeof backup->goal);
+    NS_COPY_FIELDS(backup, from, rf_Link_snap, target, goal);
 }
 
 void rf_Link_restore(rf_Link_snap *into, const rf_Link_snap *backup)
 {
-    memcpy(&into->target, &backup->target, sizeof into->target);
-    memcpy(&into->aim, &backup->aim, sizeof into->aim);
-    memcpy(&into->goal, &backup->goal, sizeof into->goal);
+    NS_COPY_FIELDS(into, backup, rf_Link_snap, target, goal);
 }
 
 const char *const rf_Link_prediction_error_names[RF_LINK_PREDICTION_ERRORS] = {
@@ -2266,34 +2262,12 @@ void rf_Crowd_apply(rf_Crowd *live, const rf_Crowd_snap *s, const rf_Crowd_hooks
 
 void rf_Crowd_backup(const rf_Crowd_snap *from, rf_Crowd_snap *backup)
 {
-    memcpy(&backup->members, &from->members, sizeof backup->members);
-    memcpy(&backup->packs, &from->packs, sizeof backup->packs);
-    memcpy(&backup->seats, &from->seats, sizeof backup->seats);
-    memcpy(&backup->scores, &from->scores, sizeof backup->scores);
-    memcpy(&backup->friends, &from->friends, sizeof backup->friends);
-    memcpy(&backup->squad, &from->squad, sizeof backup->squad);
-    memcpy(&backup->crew, &from->crew, sizeof backup->crew);
-    memcpy(&backup->pair[0], &from->pair[0], sizeof backup->pair[0]);
-    memcpy(&backup->pair[1], &from->pair[1], sizeof backup->pair[1]);
-    memcpy(&backup->aims[0], &from->aims[0], sizeof backup->aims[0]);
-    memcpy(&backup->aims[1], &from->aims[1], sizeof backup->aims[1]);
-    memcpy(&backup->duo, &from->duo, sizeof backup->duo);
+    NS_COPY_FIELDS(backup, from, rf_Crowd_snap, members, duo);
 }
 
 void rf_Crowd_restore(rf_Crowd_snap *into, const rf_Crowd_snap *backup)
 {
-    memcpy(&into->members, &backup->members, sizeof into->members);
-    memcpy(&into->packs, &backup->packs, sizeof into->packs);
-    memcpy(&into->seats, &backup->seats, sizeof into->seats);
-    memcpy(&into->scores, &backup->scores, sizeof into->scores);
-    memcpy(&into->friends, &backup->friends, sizeof into->friends);
-    memcpy(&into->squad, &backup->squad, sizeof into->squad);
-    memcpy(&into->crew, &backup->crew, sizeof into->crew);
-    memcpy(&into->pair[0], &backup->pair[0], sizeof into->pair[0]);
-    memcpy(&into->pair[1], &backup->pair[1], sizeof into->pair[1]);
-    memcpy(&into->aims[0], &backup->aims[0], sizeof into->aims[0]);
-    memcpy(&into->aims[1], &backup->aims[1], sizeof into->aims[1]);
-    memcpy(&into->duo, &backup->duo, sizeof into->duo);
+    NS_COPY_FIELDS(into, backup, rf_Crowd_snap, members, duo);
 }
 
 const char *const rf_Crowd_prediction_error_names[RF_CROWD_PREDICTION_ERRORS] = {

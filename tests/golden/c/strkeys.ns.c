@@ -1097,22 +1097,12 @@ void strk_Names_apply(strk_Names *live, const strk_Names_snap *s, const strk_Nam
 
 void strk_Names_backup(const strk_Names_snap *from, strk_Names_snap *backup)
 {
-    memcpy(&backup->scores, &from->scores, sizeof backup->scores);
-    memcpy(&backup->tags, &from->tags, sizeof backup->tags);
-    memcpy(&backup->stats, &from->stats, sizeof backup->stats);
-    memcpy(&backup->labels, &from->labels, sizeof backup->labels);
-    memcpy(&backup->bag, &from->bag, sizeof backup->bag);
-    memcpy(&backup->hp, &from->hp, sizeof backup->hp);
+    NS_COPY_FIELDS(backup, from, strk_Names_snap, scores, hp);
 }
 
 void strk_Names_restore(strk_Names_snap *into, const strk_Names_snap *backup)
 {
-    memcpy(&into->scores, &backup->scores, sizeof into->scores);
-    memcpy(&into->tags, &backup->tags, sizeof into->tags);
-    memcpy(&into->stats, &backup->stats, sizeof into->stats);
-    memcpy(&into->labels, &backup->labels, sizeof into->labels);
-    memcpy(&into->bag, &backup->bag, sizeof into->bag);
-    memcpy(&into->hp, &backup->hp, sizeof into->hp);
+    NS_COPY_FIELDS(into, backup, strk_Names_snap, scores, hp);
 }
 
 const char *const strk_Names_prediction_error_names[STRK_NAMES_PREDICTION_ERRORS] = {

@@ -185,14 +185,12 @@ void vis_Secret_apply(vis_Secret *live, const vis_Secret_snap *s, const vis_Secr
 
 void vis_Secret_backup(const vis_Secret_snap *from, vis_Secret_snap *backup)
 {
-    memcpy(&backup->gold, &from->gold, sizeof backup->gold);
-    memcpy(&backup->keys, &from->keys, sizeof backup->keys);
+    NS_COPY_FIELDS(backup, from, vis_Secret_snap, gold, keys);
 }
 
 void vis_Secret_restore(vis_Secret_snap *into, const vis_Secret_snap *backup)
 {
-    memcpy(&into->gold, &backup->gold, sizeof into->gold);
-    memcpy(&into->keys, &backup->keys, sizeof into->keys);
+    NS_COPY_FIELDS(into, backup, vis_Secret_snap, gold, keys);
 }
 
 const char *const vis_Secret_prediction_error_names[VIS_SECRET_PREDICTION_ERRORS] = {
@@ -491,15 +489,13 @@ void vis_Mixed_apply(vis_Mixed *live, const vis_Mixed_snap *s, const vis_Mixed_h
 
 void vis_Mixed_backup(const vis_Mixed_snap *from, vis_Mixed_snap *backup)
 {
-    memcpy(&backup->position, &from->position, sizeof backup->position);
-    memcpy(&backup->ammo, &from->ammo, sizeof backup->ammo);
+    NS_COPY_FIELDS(backup, from, vis_Mixed_snap, position, ammo);
     memcpy(&backup->display_name, &from->display_name, sizeof backup->display_name);
 }
 
 void vis_Mixed_restore(vis_Mixed_snap *into, const vis_Mixed_snap *backup)
 {
-    memcpy(&into->position, &backup->position, sizeof into->position);
-    memcpy(&into->ammo, &backup->ammo, sizeof into->ammo);
+    NS_COPY_FIELDS(into, backup, vis_Mixed_snap, position, ammo);
     memcpy(&into->display_name, &backup->display_name, sizeof into->display_name);
 }
 

@@ -331,22 +331,12 @@ void teleport_Body_apply(teleport_Body *live, const teleport_Body_snap *s, const
 
 void teleport_Body_backup(const teleport_Body_snap *from, teleport_Body_snap *backup)
 {
-    memcpy(&backup->position, &from->position, sizeof backup->position);
-    memcpy(&backup->facing, &from->facing, sizeof backup->facing);
-    memcpy(&backup->height, &from->height, sizeof backup->height);
-    memcpy(&backup->cell, &from->cell, sizeof backup->cell);
-    memcpy(&backup->yaw, &from->yaw, sizeof backup->yaw);
-    memcpy(&backup->slide, &from->slide, sizeof backup->slide);
+    NS_COPY_FIELDS(backup, from, teleport_Body_snap, position, slide);
 }
 
 void teleport_Body_restore(teleport_Body_snap *into, const teleport_Body_snap *backup)
 {
-    memcpy(&into->position, &backup->position, sizeof into->position);
-    memcpy(&into->facing, &backup->facing, sizeof into->facing);
-    memcpy(&into->height, &backup->height, sizeof into->height);
-    memcpy(&into->cell, &backup->cell, sizeof into->cell);
-    memcpy(&into->yaw, &backup->yaw, sizeof into->yaw);
-    memcpy(&into->slide, &backup->slide, sizeof into->slide);
+    NS_COPY_FIELDS(into, backup, teleport_Body_snap, position, slide);
 }
 
 const char *const teleport_Body_prediction_error_names[TELEPORT_BODY_PREDICTION_ERRORS] = {

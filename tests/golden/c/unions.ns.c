@@ -1297,20 +1297,12 @@ void un_Collider_apply(un_Collider *live, const un_Collider_snap *s, const un_Co
 
 void un_Collider_backup(const un_Collider_snap *from, un_Collider_snap *backup)
 {
-    memcpy(&backup->shape, &from->shape, sizeof backup->shape);
-    memcpy(&backup->body, &from->body, sizeof backup->body);
-    memcpy(&backup->only, &from->only, sizeof backup->only);
-    memcpy(&backup->layer, &from->layer, sizeof backup->layer);
-    memcpy(&backup->secret, &from->secret, sizeof backup->secret);
+    NS_COPY_FIELDS(backup, from, un_Collider_snap, shape, secret);
 }
 
 void un_Collider_restore(un_Collider_snap *into, const un_Collider_snap *backup)
 {
-    memcpy(&into->shape, &backup->shape, sizeof into->shape);
-    memcpy(&into->body, &backup->body, sizeof into->body);
-    memcpy(&into->only, &backup->only, sizeof into->only);
-    memcpy(&into->layer, &backup->layer, sizeof into->layer);
-    memcpy(&into->secret, &backup->secret, sizeof into->secret);
+    NS_COPY_FIELDS(into, backup, un_Collider_snap, shape, secret);
 }
 
 const char *const un_Collider_prediction_error_names[UN_COLLIDER_PREDICTION_ERRORS] = {
