@@ -7,10 +7,13 @@
  *   chaotic  random positions, health changes, 1% of entities respawning per tick.
  * Reports, per scene: server µs per tick (ns_world_tick + 8 ns_world_write), ns per entity per
  * connection, bytes per client per tick, and framing (everything but the component writes) as a
- * share of the bits. The yardstick, timed interleaved in the same process: one generated write
- * of an entity's two components against one baseline, the cost a hand-built server pays per
- * entity per connection before any framing. Every scene runs in each snapshot packet format
- * (fmt 1, 2 and 3, docs/replication.md section 2). Medians of 7 interleaved rounds. */
+ * share of the bits; and the client's side: ns per record of ns_replica_read_packet (the
+ * packet read, each record applied to the replica's world). The yardsticks, timed interleaved
+ * in the same process: one generated write of an entity's two components against one baseline,
+ * the cost a hand-built server pays per entity per connection before any framing, and one
+ * generated read of the same, what a hand-built client pays per record. Every scene runs in
+ * each snapshot packet format (fmt 1, 2 and 3, docs/replication.md section 2). Medians of 7
+ * interleaved rounds. */
 #include "bench_common.h" /* first: it sets _POSIX_C_SOURCE for clock_gettime */
 
 #include <math.h>
@@ -36,6 +39,7 @@ typedef struct scene {
     bench_Transform *t;
     bench_Health    *h;
     double      bytes, bits, framing, packets, records, groups;
+    double      read_time, read_records; /* the clients' reads: seconds, records read */
     uint32_t    format;       /* the packet format: NS_PACKET_FORMAT_1, _2 or _3 */
 } scene;
 
@@ -129,11 +133,15 @@ static double step(scene *s)
         if (ns_world_write_packet(s->world, s->conn[c], pkt[c], sizeof pkt[c], &len[c], &st) != NS_OK) abort();
         s->bits += st.bits, s->framing += st.framing_bits;
         s->records += st.updates + st.spawns + st.despawns, s->groups += st.groups;
+        s->read_records += st.updates + st.spawns + st.despawns;
     }
     double dt = bench_now() - t0;
+    double r0 = bench_now();
+    for (uint32_t c = 0; c < CONNS; c++)
+        if (ns_replica_read_packet(s->replica[c], pkt[c], len[c]) != NS_OK) abort();
+    s->read_time += bench_now() - r0;
     for (uint32_t c = 0; c < CONNS; c++) {
         s->bytes += (double)len[c], s->packets++;
-        if (ns_replica_read_packet(s->replica[c], pkt[c], len[c]) != NS_OK) abort();
         uint8_t ack[16];
         ns_writer w;
         ns_writer_init(&w, ack, sizeof ack);
@@ -145,14 +153,44 @@ static double step(scene *s)
     return dt;
 }
 
-/* The yardstick: n generated writes of Transform + Health against one baseline. */
+/* The yardsticks: n generated writes of Transform + Health against one baseline, and the
+ * reads of what they wrote. */
 typedef struct yard {
     uint32_t n;
     bench_Transform_snap *t, *tb;
     bench_Health_snap    *h, *hb;
     uint8_t buf[1 << 16];
+    size_t  len;     /* bytes of buf the last write pass left */
+    uint32_t first;  /* the first entity in it (the ones before went to earlier buffers) */
 } yard;
 
+/* Passes over the yardstick's entities per timing, so that one timing covers at least 20,000
+ * entities (1,000 entities alone take 50 µs, too short a span for a steady reading). */
+static int yard_reps(const yard *y)
+{
+    return (int)((20000u + y->n - 1u) / y->n);
+}
+
+/* One pass of generated writes over every entity, the writer rewound when its buffer nears its
+ * end; the last buffer's entities stay in y->buf (from entity y->first on) for yard_read. */
+static void write_pass(yard *y)
+{
+    ns_writer w;
+    ns_writer_init(&w, y->buf, sizeof y->buf);
+    y->first = 0;
+    for (uint32_t e = 0; e < y->n; e++) {
+        if (ns_writer_bits(&w) > 8 * (sizeof y->buf - 1024)) ns_writer_init(&w, y->buf, sizeof y->buf), y->first = e;
+        ns_baselines b = {{&y->tb[e]}, {1}, 1, 2};
+        bench_Transform_write(&w, &y->t[e], &b, NS_TO_OBSERVER);
+        b.snap[0] = &y->hb[e];
+        bench_Health_write(&w, &y->h[e], &b, NS_TO_OBSERVER);
+    }
+    y->len = ns_writer_flush(&w);
+    bench_sink += y->len;
+}
+
+/* Seconds per entity of the writes, the scene's current state against the previous call's:
+ * one untimed pass warms the caches, then yard_reps passes are timed. */
 static double yardstick(yard *y, scene *s)
 {
     for (uint32_t e = 0; e < y->n; e++) {
@@ -160,18 +198,52 @@ static double yardstick(yard *y, scene *s)
         bench_Transform_quantize(&s->t[e], &y->t[e]);
         bench_Health_quantize(&s->h[e], &y->h[e]);
     }
+    write_pass(y);
     double t0 = bench_now();
-    ns_writer w;
-    ns_writer_init(&w, y->buf, sizeof y->buf);
-    for (uint32_t e = 0; e < y->n; e++) {
-        if (ns_writer_bits(&w) > 8 * (sizeof y->buf - 1024)) ns_writer_init(&w, y->buf, sizeof y->buf);
+    for (int i = 0; i < yard_reps(y); i++) write_pass(y);
+    return (bench_now() - t0) / ((double)y->n * yard_reps(y));
+}
+
+/* One pass of generated reads over what the last write pass left in y->buf. */
+static void read_pass(yard *y)
+{
+    ns_reader r;
+    ns_reader_init(&r, y->buf, y->len);
+    for (uint32_t e = y->first; e < y->n; e++) {
+        bench_Transform_snap t;
+        bench_Health_snap h;
         ns_baselines b = {{&y->tb[e]}, {1}, 1, 2};
-        bench_Transform_write(&w, &y->t[e], &b, NS_TO_OBSERVER);
+        if (bench_Transform_read(&r, &t, &b, NS_TO_OBSERVER) != NS_OK) abort();
         b.snap[0] = &y->hb[e];
-        bench_Health_write(&w, &y->h[e], &b, NS_TO_OBSERVER);
+        if (bench_Health_read(&r, &h, &b, NS_TO_OBSERVER) != NS_OK) abort();
+        bench_sink += (uint32_t)t.position[0] ^ (uint32_t)h.hp;
     }
-    bench_sink += ns_writer_flush(&w);
-    return (bench_now() - t0) / y->n;
+}
+
+/* Seconds per entity of reading back the last write pass's buffer: one untimed pass, then
+ * enough timed passes to cover 20,000 entities. */
+static double yard_read(yard *y)
+{
+    const uint32_t n = y->n - y->first;
+    const int reps = (int)((20000u + n - 1u) / n);
+    read_pass(y);
+    double t0 = bench_now();
+    for (int i = 0; i < reps; i++) read_pass(y);
+    return (bench_now() - t0) / ((double)n * reps);
+}
+
+/* Runs ticks until every client holds (nearly) every entity, then 40 more, so that the rounds
+ * time the scene and not its first spawns: under the 1200-byte budget, 10,000 entities take
+ * about 180 ticks to reach a client. Chaotic scenes keep 1% of their entities respawning, hence
+ * "nearly": 95%. */
+static void warm_up(scene *s)
+{
+    for (int tick = 0, settled = -1; tick < 5000 && (settled < 0 || tick < settled + 40); tick++) {
+        step(s);
+        bool all = true;
+        for (uint32_t c = 0; c < CONNS && all; c++) all = ns_replica_count(s->replica[c]) >= s->n / 20 * 19;
+        if (all && settled < 0) settled = tick;
+    }
 }
 
 static int by_value(const void *a, const void *b)
@@ -188,8 +260,8 @@ int main(void)
 {
     static const uint32_t sizes[] = {1000, 10000};
     printf("bench_replication: %d connections, 1200-byte budget, medians of %d interleaved rounds\n", CONNS, ROUNDS);
-    printf("%-8s %3s %6s %10s %12s %10s %9s %9s %8s %7s\n", "scene", "fmt", "ents", "us/tick", "ns/ent/conn", "vs write",
-           "B/client", "framing", "rec/pkt", "groups");
+    printf("%-8s %3s %6s %10s %12s %10s %9s %9s %8s %7s %11s %8s\n", "scene", "fmt", "ents", "us/tick", "ns/ent/conn",
+           "vs write", "B/client", "framing", "rec/pkt", "groups", "read ns/rec", "vs read");
     for (size_t si = 0; si < 2; si++) {
         uint32_t n = sizes[si];
         scene sc[RUNS];
@@ -199,29 +271,38 @@ int main(void)
         y->h = calloc(n, sizeof *y->h), y->hb = calloc(n, sizeof *y->hb);
         for (int k = 0; k < RUNS; k++) scene_init(&sc[k], k / FORMATS, n, (uint32_t)(k % FORMATS) + NS_PACKET_FORMAT_1);
         for (int k = 0; k < RUNS; k++)
-            for (int i = 0; i < 40; i++) step(&sc[k]); /* warm up: every spawn acked */
+            warm_up(&sc[k]);
         for (int k = 0; k < RUNS; k++) sc[k].bytes = sc[k].bits = sc[k].framing = sc[k].packets = sc[k].records = sc[k].groups = 0;
-        double tick_time[RUNS][ROUNDS], write_time[ROUNDS];
+        double tick_time[RUNS][ROUNDS], read_time[RUNS][ROUNDS], write_time[ROUNDS], yard_read_time[ROUNDS];
         for (int r = 0; r < ROUNDS; r++) {
             for (int k = 0; k < RUNS; k++) {
-                double sum = 0;
+                double sum = 0, t0 = sc[k].read_time, n0 = sc[k].read_records;
                 for (int i = 0; i < TICKS_PER_ROUND; i++) sum += step(&sc[k]);
                 tick_time[k][r] = sum / TICKS_PER_ROUND;
+                double records = sc[k].read_records - n0;
+                read_time[k][r] = records > 0 ? (sc[k].read_time - t0) / records : 0;
             }
             write_time[r] = yardstick(y, &sc[MOVING * FORMATS]);
+            yard_read_time[r] = yard_read(y);
         }
         qsort(write_time, ROUNDS, sizeof(double), by_value);
-        double write_ns = write_time[ROUNDS / 2] * 1e9;
+        qsort(yard_read_time, ROUNDS, sizeof(double), by_value);
+        double write_ns = write_time[ROUNDS / 2] * 1e9, read_ns = yard_read_time[ROUNDS / 2] * 1e9;
         for (int k = 0; k < RUNS; k++) {
             qsort(tick_time[k], ROUNDS, sizeof(double), by_value);
+            qsort(read_time[k], ROUNDS, sizeof(double), by_value);
             double us = tick_time[k][ROUNDS / 2] * 1e6, per = us * 1e3 / ((double)n * CONNS);
-            printf("%-8s %3u %6u %10.1f %12.1f %9.2fx %9.1f %8.1f%% %8.1f %7.1f\n", scene_name[sc[k].kind], sc[k].format, n, us,
-                   per, per / write_ns, sc[k].bytes / sc[k].packets, 100.0 * sc[k].framing / (sc[k].bits ? sc[k].bits : 1),
-                   sc[k].records / sc[k].packets, sc[k].groups / sc[k].packets);
+            double rd = read_time[k][ROUNDS / 2] * 1e9;
+            printf("%-8s %3u %6u %10.1f %12.1f %9.2fx %9.1f %8.1f%% %8.1f %7.1f %11.1f %7.2fx\n", scene_name[sc[k].kind],
+                   sc[k].format, n, us, per, per / write_ns, sc[k].bytes / sc[k].packets,
+                   100.0 * sc[k].framing / (sc[k].bits ? sc[k].bits : 1), sc[k].records / sc[k].packets,
+                   sc[k].groups / sc[k].packets, rd, rd / read_ns);
             scene_free(&sc[k]);
         }
         printf("%-8s %3s %6u %10s %12.1f %9s   (one generated write of Transform + Health, 1 baseline)\n", "yardstick", "",
                n, "", write_ns, "1.00x");
+        printf("%-8s %3s %6u %10s %12.1f %9s   (one generated read of the same: read ns/rec's yardstick)\n", "yardstick",
+               "", n, "", read_ns, "1.00x");
         free(y->t), free(y->tb), free(y->h), free(y->hb), free(y);
     }
     return 0;
