@@ -222,21 +222,35 @@ static uint64_t signature(const ns_baselines *b)
     return s | 1u; /* 0 marks an empty table slot */
 }
 
+/* The slot of the packet's table of groups that holds b's signature s, or the empty slot where
+ * it would go (UINT32_MAX when the table is full). */
+static uint32_t group_slot(const ns__pass *p, uint64_t s)
+{
+    uint32_t mask = p->w->group_cap - 1, i = (uint32_t)(s >> 32 ^ s) & mask;
+    for (uint32_t probes = 0; probes < p->w->group_cap; probes++, i = (i + 1) & mask)
+        if (p->w->groups[i] == s || p->w->groups[i] == 0) return i;
+    return UINT32_MAX;
+}
+
 /* Bits of a group header for b (baseline ticks, then a bound of the record count), or 0 if the
  * packet already has a group with these baselines. */
-static size_t group_cost(ns__pass *p, const ns_baselines *b, bool add)
+static size_t group_cost(const ns__pass *p, const ns_baselines *b)
 {
     uint64_t s = signature(b);
-    uint32_t mask = p->w->group_cap - 1, i = (uint32_t)(s >> 32 ^ s) & mask;
-    for (uint32_t probes = 0; probes < p->w->group_cap; probes++, i = (i + 1) & mask) {
-        if (p->w->groups[i] == s) return 0;
-        if (p->w->groups[i] == 0) break;
-    }
+    uint32_t i = group_slot(p, s);
+    if (i != UINT32_MAX && p->w->groups[i] == s) return 0;
     size_t bits = 3 + ns__cost(p->w->cfg.max_entities); /* count, record count, the by-type flag */
     uint32_t prev = p->now;
     for (uint32_t k = 0; k < b->count; k++) bits += ns_packed_u32_cost(prev - b->tick[k] - 1u, &p->w->dense), prev = b->tick[k];
-    if (add && p->w->groups[i] == 0) p->w->groups[i] = s, p->ngroups++;
     return bits + (p->format2 ? 4u : 0u); /* format 2: the baselines, repeat and two ids bits */
+}
+
+/* Notes that the packet has a group with baselines b (group_cost counts its header once). */
+static void group_add(ns__pass *p, const ns_baselines *b)
+{
+    uint64_t s = signature(b);
+    uint32_t i = group_slot(p, s);
+    if (i != UINT32_MAX && p->w->groups[i] == 0) p->w->groups[i] = s, p->ngroups++;
 }
 
 /* The bits of a record's audience (ns__write_audience). */
@@ -246,7 +260,7 @@ static size_t audience_bits(const ns__defaults *d)
 }
 
 /* An upper bound of the record's bits besides its body (gaps are at most the id itself). */
-static size_t framing_bound(ns__pass *p, const ns__pick *k, const ns__entity *e, size_t body, bool add)
+static size_t framing_bound(const ns__pass *p, const ns__pick *k, const ns__entity *e, size_t body)
 {
     size_t bits = id_cost(p, k->id) + (p->sizes ? ns__cost((uint32_t)body) : 0);
     const size_t aud = audience_bits(&p->w->defaults);
@@ -255,7 +269,7 @@ static size_t framing_bound(ns__pass *p, const ns__pick *k, const ns__entity *e,
         bits += aud + ns__cost(e->layout.ncomp - 1);
         for (uint32_t i = 0; i < e->layout.ncomp; i++) bits += ns__cost(p->w->schema->components[e->layout.comp[i]].desc->id);
     } else if (k->kind == NS__UPDATE) {
-        bits += group_cost(p, &k->base, add) + (k->base.count == 0 ? aud : 0);
+        bits += group_cost(p, &k->base) + (k->base.count == 0 ? aud : 0);
     }
     return bits;
 }
@@ -297,12 +311,12 @@ static bool try_add(ns__pass *p, ns__pick *k)
     ns_writer saved = p->scratch;
     if (k->kind != NS__DESPAWN && !encode(p, k, e)) return false;
     size_t body = k->kind == NS__DESPAWN ? 0 : k->bits;
-    size_t bits = framing_bound(p, k, e, body, false) + body;
+    size_t bits = framing_bound(p, k, e, body) + body;
     if (p->used + bits > p->budget) {
         p->scratch = saved;
         return false;
     }
-    framing_bound(p, k, e, body, true);
+    if (k->kind == NS__UPDATE) group_add(p, &k->base);
     p->used += bits;
     p->w->chosen[p->nchosen++] = *k;
     if (k->kind == NS__DESPAWN) p->ndespawn++;
@@ -361,10 +375,12 @@ static int compare_records3(const void *pa, const void *pb)
  * digits all keys share); tmp holds n. Returns the buffer that holds the result. */
 static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, uint32_t n, unsigned from)
 {
+    uint64_t differ = 0; /* the bits in which some key differs from the first */
+    for (uint32_t i = 1; i < n; i++) differ |= a[i] ^ a[0];
     for (unsigned shift = from; n && shift < 64; shift += 8) {
+        if (!(differ >> shift & 255u)) continue; /* no pass over a digit all keys share */
         uint32_t count[257] = {0};
         for (uint32_t i = 0; i < n; i++) count[(a[i] >> shift & 255u) + 1]++;
-        if (count[(a[0] >> shift & 255u) + 1] == n) continue;
         for (uint32_t d = 0; d < 256; d++) count[d + 1] += count[d];
         for (uint32_t i = 0; i < n; i++) tmp[count[a[i] >> shift & 255u]++] = a[i];
         uint64_t *t = a;
@@ -690,12 +706,6 @@ static void emit2(ns__pass *p, ns_writer *out)
     }
 }
 
-static int compare_ids(const void *pa, const void *pb)
-{
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    return a < b ? -1 : a > b;
-}
-
 /* Format 2: keeps the ids this packet carried (spawns and updates) and its reference group, for
  * later packets to refer to. Out of memory, the slot holds nothing and no packet refers to it. */
 static void remember_ids(ns__pass *p)
@@ -705,9 +715,17 @@ static void remember_ids(ns__pass *p)
     ns__idlist *l = &lists[p->now % n];
     l->valid = false;
     if (!ns__idlist_reserve(lists, n, p->now, count)) return;
-    for (uint32_t i = 0; i < count; i++) l->id[i] = p->w->chosen[p->ndespawn + i].id;
-    if (count > 1) qsort(l->id, count, sizeof *l->id, compare_ids); /* l->id may be NULL when empty */
-    l->count = count;
+    /* Ascending: the records are sorted by kind and section first, so their ids come in a few
+     * ascending runs; a bitmap over the entity slots (the heap's array, free again: one bit per
+     * slot fits in it) puts them in order in one pass over the records and one over the map. */
+    uint64_t *map = p->w->heap;
+    const uint32_t words = (p->w->cfg.max_entities + 63u) / 64u;
+    memset(map, 0, (size_t)words * sizeof *map);
+    for (uint32_t i = p->ndespawn; i < p->nchosen; i++) map[p->w->chosen[i].id / 64u] |= UINT64_C(1) << (p->w->chosen[i].id % 64u);
+    uint32_t k = 0;
+    for (uint32_t wi = 0; wi < words && k < count; wi++)
+        for (uint64_t m = map[wi]; m; m &= m - 1u) l->id[k++] = wi * 64u + ns__lowest_bit(m);
+    l->count = k; /* = count: a packet names an id once (the replica refuses it twice) */
     l->tick = p->now;
     l->ref_count = p->ref.ref_count;
     memcpy(l->ref_tick, p->ref.ref_tick, sizeof l->ref_tick);
