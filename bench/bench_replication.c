@@ -164,11 +164,11 @@ typedef struct yard {
     uint32_t first;  /* the first entity in it (the ones before went to earlier buffers) */
 } yard;
 
-/* Passes over the yardstick's entities per timing, so that one timing covers at least 20,000
- * entities (1,000 entities alone take 50 µs, too short a span for a steady reading). */
-static int yard_reps(const yard *y)
+/* Passes over n entities per timing, so that one timing covers at least 20,000 entities (1,000
+ * entities alone take 50 µs, too short a span for a steady reading). */
+static int reps_for(uint32_t n)
 {
-    return (int)((20000u + y->n - 1u) / y->n);
+    return (int)((20000u + n - 1u) / n);
 }
 
 /* One pass of generated writes over every entity, the writer rewound when its buffer nears its
@@ -190,7 +190,7 @@ static void write_pass(yard *y)
 }
 
 /* Seconds per entity of the writes, the scene's current state against the previous call's:
- * one untimed pass warms the caches, then yard_reps passes are timed. */
+ * one untimed pass warms the caches, then reps_for(n) passes are timed. */
 static double yardstick(yard *y, scene *s)
 {
     for (uint32_t e = 0; e < y->n; e++) {
@@ -200,8 +200,9 @@ static double yardstick(yard *y, scene *s)
     }
     write_pass(y);
     double t0 = bench_now();
-    for (int i = 0; i < yard_reps(y); i++) write_pass(y);
-    return (bench_now() - t0) / ((double)y->n * yard_reps(y));
+    const int reps = reps_for(y->n);
+    for (int i = 0; i < reps; i++) write_pass(y);
+    return (bench_now() - t0) / ((double)y->n * reps);
 }
 
 /* One pass of generated reads over what the last write pass left in y->buf. */
@@ -225,7 +226,7 @@ static void read_pass(yard *y)
 static double yard_read(yard *y)
 {
     const uint32_t n = y->n - y->first;
-    const int reps = (int)((20000u + n - 1u) / n);
+    const int reps = reps_for(n);
     read_pass(y);
     double t0 = bench_now();
     for (int i = 0; i < reps; i++) read_pass(y);
