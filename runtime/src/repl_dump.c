@@ -162,9 +162,9 @@ static bool held_layout(const walk *k, ns_entity_id id, ns__layout *l)
     return n && ns__layout_init(l, k->schema, types, n) == NS_OK;
 }
 
-static bool ring_has(const void *e, uint32_t tick)
+static const void *ring_get(const void *e, uint32_t tick)
 {
-    return ns_history_get(&((const ns__rent *)e)->ring, tick) != NULL;
+    return ns_history_get(&((const ns__rent *)e)->ring, tick);
 }
 
 /* An update against b, or with a ladder (format 3's section) against the baselines the
@@ -177,7 +177,8 @@ static ns_status update(walk *k, uint32_t id, size_t id_bits, const ns_baselines
     ns_baselines derived = {{NULL, NULL, NULL}, {0, 0, 0}, 0, k->tick};
     if (ladder) {
         const ns__rent *e = k->replica ? ns__held(k->replica, id) : NULL;
-        if (e) derived.count = ns__derive_baselines(ladder, k->tick, ring_has, e, derived.tick);
+        const void *snaps[3]; /* the body takes each component's baselines by tick */
+        if (e) derived.count = ns__derive_baselines(ladder, k->tick, ring_get, e, derived.tick, snaps);
         b = &derived;
     }
     if (b->count == 0 && !ladder) to = (ns_audience)ns__read_audience(in, k->defaults);

@@ -266,9 +266,9 @@ static inline uint64_t ns__ladder_shift(const ns__idlist *ref, uint32_t gap0)
 uint64_t ns__ladder_from(const ns__idlist *ref, uint32_t gap0, uint32_t drop);
 
 /* A record's derived baselines (format 3): the up to three newest ticks of the ladder of packet
- * `tick` at which has(ctx, t) holds, newest first; their count. */
-uint32_t ns__derive_baselines(uint64_t ladder, uint32_t tick, bool (*has)(const void *ctx, uint32_t t),
-                              const void *ctx, uint32_t ticks[3]);
+ * `tick` at which get(ctx, t) finds a state, newest first, and those states; their count. */
+uint32_t ns__derive_baselines(uint64_t ladder, uint32_t tick, const void *(*get)(const void *ctx, uint32_t t),
+                              const void *ctx, uint32_t ticks[3], const void *snaps[3]);
 
 /* Slots of a ring of lists that keeps at least `ticks` ticks: a power of two, so that tick t's
  * slot t % n runs on without a jump where the 32-bit tick wraps. */
@@ -292,6 +292,12 @@ static inline const ns__idlist *ns__idlist_get(const ns__idlist *lists, uint32_t
 /* Room for `count` ids in the slot of `tick` (its ids are kept until ns__idlist_set); false when
  * out of memory. */
 bool ns__idlist_reserve(ns__idlist *lists, uint32_t n, uint32_t tick, uint32_t count);
+
+/* Writes the ids whose bits are set in map[0, words) to out in ascending order and clears the
+ * map; returns how many. A packet's records come sorted by kind and section first, their ids in a
+ * few ascending runs: setting a bit per record and reading the map back orders them in two
+ * linear passes (both ends' lists of a packet's ids). */
+uint32_t ns__ids_from_map(uint64_t *map, uint32_t words, uint32_t *out);
 
 typedef struct ns__conn {
     bool            used;

@@ -33,6 +33,7 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     uint32_t n = cfg->max_entities, nc = r->schema->component_count ? r->schema->component_count : 1;
     r->ent = calloc(n, sizeof *r->ent);
     r->stamp = calloc(n, sizeof *r->stamp);
+    r->idmap = calloc((n + 63u) / 64u, sizeof *r->idmap);
     r->rec = calloc(n, sizeof *r->rec);
     r->hooks = calloc(nc, sizeof *r->hooks);
     r->hook_ctx = calloc(nc, sizeof *r->hook_ctx);
@@ -47,7 +48,7 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
         r->lists = calloc(ns__idlist_slots(ring_depth(r)), sizeof *r->lists);
         if (!r->lists) return fail(r, status, NS_ERR_NOMEM);
     }
-    if (!r->ent || !r->stamp || !r->rec || !r->hooks || !r->hook_ctx || !r->handle || !r->refsnap)
+    if (!r->ent || !r->stamp || !r->idmap || !r->rec || !r->hooks || !r->hook_ctx || !r->handle || !r->refsnap)
         return fail(r, status, NS_ERR_NOMEM);
     if (status) *status = NS_OK;
     return r;
@@ -66,6 +67,7 @@ void ns_replica_destroy(ns_replica *r)
     ns__defaults_free(&r->defaults);
     free(r->ent);
     free(r->stamp);
+    free(r->idmap);
     free(r->rec);
     free(r->hooks);
     free(r->hook_ctx);
@@ -183,9 +185,9 @@ static uint8_t ring_audience(const ns__rent *e, uint32_t tick)
     return e->ring_audience[tick % e->ring.depth];
 }
 
-static bool ring_has(const void *e, uint32_t tick)
+static const void *ring_get(const void *e, uint32_t tick)
 {
-    return ns_history_get(&((const ns__rent *)e)->ring, tick) != NULL;
+    return ns_history_get(&((const ns__rent *)e)->ring, tick);
 }
 
 /* Reads an update against the baselines ticks[0, count), or with a ladder (format 3's section:
@@ -206,13 +208,14 @@ static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t 
         rec->kind = NS__SKIPPED;
         return NS_OK;
     }
-    uint32_t derived[3];
-    if (ladder) {
-        count = ns__derive_baselines(ladder, tick, ring_has, e, derived), ticks = derived;
-        if (count == 0) return NS_ERR_BASELINE;
-    }
     ns_baselines b;
-    if (!ring_baselines(e, ticks, count, tick, &b)) return NS_ERR_BASELINE;
+    if (ladder) { /* derived with their states: no second lookup */
+        b.count = count = ns__derive_baselines(ladder, tick, ring_get, e, b.tick, b.snap), ticks = b.tick;
+        b.tick_now = tick;
+        if (count == 0) return NS_ERR_BASELINE;
+    } else if (!ring_baselines(e, ticks, count, tick, &b)) {
+        return NS_ERR_BASELINE;
+    }
     if (count) {
         rec->audience = ring_audience(e, ticks[0]);
         for (uint32_t i = 1; i < count; i++)
@@ -383,21 +386,14 @@ static ns_status read_records(ns_replica *r, ns_reader *in, uint32_t tick, bool 
     return ns_reader_status(in);
 }
 
-static int compare_ids(const void *pa, const void *pb)
-{
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-    return a < b ? -1 : a > b;
-}
-
 /* Format 2: keeps the ids packet `tick` carried (its spawns and updates, skipped ones too: the
  * server wrote them), for later packets to name by reference. Room was reserved in phase 1. */
 static void remember_ids(ns_replica *r, uint32_t tick)
 {
     ns__idlist *l = &r->lists[tick % ns__idlist_slots(ring_depth(r))];
-    l->count = 0;
     for (uint32_t i = 0; i < r->nrec; i++)
-        if (r->rec[i].kind != NS__DESPAWN) l->id[l->count++] = r->rec[i].id;
-    if (l->count > 1) qsort(l->id, l->count, sizeof *l->id, compare_ids); /* l->id may be NULL when empty */
+        if (r->rec[i].kind != NS__DESPAWN) r->idmap[r->rec[i].id / 64u] |= UINT64_C(1) << (r->rec[i].id % 64u);
+    l->count = ns__ids_from_map(r->idmap, (r->cfg.max_entities + 63u) / 64u, l->id);
     l->tick = tick;
     l->ref_count = r->note.ref_count;
     memcpy(l->ref_tick, r->note.ref_tick, sizeof l->ref_tick);
@@ -676,7 +672,8 @@ uint32_t ns_replica_newest(const ns_replica *r)
 
 size_t ns_replica_memory(const ns_replica *r)
 {
-    size_t n = sizeof *r + (size_t)r->cfg.max_entities * (sizeof *r->ent + sizeof *r->stamp + sizeof *r->rec + sizeof *r->handle);
+    size_t n = sizeof *r + (size_t)r->cfg.max_entities * (sizeof *r->ent + sizeof *r->stamp + sizeof *r->rec + sizeof *r->handle) +
+               (size_t)(r->cfg.max_entities + 63u) / 64u * sizeof *r->idmap;
     n += r->scratch_cap;
     for (uint32_t i = 0; r->lists && i < ns__idlist_slots(ring_depth(r)); i++)
         n += sizeof *r->lists + (size_t)r->lists[i].cap * sizeof(uint32_t);

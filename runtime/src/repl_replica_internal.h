@@ -47,6 +47,7 @@ struct ns_replica {
     ns__defaults      defaults;
     ns__rent         *ent;
     uint32_t         *stamp;           /* per id: the packet serial that last named it */
+    uint64_t         *idmap;           /* a bit per id, all clear between packets (remember_ids) */
     uint32_t          serial;
     ns__rrec         *rec;
     uint32_t          nrec, count, ngone;

@@ -715,17 +715,13 @@ static void remember_ids(ns__pass *p)
     ns__idlist *l = &lists[p->now % n];
     l->valid = false;
     if (!ns__idlist_reserve(lists, n, p->now, count)) return;
-    /* Ascending: the records are sorted by kind and section first, so their ids come in a few
-     * ascending runs; a bitmap over the entity slots (the heap's array, free again: one bit per
-     * slot fits in it) puts them in order in one pass over the records and one over the map. */
+    /* Ascending, through a bitmap over the entity slots: the heap's array, free again (one bit
+     * per slot fits in it). A packet names an id once (the replica refuses it twice). */
     uint64_t *map = p->w->heap;
     const uint32_t words = (p->w->cfg.max_entities + 63u) / 64u;
     memset(map, 0, (size_t)words * sizeof *map);
     for (uint32_t i = p->ndespawn; i < p->nchosen; i++) map[p->w->chosen[i].id / 64u] |= UINT64_C(1) << (p->w->chosen[i].id % 64u);
-    uint32_t k = 0;
-    for (uint32_t wi = 0; wi < words && k < count; wi++)
-        for (uint64_t m = map[wi]; m; m &= m - 1u) l->id[k++] = wi * 64u + ns__lowest_bit(m);
-    l->count = k; /* = count: a packet names an id once (the replica refuses it twice) */
+    l->count = ns__ids_from_map(map, words, l->id);
     l->tick = p->now;
     l->ref_count = p->ref.ref_count;
     memcpy(l->ref_tick, p->ref.ref_tick, sizeof l->ref_tick);
