@@ -162,11 +162,6 @@ static bool held_layout(const walk *k, ns_entity_id id, ns__layout *l)
     return n && ns__layout_init(l, k->schema, types, n) == NS_OK;
 }
 
-static const void *ring_get(const void *e, uint32_t tick)
-{
-    return ns_history_get(&((const ns__rent *)e)->ring, tick);
-}
-
 /* An update against b, or with a ladder (format 3's section) against the baselines the
  * replica's ring of the entity derives from it. */
 static ns_status update(walk *k, uint32_t id, size_t id_bits, const ns_baselines *b, uint64_t ladder, const uint64_t *types)
@@ -178,7 +173,7 @@ static ns_status update(walk *k, uint32_t id, size_t id_bits, const ns_baselines
     if (ladder) {
         const ns__rent *e = k->replica ? ns__held(k->replica, id) : NULL;
         const void *snaps[3]; /* the body takes each component's baselines by tick */
-        if (e) derived.count = ns__derive_baselines(ladder, k->tick, ring_get, e, derived.tick, snaps);
+        if (e) derived.count = ns__derive_baselines(ladder, k->tick, ns__ring_get, e, derived.tick, snaps);
         b = &derived;
     }
     if (b->count == 0 && !ladder) to = (ns_audience)ns__read_audience(in, k->defaults);

@@ -293,6 +293,17 @@ static inline const ns__idlist *ns__idlist_get(const ns__idlist *lists, uint32_t
  * out of memory. */
 bool ns__idlist_reserve(ns__idlist *lists, uint32_t n, uint32_t tick, uint32_t count);
 
+/* Words of a map with a bit per id below n, and the setting of id's bit. */
+static inline uint32_t ns__id_map_words(uint32_t n)
+{
+    return (n + 63u) / 64u;
+}
+
+static inline void ns__id_map_add(uint64_t *map, uint32_t id)
+{
+    map[id / 64u] |= UINT64_C(1) << (id % 64u);
+}
+
 /* Writes the ids whose bits are set in map[0, words) to out in ascending order and clears the
  * map; returns how many. A packet's records come sorted by kind and section first, their ids in a
  * few ascending runs: setting a bit per record and reading the map back orders them in two

@@ -33,7 +33,7 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     uint32_t n = cfg->max_entities, nc = r->schema->component_count ? r->schema->component_count : 1;
     r->ent = calloc(n, sizeof *r->ent);
     r->stamp = calloc(n, sizeof *r->stamp);
-    r->idmap = calloc((n + 63u) / 64u, sizeof *r->idmap);
+    r->idmap = calloc(ns__id_map_words(n), sizeof *r->idmap);
     r->rec = calloc(n, sizeof *r->rec);
     r->hooks = calloc(nc, sizeof *r->hooks);
     r->hook_ctx = calloc(nc, sizeof *r->hook_ctx);
@@ -185,11 +185,6 @@ static uint8_t ring_audience(const ns__rent *e, uint32_t tick)
     return e->ring_audience[tick % e->ring.depth];
 }
 
-static const void *ring_get(const void *e, uint32_t tick)
-{
-    return ns_history_get(&((const ns__rent *)e)->ring, tick);
-}
-
 /* Reads an update against the baselines ticks[0, count), or with a ladder (format 3's section:
  * count is 0) against those the entity's ring derives from it. */
 static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t tick, const uint32_t *ticks,
@@ -210,7 +205,7 @@ static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t 
     }
     ns_baselines b;
     if (ladder) { /* derived with their states: no second lookup */
-        b.count = count = ns__derive_baselines(ladder, tick, ring_get, e, b.tick, b.snap), ticks = b.tick;
+        b.count = count = ns__derive_baselines(ladder, tick, ns__ring_get, e, b.tick, b.snap), ticks = b.tick;
         b.tick_now = tick;
         if (count == 0) return NS_ERR_BASELINE;
     } else if (!ring_baselines(e, ticks, count, tick, &b)) {
@@ -392,8 +387,8 @@ static void remember_ids(ns_replica *r, uint32_t tick)
 {
     ns__idlist *l = &r->lists[tick % ns__idlist_slots(ring_depth(r))];
     for (uint32_t i = 0; i < r->nrec; i++)
-        if (r->rec[i].kind != NS__DESPAWN) r->idmap[r->rec[i].id / 64u] |= UINT64_C(1) << (r->rec[i].id % 64u);
-    l->count = ns__ids_from_map(r->idmap, (r->cfg.max_entities + 63u) / 64u, l->id);
+        if (r->rec[i].kind != NS__DESPAWN) ns__id_map_add(r->idmap, r->rec[i].id);
+    l->count = ns__ids_from_map(r->idmap, ns__id_map_words(r->cfg.max_entities), l->id);
     l->tick = tick;
     l->ref_count = r->note.ref_count;
     memcpy(l->ref_tick, r->note.ref_tick, sizeof l->ref_tick);
@@ -673,7 +668,7 @@ uint32_t ns_replica_newest(const ns_replica *r)
 size_t ns_replica_memory(const ns_replica *r)
 {
     size_t n = sizeof *r + (size_t)r->cfg.max_entities * (sizeof *r->ent + sizeof *r->stamp + sizeof *r->rec + sizeof *r->handle) +
-               (size_t)(r->cfg.max_entities + 63u) / 64u * sizeof *r->idmap;
+               (size_t)ns__id_map_words(r->cfg.max_entities) * sizeof *r->idmap;
     n += r->scratch_cap;
     for (uint32_t i = 0; r->lists && i < ns__idlist_slots(ring_depth(r)); i++)
         n += sizeof *r->lists + (size_t)r->lists[i].cap * sizeof(uint32_t);

@@ -76,6 +76,13 @@ static inline const ns__rent *ns__held(const ns_replica *r, ns_entity_id id)
     return id < r->cfg.max_entities && r->ent[id].state == NS__R_ALIVE ? &r->ent[id] : NULL;
 }
 
+/* The state entity e (an ns__rent) holds for tick, or NULL: the getter ns__derive_baselines
+ * takes, for the replica's reader and the dump alike. */
+static inline const void *ns__ring_get(const void *e, uint32_t tick)
+{
+    return ns_history_get(&((const ns__rent *)e)->ring, tick);
+}
+
 /* ---- entity references (repl_refs.c) ---- */
 
 /* The reference slots component `ops` needs in ns__rent.ref: one per plain entity field, the

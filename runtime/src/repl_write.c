@@ -718,9 +718,9 @@ static void remember_ids(ns__pass *p)
     /* Ascending, through a bitmap over the entity slots: the heap's array, free again (one bit
      * per slot fits in it). A packet names an id once (the replica refuses it twice). */
     uint64_t *map = p->w->heap;
-    const uint32_t words = (p->w->cfg.max_entities + 63u) / 64u;
+    const uint32_t words = ns__id_map_words(p->w->cfg.max_entities);
     memset(map, 0, (size_t)words * sizeof *map);
-    for (uint32_t i = p->ndespawn; i < p->nchosen; i++) map[p->w->chosen[i].id / 64u] |= UINT64_C(1) << (p->w->chosen[i].id % 64u);
+    for (uint32_t i = p->ndespawn; i < p->nchosen; i++) ns__id_map_add(map, p->w->chosen[i].id);
     l->count = ns__ids_from_map(map, words, l->id);
     l->tick = p->now;
     l->ref_count = p->ref.ref_count;
