@@ -379,9 +379,6 @@ START_TEST(a_steady_packet_has_these_bytes)
 }
 END_TEST
 
-/* The bytes of formats 2 and 3 are a contract, as format 1's: a fixed scene (movers, entities
- * that rest and are skipped, spawns, despawns, an owner change, packets lost now and then) writes
- * packets whose FNV-1a hash is pinned. A change here is a new format, not an edit. */
 /* A format-2 steady packet whose newest baseline's gap no tick can have (2^31): the replica
  * refuses it as NS_ERR_BASELINE, and the dump with it says the same. */
 START_TEST(a_steady_gap_out_of_range_is_refused_by_both)
@@ -422,6 +419,9 @@ START_TEST(a_steady_gap_out_of_range_is_refused_by_both)
 }
 END_TEST
 
+/* The bytes of formats 2 and 3 are a contract, as format 1's: a fixed scene (movers, entities
+ * that rest and are skipped, spawns, despawns, an owner change, packets lost now and then) writes
+ * packets whose FNV-1a hash is pinned. A change here is a new format, not an edit. */
 START_TEST(the_packets_of_a_fixed_scene_are_pinned)
 {
     static const uint64_t pinned[2] = {UINT64_C(0xa30c11cb102745c7), UINT64_C(0x3ffe2c8054e5deb4)};
