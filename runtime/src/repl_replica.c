@@ -38,6 +38,9 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     r->hooks = calloc(nc, sizeof *r->hooks);
     r->hook_ctx = calloc(nc, sizeof *r->hook_ctx);
     r->handle = calloc(n, sizeof *r->handle);
+    r->gone = calloc(n, sizeof *r->gone);
+    r->holder = calloc(ns__id_map_words(n), sizeof *r->holder);
+    r->holder_any = calloc(ns__id_map_words(ns__id_map_words(n)), sizeof *r->holder_any);
     size_t snap_max = 1;
     for (uint32_t c = 0; c < r->schema->component_count; c++)
         if (r->schema->components[c].desc->snap_size > snap_max) snap_max = r->schema->components[c].desc->snap_size;
@@ -48,7 +51,8 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
         r->lists = calloc(ns__idlist_slots(ring_depth(r)), sizeof *r->lists);
         if (!r->lists) return fail(r, status, NS_ERR_NOMEM);
     }
-    if (!r->ent || !r->stamp || !r->idmap || !r->rec || !r->hooks || !r->hook_ctx || !r->handle || !r->refsnap)
+    if (!r->ent || !r->stamp || !r->idmap || !r->rec || !r->hooks || !r->hook_ctx || !r->handle || !r->gone || !r->holder ||
+        !r->holder_any || !r->refsnap)
         return fail(r, status, NS_ERR_NOMEM);
     if (status) *status = NS_OK;
     return r;
@@ -72,6 +76,9 @@ void ns_replica_destroy(ns_replica *r)
     free(r->hooks);
     free(r->hook_ctx);
     free(r->handle);
+    free(r->gone);
+    free(r->holder);
+    free(r->holder_any);
     free(r->refsnap);
     free(r->scratch);
     ns__idlists_free(r->lists, ns__idlist_slots(ring_depth(r)));
@@ -433,8 +440,9 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
     }
     uint8_t *mem = calloc(1, ring + values + (size_t)nref * sizeof(uint32_t));
     if (!mem) return false;
-    if (e->state == NS__R_GONE) r->ngone--;
+    const uint8_t queued = e->queued; /* its slot in the gone queue stays until collect() passes it */
     forget(e);
+    e->queued = queued;
     e->mem = mem;
     e->layout = *l;
     memcpy(e->voff, voff, sizeof voff);
@@ -444,11 +452,21 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
     e->nref = nref;
     for (uint32_t i = 0; i < l->ncomp; i++) r->schema->components[l->comp[i]].init(mem + voff[i]);
     e->state = NS__R_ALIVE;
-    r->nholders += nref != 0;
+    if (nref) ns__refs_hold(r, rec->id);
     e->since = e->newest = tick;
     e->audience = rec->audience;
     r->count++;
     return true;
+}
+
+/* Entity id is despawned here at tick: collect() frees it once no accepted packet can name it. */
+static void mark_gone(ns_replica *r, ns__rent *e, uint32_t id, uint32_t tick)
+{
+    e->state = NS__R_GONE;
+    e->gone = tick;
+    if (e->queued) return; /* still in the queue from an earlier despawn: that slot serves */
+    e->queued = 1;
+    r->gone[(r->gone_head + r->gone_len++) % r->cfg.max_entities] = (ns__gone){id, tick};
 }
 
 static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
@@ -459,17 +477,15 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
         if (e->state != NS__R_ALIVE) {
             /* Not held: remember the despawn, so that a copy of the spawn it ends, reordered
              * behind it, is refused below instead of creating an entity nothing will despawn. */
-            if (e->state == NS__R_NONE) e->state = NS__R_GONE, e->gone = tick, r->ngone++;
+            if (e->state == NS__R_NONE) mark_gone(r, e, rec->id, tick);
             else if (ns__newer(tick, e->gone)) e->gone = tick;
             e->destroyed |= rec->destroyed;
             return;
         }
         if (!ns__newer(tick, e->since)) return; /* of an older spawn */
         if (r->cfg.on_despawn) r->cfg.on_despawn(r, rec->id, r->cfg.ctx);
-        e->state = NS__R_GONE;
-        e->gone = tick;
+        mark_gone(r, e, rec->id, tick);
         r->count--;
-        r->ngone++;
         e->destroyed = rec->destroyed;
         r->handle[rec->id] = 0;
         ns__refs_despawn(r, rec->id, e, rec->destroyed); /* after: e no longer refers to itself */
@@ -496,13 +512,24 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
     }
 }
 
-/* Frees entities despawned so long ago that no packet still accepted can name them. */
+/* Frees entities despawned so long ago that no packet still accepted can name them, from the
+ * front of the gone queue: its work is what it frees, not max_entities (a client that sees a few
+ * hundred of a million ids looked at every id each packet). The queue is in the order of the
+ * despawns (within the reorder window: a late packet's despawn may be older than the one before
+ * it), so the first entry that has not expired ends the pass. An entry whose despawn a resent
+ * copy renewed goes to the back with its new tick; one that spawned again leaves the queue. */
 static void collect(ns_replica *r)
 {
-    uint32_t newest = r->received.newest;
-    for (uint32_t i = 0; r->ngone && i < r->cfg.max_entities; i++) {
-        ns__rent *e = &r->ent[i];
-        if (e->state == NS__R_GONE && newest - e->gone > r->cfg.reorder_window) forget(e), r->ngone--;
+    const uint32_t newest = r->received.newest, slots = r->cfg.max_entities;
+    while (r->gone_len) {
+        const ns__gone q = r->gone[r->gone_head];
+        ns__rent *e = &r->ent[q.id];
+        if (e->state == NS__R_GONE && e->gone == q.tick && newest - e->gone <= r->cfg.reorder_window) break;
+        r->gone_head = (r->gone_head + 1) % slots;
+        r->gone_len--;
+        if (e->state != NS__R_GONE) e->queued = 0; /* spawned again */
+        else if (e->gone == q.tick) forget(e);     /* expired */
+        else r->gone[(r->gone_head + r->gone_len++) % slots] = (ns__gone){q.id, e->gone}; /* renewed */
     }
 }
 
@@ -667,8 +694,9 @@ uint32_t ns_replica_newest(const ns_replica *r)
 
 size_t ns_replica_memory(const ns_replica *r)
 {
-    size_t n = sizeof *r + (size_t)r->cfg.max_entities * (sizeof *r->ent + sizeof *r->stamp + sizeof *r->rec + sizeof *r->handle) +
-               (size_t)ns__id_map_words(r->cfg.max_entities) * sizeof *r->idmap;
+    size_t n = sizeof *r + (size_t)r->cfg.max_entities * (sizeof *r->ent + sizeof *r->stamp + sizeof *r->rec + sizeof *r->handle + sizeof *r->gone) +
+               (size_t)ns__id_map_words(r->cfg.max_entities) * (sizeof *r->idmap + sizeof *r->holder) +
+               (size_t)ns__id_map_words(ns__id_map_words(r->cfg.max_entities)) * sizeof *r->holder_any;
     n += r->scratch_cap;
     for (uint32_t i = 0; r->lists && i < ns__idlist_slots(ring_depth(r)); i++)
         n += sizeof *r->lists + (size_t)r->lists[i].cap * sizeof(uint32_t);

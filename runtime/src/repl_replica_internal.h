@@ -12,6 +12,7 @@ typedef struct ns__rent {
     uint8_t    state;
     uint8_t    audience;              /* of the newest state applied */
     uint8_t    destroyed;             /* GONE: destroyed on the server, not just out of relevancy */
+    uint8_t    queued;                /* in the replica's gone queue (each id at most once) */
     uint32_t   since;                 /* oldest packet tick of this spawn applied */
     uint32_t   newest;                /* newest tick applied to the live values */
     uint32_t   gone;                  /* tick of the despawn */
@@ -28,6 +29,11 @@ typedef struct ns__rent {
 } ns__rent;
 
 #define NS__REF_PENDING 0x80000000u
+
+/* An entry of the replica's gone queue: an entity and the tick of its despawn when queued. */
+typedef struct ns__gone {
+    uint32_t id, tick;
+} ns__gone;
 
 /* One decoded record, waiting for the packet to prove whole. */
 typedef struct ns__rrec {
@@ -50,7 +56,10 @@ struct ns_replica {
     uint64_t         *idmap;           /* a bit per id, all clear between packets (remember_ids) */
     uint32_t          serial;
     ns__rrec         *rec;
-    uint32_t          nrec, count, ngone;
+    uint32_t          nrec, count;
+    ns__gone         *gone;            /* entities despawned here, oldest first, for collect(): a
+                                          ring of max_entities slots, enough as each id is in it once */
+    uint32_t          gone_head, gone_len;
     ns_tickset        received;
     const void      **hooks;           /* per schema component */
     void            **hook_ctx;
@@ -58,6 +67,8 @@ struct ns_replica {
     uint8_t          *refsnap;         /* a snapshot with its references resolved, for _apply */
     uint32_t          npending;        /* references waiting for their entity to spawn */
     uint32_t          nholders;        /* spawned entities with entity fields: each_ref's work */
+    uint64_t         *holder;          /* a bit per id: one of those */
+    uint64_t         *holder_any;      /* a bit per word of holder: that word is not 0 */
     uint8_t          *scratch;
     size_t            scratch_cap, scratch_used;
     ns__idlist       *lists;           /* format 2: the ids of the packets applied, one slot per
@@ -102,6 +113,9 @@ void ns__refs_unheld_despawn(ns_replica *r, uint32_t id, bool destroyed);
 /* Held entity e (id) is despawned: its own pending references stop counting, and what pointed at
  * it reads 0, for good if it was destroyed, else until it comes back. */
 void ns__refs_despawn(ns_replica *r, uint32_t id, ns__rent *e, bool destroyed);
+
+/* Held entity id has reference slots: it joins the holders that each_ref visits. */
+void ns__refs_hold(ns_replica *r, uint32_t id);
 
 /* Entity id spawned: references waiting for it resolve (on_resolve is called for each). */
 void ns__refs_spawn(ns_replica *r, uint32_t id);

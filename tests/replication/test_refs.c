@@ -745,6 +745,111 @@ START_TEST(collection_elements_wait_resolve_rebind_and_end)
 }
 END_TEST
 
+/* Holders far apart (ids 5, 70, 4100 and 8200 of 9,000, so in three words of the replica's
+ * holder bits and in three of their summary's bits) wait for a target the client does not have:
+ * its arrival resolves them in ascending id order. A holder that leaves relevancy in the same
+ * packet as the target is not visited again: when the target comes back only the other three
+ * resolve, and its destruction turns those to 0. */
+#define FAR_IDS 9000u
+static const ns_entity_id far_holders[4] = {5, 70, 4100, 8200};
+
+typedef struct far_ctx {
+    bool         target_away, last_away;
+    ns_entity_id target;
+    ns_entity_id seen[8];
+    uint32_t     resolved;
+} far_ctx;
+
+static bool far_relevant(const ns_world *w, uint32_t conn, ns_entity_id e, void *ctx)
+{
+    const far_ctx *f = ctx;
+    (void)w, (void)conn;
+    if (e == f->target) return !f->target_away;
+    if (e == far_holders[3]) return !f->last_away;
+    return e == far_holders[0] || e == far_holders[1] || e == far_holders[2];
+}
+
+static void far_resolve(ns_replica *r, ns_entity_id holder, uint32_t type, ns_entity_id target, void *ctx)
+{
+    far_ctx *f = ctx;
+    (void)r;
+    ck_assert_uint_eq(type, RF_LINK_ID);
+    ck_assert_uint_eq(target, f->target);
+    ck_assert_uint_lt(f->resolved, 8);
+    f->seen[f->resolved++] = holder;
+}
+
+static void assert_far_links(const ns_replica *r, uint32_t holders, ns_entity want)
+{
+    for (uint32_t k = 0; k < holders; k++) {
+        const rf_Link *live = ns_replica_value(r, far_holders[k], RF_LINK_ID);
+        ck_assert_ptr_nonnull(live);
+        if (live->target != want) ck_abort_msg("holder %u reads %u, want %u", far_holders[k], live->target, want);
+    }
+}
+
+START_TEST(holders_far_apart_resolve_in_id_order)
+{
+    rh_game g;
+    far_ctx f = {.target_away = true, .target = FAR_IDS - 1};
+    ns_world_config cfg = {.schema = &rf_schema, .max_entities = FAR_IDS, .max_connections = 1, .history_depth = 56,
+                           .reorder_window = 4};
+    rh_start(&g, cfg, 1, (rh_impair){0}, 5);
+    ns_replica_destroy(g.replica[0]);
+    ns_handshake h = ns_world_handshake(g.world, g.conn[0]);
+    ns_replica_config rc = {0};
+    ck_assert_int_eq(ns_handshake_accept(&h, &rf_schema, &rc, NULL, 0), NS_OK);
+    rc.on_resolve = far_resolve;
+    rc.ctx = &f;
+    ns_status st;
+    g.replica[0] = ns_replica_create(&rc, &st);
+    ck_assert_int_eq(st, NS_OK);
+    ns_replica *r = g.replica[0];
+    ns_world_set_relevancy(g.world, g.conn[0], far_relevant, &f);
+
+    static const uint32_t link_types[] = {RF_LINK_ID}, body_types[] = {RF_BODY_ID};
+    for (uint32_t i = 0; i < FAR_IDS; i++) {
+        bool holds = i == far_holders[0] || i == far_holders[1] || i == far_holders[2] || i == far_holders[3];
+        ns_entity_id id;
+        ck_assert_int_eq(ns_world_spawn(g.world, holds ? link_types : body_types, 1, &id), NS_OK);
+        ck_assert_uint_eq(id, i);
+    }
+    rf_Link link;
+    rf_Link_init(&link);
+    link.target = ns_entity_ref(f.target);
+    for (int k = 0; k < 4; k++) ck_assert_int_eq(ns_world_set(g.world, far_holders[k], RF_LINK_ID, &link), NS_OK);
+    for (int i = 0; i < 10; i++) rh_step(&g);
+    assert_far_links(r, 4, 0); /* waiting */
+
+    f.target_away = false;
+    for (int i = 0; i < 20 && !ns_replica_has(r, f.target); i++) rh_step(&g);
+    ck_assert(ns_replica_has(r, f.target));
+    ck_assert_uint_eq(f.resolved, 4);
+    for (int k = 0; k < 4; k++) ck_assert_uint_eq(f.seen[k], far_holders[k]);
+    assert_far_links(r, 4, f.target + 1u);
+
+    f.target_away = f.last_away = true; /* despawned here in one packet, the holder first */
+    for (int i = 0; i < 20 && ns_replica_has(r, f.target); i++) rh_step(&g);
+    ck_assert(!ns_replica_has(r, f.target));
+    ck_assert(!ns_replica_has(r, far_holders[3]));
+    assert_far_links(r, 3, 0);
+
+    f.target_away = false;
+    for (int i = 0; i < 80 && !ns_replica_has(r, f.target); i++) rh_step(&g);
+    ck_assert(ns_replica_has(r, f.target));
+    ck_assert_uint_eq(f.resolved, 7);
+    for (int k = 0; k < 3; k++) ck_assert_uint_eq(f.seen[4 + k], far_holders[k]);
+    assert_far_links(r, 3, f.target + 1u);
+
+    ck_assert_int_eq(ns_world_despawn(g.world, f.target), NS_OK);
+    for (int i = 0; i < 10; i++) rh_step(&g);
+    assert_far_links(r, 3, 0);
+    ck_assert_uint_eq(f.resolved, 7);
+    ck_assert_uint_eq(g.read_errors, 0);
+    rh_stop(&g);
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("refs");
@@ -753,6 +858,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, references_resolve_as_each_client_knows_the_world);
     tcase_add_test(tc, a_reference_survives_its_target_leaving_and_ends_when_it_is_destroyed);
     tcase_add_test(tc, collection_elements_wait_resolve_rebind_and_end);
+    tcase_add_test(tc, holders_far_apart_resolve_in_id_order);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -139,6 +139,44 @@ START_TEST(spawn_and_despawn_resent_until_acked)
 }
 END_TEST
 
+/* A despawned entity's storage is freed reorder_window ticks after the last copy of its despawn
+ * arrives (docs/replication.md section 12), including one whose despawn kept being resent (and
+ * so renewed) while the client's acks were lost, ahead of the others in the replica's queue. */
+START_TEST(despawned_entities_are_freed_after_the_reorder_window)
+{
+    rh_game *g = start((ns_world_config){.reorder_window = 4}, 1, (rh_impair){0});
+    ns_entity_id e[40];
+    /* A first round grows what the replica keeps for good (its scratch), so that the memory of
+     * an empty replica can be compared exactly. */
+    for (int i = 0; i < 40; i++) e[i] = spawn(g, body_health, 2);
+    steps(g, 6);
+    for (int i = 0; i < 40; i++) ck_assert_int_eq(ns_world_despawn(g->world, e[i]), NS_OK);
+    steps(g, 4 + 4);
+    const size_t empty = ns_replica_memory(g->replica[0]);
+    for (int i = 0; i < 40; i++) e[i] = spawn(g, body_health, 2);
+    steps(g, 6);
+    for (int i = 0; i < 40; i++) ck_assert(ns_replica_has(g->replica[0], e[i]));
+    const size_t full = ns_replica_memory(g->replica[0]), per = (full - empty) / 40;
+    ck_assert_uint_gt(per, 64);
+
+    g->up[0].impair.loss = 1.0; /* acks lost: the first despawn goes out again every tick */
+    ck_assert_int_eq(ns_world_despawn(g->world, e[0]), NS_OK);
+    steps(g, 8);
+    ck_assert(!ns_replica_has(g->replica[0], e[0]));
+    ck_assert_uint_eq(g->last[0].despawns, 1);
+    ck_assert_uint_ge(ns_replica_memory(g->replica[0]), full); /* renewed: still kept */
+    g->up[0].impair.loss = 0;
+    for (int i = 1; i < 40; i++) ck_assert_int_eq(ns_world_despawn(g->world, e[i]), NS_OK);
+    steps(g, 2);
+    ck_assert_uint_eq(ns_replica_count(g->replica[0]), 0);
+    ck_assert_uint_gt(ns_replica_memory(g->replica[0]), full - per); /* within the window: kept */
+    steps(g, 4 + 3);
+    const size_t after = ns_replica_memory(g->replica[0]);
+    NS_CHECK(after == empty, "%zu bytes after, %zu empty, %zu per entity", after, empty, per);
+    stop(g);
+}
+END_TEST
+
 /* A spawn reordered behind the despawn that ends it must not create an entity: nothing would
  * ever despawn it (the server saw the despawn acked). */
 START_TEST(spawn_reordered_behind_its_despawn_is_not_applied)
@@ -676,6 +714,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, spawn_update_despawn_reach_the_client);
     tcase_add_test(tc, spawn_and_despawn_resent_until_acked);
+    tcase_add_test(tc, despawned_entities_are_freed_after_the_reorder_window);
     tcase_add_test(tc, spawn_reordered_behind_its_despawn_is_not_applied);
     tcase_add_test(tc, acks_newer_than_any_packet_are_refused);
     tcase_add_test(tc, ack_layout);
