@@ -97,37 +97,20 @@ const uint8_t *ns__refs_resolve(ns_replica *r, ns__rent *e, const ns_component_o
 
 void ns__refs_hold(ns_replica *r, uint32_t id)
 {
-    ns__id_map_add(r->holder, id);
-    ns__id_map_add(r->holder_any, id / 64u);
+    ns__idset_add(&r->holders, id);
     r->nholders++;
 }
 
-/* Held entity id leaves the holders. */
-static void unhold(ns_replica *r, uint32_t id)
-{
-    uint64_t *word = &r->holder[id / 64u];
-    *word &= ~(UINT64_C(1) << (id % 64u));
-    if (*word == 0) r->holder_any[id / 4096u] &= ~(UINT64_C(1) << (id / 64u % 64u));
-    r->nholders--;
-}
-
 /* Calls fn for every reference slot k of every spawned entity (holder) that holds `want`, the
- * holders in ascending id order. They are found through two levels of bits, so a spawn or
- * despawn costs the holders and max_entities / 4096 words, not a look at every id. */
+ * holders in ascending id order (repl_idset.h: their cost, not a look at every id). */
 static void each_ref(ns_replica *r, uint32_t want, void (*fn)(ns_replica *r, uint32_t holder, ns__rent *e, uint32_t k))
 {
     if (r->nholders == 0) return; /* a despawn or spawn costs nothing when no entity can refer */
-    const uint32_t words = ns__id_map_words(ns__id_map_words(r->cfg.max_entities));
-    for (uint32_t s = 0; s < words; s++)
-        for (uint64_t any = r->holder_any[s]; any; any &= any - 1) {
-            const uint32_t w = s * 64u + ns__lowest_bit(any);
-            for (uint64_t m = r->holder[w]; m; m &= m - 1) {
-                const uint32_t id = w * 64u + ns__lowest_bit(m);
-                ns__rent *e = &r->ent[id];
-                for (uint32_t k = 0; k < e->nref; k++)
-                    if (e->ref[k] == want) fn(r, id, e, k);
-            }
-        }
+    for (uint32_t id = ns__idset_next(&r->holders, 0); id != UINT32_MAX; id = ns__idset_next(&r->holders, id + 1)) {
+        ns__rent *e = &r->ent[id];
+        for (uint32_t k = 0; k < e->nref; k++)
+            if (e->ref[k] == want) fn(r, id, e, k);
+    }
 }
 
 /* Writes handle h into the live value of reference slot k of e; returns the type id of the
@@ -197,7 +180,7 @@ void ns__refs_despawn(ns_replica *r, uint32_t id, ns__rent *e, bool destroyed)
 {
     for (uint32_t k = 0; k < e->nref; k++)
         if (e->ref[k] & NS__REF_PENDING) r->npending--;
-    if (e->nref) unhold(r, id);
+    if (e->nref) ns__idset_remove(&r->holders, id), r->nholders--;
     each_ref(r, id + 1, destroyed ? null_one : pend_one);
 }
 

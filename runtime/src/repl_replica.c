@@ -39,8 +39,8 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     r->hook_ctx = calloc(nc, sizeof *r->hook_ctx);
     r->handle = calloc(n, sizeof *r->handle);
     r->gone = calloc(n, sizeof *r->gone);
-    r->holder = calloc(ns__id_map_words(n), sizeof *r->holder);
-    r->holder_any = calloc(ns__id_map_words(ns__id_map_words(n)), sizeof *r->holder_any);
+    bool sets = ns__idset_init(&r->holders, n);
+    sets = ns__idset_init(&r->alive, n) && sets;
     size_t snap_max = 1;
     for (uint32_t c = 0; c < r->schema->component_count; c++)
         if (r->schema->components[c].desc->snap_size > snap_max) snap_max = r->schema->components[c].desc->snap_size;
@@ -51,8 +51,7 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
         r->lists = calloc(ns__idlist_slots(ring_depth(r)), sizeof *r->lists);
         if (!r->lists) return fail(r, status, NS_ERR_NOMEM);
     }
-    if (!r->ent || !r->stamp || !r->idmap || !r->rec || !r->hooks || !r->hook_ctx || !r->handle || !r->gone || !r->holder ||
-        !r->holder_any || !r->refsnap)
+    if (!r->ent || !r->stamp || !r->idmap || !r->rec || !r->hooks || !r->hook_ctx || !r->handle || !r->gone || !sets || !r->refsnap)
         return fail(r, status, NS_ERR_NOMEM);
     if (status) *status = NS_OK;
     return r;
@@ -77,8 +76,8 @@ void ns_replica_destroy(ns_replica *r)
     free(r->hook_ctx);
     free(r->handle);
     free(r->gone);
-    free(r->holder);
-    free(r->holder_any);
+    ns__idset_free(&r->holders);
+    ns__idset_free(&r->alive);
     free(r->refsnap);
     free(r->scratch);
     ns__idlists_free(r->lists, ns__idlist_slots(ring_depth(r)));
@@ -452,6 +451,7 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
     e->nref = nref;
     for (uint32_t i = 0; i < l->ncomp; i++) r->schema->components[l->comp[i]].init(mem + voff[i]);
     e->state = NS__R_ALIVE;
+    ns__idset_add(&r->alive, rec->id);
     if (nref) ns__refs_hold(r, rec->id);
     e->since = e->newest = tick;
     e->audience = rec->audience;
@@ -485,6 +485,7 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
         if (!ns__newer(tick, e->since)) return; /* of an older spawn */
         if (r->cfg.on_despawn) r->cfg.on_despawn(r, rec->id, r->cfg.ctx);
         mark_gone(r, e, rec->id, tick);
+        ns__idset_remove(&r->alive, rec->id);
         r->count--;
         e->destroyed = rec->destroyed;
         r->handle[rec->id] = 0;
@@ -695,8 +696,7 @@ uint32_t ns_replica_newest(const ns_replica *r)
 size_t ns_replica_memory(const ns_replica *r)
 {
     size_t n = sizeof *r + (size_t)r->cfg.max_entities * (sizeof *r->ent + sizeof *r->stamp + sizeof *r->rec + sizeof *r->handle + sizeof *r->gone) +
-               (size_t)ns__id_map_words(r->cfg.max_entities) * (sizeof *r->idmap + sizeof *r->holder) +
-               (size_t)ns__id_map_words(ns__id_map_words(r->cfg.max_entities)) * sizeof *r->holder_any;
+               (size_t)ns__id_map_words(r->cfg.max_entities) * sizeof *r->idmap + 2 * ns__idset_bytes(r->cfg.max_entities);
     n += r->scratch_cap;
     for (uint32_t i = 0; r->lists && i < ns__idlist_slots(ring_depth(r)); i++)
         n += sizeof *r->lists + (size_t)r->lists[i].cap * sizeof(uint32_t);
@@ -713,6 +713,6 @@ size_t ns_replica_memory(const ns_replica *r)
 
 void ns_replica_each(const ns_replica *r, void (*fn)(const ns_replica *r, ns_entity_id e, void *ctx), void *ctx)
 {
-    for (uint32_t i = 0; i < r->cfg.max_entities; i++)
-        if (r->ent[i].state == NS__R_ALIVE) fn(r, i, ctx);
+    for (uint32_t id = ns__idset_next(&r->alive, 0); id != UINT32_MAX; id = ns__idset_next(&r->alive, id + 1))
+        fn(r, id, ctx);
 }

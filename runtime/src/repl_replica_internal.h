@@ -3,6 +3,7 @@
 #ifndef NS_REPL_REPLICA_INTERNAL_H
 #define NS_REPL_REPLICA_INTERNAL_H
 
+#include "repl_idset.h"
 #include "repl_internal.h"
 
 enum { NS__R_NONE, NS__R_ALIVE, NS__R_GONE };
@@ -67,8 +68,8 @@ struct ns_replica {
     uint8_t          *refsnap;         /* a snapshot with its references resolved, for _apply */
     uint32_t          npending;        /* references waiting for their entity to spawn */
     uint32_t          nholders;        /* spawned entities with entity fields: each_ref's work */
-    uint64_t         *holder;          /* a bit per id: one of those */
-    uint64_t         *holder_any;      /* a bit per word of holder: that word is not 0 */
+    ns__idset         holders;         /* their ids */
+    ns__idset         alive;           /* the ids of the spawned entities (ns_replica_each) */
     uint8_t          *scratch;
     size_t            scratch_cap, scratch_used;
     ns__idlist       *lists;           /* format 2: the ids of the packets applied, one slot per

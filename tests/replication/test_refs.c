@@ -749,9 +749,43 @@ END_TEST
  * holder bits and in three of their summary's bits) wait for a target the client does not have:
  * its arrival resolves them in ascending id order. A holder that leaves relevancy in the same
  * packet as the target is not visited again: when the target comes back only the other three
- * resolve, and its destruction turns those to 0. */
+ * resolve, and its destruction turns those to 0. Bodies on both sides of each word boundary are
+ * relevant too, and ns_replica_each lists exactly what the client holds, in id order. */
 #define FAR_IDS 9000u
 static const ns_entity_id far_holders[4] = {5, 70, 4100, 8200};
+static const ns_entity_id far_bodies[7] = {0, 63, 64, 4095, 4096, 8191, 8192};
+
+typedef struct far_list {
+    ns_entity_id id[16];
+    uint32_t     n;
+} far_list;
+
+static void far_each(const ns_replica *r, ns_entity_id e, void *ctx)
+{
+    far_list *l = ctx;
+    (void)r;
+    ck_assert_uint_lt(l->n, 16);
+    l->id[l->n++] = e;
+}
+
+/* ns_replica_each lists the bodies, the first `holders` holders and, if `target`, the target. */
+static void assert_far_each(const ns_replica *r, uint32_t holders, bool target)
+{
+    bool want[FAR_IDS] = {0};
+    for (int k = 0; k < 7; k++) want[far_bodies[k]] = true;
+    for (uint32_t k = 0; k < holders; k++) want[far_holders[k]] = true;
+    want[FAR_IDS - 1] = target;
+    far_list got = {0};
+    ns_replica_each(r, far_each, &got);
+    uint32_t k = 0;
+    for (uint32_t id = 0; id < FAR_IDS; id++)
+        if (want[id]) {
+            ck_assert_uint_lt(k, got.n);
+            ck_assert_uint_eq(got.id[k], id);
+            k++;
+        }
+    ck_assert_uint_eq(got.n, k);
+}
 
 typedef struct far_ctx {
     bool         target_away, last_away;
@@ -766,6 +800,8 @@ static bool far_relevant(const ns_world *w, uint32_t conn, ns_entity_id e, void 
     (void)w, (void)conn;
     if (e == f->target) return !f->target_away;
     if (e == far_holders[3]) return !f->last_away;
+    for (int k = 0; k < 7; k++)
+        if (e == far_bodies[k]) return true;
     return e == far_holders[0] || e == far_holders[1] || e == far_holders[2];
 }
 
@@ -820,6 +856,7 @@ START_TEST(holders_far_apart_resolve_in_id_order)
     for (int k = 0; k < 4; k++) ck_assert_int_eq(ns_world_set(g.world, far_holders[k], RF_LINK_ID, &link), NS_OK);
     for (int i = 0; i < 10; i++) rh_step(&g);
     assert_far_links(r, 4, 0); /* waiting */
+    assert_far_each(r, 4, false);
 
     f.target_away = false;
     for (int i = 0; i < 20 && !ns_replica_has(r, f.target); i++) rh_step(&g);
@@ -827,12 +864,14 @@ START_TEST(holders_far_apart_resolve_in_id_order)
     ck_assert_uint_eq(f.resolved, 4);
     for (int k = 0; k < 4; k++) ck_assert_uint_eq(f.seen[k], far_holders[k]);
     assert_far_links(r, 4, f.target + 1u);
+    assert_far_each(r, 4, true);
 
     f.target_away = f.last_away = true; /* despawned here in one packet, the holder first */
     for (int i = 0; i < 20 && ns_replica_has(r, f.target); i++) rh_step(&g);
     ck_assert(!ns_replica_has(r, f.target));
     ck_assert(!ns_replica_has(r, far_holders[3]));
     assert_far_links(r, 3, 0);
+    assert_far_each(r, 3, false);
 
     f.target_away = false;
     for (int i = 0; i < 80 && !ns_replica_has(r, f.target); i++) rh_step(&g);

@@ -350,7 +350,8 @@ uint32_t ns_replica_count(const ns_replica *r);
 uint32_t ns_replica_newest(const ns_replica *r);
 size_t ns_replica_memory(const ns_replica *r);
 
-/* Calls fn for every spawned entity, in ascending id order. */
+/* Calls fn for every spawned entity, in ascending id order; costs the spawned entities and
+ * max_entities / 4096 words, not a look at every id. */
 void ns_replica_each(const ns_replica *r, void (*fn)(const ns_replica *r, ns_entity_id e, void *ctx), void *ctx);
 
 /* ---- handshake ----------------------------------------------------------------------------- */

@@ -1,0 +1,75 @@
+/* repl_idset.h — a set of entity ids in two levels of bits: a bit per id, and above it a bit per
+ * word of 64 ids that has one set. Visiting the set in ascending order costs its members and
+ * max_entities / 4096 words, not a look at every id: the replica keeps its spawned entities and
+ * its reference holders so (a client may see a few hundred of the server's million ids). */
+#ifndef NS_REPL_IDSET_H
+#define NS_REPL_IDSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "repl_internal.h"
+
+typedef struct ns__idset {
+    uint64_t *bits; /* a bit per id */
+    uint64_t *any;  /* a bit per word of bits: that word is not 0 */
+    uint32_t  n;    /* ids are 0 .. n - 1 */
+} ns__idset;
+
+/* Bytes an idset of n ids allocates. */
+static inline size_t ns__idset_bytes(uint32_t n)
+{
+    return ((size_t)ns__id_map_words(n) + ns__id_map_words(ns__id_map_words(n))) * sizeof(uint64_t);
+}
+
+/* An empty set of ids 0 .. n - 1; false when out of memory (ns__idset_free is still safe). */
+static inline bool ns__idset_init(ns__idset *s, uint32_t n)
+{
+    s->n = n;
+    s->bits = calloc(ns__id_map_words(n), sizeof *s->bits);
+    s->any = calloc(ns__id_map_words(ns__id_map_words(n)), sizeof *s->any);
+    return s->bits && s->any;
+}
+
+static inline void ns__idset_free(ns__idset *s)
+{
+    free(s->bits);
+    free(s->any);
+}
+
+static inline void ns__idset_add(ns__idset *s, uint32_t id)
+{
+    ns__id_map_add(s->bits, id);
+    ns__id_map_add(s->any, id / 64u);
+}
+
+static inline void ns__idset_remove(ns__idset *s, uint32_t id)
+{
+    uint64_t *word = &s->bits[id / 64u];
+    *word &= ~(UINT64_C(1) << (id % 64u));
+    if (*word == 0) s->any[id / 4096u] &= ~(UINT64_C(1) << (id / 64u % 64u));
+}
+
+/* The smallest id of the set at or after `from`, or UINT32_MAX when there is none. */
+static inline uint32_t ns__idset_next(const ns__idset *s, uint32_t from)
+{
+    if (from >= s->n) return UINT32_MAX;
+    uint32_t w = from / 64u;
+    uint64_t m = s->bits[w] & (~UINT64_C(0) << (from % 64u));
+    if (m) return w * 64u + ns__lowest_bit(m);
+    /* The next word with a bit, through the level above. */
+    const uint32_t words = ns__id_map_words(s->n), above = ns__id_map_words(words);
+    uint32_t a = ++w / 64u;
+    if (w >= words) return UINT32_MAX;
+    uint64_t am = s->any[a] & (~UINT64_C(0) << (w % 64u));
+    while (!am) {
+        if (++a >= above) return UINT32_MAX;
+        am = s->any[a];
+    }
+    w = a * 64u + ns__lowest_bit(am);
+    return w * 64u + ns__lowest_bit(s->bits[w]);
+}
+
+#endif
