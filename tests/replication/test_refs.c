@@ -475,6 +475,23 @@ START_TEST(references_resolve_as_each_client_knows_the_world)
 }
 END_TEST
 
+/* Gives client 0 of g a replica with the given callbacks (the harness's has none), and the
+ * server that client's relevancy. */
+static void client_with(rh_game *g, ns_spawn_fn spawned, ns_resolve_fn resolved, void *ctx, ns_relevancy_fn sees)
+{
+    ns_replica_destroy(g->replica[0]);
+    ns_handshake h = ns_world_handshake(g->world, g->conn[0]);
+    ns_replica_config rc = {0};
+    ck_assert_int_eq(ns_handshake_accept(&h, &rf_schema, &rc, NULL, 0), NS_OK);
+    rc.on_spawn = spawned;
+    rc.on_resolve = resolved;
+    rc.ctx = ctx;
+    ns_status st;
+    g->replica[0] = ns_replica_create(&rc, &st);
+    ck_assert_int_eq(st, NS_OK);
+    ns_world_set_relevancy(g->world, g->conn[0], sees, ctx);
+}
+
 /* A quiet link, one holder whose reference never changes (so its state is never resent), and a
  * target that leaves the client's relevancy and comes back: the reference reads 0 while it is
  * away and its handle again once it is back, though the holder was not resent; on_resolve says
@@ -510,16 +527,7 @@ START_TEST(a_reference_survives_its_target_leaving_and_ends_when_it_is_destroyed
                            .reorder_window = 4};
     rh_impair quiet = {0};
     rh_start(&g, cfg, 1, quiet, 3);
-    ns_replica_destroy(g.replica[0]);
-    ns_handshake h = ns_world_handshake(g.world, g.conn[0]);
-    ns_replica_config rc = {0};
-    ck_assert_int_eq(ns_handshake_accept(&h, &rf_schema, &rc, NULL, 0), NS_OK);
-    rc.on_resolve = away_resolve;
-    rc.ctx = &a;
-    ns_status st;
-    g.replica[0] = ns_replica_create(&rc, &st);
-    ck_assert_int_eq(st, NS_OK);
-    ns_world_set_relevancy(g.world, g.conn[0], away_relevant, &a);
+    client_with(&g, NULL, away_resolve, &a, away_relevant);
 
     static const uint32_t link_types[] = {RF_LINK_ID}, body_types[] = {RF_BODY_ID};
     ns_entity_id holder, target;
@@ -647,20 +655,10 @@ START_TEST(collection_elements_wait_resolve_rebind_and_end)
                            .reorder_window = 4};
     rh_impair quiet = {0};
     rh_start(&g, cfg, 1, quiet, 5);
-    ns_replica_destroy(g.replica[0]);
-    ns_handshake h = ns_world_handshake(g.world, g.conn[0]);
-    ns_replica_config rc = {0};
-    ck_assert_int_eq(ns_handshake_accept(&h, &rf_schema, &rc, NULL, 0), NS_OK);
-    rc.on_spawn = crowd_spawn;
-    rc.on_resolve = crowd_resolve;
-    rc.ctx = &a;
-    ns_status st;
-    g.replica[0] = ns_replica_create(&rc, &st);
-    ck_assert_int_eq(st, NS_OK);
+    client_with(&g, crowd_spawn, crowd_resolve, &a, crowd_relevant);
     static const rf_Crowd_hooks hooks = {.members_insert = c_members_insert, .seats_add = c_seats_add,
                                          .squad_add = c_squad_add};
     ck_assert_int_eq(ns_replica_set_hooks(g.replica[0], RF_CROWD_ID, &hooks, &a), NS_OK);
-    ns_world_set_relevancy(g.world, g.conn[0], crowd_relevant, &a);
 
     static const uint32_t crowd_types[] = {RF_CROWD_ID}, body_types[] = {RF_BODY_ID};
     ns_entity_id holder, target, other;
@@ -831,17 +829,8 @@ START_TEST(holders_far_apart_resolve_in_id_order)
     ns_world_config cfg = {.schema = &rf_schema, .max_entities = FAR_IDS, .max_connections = 1, .history_depth = 56,
                            .reorder_window = 4};
     rh_start(&g, cfg, 1, (rh_impair){0}, 5);
-    ns_replica_destroy(g.replica[0]);
-    ns_handshake h = ns_world_handshake(g.world, g.conn[0]);
-    ns_replica_config rc = {0};
-    ck_assert_int_eq(ns_handshake_accept(&h, &rf_schema, &rc, NULL, 0), NS_OK);
-    rc.on_resolve = far_resolve;
-    rc.ctx = &f;
-    ns_status st;
-    g.replica[0] = ns_replica_create(&rc, &st);
-    ck_assert_int_eq(st, NS_OK);
+    client_with(&g, NULL, far_resolve, &f, far_relevant);
     ns_replica *r = g.replica[0];
-    ns_world_set_relevancy(g.world, g.conn[0], far_relevant, &f);
 
     static const uint32_t link_types[] = {RF_LINK_ID}, body_types[] = {RF_BODY_ID};
     for (uint32_t i = 0; i < FAR_IDS; i++) {
