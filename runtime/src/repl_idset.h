@@ -72,4 +72,22 @@ static inline uint32_t ns__idset_next(const ns__idset *s, uint32_t from)
     return w * 64u + ns__lowest_bit(s->bits[w]);
 }
 
+/* Writes the set's ids to out in ascending order, empties the set and returns how many: the
+ * replica puts each packet's ids in order so (its records set their bits in a few ascending
+ * runs), at the cost of the ids, not of max_entities. */
+static inline uint32_t ns__idset_drain(ns__idset *s, uint32_t *out)
+{
+    uint32_t k = 0;
+    const uint32_t above = ns__id_map_words(ns__id_map_words(s->n));
+    for (uint32_t a = 0; a < above; a++) {
+        for (uint64_t am = s->any[a]; am; am &= am - 1u) {
+            const uint32_t w = a * 64u + ns__lowest_bit(am);
+            for (uint64_t m = s->bits[w]; m; m &= m - 1u) out[k++] = w * 64u + ns__lowest_bit(m);
+            s->bits[w] = 0;
+        }
+        s->any[a] = 0;
+    }
+    return k;
+}
+
 #endif

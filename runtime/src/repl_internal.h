@@ -307,7 +307,8 @@ static inline void ns__id_map_add(uint64_t *map, uint32_t id)
 /* Writes the ids whose bits are set in map[0, words) to out in ascending order and clears the
  * map; returns how many. A packet's records come sorted by kind and section first, their ids in a
  * few ascending runs: setting a bit per record and reading the map back orders them in two
- * linear passes (both ends' lists of a packet's ids). */
+ * linear passes (the world's lists of a packet's ids; the replica's use ns__idset_drain, whose
+ * level above spares a client the words of ids it never sees). */
 uint32_t ns__ids_from_map(uint64_t *map, uint32_t words, uint32_t *out);
 
 typedef struct ns__conn {

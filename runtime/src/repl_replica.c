@@ -33,7 +33,6 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     uint32_t n = cfg->max_entities, nc = r->schema->component_count ? r->schema->component_count : 1;
     r->ent = calloc(n, sizeof *r->ent);
     r->stamp = calloc(n, sizeof *r->stamp);
-    r->idmap = calloc(ns__id_map_words(n), sizeof *r->idmap);
     r->rec = calloc(n, sizeof *r->rec);
     r->hooks = calloc(nc, sizeof *r->hooks);
     r->hook_ctx = calloc(nc, sizeof *r->hook_ctx);
@@ -41,6 +40,7 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     r->gone = calloc(n, sizeof *r->gone);
     bool sets = ns__idset_init(&r->holders, n);
     sets = ns__idset_init(&r->alive, n) && sets;
+    sets = ns__idset_init(&r->pkt_ids, n) && sets;
     size_t snap_max = 1;
     for (uint32_t c = 0; c < r->schema->component_count; c++)
         if (r->schema->components[c].desc->snap_size > snap_max) snap_max = r->schema->components[c].desc->snap_size;
@@ -51,7 +51,7 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
         r->lists = calloc(ns__idlist_slots(ring_depth(r)), sizeof *r->lists);
         if (!r->lists) return fail(r, status, NS_ERR_NOMEM);
     }
-    if (!r->ent || !r->stamp || !r->idmap || !r->rec || !r->hooks || !r->hook_ctx || !r->handle || !r->gone || !sets || !r->refsnap)
+    if (!r->ent || !r->stamp || !r->rec || !r->hooks || !r->hook_ctx || !r->handle || !r->gone || !sets || !r->refsnap)
         return fail(r, status, NS_ERR_NOMEM);
     if (status) *status = NS_OK;
     return r;
@@ -70,7 +70,6 @@ void ns_replica_destroy(ns_replica *r)
     ns__defaults_free(&r->defaults);
     free(r->ent);
     free(r->stamp);
-    free(r->idmap);
     free(r->rec);
     free(r->hooks);
     free(r->hook_ctx);
@@ -78,6 +77,7 @@ void ns_replica_destroy(ns_replica *r)
     free(r->gone);
     ns__idset_free(&r->holders);
     ns__idset_free(&r->alive);
+    ns__idset_free(&r->pkt_ids);
     free(r->refsnap);
     free(r->scratch);
     ns__idlists_free(r->lists, ns__idlist_slots(ring_depth(r)));
@@ -393,8 +393,8 @@ static void remember_ids(ns_replica *r, uint32_t tick)
 {
     ns__idlist *l = &r->lists[tick % ns__idlist_slots(ring_depth(r))];
     for (uint32_t i = 0; i < r->nrec; i++)
-        if (r->rec[i].kind != NS__DESPAWN) ns__id_map_add(r->idmap, r->rec[i].id);
-    l->count = ns__ids_from_map(r->idmap, ns__id_map_words(r->cfg.max_entities), l->id);
+        if (r->rec[i].kind != NS__DESPAWN) ns__idset_add(&r->pkt_ids, r->rec[i].id);
+    l->count = ns__idset_drain(&r->pkt_ids, l->id);
     l->tick = tick;
     l->ref_count = r->note.ref_count;
     memcpy(l->ref_tick, r->note.ref_tick, sizeof l->ref_tick);
@@ -696,7 +696,7 @@ uint32_t ns_replica_newest(const ns_replica *r)
 size_t ns_replica_memory(const ns_replica *r)
 {
     size_t n = sizeof *r + (size_t)r->cfg.max_entities * (sizeof *r->ent + sizeof *r->stamp + sizeof *r->rec + sizeof *r->handle + sizeof *r->gone) +
-               (size_t)ns__id_map_words(r->cfg.max_entities) * sizeof *r->idmap + 2 * ns__idset_bytes(r->cfg.max_entities);
+               3 * ns__idset_bytes(r->cfg.max_entities);
     n += r->scratch_cap;
     for (uint32_t i = 0; r->lists && i < ns__idlist_slots(ring_depth(r)); i++)
         n += sizeof *r->lists + (size_t)r->lists[i].cap * sizeof(uint32_t);

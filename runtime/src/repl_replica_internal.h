@@ -54,7 +54,8 @@ struct ns_replica {
     ns__defaults      defaults;
     ns__rent         *ent;
     uint32_t         *stamp;           /* per id: the packet serial that last named it */
-    uint64_t         *idmap;           /* a bit per id, all clear between packets (remember_ids) */
+    ns__idset         pkt_ids;         /* the ids of the packet being applied, empty between packets
+                                          (remember_ids) */
     uint32_t          serial;
     ns__rrec         *rec;
     uint32_t          nrec, count;
