@@ -353,6 +353,9 @@ struct ns_world {
     uint32_t        *interval;    /* per schema component: record every interval ticks */
     ns__entity      *ent;         /* max_entities */
     uint32_t         alive;
+    uint32_t         id_end;      /* 1 + the highest id not free: every scan of ids stops there
+                                     (ids are handed out lowest first, so it follows the peak of
+                                     entities alive, not max_entities) */
     uint64_t        *free_ids;    /* bit i of word i / 64: id i is free (lowest first) */
     ns__conn        *conn;        /* max_connections */
     uint32_t         tick;

@@ -77,6 +77,8 @@ void ns__entity_release(ns_world *w, ns_entity_id id)
     free(e->store);
     memset(e, 0, sizeof *e);
     w->free_ids[id / 64] |= UINT64_C(1) << (id % 64);
+    if (id + 1 == w->id_end)
+        while (w->id_end && w->ent[w->id_end - 1].state == NS__FREE) w->id_end--;
     for (uint32_t c = 0; c < w->cfg.max_connections; c++)
         if (w->conn[c].used) memset(&w->conn[c].links[id], 0, sizeof(ns__link));
 }
@@ -144,6 +146,7 @@ ns_status ns_world_spawn(ns_world *w, const uint32_t *types, uint32_t count, ns_
     }
     w->free_ids[i / 64] &= ~(UINT64_C(1) << (i % 64));
     e->state = NS__ALIVE;
+    if (i >= w->id_end) w->id_end = i + 1;
     e->owner = NS_NO_OWNER;
     e->importance = 1.0f;
     w->alive++;
@@ -286,7 +289,7 @@ static bool released_everywhere(const ns_world *w, ns_entity_id id, uint32_t tic
 ns_status ns_world_tick(ns_world *w, uint32_t tick)
 {
     if (w->ticked && !ns__newer(tick, w->tick)) return NS_ERR_ARGUMENT; /* history is by tick */
-    for (uint32_t i = 0; i < w->cfg.max_entities; i++) {
+    for (uint32_t i = 0; i < w->id_end; i++) {
         if (w->ent[i].state == NS__ALIVE) record(w, i, &w->ent[i], tick);
         else if (w->ent[i].state == NS__DEAD && released_everywhere(w, i, tick)) ns__entity_release(w, i);
     }

@@ -129,7 +129,7 @@ static void consider_update(ns__pass *p, ns_entity_id id, const ns__entity *e, n
 static void scan(ns__pass *p)
 {
     ns_world *w = p->w;
-    for (uint32_t id = 0; id < w->cfg.max_entities; id++) {
+    for (uint32_t id = 0; id < w->id_end; id++) { /* the ids past it are free, their links clear */
         const ns__entity *e = &w->ent[id];
         if (e->state == NS__FREE) continue;
         ns__link *l = &p->c->links[id];
@@ -718,7 +718,7 @@ static void remember_ids(ns__pass *p)
     /* Ascending, through a bitmap over the entity slots: the heap's array, free again (one bit
      * per slot fits in it). A packet names an id once (the replica refuses it twice). */
     uint64_t *map = p->w->heap;
-    const uint32_t words = ns__id_map_words(p->w->cfg.max_entities);
+    const uint32_t words = ns__id_map_words(p->w->id_end); /* every id the packet names is below */
     memset(map, 0, (size_t)words * sizeof *map);
     for (uint32_t i = p->ndespawn; i < p->nchosen; i++) ns__id_map_add(map, p->w->chosen[i].id);
     l->count = ns__ids_from_map(map, words, l->id);
