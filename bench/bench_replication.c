@@ -65,11 +65,12 @@ static void randomize(scene *s, uint32_t e)
     s->t[e].rotation = (ns_quat){0, 0, 0, 1};
 }
 
-static void scene_init(scene *s, int kind, uint32_t n, uint32_t format)
+/* A scene of n entities in a world of max_ids ids (n or more). */
+static void scene_init(scene *s, int kind, uint32_t n, uint32_t max_ids, uint32_t format)
 {
     memset(s, 0, sizeof *s);
     s->kind = kind, s->n = n, s->rng = 0x9E3779B97F4A7C15ull + (uint64_t)kind, s->format = format;
-    ns_world_config cfg = {.schema = &bench_schema, .max_entities = n, .max_connections = CONNS, .packet_format = format};
+    ns_world_config cfg = {.schema = &bench_schema, .max_entities = max_ids, .max_connections = CONNS, .packet_format = format};
     s->world = ns_world_create(&cfg, NULL);
     s->t = calloc(n, sizeof *s->t);
     s->h = calloc(n, sizeof *s->h);
@@ -263,8 +264,46 @@ static int by_value(const void *a, const void *b)
 #define FORMATS 3
 #define RUNS (SCENES * FORMATS)
 
-int main(void)
+/* --sparse: the moving and chaotic scenes of 1,000 entities (format 3), each in a world of 1,000
+ * ids and in one of 100,000, interleaved: a generous max_entities should cost memory, not time
+ * (docs/replication.md section 6). Reports both ends' time per tick and per record, and ratios. */
+static int sparse(void)
 {
+    static const uint32_t ids[2] = {1000, 100000};
+    static const int kinds[2] = {MOVING, CHAOTIC};
+    scene sc[4]; /* kind k, ids i: sc[k * 2 + i] */
+    double tick_time[4][ROUNDS], read_time[4][ROUNDS];
+    for (int k = 0; k < 4; k++) scene_init(&sc[k], kinds[k / 2], 1000, ids[k % 2], NS_PACKET_FORMAT_3);
+    for (int k = 0; k < 4; k++) warm_up(&sc[k]);
+    for (int r = 0; r < ROUNDS; r++)
+        for (int k = 0; k < 4; k++) {
+            double sum = 0, t0 = sc[k].read_time, n0 = sc[k].read_records;
+            for (int i = 0; i < TICKS_PER_ROUND; i++) sum += step(&sc[k]);
+            tick_time[k][r] = sum / TICKS_PER_ROUND;
+            read_time[k][r] = (sc[k].read_time - t0) / (sc[k].read_records - n0);
+        }
+    double us[4], rd[4];
+    for (int k = 0; k < 4; k++) {
+        qsort(tick_time[k], ROUNDS, sizeof(double), by_value);
+        qsort(read_time[k], ROUNDS, sizeof(double), by_value);
+        us[k] = tick_time[k][ROUNDS / 2] * 1e6, rd[k] = read_time[k][ROUNDS / 2] * 1e9;
+        printf("%-8s 1000 entities, fmt 3, max_entities %6u: server %8.1f us/tick, client read %7.1f ns/rec\n",
+               scene_name[sc[k].kind], ids[k % 2], us[k], rd[k]);
+        scene_free(&sc[k]);
+    }
+    for (int k = 0; k < 4; k += 2)
+        printf("%-8s 100,000 ids / 1,000 ids: server %.2fx, client read %.2fx (medians of %d interleaved rounds)\n",
+               scene_name[kinds[k / 2]], us[k + 1] / us[k], rd[k + 1] / rd[k], ROUNDS);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "--sparse") == 0) return sparse();
+    if (argc > 1) {
+        fprintf(stderr, "usage: bench_replication [--sparse]\n");
+        return 2;
+    }
     static const uint32_t sizes[] = {1000, 10000};
     printf("bench_replication: %d connections, 1200-byte budget, medians of %d interleaved rounds\n", CONNS, ROUNDS);
     printf("%-8s %3s %6s %10s %12s %10s %9s %9s %8s %7s %11s %8s\n", "scene", "fmt", "ents", "us/tick", "ns/ent/conn",
@@ -276,7 +315,7 @@ int main(void)
         y->n = n;
         y->t = calloc(n, sizeof *y->t), y->tb = calloc(n, sizeof *y->tb);
         y->h = calloc(n, sizeof *y->h), y->hb = calloc(n, sizeof *y->hb);
-        for (int k = 0; k < RUNS; k++) scene_init(&sc[k], k / FORMATS, n, (uint32_t)(k % FORMATS) + NS_PACKET_FORMAT_1);
+        for (int k = 0; k < RUNS; k++) scene_init(&sc[k], k / FORMATS, n, n, (uint32_t)(k % FORMATS) + NS_PACKET_FORMAT_1);
         for (int k = 0; k < RUNS; k++)
             warm_up(&sc[k]);
         for (int k = 0; k < RUNS; k++) sc[k].bytes = sc[k].bits = sc[k].framing = sc[k].packets = sc[k].records = sc[k].groups = 0;
