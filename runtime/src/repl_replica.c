@@ -437,6 +437,7 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
         values += (r->schema->components[l->comp[i]].desc->value_size + 15u) & ~(size_t)15u;
         nref += ns__refs_slots(&r->schema->components[l->comp[i]]);
     }
+    if (ring + values > UINT32_MAX) return false; /* e->voff is 32 bits */
     uint8_t *mem = calloc(1, ring + values + (size_t)nref * sizeof(uint32_t));
     if (!mem) return false;
     const uint8_t queued = e->queued; /* its slot in the gone queue stays until collect() passes it */
@@ -444,7 +445,7 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
     e->queued = queued;
     e->mem = mem;
     e->layout = *l;
-    memcpy(e->voff, voff, sizeof voff);
+    for (uint32_t i = 0; i < l->ncomp; i++) e->voff[i] = (uint32_t)voff[i];
     ns_history_init(&e->ring, mem, l->size, ring_depth(r));
     e->ring_audience = mem + hist;
     e->ref = (uint32_t *)(void *)(mem + ring + values);

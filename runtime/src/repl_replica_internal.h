@@ -20,7 +20,8 @@ typedef struct ns__rent {
     ns__layout layout;
     ns_history ring;
     uint8_t   *ring_audience;         /* the audience of each ring slot, inside mem */
-    size_t     voff[NS_REPL_MAX_COMPONENTS];
+    uint32_t   voff[NS_REPL_MAX_COMPONENTS]; /* each live value's offset in mem (spawn() refuses a
+                                                mem of 4 GiB or more) */
     uint8_t   *mem;                   /* ring storage, ring audiences, the live values, refs */
     uint32_t  *ref;                   /* per reference slot of its components, in order (one per
                                          entity field, `capacity` per collection entry, see
