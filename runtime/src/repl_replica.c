@@ -155,7 +155,8 @@ static ns_status read_spawn(ns_replica *r, ns_reader *in, bool sizes, uint32_t t
     }
     uint32_t size = sizes ? ns_read_packed_u32(in, NULL) : 0;
     if (ns_reader_failed(in)) return ns_reader_status(in);
-    ns_status st = ns__layout_init(&rec->layout, r->schema, types, n);
+    ns__layout l;
+    ns_status st = ns__layout_init(&l, r->schema, types, n);
     if (st == NS_ERR_UNKNOWN_ID && sizes) { /* a component this client does not know: skip it */
         if (ns_reader_remaining_bits(in) < size) return NS_ERR_TRUNCATED;
         ns__skip_bits(in, size);
@@ -164,12 +165,15 @@ static ns_status read_spawn(ns_replica *r, ns_reader *in, bool sizes, uint32_t t
     }
     if (st != NS_OK) return NS_ERR_MALFORMED;
     const ns__rent *e = &r->ent[rec->id];
-    if (e->state == NS__R_ALIVE && memcmp(&e->layout, &rec->layout, sizeof e->layout) != 0 /* zero-filled: ns__layout_init */) return NS_ERR_MALFORMED;
-    rec->at = scratch_take(r, rec->layout.size);
+    if (e->state == NS__R_ALIVE && memcmp(&e->layout, &l, sizeof l) != 0 /* zero-filled: ns__layout_init */) return NS_ERR_MALFORMED;
+    rec->lay = scratch_take(r, sizeof l);
+    if (rec->lay == SIZE_MAX) return NS_ERR_NOMEM;
+    memcpy(r->scratch + rec->lay, &l, sizeof l);
+    rec->at = scratch_take(r, l.size);
     if (rec->at == SIZE_MAX) return NS_ERR_NOMEM;
     ns_baselines none = {.tick_now = tick};
     size_t start = ns_reader_bits(in);
-    ns__body_read(in, r->schema, &r->defaults, &rec->layout, r->scratch + rec->at, &none, (ns_audience)rec->audience, NULL);
+    ns__body_read(in, r->schema, &r->defaults, &l, r->scratch + rec->at, &none, (ns_audience)rec->audience, NULL);
     return check_size(in, sizes, start, size);
 }
 
@@ -428,7 +432,7 @@ static void apply_live(ns_replica *r, ns__rent *e, const uint8_t *state, uint32_
 
 static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick)
 {
-    const ns__layout *l = &rec->layout;
+    const ns__layout *l = (const ns__layout *)(const void *)(r->scratch + rec->lay);
     size_t hist = NS_HISTORY_BYTES(l->size, ring_depth(r));
     size_t ring = (hist + ring_depth(r) + 15u) & ~(size_t)15u, values = 0, voff[NS_REPL_MAX_COMPONENTS];
     uint32_t nref = 0;

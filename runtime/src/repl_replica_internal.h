@@ -44,7 +44,8 @@ typedef struct ns__rrec {
     uint8_t    destroyed;             /* despawns */
     uint32_t   id;
     size_t     at;                    /* decoded state in scratch */
-    ns__layout layout;                /* spawns */
+    size_t     lay;                   /* spawns: their ns__layout in scratch (kept out of the
+                                         record, of which the replica has one per id) */
 } ns__rrec;
 
 struct ns_replica {
