@@ -320,7 +320,9 @@ typedef struct ns__conn {
     ns_relevancy_fn relevant;
     void           *ctx;
     float           view[3];
-    ns__link       *links;    /* max_entities */
+    ns__link       *links;    /* per id below nlinks (the ids above are free: no link) */
+    uint32_t        nlinks;   /* the world's id_end rounded up to a power of two (at least 64,
+                                 at most max_entities), grown as spawns raise id_end */
     ns__idlist     *lists;    /* format 2: the ids of the packets written, history_depth slots */
 } ns__conn;
 

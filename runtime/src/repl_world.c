@@ -134,10 +134,36 @@ static bool lowest_free(const ns_world *w, uint32_t *id)
     return false;
 }
 
+/* How many links a connection keeps for a world whose ids in use are below end. */
+static uint32_t links_for(const ns_world *w, uint32_t end)
+{
+    uint32_t n = 64;
+    while (n < end) n *= 2;
+    return n < w->cfg.max_entities ? n : w->cfg.max_entities;
+}
+
+/* Grows every connection's links to cover the ids below end; false when out of memory (the
+ * connections grown so far keep their larger arrays). */
+static bool cover_ids(ns_world *w, uint32_t end)
+{
+    for (uint32_t c = 0; c < w->cfg.max_connections; c++) {
+        ns__conn *k = &w->conn[c];
+        if (!k->used || end <= k->nlinks) continue;
+        const uint32_t n = links_for(w, end);
+        ns__link *p = realloc(k->links, (size_t)n * sizeof *p);
+        if (!p) return false;
+        memset(p + k->nlinks, 0, (size_t)(n - k->nlinks) * sizeof *p);
+        k->links = p;
+        k->nlinks = n;
+    }
+    return true;
+}
+
 ns_status ns_world_spawn(ns_world *w, const uint32_t *types, uint32_t count, ns_entity_id *id)
 {
     uint32_t i;
     if (!lowest_free(w, &i)) return NS_ERR_FULL;
+    if (!cover_ids(w, i + 1)) return NS_ERR_NOMEM;
     ns__entity *e = &w->ent[i];
     ns_status st = set_up_entity(w, e, types, count);
     if (st != NS_OK) {
@@ -304,7 +330,8 @@ ns_status ns_world_connect(ns_world *w, uint32_t *conn)
         if (w->conn[c].used) continue;
         ns__conn *k = &w->conn[c];
         memset(k, 0, sizeof *k);
-        k->links = calloc(w->cfg.max_entities, sizeof *k->links);
+        k->nlinks = links_for(w, w->id_end);
+        k->links = calloc(k->nlinks, sizeof *k->links);
         if (!k->links) return NS_ERR_NOMEM;
         if (ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_2) {
             k->lists = calloc(ns__idlist_slots(w->cfg.history_depth), sizeof *k->lists); /* grown by the writes */
@@ -327,7 +354,7 @@ void ns_world_disconnect(ns_world *w, uint32_t conn)
     free(w->conn[conn].links);
     ns__idlists_free(w->conn[conn].lists, ns__idlist_slots(w->cfg.history_depth));
     memset(&w->conn[conn], 0, sizeof w->conn[conn]);
-    for (uint32_t i = 0; i < w->cfg.max_entities; i++)
+    for (uint32_t i = 0; i < w->id_end; i++)
         if (w->ent[i].state != NS__FREE && w->ent[i].owner == (int32_t)conn) w->ent[i].owner = NS_NO_OWNER;
 }
 
@@ -394,7 +421,7 @@ size_t ns_world_memory(const ns_world *w)
             n += w->ent[i].layout.size + NS_HISTORY_BYTES(w->ent[i].layout.size, w->cfg.history_depth);
     for (uint32_t c = 0; c < w->cfg.max_connections; c++)
         if (w->conn[c].used) {
-            n += (size_t)w->cfg.max_entities * sizeof(ns__link);
+            n += (size_t)w->conn[c].nlinks * sizeof(ns__link);
             for (uint32_t i = 0; w->conn[c].lists && i < ns__idlist_slots(w->cfg.history_depth); i++)
                 n += sizeof *w->conn[c].lists + (size_t)w->conn[c].lists[i].cap * sizeof(uint32_t);
         }
@@ -403,7 +430,7 @@ size_t ns_world_memory(const ns_world *w)
 
 bool ns_world_client_holds(const ns_world *w, uint32_t conn, ns_entity_id e)
 {
-    if (conn >= w->cfg.max_connections || !w->conn[conn].used || e >= w->cfg.max_entities) return false;
+    if (conn >= w->cfg.max_connections || !w->conn[conn].used || e >= w->conn[conn].nlinks) return false;
     uint8_t s = w->conn[conn].links[e].state;
     return s == NS__SPAWNING || s == NS__LIVE || s == NS__DESPAWNING;
 }

@@ -177,6 +177,34 @@ START_TEST(despawned_entities_are_freed_after_the_reorder_window)
 }
 END_TEST
 
+/* A connection keeps a link per id in use (rounded up to a power of two, at least 64), not per
+ * possible id: in a world of 100,000 ids, two connections cost 64 links each while 10 entities
+ * live, 1,024 each once 1,000 do, and entities spawned after the links grew still reach the
+ * client (docs/replication.md section 12). */
+START_TEST(links_follow_the_ids_in_use)
+{
+    rh_game *g = start((ns_world_config){.max_entities = 100000}, 1, (rh_impair){0});
+    const size_t one = ns_world_memory(g->world);
+    uint32_t second;
+    ck_assert_int_eq(ns_world_connect(g->world, &second), NS_OK);
+    const size_t links64 = ns_world_memory(g->world) - one;
+    ck_assert_uint_gt(links64, 0);
+    ck_assert_uint_le(links64, 64 * NS_REPL_LINK_BYTES);
+    ns_entity_id e[1000];
+    for (int i = 0; i < 1000; i++) e[i] = spawn(g, body_health, 2);
+    ck_assert_uint_eq(e[999], 999);
+    set_health(g, e[999], 77, 1, 2);
+    steps(g, 60);
+    ck_assert_ptr_nonnull(health(g, 0, e[999]));
+    ck_assert_int_eq(health(g, 0, e[999])->hp, 77);
+    ns_world_disconnect(g->world, second);
+    const size_t with = ns_world_memory(g->world);
+    ck_assert_int_eq(ns_world_connect(g->world, &second), NS_OK);
+    ck_assert_uint_eq(ns_world_memory(g->world) - with, 1024 / 64 * links64); /* 1,024 links */
+    stop(g);
+}
+END_TEST
+
 /* A spawn reordered behind the despawn that ends it must not create an entity: nothing would
  * ever despawn it (the server saw the despawn acked). */
 START_TEST(spawn_reordered_behind_its_despawn_is_not_applied)
@@ -715,6 +743,7 @@ static Suite *suite(void)
     tcase_add_test(tc, spawn_update_despawn_reach_the_client);
     tcase_add_test(tc, spawn_and_despawn_resent_until_acked);
     tcase_add_test(tc, despawned_entities_are_freed_after_the_reorder_window);
+    tcase_add_test(tc, links_follow_the_ids_in_use);
     tcase_add_test(tc, spawn_reordered_behind_its_despawn_is_not_applied);
     tcase_add_test(tc, acks_newer_than_any_packet_are_refused);
     tcase_add_test(tc, ack_layout);

@@ -20,8 +20,8 @@
  *   - a packet that fails to read changes nothing in the replica and is not acked.
  *
  * Memory: the server holds about 390 bytes per id, (history_depth + 1) states per spawned
- * entity, and NS_REPL_LINK_BYTES per id per connection. The replica holds about 420 bytes per id
- * and, per spawned entity, (history_depth + reorder_window) states and its live values. See
+ * entity, and NS_REPL_LINK_BYTES per id in use per connection. The replica holds about 290 bytes
+ * per id and, per spawned entity, (history_depth + reorder_window) states and its live values. See
  * docs/replication.md "Memory". Neither side allocates while reading or writing a packet,
  * except the replica when an entity spawns. Not thread-safe: one thread per world or replica. */
 #ifndef NETSCHEMA_REPLICATION_H
@@ -94,7 +94,8 @@ void ns_world_destroy(ns_world *w);
 
 /* Spawns an entity with the given component type ids (distinct, at most
  * NS_REPL_MAX_COMPONENTS): every component starts at its schema defaults. NS_ERR_FULL when no
- * id is free; NS_ERR_UNKNOWN_ID for a type the schema does not have. */
+ * id is free; NS_ERR_UNKNOWN_ID for a type the schema does not have; NS_ERR_NOMEM when its
+ * state, or the connections' links for a new highest id, cannot be allocated. */
 ns_status ns_world_spawn(ns_world *w, const uint32_t *types, uint32_t count, ns_entity_id *id);
 
 /* Despawns e: clients are told until each acks it; its id is reused only after every client
