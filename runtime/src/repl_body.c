@@ -188,16 +188,6 @@ void ns__idlists_free(ns__idlist *lists, uint32_t n)
     free(lists);
 }
 
-uint32_t ns__ids_from_map(uint64_t *map, uint32_t words, uint32_t *out)
-{
-    uint32_t k = 0;
-    for (uint32_t w = 0; w < words; w++) {
-        for (uint64_t m = map[w]; m; m &= m - 1u) out[k++] = w * 64u + ns__lowest_bit(m);
-        map[w] = 0;
-    }
-    return k;
-}
-
 bool ns__idlist_reserve(ns__idlist *lists, uint32_t n, uint32_t tick, uint32_t count)
 {
     ns__idlist *l = &lists[tick % n];

@@ -1,7 +1,8 @@
 /* repl_idset.h — a set of entity ids in two levels of bits: a bit per id, and above it a bit per
  * word of 64 ids that has one set. Visiting the set in ascending order costs its members and
  * max_entities / 4096 words, not a look at every id: the replica keeps its spawned entities and
- * its reference holders so (a client may see a few hundred of the server's million ids). */
+ * its reference holders so (a client may see a few hundred of the server's million ids), and both
+ * ends put a packet's ids in order through one (ns__idset_drain). */
 #ifndef NS_REPL_IDSET_H
 #define NS_REPL_IDSET_H
 
@@ -10,7 +11,28 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "repl_internal.h"
+/* Index of the lowest set bit of m (m != 0). */
+static inline unsigned ns__lowest_bit(uint64_t m)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctzll(m);
+#else
+    unsigned i = 0;
+    while (!(m & 1u)) m >>= 1, i++;
+    return i;
+#endif
+}
+
+/* Words of a map with a bit per id below n, and the setting of id's bit. */
+static inline uint32_t ns__id_map_words(uint32_t n)
+{
+    return (n + 63u) / 64u;
+}
+
+static inline void ns__id_map_add(uint64_t *map, uint32_t id)
+{
+    map[id / 64u] |= UINT64_C(1) << (id % 64u);
+}
 
 typedef struct ns__idset {
     uint64_t *bits; /* a bit per id */
@@ -72,9 +94,9 @@ static inline uint32_t ns__idset_next(const ns__idset *s, uint32_t from)
     return w * 64u + ns__lowest_bit(s->bits[w]);
 }
 
-/* Writes the set's ids to out in ascending order, empties the set and returns how many: the
- * replica puts each packet's ids in order so (its records set their bits in a few ascending
- * runs), at the cost of the ids, not of max_entities. */
+/* Writes the set's ids to out in ascending order, empties the set and returns how many. A
+ * packet's records come sorted by kind and section, their ids in a few ascending runs: setting a
+ * bit per record and draining orders them in two passes that cost the ids, not max_entities. */
 static inline uint32_t ns__idset_drain(ns__idset *s, uint32_t *out)
 {
     uint32_t k = 0;

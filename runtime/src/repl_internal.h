@@ -8,6 +8,7 @@
 #include <netschema/replication.h>
 
 #include "history_internal.h"
+#include "repl_idset.h"
 
 /* How one entity's components sit in its state blob. */
 typedef struct ns__layout {
@@ -66,17 +67,6 @@ static inline bool ns__carries(const ns__defaults *d, uint32_t comp, ns_audience
 ns_status ns__defaults_init(ns__defaults *d, const ns_schema *s);
 void ns__defaults_free(ns__defaults *d);
 
-/* Index of the lowest set bit of m (m != 0). */
-static inline unsigned ns__lowest_bit(uint64_t m)
-{
-#if defined(__GNUC__) || defined(__clang__)
-    return (unsigned)__builtin_ctzll(m);
-#else
-    unsigned i = 0;
-    while (!(m & 1u)) m >>= 1, i++;
-    return i;
-#endif
-}
 
 /* The component baselines of slot i: the entity baselines with each pointer moved to it. */
 static inline ns_baselines ns__part(const ns_baselines *b, uint32_t off)
@@ -293,23 +283,6 @@ static inline const ns__idlist *ns__idlist_get(const ns__idlist *lists, uint32_t
  * out of memory. */
 bool ns__idlist_reserve(ns__idlist *lists, uint32_t n, uint32_t tick, uint32_t count);
 
-/* Words of a map with a bit per id below n, and the setting of id's bit. */
-static inline uint32_t ns__id_map_words(uint32_t n)
-{
-    return (n + 63u) / 64u;
-}
-
-static inline void ns__id_map_add(uint64_t *map, uint32_t id)
-{
-    map[id / 64u] |= UINT64_C(1) << (id % 64u);
-}
-
-/* Writes the ids whose bits are set in map[0, words) to out in ascending order and clears the
- * map; returns how many. A packet's records come sorted by kind and section first, their ids in a
- * few ascending runs: setting a bit per record and reading the map back orders them in two
- * linear passes (the world's lists of a packet's ids; the replica's use ns__idset_drain, whose
- * level above spares a client the words of ids it never sees). */
-uint32_t ns__ids_from_map(uint64_t *map, uint32_t words, uint32_t *out);
 
 typedef struct ns__conn {
     bool            used;
@@ -359,6 +332,7 @@ struct ns_world {
                                      (ids are handed out lowest first, so it follows the peak of
                                      entities alive, not max_entities) */
     uint64_t        *free_ids;    /* bit i of word i / 64: id i is free (lowest first) */
+    ns__idset        pkt_ids;     /* the ids of the packet being written, empty between writes */
     ns__conn        *conn;        /* max_connections */
     uint32_t         tick;
     bool             ticked;

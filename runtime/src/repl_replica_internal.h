@@ -3,7 +3,6 @@
 #ifndef NS_REPL_REPLICA_INTERNAL_H
 #define NS_REPL_REPLICA_INTERNAL_H
 
-#include "repl_idset.h"
 #include "repl_internal.h"
 
 enum { NS__R_NONE, NS__R_ALIVE, NS__R_GONE };

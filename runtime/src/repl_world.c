@@ -58,11 +58,12 @@ ns_world *ns_world_create(const ns_world_config *config, ns_status *status)
     w->pick = calloc(n, sizeof *w->pick);
     w->heap = calloc(n, sizeof *w->heap);
     w->chosen = calloc(n, sizeof *w->chosen);
+    const bool ids = ns__idset_init(&w->pkt_ids, n);
     w->group_cap = 1024;
     w->groups = calloc(w->group_cap, sizeof *w->groups);
     w->scratch_cap = (size_t)cfg.budget * 2 + 64;
     w->scratch = calloc(w->scratch_cap, 1);
-    if (!w->interval || !w->ent || !w->free_ids || !w->conn || !w->pick || !w->heap || !w->chosen || !w->groups || !w->scratch)
+    if (!w->interval || !w->ent || !w->free_ids || !w->conn || !w->pick || !w->heap || !w->chosen || !ids || !w->groups || !w->scratch)
         return fail(w, status, NS_ERR_NOMEM);
     for (uint32_t i = 0; i < n; i++) w->free_ids[i / 64] |= UINT64_C(1) << (i % 64);
     for (uint32_t c = 0; c < nc; c++) w->interval[c] = interval_for(w->schema->components[c].send_rate_hz, cfg.tick_rate);
@@ -97,6 +98,7 @@ void ns_world_destroy(ns_world *w)
     free(w->pick);
     free(w->heap);
     free(w->chosen);
+    ns__idset_free(&w->pkt_ids);
     free(w->groups);
     free(w->scratch);
     free(w);
@@ -415,7 +417,7 @@ size_t ns_world_memory(const ns_world *w)
 {
     size_t n = sizeof *w + (size_t)w->cfg.max_entities * (sizeof *w->ent + 2 * sizeof *w->pick + sizeof *w->heap);
     n += (size_t)w->cfg.max_connections * sizeof *w->conn + w->scratch_cap + w->group_cap * sizeof *w->groups;
-    n += (w->cfg.max_entities + 63u) / 64u * sizeof *w->free_ids;
+    n += (w->cfg.max_entities + 63u) / 64u * sizeof *w->free_ids + ns__idset_bytes(w->cfg.max_entities);
     for (uint32_t i = 0; i < w->cfg.max_entities; i++)
         if (w->ent[i].state != NS__FREE)
             n += w->ent[i].layout.size + NS_HISTORY_BYTES(w->ent[i].layout.size, w->cfg.history_depth);

@@ -715,13 +715,10 @@ static void remember_ids(ns__pass *p)
     ns__idlist *l = &lists[p->now % n];
     l->valid = false;
     if (!ns__idlist_reserve(lists, n, p->now, count)) return;
-    /* Ascending, through a bitmap over the entity slots: the heap's array, free again (one bit
-     * per slot fits in it). A packet names an id once (the replica refuses it twice). */
-    uint64_t *map = p->w->heap;
-    const uint32_t words = ns__id_map_words(p->w->id_end); /* every id the packet names is below */
-    memset(map, 0, (size_t)words * sizeof *map);
-    for (uint32_t i = p->ndespawn; i < p->nchosen; i++) ns__id_map_add(map, p->w->chosen[i].id);
-    l->count = ns__ids_from_map(map, words, l->id);
+    /* Ascending, through a set of ids, as the replica orders the same list (a packet names an
+     * id once: the replica refuses it twice). */
+    for (uint32_t i = p->ndespawn; i < p->nchosen; i++) ns__idset_add(&p->w->pkt_ids, p->w->chosen[i].id);
+    l->count = ns__idset_drain(&p->w->pkt_ids, l->id);
     l->tick = p->now;
     l->ref_count = p->ref.ref_count;
     memcpy(l->ref_tick, p->ref.ref_tick, sizeof l->ref_tick);
