@@ -260,6 +260,24 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The median of n timings (sorts them). */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return v[n / 2];
+}
+
+/* One round of scene s: TICKS_PER_ROUND ticks; the server's seconds per tick into *tick, the
+ * client's seconds per record read into *read (0 when no record went out). */
+static void round_of(scene *s, double *tick, double *read)
+{
+    double sum = 0, t0 = s->read_time, n0 = s->read_records;
+    for (int i = 0; i < TICKS_PER_ROUND; i++) sum += step(s);
+    *tick = sum / TICKS_PER_ROUND;
+    double records = s->read_records - n0;
+    *read = records > 0 ? (s->read_time - t0) / records : 0;
+}
+
 /* Every scene in each packet format: index k * FORMATS + (format - 1). */
 #define FORMATS 3
 #define RUNS (SCENES * FORMATS)
@@ -276,17 +294,10 @@ static int sparse(void)
     for (int k = 0; k < 4; k++) scene_init(&sc[k], kinds[k / 2], 1000, ids[k % 2], NS_PACKET_FORMAT_3);
     for (int k = 0; k < 4; k++) warm_up(&sc[k]);
     for (int r = 0; r < ROUNDS; r++)
-        for (int k = 0; k < 4; k++) {
-            double sum = 0, t0 = sc[k].read_time, n0 = sc[k].read_records;
-            for (int i = 0; i < TICKS_PER_ROUND; i++) sum += step(&sc[k]);
-            tick_time[k][r] = sum / TICKS_PER_ROUND;
-            read_time[k][r] = (sc[k].read_time - t0) / (sc[k].read_records - n0);
-        }
+        for (int k = 0; k < 4; k++) round_of(&sc[k], &tick_time[k][r], &read_time[k][r]);
     double us[4], rd[4];
     for (int k = 0; k < 4; k++) {
-        qsort(tick_time[k], ROUNDS, sizeof(double), by_value);
-        qsort(read_time[k], ROUNDS, sizeof(double), by_value);
-        us[k] = tick_time[k][ROUNDS / 2] * 1e6, rd[k] = read_time[k][ROUNDS / 2] * 1e9;
+        us[k] = median(tick_time[k], ROUNDS) * 1e6, rd[k] = median(read_time[k], ROUNDS) * 1e9;
         printf("%-8s 1000 entities, fmt 3, max_entities %6u: server %8.1f us/tick, client read %7.1f ns/rec\n",
                scene_name[sc[k].kind], ids[k % 2], us[k], rd[k]);
         scene_free(&sc[k]);
@@ -321,24 +332,14 @@ int main(int argc, char **argv)
         for (int k = 0; k < RUNS; k++) sc[k].bytes = sc[k].bits = sc[k].framing = sc[k].packets = sc[k].records = sc[k].groups = 0;
         double tick_time[RUNS][ROUNDS], read_time[RUNS][ROUNDS], write_time[ROUNDS], yard_read_time[ROUNDS];
         for (int r = 0; r < ROUNDS; r++) {
-            for (int k = 0; k < RUNS; k++) {
-                double sum = 0, t0 = sc[k].read_time, n0 = sc[k].read_records;
-                for (int i = 0; i < TICKS_PER_ROUND; i++) sum += step(&sc[k]);
-                tick_time[k][r] = sum / TICKS_PER_ROUND;
-                double records = sc[k].read_records - n0;
-                read_time[k][r] = records > 0 ? (sc[k].read_time - t0) / records : 0;
-            }
+            for (int k = 0; k < RUNS; k++) round_of(&sc[k], &tick_time[k][r], &read_time[k][r]);
             write_time[r] = yardstick(y, &sc[MOVING * FORMATS]);
             yard_read_time[r] = yard_read(y);
         }
-        qsort(write_time, ROUNDS, sizeof(double), by_value);
-        qsort(yard_read_time, ROUNDS, sizeof(double), by_value);
-        double write_ns = write_time[ROUNDS / 2] * 1e9, read_ns = yard_read_time[ROUNDS / 2] * 1e9;
+        double write_ns = median(write_time, ROUNDS) * 1e9, read_ns = median(yard_read_time, ROUNDS) * 1e9;
         for (int k = 0; k < RUNS; k++) {
-            qsort(tick_time[k], ROUNDS, sizeof(double), by_value);
-            qsort(read_time[k], ROUNDS, sizeof(double), by_value);
-            double us = tick_time[k][ROUNDS / 2] * 1e6, per = us * 1e3 / ((double)n * CONNS);
-            double rd = read_time[k][ROUNDS / 2] * 1e9;
+            double us = median(tick_time[k], ROUNDS) * 1e6, per = us * 1e3 / ((double)n * CONNS);
+            double rd = median(read_time[k], ROUNDS) * 1e9;
             printf("%-8s %3u %6u %10.1f %12.1f %9.2fx %9.1f %8.1f%% %8.1f %7.1f %11.1f %7.2fx\n", scene_name[sc[k].kind],
                    sc[k].format, n, us, per, per / write_ns, sc[k].bytes / sc[k].packets,
                    100.0 * sc[k].framing / (sc[k].bits ? sc[k].bits : 1), sc[k].records / sc[k].packets,
