@@ -31,11 +31,11 @@ ns_status ns_world_read_authority(ns_world *w, uint32_t conn, ns_reader *r, ns_a
     const ns_component_ops *ops = &w->schema->components[c];
     if (!ops->authority_read) return refuse(r, report, NS_ERR_DENIED); /* no field a client may write */
     ns__entity *e = id < w->cfg.max_entities && w->ent[id].state == NS__ALIVE ? &w->ent[id] : NULL;
-    int32_t slot = e ? ns__layout_find(&e->layout, w->schema, type) : -1;
+    int32_t slot = e ? ns__layout_find(e->layout, w->schema, type) : -1;
     bool owned = slot >= 0 && e->owner == (int32_t)conn;
     /* A write that is refused is still read to its end, so that a stream of messages goes on;
      * without a destination nothing is stored and the hook is not asked. */
-    ns_status st = ops->authority_read(r, owned ? e->cur + e->layout.off[slot] : NULL, owned ? validate : NULL, ctx,
+    ns_status st = ops->authority_read(r, owned ? e->cur + e->layout->off[slot] : NULL, owned ? validate : NULL, ctx,
                                        report);
     if (ns_reader_failed(r)) return ns_authority_refuse(report, ns_reader_status(r), NULL);
     if (slot < 0) return ns_authority_refuse(report, NS_ERR_UNKNOWN_ID, NULL);

@@ -133,7 +133,8 @@ typedef struct ns__entity {
     float       pos[3];
     uint32_t    changed;      /* newest recorded tick whose state differs from the one before */
     uint32_t    recorded;     /* newest recorded tick (valid once hist.held != 0) */
-    ns__layout  layout;
+    ns__layout *layout;       /* its components; one allocation with cur (not in the slot: a
+                                 world has max_entities slots, most of them free) */
     uint8_t    *cur;          /* the state being set for the next tick */
     ns_history  hist;         /* recorded states by tick, over store */
     uint8_t    *store;
@@ -336,10 +337,12 @@ struct ns_world {
     ns__conn        *conn;        /* max_connections */
     uint32_t         tick;
     bool             ticked;
-    /* scratch for ns_world_write */
-    ns__pick        *pick;        /* max_entities */
-    ns__heap_entry  *heap;        /* max_entities: candidates by priority, then the packet's sort keys */
-    ns__pick        *chosen;      /* max_entities: copies of the picks that go into the packet */
+    /* scratch for ns_world_write: a write considers at most one record per id below id_end */
+    uint32_t         npicks;      /* room in pick, heap and chosen: id_end rounded up as a
+                                     connection's links are (repl_world.c, links_for) */
+    ns__pick        *pick;        /* npicks */
+    ns__heap_entry  *heap;        /* npicks: candidates by priority, then the packet's sort keys */
+    ns__pick        *chosen;      /* npicks: copies of the picks that go into the packet */
     uint64_t        *groups;      /* signature table for the packet being filled */
     uint32_t         group_cap;
     uint8_t         *scratch;     /* encoded bodies */

@@ -39,6 +39,15 @@ static ns_world *fail(ns_world *w, ns_status *status, ns_status s)
     return NULL;
 }
 
+/* How many links a connection keeps, and records the write's scratch has room for, when the
+ * ids in use are below end: a power of two, at least 64, at most max_entities. */
+static uint32_t links_for(const ns_world *w, uint32_t end)
+{
+    uint32_t n = 64;
+    while (n < end) n *= 2;
+    return n < w->cfg.max_entities ? n : w->cfg.max_entities;
+}
+
 ns_world *ns_world_create(const ns_world_config *config, ns_status *status)
 {
     if (!config) return fail(NULL, status, NS_ERR_ARGUMENT);
@@ -55,9 +64,10 @@ ns_world *ns_world_create(const ns_world_config *config, ns_status *status)
     w->ent = calloc(n, sizeof *w->ent);
     w->free_ids = calloc((n + 63) / 64, sizeof *w->free_ids);
     w->conn = calloc(cfg.max_connections, sizeof *w->conn);
-    w->pick = calloc(n, sizeof *w->pick);
-    w->heap = calloc(n, sizeof *w->heap);
-    w->chosen = calloc(n, sizeof *w->chosen);
+    w->npicks = links_for(w, 0);
+    w->pick = calloc(w->npicks, sizeof *w->pick);
+    w->heap = calloc(w->npicks, sizeof *w->heap);
+    w->chosen = calloc(w->npicks, sizeof *w->chosen);
     const bool ids = ns__idset_init(&w->pkt_ids, n);
     w->group_cap = 1024;
     w->groups = calloc(w->group_cap, sizeof *w->groups);
@@ -74,7 +84,7 @@ ns_world *ns_world_create(const ns_world_config *config, ns_status *status)
 void ns__entity_release(ns_world *w, ns_entity_id id)
 {
     ns__entity *e = &w->ent[id];
-    free(e->cur);
+    free(e->layout); /* and cur */
     free(e->store);
     memset(e, 0, sizeof *e);
     w->free_ids[id / 64] |= UINT64_C(1) << (id % 64);
@@ -87,7 +97,7 @@ void ns__entity_release(ns_world *w, ns_entity_id id)
 void ns_world_destroy(ns_world *w)
 {
     if (!w) return;
-    for (uint32_t i = 0; w->ent && i < w->cfg.max_entities; i++) free(w->ent[i].cur), free(w->ent[i].store);
+    for (uint32_t i = 0; w->ent && i < w->cfg.max_entities; i++) free(w->ent[i].layout), free(w->ent[i].store);
     for (uint32_t c = 0; w->conn && c < w->cfg.max_connections; c++)
         free(w->conn[c].links), ns__idlists_free(w->conn[c].lists, ns__idlist_slots(w->cfg.history_depth));
     ns__defaults_free(&w->defaults);
@@ -109,17 +119,25 @@ static ns__entity *alive(const ns_world *w, ns_entity_id e)
     return e < w->cfg.max_entities && w->ent[e].state == NS__ALIVE ? &w->ent[e] : NULL;
 }
 
+/* Bytes before an entity's cur in its allocation: its layout, rounded up so that cur keeps
+ * malloc's alignment. */
+#define NS__LAYOUT_ROOM ((sizeof(ns__layout) + 15u) & ~(size_t)15u)
+
 static ns_status set_up_entity(ns_world *w, ns__entity *e, const uint32_t *types, uint32_t count)
 {
-    ns_status st = ns__layout_init(&e->layout, w->schema, types, count);
+    ns__layout l;
+    ns_status st = ns__layout_init(&l, w->schema, types, count);
     if (st != NS_OK) return st;
-    size_t size = e->layout.size;
-    e->cur = calloc(size, 1);
+    size_t size = l.size;
+    uint8_t *block = calloc(NS__LAYOUT_ROOM + size, 1);
+    if (!block) return NS_ERR_NOMEM;
+    e->layout = memcpy(block, &l, sizeof l);
+    e->cur = block + NS__LAYOUT_ROOM;
     e->store = calloc(NS_HISTORY_BYTES(size, w->cfg.history_depth), 1);
-    if (!e->cur || !e->store) return NS_ERR_NOMEM;
-    for (uint32_t i = 0; i < e->layout.ncomp; i++) {
-        uint32_t c = e->layout.comp[i];
-        memcpy(e->cur + e->layout.off[i], w->defaults.blob + w->defaults.off[c], w->schema->components[c].desc->snap_size);
+    if (!e->store) return NS_ERR_NOMEM;
+    for (uint32_t i = 0; i < e->layout->ncomp; i++) {
+        uint32_t c = e->layout->comp[i];
+        memcpy(e->cur + e->layout->off[i], w->defaults.blob + w->defaults.off[c], w->schema->components[c].desc->snap_size);
     }
     return ns_history_init(&e->hist, e->store, size, w->cfg.history_depth);
 }
@@ -136,18 +154,29 @@ static bool lowest_free(const ns_world *w, uint32_t *id)
     return false;
 }
 
-/* How many links a connection keeps for a world whose ids in use are below end. */
-static uint32_t links_for(const ns_world *w, uint32_t end)
+/* Grows the write's scratch to a record for each id below end. Its contents live only within
+ * one ns_world_write, so nothing is copied; false (and the old arrays kept) when out of memory. */
+static bool cover_picks(ns_world *w, uint32_t end)
 {
-    uint32_t n = 64;
-    while (n < end) n *= 2;
-    return n < w->cfg.max_entities ? n : w->cfg.max_entities;
+    if (end <= w->npicks) return true;
+    const uint32_t n = links_for(w, end);
+    ns__pick *pick = malloc((size_t)n * sizeof *pick), *chosen = malloc((size_t)n * sizeof *chosen);
+    ns__heap_entry *heap = malloc((size_t)n * sizeof *heap);
+    if (!pick || !chosen || !heap) {
+        free(pick), free(chosen), free(heap);
+        return false;
+    }
+    free(w->pick), free(w->chosen), free(w->heap);
+    w->pick = pick, w->chosen = chosen, w->heap = heap;
+    w->npicks = n;
+    return true;
 }
 
-/* Grows every connection's links to cover the ids below end; false when out of memory (the
- * connections grown so far keep their larger arrays). */
+/* Grows the write's scratch and every connection's links to cover the ids below end; false when
+ * out of memory (what was grown so far keeps its larger arrays). */
 static bool cover_ids(ns_world *w, uint32_t end)
 {
+    if (!cover_picks(w, end)) return false;
     for (uint32_t c = 0; c < w->cfg.max_connections; c++) {
         ns__conn *k = &w->conn[c];
         if (!k->used || end <= k->nlinks) continue;
@@ -199,17 +228,17 @@ bool ns_world_alive(const ns_world *w, ns_entity_id e)
 void *ns_world_snap(ns_world *w, ns_entity_id id, uint32_t type)
 {
     ns__entity *e = alive(w, id);
-    int32_t i = e ? ns__layout_find(&e->layout, w->schema, type) : -1;
-    return i < 0 ? NULL : e->cur + e->layout.off[i];
+    int32_t i = e ? ns__layout_find(e->layout, w->schema, type) : -1;
+    return i < 0 ? NULL : e->cur + e->layout->off[i];
 }
 
 ns_status ns_world_set(ns_world *w, ns_entity_id id, uint32_t type, const void *value)
 {
     ns__entity *e = alive(w, id);
     if (!e) return NS_ERR_UNKNOWN_ID;
-    int32_t i = ns__layout_find(&e->layout, w->schema, type);
+    int32_t i = ns__layout_find(e->layout, w->schema, type);
     if (i < 0) return NS_ERR_UNKNOWN_ID;
-    w->schema->components[e->layout.comp[i]].quantize(value, e->cur + e->layout.off[i]);
+    w->schema->components[e->layout->comp[i]].quantize(value, e->cur + e->layout->off[i]);
     return NS_OK;
 }
 
@@ -285,7 +314,7 @@ ns_status ns_world_set_send_interval(ns_world *w, uint32_t type, uint32_t ticks)
 /* Records e's state at `tick`: components not due this tick keep their last recorded value. */
 static void record(ns_world *w, ns_entity_id id, ns__entity *e, uint32_t tick)
 {
-    const ns__layout *l = &e->layout;
+    const ns__layout *l = e->layout;
     const uint8_t *prev = e->hist.held ? ns__state_at(e, e->recorded) : NULL;
     uint8_t *slot = ns_history_put(&e->hist, tick);
     bool differs = prev == NULL;
@@ -415,12 +444,13 @@ uint32_t ns_world_count(const ns_world *w)
 
 size_t ns_world_memory(const ns_world *w)
 {
-    size_t n = sizeof *w + (size_t)w->cfg.max_entities * (sizeof *w->ent + 2 * sizeof *w->pick + sizeof *w->heap);
+    size_t n = sizeof *w + (size_t)w->cfg.max_entities * sizeof *w->ent;
+    n += (size_t)w->npicks * (2 * sizeof *w->pick + sizeof *w->heap);
     n += (size_t)w->cfg.max_connections * sizeof *w->conn + w->scratch_cap + w->group_cap * sizeof *w->groups;
     n += (w->cfg.max_entities + 63u) / 64u * sizeof *w->free_ids + ns__idset_bytes(w->cfg.max_entities);
     for (uint32_t i = 0; i < w->cfg.max_entities; i++)
         if (w->ent[i].state != NS__FREE)
-            n += w->ent[i].layout.size + NS_HISTORY_BYTES(w->ent[i].layout.size, w->cfg.history_depth);
+            n += NS__LAYOUT_ROOM + w->ent[i].layout->size + NS_HISTORY_BYTES(w->ent[i].layout->size, w->cfg.history_depth);
     for (uint32_t c = 0; c < w->cfg.max_connections; c++)
         if (w->conn[c].used) {
             n += (size_t)w->conn[c].nlinks * sizeof(ns__link);
@@ -441,7 +471,7 @@ const void *ns_world_recorded(const ns_world *w, ns_entity_id id, uint32_t type,
 {
     if (id >= w->cfg.max_entities || w->ent[id].state == NS__FREE) return NULL;
     const ns__entity *e = &w->ent[id];
-    int32_t i = ns__layout_find(&e->layout, w->schema, type);
+    int32_t i = ns__layout_find(e->layout, w->schema, type);
     const uint8_t *s = i < 0 ? NULL : ns_history_get(&e->hist, tick);
-    return s ? s + e->layout.off[i] : NULL;
+    return s ? s + e->layout->off[i] : NULL;
 }

@@ -266,8 +266,8 @@ static size_t framing_bound(const ns__pass *p, const ns__pick *k, const ns__enti
     const size_t aud = audience_bits(&p->w->defaults);
     if (k->kind == NS__DESPAWN) bits += 1; /* destroyed or left */
     if (k->kind == NS__SPAWN) {
-        bits += aud + ns__cost(e->layout.ncomp - 1);
-        for (uint32_t i = 0; i < e->layout.ncomp; i++) bits += ns__cost(p->w->schema->components[e->layout.comp[i]].desc->id);
+        bits += aud + ns__cost(e->layout->ncomp - 1);
+        for (uint32_t i = 0; i < e->layout->ncomp; i++) bits += ns__cost(p->w->schema->components[e->layout->comp[i]].desc->id);
     } else if (k->kind == NS__UPDATE) {
         bits += group_cost(p, &k->base) + (k->base.count == 0 ? aud : 0);
     }
@@ -282,7 +282,7 @@ static bool encode(ns__pass *p, ns__pick *k, const ns__entity *e)
     ns_writer saved = p->scratch;
     k->at = ns_writer_bits(&p->scratch);
     k->payload = 0;
-    ns_status st = ns__body_write(&p->scratch, w->schema, &w->defaults, &e->layout, cur, &k->base,
+    ns_status st = ns__body_write(&p->scratch, w->schema, &w->defaults, e->layout, cur, &k->base,
                                   (ns_audience)k->audience, &k->payload, &k->pres);
     if (st != NS_OK) {
         p->scratch = saved;
@@ -453,7 +453,7 @@ static void write_body(ns__pass *p, ns_writer *out, const ns__pick *k, bool by_t
 
 static void write_spawn(ns__pass *p, ns_writer *out, const ns__pick *k)
 {
-    const ns__layout *l = &p->w->ent[k->id].layout;
+    const ns__layout *l = p->w->ent[k->id].layout;
     ns__write_audience(out, &p->w->defaults, k->audience);
     ns_write_packed_u32(out, l->ncomp - 1, NULL);
     uint32_t prev = 0;
@@ -500,14 +500,14 @@ bool ns__presence_by_type(const ns__pass *p, uint32_t from, uint32_t to, uint64_
     size_t bits = 0;
     if (ntypes > NS__MASK_TYPES) return false;
     for (uint32_t i = from; i < to; i++) {
-        const ns__layout *l = &p->w->ent[ch[i].id].layout;
+        const ns__layout *l = p->w->ent[ch[i].id].layout;
         for (uint32_t c = 0; c < l->ncomp; c++)
             if (ch[i].pres.present >> c & 1u) mask |= UINT64_C(1) << l->comp[c];
         bits += ch[i].pres.bits;
     }
     if (bits <= ntypes) return false;
     for (uint32_t i = from; i < to; i++) {
-        const ns__layout *l = &p->w->ent[ch[i].id].layout;
+        const ns__layout *l = p->w->ent[ch[i].id].layout;
         for (uint32_t c = 0; c < l->ncomp; c++) {
             bool carried = ns__carries(&p->w->defaults, l->comp[c], (ns_audience)ch[i].audience, ch[i].base.count != 0);
             if (carried && (mask >> l->comp[c] & 1u) != (ch[i].pres.present >> c & 1u)) return false;
