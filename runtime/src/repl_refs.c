@@ -127,7 +127,7 @@ static uint32_t set_live_ref(ns_replica *r, ns__rent *e, uint32_t k, ns_entity h
                 k -= n;
                 continue;
             }
-            memcpy(e->mem + e->voff[i] + f->value_offset + (size_t)k * f->value_stride, &h, sizeof h);
+            memcpy(ns__live_value(r->schema, e, i) + f->value_offset + (size_t)k * f->value_stride, &h, sizeof h);
             return ops->desc->id;
         }
     }

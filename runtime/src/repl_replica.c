@@ -421,12 +421,14 @@ static void store(ns__rent *e, uint32_t tick, const uint8_t *state, uint8_t audi
 static void apply_live(ns_replica *r, ns__rent *e, const uint8_t *state, uint32_t tick, bool hooks)
 {
     uint32_t k = 0;
+    uint8_t *live = e->live;
     for (uint32_t i = 0; i < e->layout.ncomp; i++) {
         uint32_t c = e->layout.comp[i];
         const ns_component_ops *ops = &r->schema->components[c];
         const uint8_t *snap = state + e->layout.off[i];
         if (ops->entity_field_count) snap = ns__refs_resolve(r, e, ops, snap, tick, &k);
-        ops->apply(e->mem + e->voff[i], snap, hooks ? r->hooks[c] : NULL, hooks ? r->hook_ctx[c] : NULL);
+        ops->apply(live, snap, hooks ? r->hooks[c] : NULL, hooks ? r->hook_ctx[c] : NULL);
+        live += (ops->desc->value_size + 15u) & ~(size_t)15u; /* as ns__live_value */
     }
 }
 
@@ -434,14 +436,12 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
 {
     const ns__layout *l = (const ns__layout *)(const void *)(r->scratch + rec->lay);
     size_t hist = NS_HISTORY_BYTES(l->size, ring_depth(r));
-    size_t ring = (hist + ring_depth(r) + 15u) & ~(size_t)15u, values = 0, voff[NS_REPL_MAX_COMPONENTS];
+    size_t ring = (hist + ring_depth(r) + 15u) & ~(size_t)15u, values = 0;
     uint32_t nref = 0;
     for (uint32_t i = 0; i < l->ncomp; i++) {
-        voff[i] = ring + values;
         values += (r->schema->components[l->comp[i]].desc->value_size + 15u) & ~(size_t)15u;
         nref += ns__refs_slots(&r->schema->components[l->comp[i]]);
     }
-    if (ring + values > UINT32_MAX) return false; /* e->voff is 32 bits */
     uint8_t *mem = calloc(1, ring + values + (size_t)nref * sizeof(uint32_t));
     if (!mem) return false;
     const uint8_t queued = e->queued; /* its slot in the gone queue stays until collect() passes it */
@@ -449,12 +449,12 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
     e->queued = queued;
     e->mem = mem;
     e->layout = *l;
-    for (uint32_t i = 0; i < l->ncomp; i++) e->voff[i] = (uint32_t)voff[i];
+    e->live = mem + ring;
     ns_history_init(&e->ring, mem, l->size, ring_depth(r));
     e->ring_audience = mem + hist;
     e->ref = (uint32_t *)(void *)(mem + ring + values);
     e->nref = nref;
-    for (uint32_t i = 0; i < l->ncomp; i++) r->schema->components[l->comp[i]].init(mem + voff[i]);
+    for (uint32_t i = 0; i < l->ncomp; i++) r->schema->components[l->comp[i]].init(ns__live_value(r->schema, e, i));
     e->state = NS__R_ALIVE;
     ns__idset_add(&r->alive, rec->id);
     if (nref) ns__refs_hold(r, rec->id);
@@ -669,7 +669,7 @@ const void *ns_replica_value(const ns_replica *r, ns_entity_id id, uint32_t type
 {
     const ns__rent *e = ns__held(r, id);
     int32_t i = e ? ns__layout_find(&e->layout, r->schema, type) : -1;
-    return i < 0 ? NULL : e->mem + e->voff[i];
+    return i < 0 ? NULL : ns__live_value(r->schema, e, (uint32_t)i);
 }
 
 const void *ns_replica_snap_at(const ns_replica *r, ns_entity_id id, uint32_t type, uint32_t tick)

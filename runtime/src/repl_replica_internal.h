@@ -19,8 +19,8 @@ typedef struct ns__rent {
     ns__layout layout;
     ns_history ring;
     uint8_t   *ring_audience;         /* the audience of each ring slot, inside mem */
-    uint32_t   voff[NS_REPL_MAX_COMPONENTS]; /* each live value's offset in mem (spawn() refuses a
-                                                mem of 4 GiB or more) */
+    uint8_t   *live;                  /* the live values, inside mem: one per component in the
+                                         layout's order, each 16-byte aligned (ns__live_value) */
     uint8_t   *mem;                   /* ring storage, ring audiences, the live values, refs */
     uint32_t  *ref;                   /* per reference slot of its components, in order (one per
                                          entity field, `capacity` per collection entry, see
@@ -28,6 +28,15 @@ typedef struct ns__rent {
                                          while it is not spawned here), 0 for none; inside mem */
     uint32_t   nref;
 } ns__rent;
+
+/* The live value of e's component i (of its layout). Offsets are summed, not stored: 64 bytes
+ * of offsets in every id's record cost more than a few additions of value sizes. */
+static inline uint8_t *ns__live_value(const ns_schema *s, const ns__rent *e, uint32_t i)
+{
+    size_t at = 0;
+    for (uint32_t j = 0; j < i; j++) at += (s->components[e->layout.comp[j]].desc->value_size + 15u) & ~(size_t)15u;
+    return e->live + at;
+}
 
 #define NS__REF_PENDING 0x80000000u
 
