@@ -205,6 +205,29 @@ START_TEST(links_follow_the_ids_in_use)
 }
 END_TEST
 
+/* An id no entity uses costs the server at most NS_REPL_ID_BYTES and a replica at most
+ * NS_REPL_REPLICA_ID_BYTES: the same 500 entities in a world of 101,000 ids and in one of 1,000
+ * (the entity's components and the write's scratch live with the entities, not in every id). */
+START_TEST(ids_not_in_use_cost_little_memory)
+{
+    size_t world[2], replica[2];
+    for (int i = 0; i < 2; i++) {
+        rh_game *g = start((ns_world_config){.max_entities = i ? 101000 : 1000}, 2, (rh_impair){0});
+        for (int k = 0; k < 500; k++) spawn(g, body_health, 2);
+        steps(g, 40);
+        ck_assert_uint_eq(ns_replica_count(g->replica[1]), 500);
+        assert_consistent(g);
+        world[i] = ns_world_memory(g->world);
+        replica[i] = ns_replica_memory(g->replica[1]);
+        stop(g);
+    }
+    ck_assert_uint_gt(world[1], world[0]);
+    ck_assert_uint_le(world[1] - world[0], 100000u * NS_REPL_ID_BYTES);
+    ck_assert_uint_gt(replica[1], replica[0]);
+    ck_assert_uint_le(replica[1] - replica[0], 100000u * NS_REPL_REPLICA_ID_BYTES);
+}
+END_TEST
+
 /* A spawn reordered behind the despawn that ends it must not create an entity: nothing would
  * ever despawn it (the server saw the despawn acked). */
 START_TEST(spawn_reordered_behind_its_despawn_is_not_applied)
@@ -744,6 +767,7 @@ static Suite *suite(void)
     tcase_add_test(tc, spawn_and_despawn_resent_until_acked);
     tcase_add_test(tc, despawned_entities_are_freed_after_the_reorder_window);
     tcase_add_test(tc, links_follow_the_ids_in_use);
+    tcase_add_test(tc, ids_not_in_use_cost_little_memory);
     tcase_add_test(tc, spawn_reordered_behind_its_despawn_is_not_applied);
     tcase_add_test(tc, acks_newer_than_any_packet_are_refused);
     tcase_add_test(tc, ack_layout);

@@ -19,9 +19,10 @@
  *     of it; re-entry is a fresh spawn, @initial fields included;
  *   - a packet that fails to read changes nothing in the replica and is not acked.
  *
- * Memory: the server holds about 390 bytes per id, (history_depth + 1) states per spawned
- * entity, and NS_REPL_LINK_BYTES per id in use per connection. The replica holds about 290 bytes
- * per id and, per spawned entity, (history_depth + reorder_window) states and its live values. See
+ * Memory: the server holds at most NS_REPL_ID_BYTES per id, (history_depth + 1) states per
+ * spawned entity, and NS_REPL_LINK_BYTES per id in use per connection. The replica holds at most
+ * NS_REPL_REPLICA_ID_BYTES per id and, per spawned entity, (history_depth + reorder_window) states
+ * and its live values. See
  * docs/replication.md "Memory". Neither side allocates while reading or writing a packet,
  * except the replica when an entity spawns. Not thread-safe: one thread per world or replica. */
 #ifndef NETSCHEMA_REPLICATION_H
@@ -46,6 +47,10 @@ extern "C" {
 #define NS_REPL_DEFAULT_DEPTH  32u   /* server history, ticks per entity */
 #define NS_REPL_DEFAULT_REORDER 16u  /* ticks a late packet may trail the newest one */
 #define NS_REPL_LINK_BYTES     48u   /* server memory per entity per connection (upper bound) */
+#define NS_REPL_ID_BYTES       96u   /* server memory per id of max_entities, in use or not (upper
+                                        bound; 88 on x86-64) */
+#define NS_REPL_REPLICA_ID_BYTES 240u /* replica memory per id of max_entities, in use or not
+                                        (upper bound; 232 on x86-64) */
 #define NS_NO_OWNER            (-1)
 
 typedef uint32_t ns_entity_id;       /* network id: 0 .. max_entities - 1 */
