@@ -698,6 +698,16 @@ uint32_t ns_replica_newest(const ns_replica *r)
     return r->received.newest;
 }
 
+/* The storage of one entity: its ring, ring audiences, live values and reference slots. */
+static size_t entity_bytes(const ns_replica *r, const ns__rent *e)
+{
+    if (!e->mem) return 0;
+    size_t n = (NS_HISTORY_BYTES(e->layout.size, ring_depth(r)) + ring_depth(r) + 15u) & ~(size_t)15u;
+    for (uint32_t k = 0; k < e->layout.ncomp; k++)
+        n += (r->schema->components[e->layout.comp[k]].desc->value_size + 15u) & ~(size_t)15u;
+    return n + (size_t)e->nref * sizeof *e->ref;
+}
+
 size_t ns_replica_memory(const ns_replica *r)
 {
     size_t n = sizeof *r + (size_t)r->cfg.max_entities * (sizeof *r->ent + sizeof *r->stamp + sizeof *r->rec + sizeof *r->handle + sizeof *r->gone) +
@@ -705,13 +715,13 @@ size_t ns_replica_memory(const ns_replica *r)
     n += r->scratch_cap;
     for (uint32_t i = 0; r->lists && i < ns__idlist_slots(ring_depth(r)); i++)
         n += sizeof *r->lists + (size_t)r->lists[i].cap * sizeof(uint32_t);
-    for (uint32_t i = 0; i < r->cfg.max_entities; i++) {
-        const ns__rent *e = &r->ent[i];
-        if (!e->mem) continue;
-        n += (NS_HISTORY_BYTES(e->layout.size, ring_depth(r)) + ring_depth(r) + 15u) & ~(size_t)15u;
-        for (uint32_t k = 0; k < e->layout.ncomp; k++)
-            n += (r->schema->components[e->layout.comp[k]].desc->value_size + 15u) & ~(size_t)15u;
-        n += (size_t)e->nref * sizeof *e->ref;
+    /* Storage is held by the entities spawned here and by those despawned but not yet freed,
+     * which wait in the gone queue (one that spawned again is in both: counted once). */
+    for (uint32_t id = ns__idset_next(&r->alive, 0); id != UINT32_MAX; id = ns__idset_next(&r->alive, id + 1))
+        n += entity_bytes(r, &r->ent[id]);
+    for (uint32_t k = 0; k < r->gone_len; k++) {
+        const ns__rent *e = &r->ent[r->gone[(r->gone_head + k) % r->cfg.max_entities].id];
+        if (e->state == NS__R_GONE) n += entity_bytes(r, e);
     }
     return n;
 }

@@ -448,7 +448,7 @@ size_t ns_world_memory(const ns_world *w)
     n += (size_t)w->npicks * (2 * sizeof *w->pick + sizeof *w->heap);
     n += (size_t)w->cfg.max_connections * sizeof *w->conn + w->scratch_cap + w->group_cap * sizeof *w->groups;
     n += (w->cfg.max_entities + 63u) / 64u * sizeof *w->free_ids + ns__idset_bytes(w->cfg.max_entities);
-    for (uint32_t i = 0; i < w->cfg.max_entities; i++)
+    for (uint32_t i = 0; i < w->id_end; i++) /* the ids past it are free */
         if (w->ent[i].state != NS__FREE)
             n += NS__LAYOUT_ROOM + w->ent[i].layout->size + NS_HISTORY_BYTES(w->ent[i].layout->size, w->cfg.history_depth);
     for (uint32_t c = 0; c < w->cfg.max_connections; c++)
