@@ -57,8 +57,8 @@ ns_status ns__defaults_init(ns__defaults *d, const ns_schema *s)
     d->off = calloc(n ? n : 1, sizeof *d->off);
     d->visible = calloc(n ? n : 1, sizeof *d->visible);
     size_t size = 0;
-    for (uint32_t c = 0; c < n; c++) d->off[c] = size, size = align_up(size + s->components[c].desc->snap_size);
-    d->blob = calloc(size ? size : 1, 1);
+    for (uint32_t c = 0; d->off && c < n; c++) d->off[c] = size, size = align_up(size + s->components[c].desc->snap_size);
+    d->blob = d->off ? calloc(size ? size : 1, 1) : NULL;
     if (!d->off || !d->visible || !d->blob) {
         ns__defaults_free(d);
         return NS_ERR_NOMEM;
