@@ -140,6 +140,26 @@ static ns_status check_size(ns_reader *in, bool sizes, size_t start, uint32_t si
     return !sizes || ns_reader_bits(in) - start == size ? NS_OK : NS_ERR_MALFORMED;
 }
 
+/* The parts of an entity's storage (mem): its ring and ring audiences, then its live values,
+ * then its reference slots; returns the whole size. */
+static size_t storage_of(const ns_replica *r, const ns__layout *l, size_t *ring, size_t *values, uint32_t *nref)
+{
+    *ring = (NS_HISTORY_BYTES(l->size, ring_depth(r)) + ring_depth(r) + 15u) & ~(size_t)15u;
+    *values = 0, *nref = 0;
+    for (uint32_t i = 0; i < l->ncomp; i++) {
+        *values += (r->schema->components[l->comp[i]].desc->value_size + 15u) & ~(size_t)15u;
+        *nref += ns__refs_slots(&r->schema->components[l->comp[i]]);
+    }
+    return *ring + *values + (size_t)*nref * sizeof(uint32_t);
+}
+
+/* Whether a spawn of e at tick creates it here: not when it is held, nor when it is a late copy
+ * of a spawn that a despawn already applied ended. */
+static bool spawns_here(const ns__rent *e, uint32_t tick)
+{
+    return e->state != NS__R_ALIVE && !(e->state == NS__R_GONE && !ns__newer(tick, e->gone));
+}
+
 static ns_status read_spawn(ns_replica *r, ns_reader *in, bool sizes, uint32_t tick, ns__rrec *rec)
 {
     rec->kind = NS__SPAWN;
@@ -166,15 +186,37 @@ static ns_status read_spawn(ns_replica *r, ns_reader *in, bool sizes, uint32_t t
     if (st != NS_OK) return NS_ERR_MALFORMED;
     const ns__rent *e = &r->ent[rec->id];
     if (e->state == NS__R_ALIVE && memcmp(&e->layout, &l, sizeof l) != 0 /* zero-filled: ns__layout_init */) return NS_ERR_MALFORMED;
-    rec->lay = scratch_take(r, sizeof l);
+    rec->lay = scratch_take(r, sizeof(ns__spawn_prep));
     if (rec->lay == SIZE_MAX) return NS_ERR_NOMEM;
-    memcpy(r->scratch + rec->lay, &l, sizeof l);
+    ns__spawn_prep prep = {l, NULL};
+    memcpy(r->scratch + rec->lay, &prep, sizeof prep);
     rec->at = scratch_take(r, l.size);
     if (rec->at == SIZE_MAX) return NS_ERR_NOMEM;
     ns_baselines none = {.tick_now = tick};
     size_t start = ns_reader_bits(in);
     ns__body_read(in, r->schema, &r->defaults, &l, r->scratch + rec->at, &none, (ns_audience)rec->audience, NULL);
-    return check_size(in, sizes, start, size);
+    st = check_size(in, sizes, start, size);
+    if (st != NS_OK || !spawns_here(e, tick)) return st;
+    size_t ring, values;
+    uint32_t nref;
+    prep.mem = calloc(1, storage_of(r, &l, &ring, &values, &nref));
+    if (!prep.mem) return NS_ERR_NOMEM;
+    memcpy(r->scratch + rec->lay, &prep, sizeof prep);
+    rec->prepared = 1;
+    return NS_OK;
+}
+
+/* Frees the storage phase 1 allocated for the spawns of a packet that is refused. */
+static void unprepare(ns_replica *r)
+{
+    for (uint32_t i = 0; i < r->nrec; i++) {
+        ns__rrec *rec = &r->rec[i];
+        if (!rec->prepared) continue;
+        ns__spawn_prep *p = (ns__spawn_prep *)(void *)(r->scratch + rec->lay);
+        free(p->mem);
+        p->mem = NULL;
+        rec->prepared = 0;
+    }
 }
 
 /* Finds the baselines of an update to e in e's ring; false if any is missing. */
@@ -432,18 +474,17 @@ static void apply_live(ns_replica *r, ns__rent *e, const uint8_t *state, uint32_
     }
 }
 
-static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick)
+/* Creates e from its spawn record, in the storage phase 1 allocated (which e now owns). */
+static void spawn(ns_replica *r, ns__rent *e, ns__rrec *rec, uint32_t tick)
 {
-    const ns__layout *l = (const ns__layout *)(const void *)(r->scratch + rec->lay);
-    size_t hist = NS_HISTORY_BYTES(l->size, ring_depth(r));
-    size_t ring = (hist + ring_depth(r) + 15u) & ~(size_t)15u, values = 0;
-    uint32_t nref = 0;
-    for (uint32_t i = 0; i < l->ncomp; i++) {
-        values += (r->schema->components[l->comp[i]].desc->value_size + 15u) & ~(size_t)15u;
-        nref += ns__refs_slots(&r->schema->components[l->comp[i]]);
-    }
-    uint8_t *mem = calloc(1, ring + values + (size_t)nref * sizeof(uint32_t));
-    if (!mem) return false;
+    ns__spawn_prep *prep = (ns__spawn_prep *)(void *)(r->scratch + rec->lay);
+    const ns__layout *l = &prep->layout;
+    uint8_t *mem = prep->mem;
+    prep->mem = NULL;
+    rec->prepared = 0;
+    size_t ring, values, hist = NS_HISTORY_BYTES(l->size, ring_depth(r));
+    uint32_t nref;
+    storage_of(r, l, &ring, &values, &nref);
     const uint8_t queued = e->queued; /* its slot in the gone queue stays until collect() passes it */
     forget(e);
     e->queued = queued;
@@ -461,7 +502,6 @@ static bool spawn(ns_replica *r, ns__rent *e, const ns__rrec *rec, uint32_t tick
     e->since = e->newest = tick;
     e->audience = rec->audience;
     r->count++;
-    return true;
 }
 
 /* Entity id is despawned here at tick: collect() frees it once no accepted packet can name it. */
@@ -474,7 +514,7 @@ static void mark_gone(ns_replica *r, ns__rent *e, uint32_t id, uint32_t tick)
     r->gone[(r->gone_head + r->gone_len++) % r->cfg.max_entities] = (ns__gone){id, tick};
 }
 
-static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
+static void apply_record(ns_replica *r, ns__rrec *rec, uint32_t tick)
 {
     ns__rent *e = &r->ent[rec->id];
     if (rec->kind == NS__DESPAWN) {
@@ -500,8 +540,8 @@ static void apply_record(ns_replica *r, const ns__rrec *rec, uint32_t tick)
     if (rec->kind != NS__SPAWN && rec->kind != NS__UPDATE) return; /* skipped by its size */
     const uint8_t *state = r->scratch + rec->at; /* only now: the scratch is NULL before any state */
     if (rec->kind == NS__SPAWN && e->state != NS__R_ALIVE) {
-        if (e->state == NS__R_GONE && !ns__newer(tick, e->gone)) return; /* a late copy of a despawned spawn */
-        if (!spawn(r, e, rec, tick)) return;
+        if (!rec->prepared) return; /* a late copy of a despawned spawn (spawns_here) */
+        spawn(r, e, rec, tick);
         store(e, tick, state, rec->audience);
         apply_live(r, e, state, tick, false);
         if (r->cfg.on_spawn) r->cfg.on_spawn(r, rec->id, r->cfg.ctx);
@@ -612,11 +652,13 @@ static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
     if (st == NS_OK && r->lists && !ns__idlist_reserve(r->lists, ns__idlist_slots(ring_depth(r)), tick, r->nrec))
         st = NS_ERR_NOMEM;
     if (st != NS_OK) {
+        unprepare(r);
         if (!ns_reader_failed(in)) ns_reader_fail(in, st);
         return st;
     }
     ns_tickset_add(&r->received, tick);
     for (uint32_t i = 0; i < r->nrec; i++) apply_record(r, &r->rec[i], tick);
+    unprepare(r); /* none is left: each prepared spawn spawns (its entity's state is as in phase 1) */
     if (r->lists) remember_ids(r, tick);
     collect(r);
     return NS_OK;

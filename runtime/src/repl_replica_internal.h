@@ -45,15 +45,24 @@ typedef struct ns__gone {
     uint32_t id, tick;
 } ns__gone;
 
+/* What phase 1 keeps of a spawn record: its layout and, when the entity will spawn, its storage,
+ * allocated while the packet is read so that running out of memory refuses the packet (which is
+ * then not acked, and the server sends the spawn again) instead of losing the spawn. */
+typedef struct ns__spawn_prep {
+    ns__layout layout;
+    uint8_t   *mem;
+} ns__spawn_prep;
+
 /* One decoded record, waiting for the packet to prove whole. */
 typedef struct ns__rrec {
     uint8_t    kind;
     uint8_t    audience;
     uint8_t    destroyed;             /* despawns */
+    uint8_t    prepared;              /* spawns: storage allocated while reading (ns__spawn_prep) */
     uint32_t   id;
     size_t     at;                    /* decoded state in scratch */
-    size_t     lay;                   /* spawns: their ns__layout in scratch (kept out of the
-                                         record, of which the replica has one per id) */
+    size_t     lay;                   /* spawns: their ns__spawn_prep in scratch (kept out of
+                                         the record, of which the replica has one per id) */
 } ns__rrec;
 
 struct ns_replica {
