@@ -1,0 +1,214 @@
+/* test_oom.c — the replication layer when memory runs out. The linker routes every malloc,
+ * calloc and realloc of this program (the runtime's included) through the wrappers below, which
+ * can make one chosen allocation fail. Each test runs a small game once per allocation it makes,
+ * failing that one: the call that needed it must report NS_ERR_NOMEM (or NULL), leave nothing
+ * half done, and work when called again; in the end every client holds the server's state.
+ * Under ASan (make test) a leak on any of those paths fails the run too. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ns_test.h"
+#include "repl.ns.h"
+
+/* ---- the allocator ---- */
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+
+static long countdown = -1; /* allocations that succeed before the one that fails; -1: none fails */
+static long failures;       /* allocations made to fail */
+
+static int fails_now(void)
+{
+    if (countdown < 0) return 0;
+    if (countdown-- > 0) return 0;
+    failures++;
+    return 1; /* countdown is now -1: only this one fails */
+}
+
+void *__wrap_malloc(size_t n)
+{
+    return fails_now() ? NULL : __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+    return fails_now() ? NULL : __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+    return fails_now() ? NULL : __real_realloc(p, n);
+}
+
+/* ---- a small game ---- */
+
+static const uint32_t body_health[] = {RT_BODY_ID, RT_HEALTH_ID};
+
+static ns_world *world_of(uint32_t max_entities)
+{
+    ns_world_config cfg = {.schema = &rt_schema, .max_entities = max_entities, .max_connections = 2,
+                           .packet_format = NS_PACKET_FORMAT_3};
+    ns_world *w = ns_world_create(&cfg, NULL);
+    ck_assert_ptr_nonnull(w);
+    return w;
+}
+
+static ns_replica *replica_of(ns_world *w, uint32_t conn)
+{
+    ns_handshake h = ns_world_handshake(w, conn);
+    ns_replica_config rc = {0};
+    ck_assert_int_eq(ns_handshake_accept(&h, &rt_schema, &rc, NULL, 0), NS_OK);
+    ns_replica *r = ns_replica_create(&rc, NULL);
+    ck_assert_ptr_nonnull(r);
+    return r;
+}
+
+/* Each entity's health: distinct, within Health.hp's @range(0, 100). */
+static int32_t hp_of(ns_entity_id e)
+{
+    return (int32_t)(e * 7u % 100u);
+}
+
+/* (NS_CHECK, not ck_assert, while an allocation may be set to fail: it calls into Check only
+ * when the condition fails.) */
+static void set_health(ns_world *w, ns_entity_id e, int32_t hp)
+{
+    rt_Health h;
+    rt_Health_init(&h);
+    h.hp = hp;
+    NS_CHECK(ns_world_set(w, e, RT_HEALTH_ID, &h) == NS_OK, "set %u", e);
+}
+
+/* Ticks, writes, reads and acks until the replica holds every entity with the world's health. */
+static void converge(ns_world *w, uint32_t conn, ns_replica *r, uint32_t *tick, uint32_t entities, const char *where)
+{
+    for (int i = 0; i < 40; i++) {
+        uint8_t buf[1300], ack[32];
+        size_t len;
+        ck_assert_int_eq(ns_world_tick(w, ++*tick), NS_OK);
+        ck_assert_int_eq(ns_world_write_packet(w, conn, buf, sizeof buf, &len, NULL), NS_OK);
+        ck_assert_int_eq(ns_replica_read_packet(r, buf, len), NS_OK);
+        ns_writer aw;
+        ns_writer_init(&aw, ack, sizeof ack);
+        ns_replica_write_ack(r, &aw);
+        ns_reader ar;
+        ns_reader_init(&ar, ack, ns_writer_flush(&aw));
+        ck_assert_int_eq(ns_world_read_ack(w, conn, &ar), NS_OK);
+    }
+    ck_assert_uint_eq(ns_replica_count(r), entities);
+    for (ns_entity_id e = 0; e < entities; e++) {
+        const rt_Health *h = ns_replica_value(r, e, RT_HEALTH_ID);
+        ck_assert_ptr_nonnull(h);
+        ck_assert_msg(h->hp == hp_of(e), "entity %u: hp %d, the server set %d (%s)", e, h->hp, hp_of(e), where);
+    }
+}
+
+/* A replica that cannot allocate what a packet's spawns need refuses the packet: it applies
+ * none of it and does not ack it, so the server sends the spawns again. (It used to apply the
+ * packet without the entity it could not allocate and ack it: the server then took the spawn
+ * as delivered and sent updates the client could never read.) */
+START_TEST(a_replica_out_of_memory_refuses_the_packet)
+{
+    ns_world *w = world_of(64);
+    uint32_t conn, tick = 1;
+    ck_assert_int_eq(ns_world_connect(w, &conn), NS_OK);
+    for (int i = 0; i < 5; i++) {
+        ns_entity_id e;
+        ck_assert_int_eq(ns_world_spawn(w, body_health, 2, &e), NS_OK);
+        set_health(w, e, hp_of(e));
+    }
+    uint8_t pkt[1300];
+    size_t len;
+    ck_assert_int_eq(ns_world_tick(w, tick), NS_OK);
+    ck_assert_int_eq(ns_world_write_packet(w, conn, pkt, sizeof pkt, &len, NULL), NS_OK);
+    long k = 0;
+    for (;; k++) {
+        ns_replica *r = replica_of(w, conn);
+        const size_t empty = ns_replica_memory(r);
+        countdown = k, failures = 0;
+        ns_status st = ns_replica_read_packet(r, pkt, len);
+        countdown = -1;
+        if (!failures) { /* the read made fewer than k + 1 allocations: every one was tried */
+            ck_assert_int_eq(st, NS_OK);
+            ck_assert_uint_eq(ns_replica_count(r), 5);
+            ns_replica_destroy(r);
+            break;
+        }
+        ck_assert_msg(st == NS_ERR_NOMEM, "allocation %ld failed: %s", k, ns_status_str(st));
+        ck_assert_uint_eq(ns_replica_count(r), 0);
+        ck_assert_uint_eq(ns_replica_newest(r), 0); /* nothing applied, so nothing to ack */
+        ck_assert_uint_le(ns_replica_memory(r), empty + 8192); /* at most a grown scratch is kept */
+        ck_assert_int_eq(ns_replica_read_packet(r, pkt, len), NS_OK); /* memory is back */
+        ck_assert_uint_eq(ns_replica_count(r), 5);
+        for (ns_entity_id e = 0; e < 5; e++) ck_assert_int_eq(((const rt_Health *)ns_replica_value(r, e, RT_HEALTH_ID))->hp, hp_of(e));
+        ns_replica_destroy(r);
+    }
+    ck_assert_int_ge(k, 5); /* one allocation per spawn at least */
+    ns_world_destroy(w);
+}
+END_TEST
+
+/* The server side: each spawn and connect that cannot allocate reports NS_ERR_NOMEM and changes
+ * nothing (the world keeps its count; a retry works); the game then converges. 100 entities grow
+ * the links and the write's scratch past their first 64 ids. */
+START_TEST(a_world_out_of_memory_reports_it_and_goes_on)
+{
+    long k = 0;
+    for (;; k++) {
+        countdown = k, failures = 0;
+        ns_world_config cfg = {.schema = &rt_schema, .max_entities = 1000, .max_connections = 2,
+                               .packet_format = NS_PACKET_FORMAT_3};
+        ns_status st;
+        ns_world *w = ns_world_create(&cfg, &st);
+        if (!w) {
+            countdown = -1;
+            ck_assert_int_eq(st, NS_ERR_NOMEM);
+            ck_assert_int_eq(failures, 1);
+            continue;
+        }
+        uint32_t conn;
+        st = ns_world_connect(w, &conn);
+        if (st == NS_ERR_NOMEM) st = ns_world_connect(w, &conn);
+        NS_CHECK(st == NS_OK, "connect: %s", ns_status_str(st));
+        for (uint32_t i = 0; i < 100; i++) {
+            ns_entity_id e = UINT32_MAX;
+            st = ns_world_spawn(w, body_health, 2, &e);
+            if (st == NS_ERR_NOMEM) {
+                NS_CHECK(ns_world_count(w) == i, "a spawn that failed left %u entities", ns_world_count(w));
+                st = ns_world_spawn(w, body_health, 2, &e);
+            }
+            NS_CHECK(st == NS_OK && e == i, "spawn %u: %s, id %u", i, ns_status_str(st), e);
+            set_health(w, e, hp_of(e));
+        }
+        const long tried = failures;
+        countdown = -1;
+        ns_replica *r = replica_of(w, conn);
+        uint32_t tick = 0;
+        char where[64];
+        snprintf(where, sizeof where, "allocation %ld failed", k);
+        converge(w, conn, r, &tick, 100, where);
+        ns_replica_destroy(r);
+        ns_world_destroy(w);
+        if (!tried) break; /* the script made fewer than k + 1 allocations: every one was tried */
+    }
+    ck_assert_int_ge(k, 100);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("oom");
+    TCase *tc = tcase_create("oom");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, a_replica_out_of_memory_refuses_the_packet);
+    tcase_add_test(tc, a_world_out_of_memory_reports_it_and_goes_on);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+NS_TEST_MAIN(suite)
