@@ -84,7 +84,8 @@ static void set_health(ns_world *w, ns_entity_id e, int32_t hp)
     NS_CHECK(ns_world_set(w, e, RT_HEALTH_ID, &h) == NS_OK, "set %u", e);
 }
 
-/* Ticks, writes, reads and acks until the replica holds every entity with the world's health. */
+/* Ticks, writes, reads and acks until the replica holds the world's entities (ids below 1,000),
+ * each with the world's health. */
 static void converge(ns_world *w, uint32_t conn, ns_replica *r, uint32_t *tick, uint32_t entities, const char *where)
 {
     for (int i = 0; i < 40; i++) {
@@ -100,10 +101,12 @@ static void converge(ns_world *w, uint32_t conn, ns_replica *r, uint32_t *tick, 
         ns_reader_init(&ar, ack, ns_writer_flush(&aw));
         ck_assert_int_eq(ns_world_read_ack(w, conn, &ar), NS_OK);
     }
+    ck_assert_uint_eq(ns_world_count(w), entities);
     ck_assert_uint_eq(ns_replica_count(r), entities);
-    for (ns_entity_id e = 0; e < entities; e++) {
+    for (ns_entity_id e = 0; e < 1000; e++) {
+        if (!ns_world_alive(w, e)) continue;
         const rt_Health *h = ns_replica_value(r, e, RT_HEALTH_ID);
-        ck_assert_ptr_nonnull(h);
+        ck_assert_msg(h != NULL, "entity %u is not held (%s)", e, where);
         ck_assert_msg(h->hp == hp_of(e), "entity %u: hp %d, the server set %d (%s)", e, h->hp, hp_of(e), where);
     }
 }
@@ -200,6 +203,72 @@ START_TEST(a_world_out_of_memory_reports_it_and_goes_on)
 }
 END_TEST
 
+/* While the game runs: a write whose list of ids cannot grow still writes its packet (later
+ * packets do not refer to it), and a read that cannot allocate refuses its packet and leaves the
+ * replica as it was, which the server handles like a lost packet. Entities despawn and spawn
+ * meanwhile, so reads need storage for spawns. */
+START_TEST(packets_out_of_memory_are_lost_not_wrong)
+{
+    long k = 0, refusals = 0;
+    for (;; k++) {
+        ns_world *w = world_of(1000);
+        uint32_t conn, tick = 0;
+        ck_assert_int_eq(ns_world_connect(w, &conn), NS_OK);
+        ns_replica *r = replica_of(w, conn);
+        for (uint32_t i = 0; i < 100; i++) {
+            ns_entity_id e;
+            ck_assert_int_eq(ns_world_spawn(w, body_health, 2, &e), NS_OK);
+            set_health(w, e, hp_of(e));
+        }
+        countdown = k, failures = 0;
+        long refused = 0;
+        for (int i = 0; i < 30; i++) {
+            if (i == 10) { /* ten entities leave, ten new ones (the lowest free ids) arrive */
+                for (ns_entity_id e = 20; e < 30; e++) NS_CHECK(ns_world_despawn(w, e) == NS_OK, "despawn %u", e);
+                for (int j = 0; j < 10; j++) {
+                    ns_entity_id e;
+                    ns_status st = ns_world_spawn(w, body_health, 2, &e);
+                    if (st == NS_ERR_NOMEM) st = ns_world_spawn(w, body_health, 2, &e);
+                    NS_CHECK(st == NS_OK, "spawn: %s", ns_status_str(st));
+                    set_health(w, e, hp_of(e));
+                }
+            }
+            uint8_t buf[1300], ack[32];
+            size_t len;
+            NS_CHECK(ns_world_tick(w, ++tick) == NS_OK, "tick %u", tick);
+            ns_status st = ns_world_write_packet(w, conn, buf, sizeof buf, &len, NULL);
+            NS_CHECK(st == NS_OK, "write: %s", ns_status_str(st));
+            const uint32_t held = ns_replica_count(r), newest = ns_replica_newest(r);
+            st = ns_replica_read_packet(r, buf, len);
+            if (st == NS_ERR_NOMEM) {
+                NS_CHECK(ns_replica_count(r) == held && ns_replica_newest(r) == newest, "a refused read changed the replica");
+                refused++;
+            } else {
+                NS_CHECK(st == NS_OK, "read: %s", ns_status_str(st));
+            }
+            ns_writer aw;
+            ns_writer_init(&aw, ack, sizeof ack);
+            ns_replica_write_ack(r, &aw);
+            ns_reader ar;
+            ns_reader_init(&ar, ack, ns_writer_flush(&aw));
+            NS_CHECK(ns_world_read_ack(w, conn, &ar) == NS_OK, "ack");
+        }
+        const long tried = failures;
+        countdown = -1;
+        ck_assert_int_le(refused, tried);
+        refusals += refused;
+        char where[64];
+        snprintf(where, sizeof where, "allocation %ld of the game failed", k);
+        converge(w, conn, r, &tick, 100, where);
+        ns_replica_destroy(r);
+        ns_world_destroy(w);
+        if (!tried) break;
+    }
+    ck_assert_int_ge(k, 100); /* the spawns' storage at least */
+    ck_assert_int_ge(refusals, 100); /* most of them failed a read */
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("oom");
@@ -207,6 +276,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, a_replica_out_of_memory_refuses_the_packet);
     tcase_add_test(tc, a_world_out_of_memory_reports_it_and_goes_on);
+    tcase_add_test(tc, packets_out_of_memory_are_lost_not_wrong);
     suite_add_tcase(s, tc);
     return s;
 }
