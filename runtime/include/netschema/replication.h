@@ -22,9 +22,9 @@
  * Memory: the server holds at most NS_REPL_ID_BYTES per id, (history_depth + 1) states per
  * spawned entity, and NS_REPL_LINK_BYTES per id in use per connection. The replica holds at most
  * NS_REPL_REPLICA_ID_BYTES per id and, per spawned entity, (history_depth + reorder_window) states
- * and its live values. See
- * docs/replication.md "Memory". Neither side allocates while reading or writing a packet,
- * except the replica when an entity spawns. Not thread-safe: one thread per world or replica. */
+ * and its live values. See docs/replication.md "Memory". Neither side allocates while reading or
+ * writing a packet, except the replica when an entity spawns; a replica out of memory refuses the
+ * packet (NS_ERR_NOMEM) and changes nothing. Not thread-safe: one thread per world or replica. */
 #ifndef NETSCHEMA_REPLICATION_H
 #define NETSCHEMA_REPLICATION_H
 
