@@ -163,9 +163,9 @@ START_TEST(a_replica_out_of_memory_refuses_the_packet)
 }
 END_TEST
 
-/* The server side: each spawn and connect that cannot allocate reports NS_ERR_NOMEM and changes
- * nothing (the world keeps its count; a retry works); the game then converges. 100 entities grow
- * the links and the write's scratch past their first 64 ids. */
+/* Setting up: each create, connect and spawn that cannot allocate reports NS_ERR_NOMEM (or NULL)
+ * and changes nothing (the world keeps its count; a retry works); the game then converges. 100
+ * entities grow the links and the write's scratch past their first 64 ids. */
 START_TEST(a_world_out_of_memory_reports_it_and_goes_on)
 {
     long k = 0;
@@ -195,9 +195,17 @@ START_TEST(a_world_out_of_memory_reports_it_and_goes_on)
             NS_CHECK(st == NS_OK && e == i, "spawn %u: %s, id %u", i, ns_status_str(st), e);
             set_health(w, e, hp_of(e));
         }
+        ns_handshake h = ns_world_handshake(w, conn);
+        ns_replica_config rc = {0};
+        NS_CHECK(ns_handshake_accept(&h, &rt_schema, &rc, NULL, 0) == NS_OK, "handshake");
+        ns_replica *r = ns_replica_create(&rc, &st);
+        if (!r) {
+            NS_CHECK(st == NS_ERR_NOMEM, "replica: %s", ns_status_str(st));
+            r = ns_replica_create(&rc, &st);
+        }
+        NS_CHECK(r != NULL, "replica after a retry: %s", ns_status_str(st));
         const long tried = failures;
         countdown = -1;
-        ns_replica *r = replica_of(w, conn);
         uint32_t tick = 0;
         char where[64];
         snprintf(where, sizeof where, "allocation %ld failed", k);
