@@ -188,7 +188,7 @@ static ns_status read_spawn(ns_replica *r, ns_reader *in, bool sizes, uint32_t t
     if (e->state == NS__R_ALIVE && memcmp(&e->layout, &l, sizeof l) != 0 /* zero-filled: ns__layout_init */) return NS_ERR_MALFORMED;
     rec->lay = scratch_take(r, sizeof(ns__spawn_prep));
     if (rec->lay == SIZE_MAX) return NS_ERR_NOMEM;
-    ns__spawn_prep prep = {l, NULL};
+    ns__spawn_prep prep = {l, NULL, 0, 0, 0};
     memcpy(r->scratch + rec->lay, &prep, sizeof prep);
     rec->at = scratch_take(r, l.size);
     if (rec->at == SIZE_MAX) return NS_ERR_NOMEM;
@@ -197,9 +197,7 @@ static ns_status read_spawn(ns_replica *r, ns_reader *in, bool sizes, uint32_t t
     ns__body_read(in, r->schema, &r->defaults, &l, r->scratch + rec->at, &none, (ns_audience)rec->audience, NULL);
     st = check_size(in, sizes, start, size);
     if (st != NS_OK || !spawns_here(e, tick)) return st;
-    size_t ring, values;
-    uint32_t nref;
-    prep.mem = calloc(1, storage_of(r, &l, &ring, &values, &nref));
+    prep.mem = calloc(1, storage_of(r, &l, &prep.ring, &prep.values, &prep.nref));
     if (!prep.mem) return NS_ERR_NOMEM;
     memcpy(r->scratch + rec->lay, &prep, sizeof prep);
     rec->prepared = 1;
@@ -480,11 +478,10 @@ static void spawn(ns_replica *r, ns__rent *e, ns__rrec *rec, uint32_t tick)
     ns__spawn_prep *prep = (ns__spawn_prep *)(void *)(r->scratch + rec->lay);
     const ns__layout *l = &prep->layout;
     uint8_t *mem = prep->mem;
+    const size_t ring = prep->ring, values = prep->values, hist = NS_HISTORY_BYTES(l->size, ring_depth(r));
+    const uint32_t nref = prep->nref;
     prep->mem = NULL;
     rec->prepared = 0;
-    size_t ring, values, hist = NS_HISTORY_BYTES(l->size, ring_depth(r));
-    uint32_t nref;
-    storage_of(r, l, &ring, &values, &nref);
     const uint8_t queued = e->queued; /* its slot in the gone queue stays until collect() passes it */
     forget(e);
     e->queued = queued;
@@ -658,7 +655,8 @@ static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
     }
     ns_tickset_add(&r->received, tick);
     for (uint32_t i = 0; i < r->nrec; i++) apply_record(r, &r->rec[i], tick);
-    unprepare(r); /* none is left: each prepared spawn spawns (its entity's state is as in phase 1) */
+    unprepare(r); /* none is expected (a prepared spawn's entity is in the same state in phase 2),
+                     but no prepared flag may outlive the packet whose scratch holds its storage */
     if (r->lists) remember_ids(r, tick);
     collect(r);
     return NS_OK;

@@ -51,6 +51,8 @@ typedef struct ns__gone {
 typedef struct ns__spawn_prep {
     ns__layout layout;
     uint8_t   *mem;
+    size_t     ring, values;          /* mem's parts: ring and audiences, live values, then refs */
+    uint32_t   nref;
 } ns__spawn_prep;
 
 /* One decoded record, waiting for the packet to prove whole. */
