@@ -147,7 +147,7 @@ static size_t storage_of(const ns_replica *r, const ns__layout *l, size_t *ring,
     *ring = (NS_HISTORY_BYTES(l->size, ring_depth(r)) + ring_depth(r) + 15u) & ~(size_t)15u;
     *values = 0, *nref = 0;
     for (uint32_t i = 0; i < l->ncomp; i++) {
-        *values += (r->schema->components[l->comp[i]].desc->value_size + 15u) & ~(size_t)15u;
+        *values += ns__value_room(&r->schema->components[l->comp[i]]);
         *nref += ns__refs_slots(&r->schema->components[l->comp[i]]);
     }
     return *ring + *values + (size_t)*nref * sizeof(uint32_t);
@@ -468,7 +468,7 @@ static void apply_live(ns_replica *r, ns__rent *e, const uint8_t *state, uint32_
         const uint8_t *snap = state + e->layout.off[i];
         if (ops->entity_field_count) snap = ns__refs_resolve(r, e, ops, snap, tick, &k);
         ops->apply(live, snap, hooks ? r->hooks[c] : NULL, hooks ? r->hook_ctx[c] : NULL);
-        live += (ops->desc->value_size + 15u) & ~(size_t)15u; /* as ns__live_value */
+        live += ns__value_room(ops); /* as ns__live_value */
     }
 }
 
@@ -492,7 +492,12 @@ static void spawn(ns_replica *r, ns__rent *e, ns__rrec *rec, uint32_t tick)
     e->ring_audience = mem + hist;
     e->ref = (uint32_t *)(void *)(mem + ring + values);
     e->nref = nref;
-    for (uint32_t i = 0; i < l->ncomp; i++) r->schema->components[l->comp[i]].init(ns__live_value(r->schema, e, i));
+    uint8_t *live = e->live;
+    for (uint32_t i = 0; i < l->ncomp; i++) {
+        const ns_component_ops *ops = &r->schema->components[l->comp[i]];
+        ops->init(live);
+        live += ns__value_room(ops); /* as ns__live_value */
+    }
     e->state = NS__R_ALIVE;
     ns__idset_add(&r->alive, rec->id);
     if (nref) ns__refs_hold(r, rec->id);
@@ -738,14 +743,12 @@ uint32_t ns_replica_newest(const ns_replica *r)
     return r->received.newest;
 }
 
-/* The storage of one entity: its ring, ring audiences, live values and reference slots. */
+/* The storage of one entity (storage_of), 0 when it has none. */
 static size_t entity_bytes(const ns_replica *r, const ns__rent *e)
 {
-    if (!e->mem) return 0;
-    size_t n = (NS_HISTORY_BYTES(e->layout.size, ring_depth(r)) + ring_depth(r) + 15u) & ~(size_t)15u;
-    for (uint32_t k = 0; k < e->layout.ncomp; k++)
-        n += (r->schema->components[e->layout.comp[k]].desc->value_size + 15u) & ~(size_t)15u;
-    return n + (size_t)e->nref * sizeof *e->ref;
+    size_t ring, values;
+    uint32_t nref;
+    return e->mem ? storage_of(r, &e->layout, &ring, &values, &nref) : 0;
 }
 
 size_t ns_replica_memory(const ns_replica *r)

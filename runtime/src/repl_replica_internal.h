@@ -29,12 +29,18 @@ typedef struct ns__rent {
     uint32_t   nref;
 } ns__rent;
 
+/* Bytes a live value of component `ops` takes in an entity's mem: its size, 16-byte aligned. */
+static inline size_t ns__value_room(const ns_component_ops *ops)
+{
+    return (ops->desc->value_size + 15u) & ~(size_t)15u;
+}
+
 /* The live value of e's component i (of its layout). Offsets are summed, not stored: 64 bytes
  * of offsets in every id's record cost more than a few additions of value sizes. */
 static inline uint8_t *ns__live_value(const ns_schema *s, const ns__rent *e, uint32_t i)
 {
     size_t at = 0;
-    for (uint32_t j = 0; j < i; j++) at += (s->components[e->layout.comp[j]].desc->value_size + 15u) & ~(size_t)15u;
+    for (uint32_t j = 0; j < i; j++) at += ns__value_room(&s->components[e->layout.comp[j]]);
     return e->live + at;
 }
 

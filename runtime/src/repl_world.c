@@ -62,7 +62,7 @@ ns_world *ns_world_create(const ns_world_config *config, ns_status *status)
     uint32_t n = cfg.max_entities, nc = w->schema->component_count;
     w->interval = calloc(nc ? nc : 1, sizeof *w->interval);
     w->ent = calloc(n, sizeof *w->ent);
-    w->free_ids = calloc((n + 63) / 64, sizeof *w->free_ids);
+    w->free_ids = calloc(ns__id_map_words(n), sizeof *w->free_ids);
     w->conn = calloc(cfg.max_connections, sizeof *w->conn);
     w->npicks = links_for(w, 0);
     w->pick = calloc(w->npicks, sizeof *w->pick);
@@ -75,7 +75,7 @@ ns_world *ns_world_create(const ns_world_config *config, ns_status *status)
     w->scratch = calloc(w->scratch_cap, 1);
     if (!w->interval || !w->ent || !w->free_ids || !w->conn || !w->pick || !w->heap || !w->chosen || !ids || !w->groups || !w->scratch)
         return fail(w, status, NS_ERR_NOMEM);
-    for (uint32_t i = 0; i < n; i++) w->free_ids[i / 64] |= UINT64_C(1) << (i % 64);
+    for (uint32_t i = 0; i < n; i++) ns__id_map_add(w->free_ids, i);
     for (uint32_t c = 0; c < nc; c++) w->interval[c] = interval_for(w->schema->components[c].send_rate_hz, cfg.tick_rate);
     if (status) *status = NS_OK;
     return w;
@@ -87,7 +87,7 @@ void ns__entity_release(ns_world *w, ns_entity_id id)
     free(e->layout); /* and cur */
     free(e->store);
     memset(e, 0, sizeof *e);
-    w->free_ids[id / 64] |= UINT64_C(1) << (id % 64);
+    ns__id_map_add(w->free_ids, id);
     if (id + 1 == w->id_end)
         while (w->id_end && w->ent[w->id_end - 1].state == NS__FREE) w->id_end--;
     for (uint32_t c = 0; c < w->cfg.max_connections; c++)
@@ -145,7 +145,7 @@ static ns_status set_up_entity(ns_world *w, ns__entity *e, const uint32_t *types
 /* The lowest free id: small ids keep the id gaps of packets short (docs/replication.md §6). */
 static bool lowest_free(const ns_world *w, uint32_t *id)
 {
-    for (uint32_t k = 0; k < (w->cfg.max_entities + 63) / 64; k++) {
+    for (uint32_t k = 0; k < ns__id_map_words(w->cfg.max_entities); k++) {
         uint64_t m = w->free_ids[k];
         if (!m) continue;
         *id = k * 64 + ns__lowest_bit(m);
@@ -447,7 +447,7 @@ size_t ns_world_memory(const ns_world *w)
     size_t n = sizeof *w + (size_t)w->cfg.max_entities * sizeof *w->ent;
     n += (size_t)w->npicks * (2 * sizeof *w->pick + sizeof *w->heap);
     n += (size_t)w->cfg.max_connections * sizeof *w->conn + w->scratch_cap + w->group_cap * sizeof *w->groups;
-    n += (w->cfg.max_entities + 63u) / 64u * sizeof *w->free_ids + ns__idset_bytes(w->cfg.max_entities);
+    n += ns__id_map_words(w->cfg.max_entities) * sizeof *w->free_ids + ns__idset_bytes(w->cfg.max_entities);
     for (uint32_t i = 0; i < w->id_end; i++) /* the ids past it are free */
         if (w->ent[i].state != NS__FREE)
             n += NS__LAYOUT_ROOM + w->ent[i].layout->size + NS_HISTORY_BYTES(w->ent[i].layout->size, w->cfg.history_depth);
