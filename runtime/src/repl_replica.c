@@ -201,19 +201,21 @@ static ns_status read_spawn(ns_replica *r, ns_reader *in, bool sizes, uint32_t t
     if (!prep.mem) return NS_ERR_NOMEM;
     memcpy(r->scratch + rec->lay, &prep, sizeof prep);
     rec->prepared = 1;
+    r->nprepared++;
     return NS_OK;
 }
 
 /* Frees the storage phase 1 allocated for the spawns of a packet that is refused. */
 static void unprepare(ns_replica *r)
 {
-    for (uint32_t i = 0; i < r->nrec; i++) {
+    for (uint32_t i = 0; r->nprepared && i < r->nrec; i++) {
         ns__rrec *rec = &r->rec[i];
         if (!rec->prepared) continue;
         ns__spawn_prep *p = (ns__spawn_prep *)(void *)(r->scratch + rec->lay);
         free(p->mem);
         p->mem = NULL;
         rec->prepared = 0;
+        r->nprepared--;
     }
 }
 
@@ -482,6 +484,7 @@ static void spawn(ns_replica *r, ns__rent *e, ns__rrec *rec, uint32_t tick)
     const uint32_t nref = prep->nref;
     prep->mem = NULL;
     rec->prepared = 0;
+    r->nprepared--;
     const uint8_t queued = e->queued; /* its slot in the gone queue stays until collect() passes it */
     forget(e);
     e->queued = queued;
@@ -660,8 +663,8 @@ static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
     }
     ns_tickset_add(&r->received, tick);
     for (uint32_t i = 0; i < r->nrec; i++) apply_record(r, &r->rec[i], tick);
-    unprepare(r); /* none is expected (a prepared spawn's entity is in the same state in phase 2),
-                     but no prepared flag may outlive the packet whose scratch holds its storage */
+    unprepare(r); /* a guard, free when every prepared spawn spawned (as expected: its entity is in
+                     the same state in phase 2); no prepared flag may outlive its packet's scratch */
     if (r->lists) remember_ids(r, tick);
     collect(r);
     return NS_OK;

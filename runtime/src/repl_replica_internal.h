@@ -86,6 +86,7 @@ struct ns_replica {
     uint32_t          serial;
     ns__rrec         *rec;
     uint32_t          nrec, count;
+    uint32_t          nprepared;       /* records of the packet being read with prepared storage */
     ns__gone         *gone;            /* entities despawned here, oldest first, for collect(): a
                                           ring of max_entities slots, enough as each id is in it once */
     uint32_t          gone_head, gone_len;
