@@ -225,7 +225,7 @@ void nsc_sb_printable(nsc_strbuf *sb, const char *s, size_t n)
 typedef struct glyph {
     size_t   bytes;   /* source bytes it covers */
     unsigned width;   /* display columns */
-    char     text[8]; /* what is printed (tabs become spaces) */
+    char     text[9]; /* what is printed, NUL-terminated: a tab becomes up to 8 spaces */
 } glyph;
 
 static glyph next_glyph(const char *line, size_t len, size_t at, unsigned col)
