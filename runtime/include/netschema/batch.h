@@ -29,7 +29,7 @@ extern "C" {
 
 /* Packs messages into batches inside caller-owned storage. Treat the members as private. */
 typedef struct ns_batcher {
-    uint8_t  *buf;        /* storage: records of [4-byte native length][batch bytes] */
+    uint8_t  *buf;        /* storage: records of [size_t length][batch bytes] */
     size_t    cap;        /* storage bytes */
     size_t    threshold;  /* largest batch that holds more than one message */
     size_t    head;       /* first record not yet taken */
@@ -42,7 +42,8 @@ typedef struct ns_batcher {
 size_t ns_batcher_storage_for(size_t max_message);
 
 /* Starts an empty batcher over storage (bytes long). threshold 0 means the default. Storage
- * should hold at least one full batch plus 4 bytes of bookkeeping per batch; a smaller storage
+ * should hold at least one full batch plus sizeof(size_t) bytes of bookkeeping per batch (8 on
+ * 64-bit targets, 4 on 32-bit ones; ns_batcher_storage_for counts it); a smaller storage
  * still works but reports NS_ERR_FULL sooner. NS_ERR_ARGUMENT when threshold is below 10. */
 ns_status ns_batcher_init(ns_batcher *b, void *storage, size_t bytes, size_t threshold);
 
