@@ -3,8 +3,10 @@
 # incrementally.
 #
 #   make demo    build, then run the demo
-#   make test    build and run every test, then the same tests under ASan + UBSan
+#   make test    build and run every test, then the same tests under ASan + UBSan, then built
+#                for a 32-bit target (scripts/test32.sh; skipped where it cannot be built)
 #   make asan    only the sanitizer build of the tests
+#   make test32  only the 32-bit build of the tests
 #   make bench   build and run the benchmarks
 #   make fuzz    run the libFuzzer targets for FUZZ_SECONDS each (default 60), then compile
 #                FUZZ_SCHEMAS random schemas (default 1000) from FUZZ_SCHEMA_SEED (default: the time)
@@ -15,6 +17,7 @@
 
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+BUILD32    ?= build-32
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_SCHEMAS ?= 1000
@@ -31,7 +34,7 @@ configure = test -f $(1)/CMakeCache.txt || { mkdir -p $(1) && $(CMAKE) -S . -B $
 # compile(dir): build quietly; the full log is shown only when the build fails.
 compile = $(CMAKE) --build $(1) -j$(JOBS) >$(1)/build.log 2>&1 || { cat $(1)/build.log; exit 1; }
 
-.PHONY: all build demo test unit asan bench fuzz golden install clean
+.PHONY: all build demo test unit asan test32 bench fuzz golden install clean
 
 all: build
 
@@ -49,7 +52,7 @@ unit:
 	@$(call compile,$(BUILD))
 	@$(CTEST) --test-dir $(BUILD) --output-on-failure -j$(JOBS)
 
-test: unit asan
+test: unit asan test32
 
 asan:
 	@scripts/deps.sh test
@@ -57,6 +60,9 @@ asan:
 	@$(call compile,$(ASAN_BUILD))
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		$(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j$(JOBS) --label-exclude 'editors|integration'
+
+test32:
+	@scripts/test32.sh $(BUILD32) $(JOBS)
 
 bench: build
 	@./$(BUILD)/bench/bench_bits
@@ -100,4 +106,4 @@ install: build
 	@$(CMAKE) --install $(BUILD) --prefix "$(PREFIX)"
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(BUILD32) $(FUZZ_BUILD)

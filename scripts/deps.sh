@@ -8,18 +8,22 @@
 # test:  build + clang and its sanitizer runtime (the ASan+UBSan build), g++ (generated code
 #        must compile as C++), ninja-build (tests/integration builds with Ninja and Makefiles),
 #        and vim, emacs-nox, nodejs and npm for the editor tests (tests/editors);
-# fuzz:  build + clang (libFuzzer).
+# fuzz:  build + clang (libFuzzer);
+# i386:  on an amd64 machine, gcc-multilib, g++-multilib and Check for i386 (adding the i386
+#        architecture to dpkg), for the 32-bit build of the tests (scripts/test32.sh).
 # Silent and fast when everything is present; runs `apt-get update` only when something
 # must be installed; when not root it prints the command to run instead.
 set -eu
 
 want="gcc make cmake flex bison pkg-config check"
+want32=""
 for mode in "${@:-build}"; do
     case "$mode" in
         build) ;;
+        i386)  [ "$(dpkg --print-architecture)" = amd64 ] && want32="gcc-multilib g++-multilib check:i386" ;;
         test)  want="$want clang libclang-rt-dev g++ ninja-build vim emacs-nox nodejs npm" ;;
         fuzz)  want="$want clang libclang-rt-dev" ;;
-        *) echo "deps.sh: unknown mode '$mode' (expected build, test or fuzz)" >&2; exit 2 ;;
+        *) echo "deps.sh: unknown mode '$mode' (expected build, test, fuzz or i386)" >&2; exit 2 ;;
     esac
 done
 
@@ -37,6 +41,13 @@ for pkg in $want; do
         case " $missing " in *" $pkg "*) ;; *) missing="$missing $pkg" ;; esac
     fi
 done
+# The i386 packages by their architecture-qualified names (check:amd64 is not check:i386).
+status=$(dpkg-query -W -f='${binary:Package} ${Status}\n' $want32 2>/dev/null || true)
+for pkg in $want32; do
+    printf '%s\n' "$status" | grep -q "^$pkg install ok installed\$" && continue
+    printf '%s\n' "$status" | grep -q "^$pkg:amd64 install ok installed\$" && continue
+    missing="$missing $pkg"
+done
 [ -z "$missing" ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -46,5 +57,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "deps.sh: installing$missing" >&2
 export DEBIAN_FRONTEND=noninteractive
+case "$missing" in
+    *:i386*) dpkg --print-foreign-architectures | grep -qx i386 || dpkg --add-architecture i386 ;;
+esac
 apt-get update -qq >/dev/null
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
