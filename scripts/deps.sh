@@ -52,6 +52,7 @@ done
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "netschema needs these Debian packages:$missing" >&2
+    case "$missing" in *:i386*) echo "first add the architecture:  sudo dpkg --add-architecture i386 && sudo apt-get update" >&2 ;; esac
     echo "install them with:  sudo apt-get install -y$missing" >&2
     exit 1
 fi
@@ -60,5 +61,7 @@ export DEBIAN_FRONTEND=noninteractive
 case "$missing" in
     *:i386*) dpkg --print-foreign-architectures | grep -qx i386 || dpkg --add-architecture i386 ;;
 esac
-apt-get update -qq >/dev/null
+# A mirror in the middle of a sync fails one index now and then; the install below still finds
+# what the other indexes list, and fails by itself if something is really missing.
+apt-get update -qq >/dev/null || echo "deps.sh: apt-get update reported errors; installing anyway" >&2
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
