@@ -80,6 +80,17 @@ void rh_start(rh_game *g, ns_world_config cfg, uint32_t n, rh_impair impair, uin
     }
 }
 
+ns_status rh_ack(ns_world *w, uint32_t conn, const ns_replica *r)
+{
+    uint8_t buf[32];
+    ns_writer aw;
+    ns_writer_init(&aw, buf, sizeof buf);
+    ns_replica_write_ack(r, &aw);
+    ns_reader ar;
+    ns_reader_init(&ar, buf, ns_writer_flush(&aw));
+    return ns_world_read_ack(w, conn, &ar);
+}
+
 void rh_stop(rh_game *g)
 {
     for (uint32_t c = 0; c < g->nclients; c++) ns_replica_destroy(g->replica[c]);

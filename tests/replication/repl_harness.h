@@ -62,6 +62,10 @@ void rh_stop(rh_game *g);
 /* One tick: ns_world_tick, a packet to each client, deliveries, acks back. */
 void rh_step(rh_game *g);
 
+/* Hands replica r's ack straight to the world's connection conn (no link): what
+ * ns_world_read_ack says of it. */
+ns_status rh_ack(ns_world *w, uint32_t conn, const ns_replica *r);
+
 /* Sends a datagram into a link / takes the datagrams due at `now` (returns how many). */
 void rh_link_send(rh_link *l, const void *data, size_t len, uint32_t now);
 uint32_t rh_link_take(rh_link *l, uint32_t now, rh_datagram *out, uint32_t max);

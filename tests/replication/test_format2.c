@@ -58,13 +58,7 @@ static size_t tick_and_write(rh_game *g, uint8_t *pkt, size_t cap)
 
 static void ack(rh_game *g, uint32_t c)
 {
-    uint8_t buf[32];
-    ns_writer w;
-    ns_writer_init(&w, buf, sizeof buf);
-    ns_replica_write_ack(g->replica[c], &w);
-    ns_reader r;
-    ns_reader_init(&r, buf, ns_writer_flush(&w));
-    ck_assert_int_eq(ns_world_read_ack(g->world, g->conn[c], &r), NS_OK);
+    ck_assert_int_eq(rh_ack(g->world, g->conn[c], g->replica[c]), NS_OK);
 }
 
 /* One tick that arrives: the packet written, applied by client 0 and acked. Returns its length. */

@@ -9,6 +9,7 @@
 
 #include "ns_test.h"
 #include "repl.ns.h"
+#include "repl_harness.h"
 
 /* ---- the allocator ---- */
 
@@ -84,18 +85,6 @@ static void set_health(ns_world *w, ns_entity_id e, int32_t hp)
     NS_CHECK(ns_world_set(w, e, RT_HEALTH_ID, &h) == NS_OK, "set %u", e);
 }
 
-/* The replica's ack, read by the world. */
-static ns_status send_ack(ns_world *w, uint32_t conn, const ns_replica *r)
-{
-    uint8_t ack[32];
-    ns_writer aw;
-    ns_writer_init(&aw, ack, sizeof ack);
-    ns_replica_write_ack(r, &aw);
-    ns_reader ar;
-    ns_reader_init(&ar, ack, ns_writer_flush(&aw));
-    return ns_world_read_ack(w, conn, &ar);
-}
-
 /* Ticks, writes, reads and acks until the replica holds the world's entities (ids below 1,000),
  * each with the world's health. */
 static void converge(ns_world *w, uint32_t conn, ns_replica *r, uint32_t *tick, uint32_t entities, const char *where)
@@ -106,7 +95,7 @@ static void converge(ns_world *w, uint32_t conn, ns_replica *r, uint32_t *tick, 
         ck_assert_int_eq(ns_world_tick(w, ++*tick), NS_OK);
         ck_assert_int_eq(ns_world_write_packet(w, conn, buf, sizeof buf, &len, NULL), NS_OK);
         ck_assert_int_eq(ns_replica_read_packet(r, buf, len), NS_OK);
-        ck_assert_int_eq(send_ack(w, conn, r), NS_OK);
+        ck_assert_int_eq(rh_ack(w, conn, r), NS_OK);
     }
     ck_assert_uint_eq(ns_world_count(w), entities);
     ck_assert_uint_eq(ns_replica_count(r), entities);
@@ -261,7 +250,7 @@ START_TEST(packets_out_of_memory_are_lost_not_wrong)
             } else {
                 NS_CHECK(st == NS_OK, "read: %s", ns_status_str(st));
             }
-            NS_CHECK(send_ack(w, conn, r) == NS_OK, "ack");
+            NS_CHECK(rh_ack(w, conn, r) == NS_OK, "ack");
         }
         const long tried = failures;
         countdown = -1;
