@@ -45,7 +45,6 @@ done
 status=$(dpkg-query -W -f='${binary:Package} ${Status}\n' $want32 2>/dev/null || true)
 for pkg in $want32; do
     printf '%s\n' "$status" | grep -q "^$pkg install ok installed\$" && continue
-    printf '%s\n' "$status" | grep -q "^$pkg:amd64 install ok installed\$" && continue
     missing="$missing $pkg"
 done
 [ -z "$missing" ] && exit 0
