@@ -61,7 +61,7 @@ typedef struct gen {
     char    *struct_default[16];       /* a valid default of each struct: {m1, m2, ...} */
     text     value;                    /* the field being written: its default, as written */
     long     value_at;                 /* where its default starts in the file, or -1 */
-    char     fallback[64];             /* a valid value when it has none (not for structs) */
+    char     fallback[128];            /* a valid value when it has none (not for structs): up to a vec4 of %.17g */
     const char *fallback_text;         /* ... or this, when set */
     bool     turn;                     /* the last @range suits @smooth(..., wrap) */
     unsigned next_id;                  /* next explicit type id */
@@ -77,6 +77,7 @@ typedef struct place {
     sync_kind   sync;       /* the component's audience */
     unsigned    max_depth;  /* nested structs allowed below this field (0: none) */
     bool        element;    /* inside a list or map: no collections, no bytes */
+    unsigned    before;     /* fields the record has before fields() prints its own (the chain) */
 } place;
 
 static uint64_t next(gen *g)
@@ -638,14 +639,14 @@ static bool field(gen *g, const place *p, unsigned index, unsigned *depth)
  * every record that holds it) the 255-field limit. */
 static bool fields(gen *g, const place *p, unsigned *depth, text *values)
 {
-    unsigned n = p->kind != R_STRUCT && below(g, 400) == 0 ? 255 : 1 + below(g, 5);
+    unsigned n = p->kind != R_STRUCT && below(g, 400) == 0 ? 255 - p->before : 1 + below(g, 5);
     bool collection = false;
     *depth = 0;
     g->leaves = 0;
     for (unsigned i = 0; i < n; i++) {
         unsigned d;
         g->leaves++;
-        if (n < 255) doc(g, "    ");
+        if (n < 255 - p->before) doc(g, "    ");
         fputs("    ", g->out);
         g->value.len = 0, g->value_at = -1, g->fallback_text = NULL;
         fallback(g, "{}");
@@ -697,7 +698,7 @@ static void enum_decl(gen *g)
 static void struct_decl(gen *g, unsigned max_depth, bool chain)
 {
     unsigned s = g->structs;
-    place p = {R_STRUCT, SYNC_ALL, chain ? 0 : max_depth, false};
+    place p = {R_STRUCT, SYNC_ALL, chain ? 0 : max_depth, false, 0};
     doc(g, "");
     fprintf(g->out, "struct S%u {\n", s);
     unsigned depth = 0, leaves = 0;
@@ -728,7 +729,7 @@ static void record_decl(gen *g, record_kind kind, unsigned index)
 {
     static const char *const keywords[] = {"struct", "component", "input", "rpc"};
     static const char *const sync_names[] = {"all", "owner", "others", "none"};
-    place p = {kind, SYNC_ALL, 8, false};
+    place p = {kind, SYNC_ALL, 8, false, 0};
     doc(g, "");
     fprintf(g->out, "%s %c%u", keywords[kind], kind == R_COMPONENT ? 'K' : kind == R_INPUT ? 'I' : 'R', index);
     if (kind == R_COMPONENT && chance(g, 30)) {
@@ -748,7 +749,10 @@ static void record_decl(gen *g, record_kind kind, unsigned index)
     if (kind == R_RPC && chance(g, 30)) fputs(" @unreliable", g->out);
     fputs(" {\n", g->out);
     /* The first component holds the end of a chain of structs: 8 levels, the limit. */
-    if (kind == R_COMPONENT && index == 0 && g->chain) fprintf(g->out, "    S%u chain;\n", g->structs - 1);
+    if (kind == R_COMPONENT && index == 0 && g->chain) {
+        fprintf(g->out, "    S%u chain;\n", g->structs - 1);
+        p.before = 1; /* a 255-field record then has 254 of its own */
+    }
     unsigned depth;
     fields(g, &p, &depth, NULL);
     fputs("}\n", g->out);
