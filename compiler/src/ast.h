@@ -272,7 +272,11 @@ typedef struct nsc_decl {
     bool         has_id;
     bool         unreliable;   /* rpcs: @unreliable */
     bool         entropy;      /* components: @model(entropy), the entropy coding mode */
+    uint8_t      codec;        /* records: @codec(inline | table), NSC_DECL_CODEC_*: overrides --codec */
 } nsc_decl;
+
+/* nsc_decl.codec: no @codec (the run's --codec decides), @codec(inline), @codec(table). */
+enum { NSC_DECL_CODEC_RUN, NSC_DECL_CODEC_INLINE, NSC_DECL_CODEC_TABLE };
 
 /* Kind names as written in schemas ("component"). */
 const char *nsc_decl_kind_name(nsc_decl_kind k);

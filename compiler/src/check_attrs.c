@@ -9,7 +9,7 @@
 typedef enum attr_id {
     A_QUANTIZE, A_RANGE, A_SMALLEST_THREE, A_SMOOTH, A_SYNC, A_NOTIFY, A_INITIAL, A_COMPOSITE,
     A_NOPREDICT, A_RAW, A_ID, A_ORDERED, A_SEND_RATE, A_UNRELIABLE, A_MODEL, A_AUTHORITY, A_MAX_BITS,
-    A_COUNT
+    A_CODEC, A_COUNT
 } attr_id;
 
 static const struct {
@@ -34,6 +34,7 @@ static const struct {
     [A_MODEL] = {"model", 1, "@model(packed | entropy)"},
     [A_AUTHORITY] = {"authority", 1, "@authority(server | owner [, clamp])"},
     [A_MAX_BITS] = {"max_bits", 1, "@max_bits(N), N 1 to 4096"},
+    [A_CODEC] = {"codec", 1, "@codec(inline | table)"},
 };
 
 /* Named arguments (`key = value`) exist only for @smooth, and come after the others. */
@@ -112,6 +113,7 @@ static const char *word_arg(nsc_checker *c, const nsc_attr *a, const char *const
               strcmp(a->name.text, "smooth") == 0  ? "clamp, interpolate, extrapolate"
               : strcmp(a->name.text, "model") == 0 ? "packed, entropy"
               : strcmp(a->name.text, "authority") == 0 ? "server, owner"
+              : strcmp(a->name.text, "codec") == 0 ? "inline, table"
                                                    : "all, owner, others, none, predicted, interpolated, custom");
     return NULL;
 }
@@ -236,6 +238,18 @@ void nsc_check_decl_attrs(nsc_checker *c, nsc_decl *d)
             static const char *const words[] = {"packed", "entropy"};
             const char *w = word_arg(c, a, words, 2);
             if (w) d->entropy = strcmp(w, "entropy") == 0;
+        } else if (id == A_CODEC) {
+            /* @codec(table): this record's generated code is the table mode's whatever the run's
+             * --codec, @codec(inline) the straight-line code's: the same bits either way, so it is
+             * not in any hash (docs/generated-api.md section 8). */
+            if (!nsc_decl_is_record(d)) {
+                nsc_error(c->d, "E-attr-place", a->loc, "@codec applies to structs, components, inputs and rpcs, not to %ss",
+                          kind);
+                continue;
+            }
+            static const char *const words[] = {"inline", "table"};
+            const char *w = word_arg(c, a, words, 2);
+            if (w) d->codec = strcmp(w, "table") == 0 ? NSC_DECL_CODEC_TABLE : NSC_DECL_CODEC_INLINE;
         } else {
             nsc_error(c->d, "E-attr-place", a->loc, "@%s applies to fields, not to %ss", attrs[id].name, kind);
         }
@@ -630,6 +644,9 @@ static bool field_attr(nsc_checker *c, nsc_decl *owner, nsc_field *f, const nsc_
         return authority_attr(c, owner, f, a);
     case A_MAX_BITS:
         nsc_error(c->d, "E-attr-place", a->loc, "@max_bits applies to extern structs, not to fields");
+        return false;
+    case A_CODEC:
+        nsc_error(c->d, "E-attr-place", a->loc, "@codec applies to structs, components, inputs and rpcs, not to fields");
         return false;
     case A_COUNT:
         break;

@@ -5,7 +5,8 @@
  * The runtime puts the same bits on the wire,
  * so the two modes interoperate; the table mode trades encode and decode speed for much less C
  * to compile. Records the descriptor cannot code — those holding an extern struct, whose codec is
- * the user's — keep the straight-line codec (nsc_cg_table_eligible). Only emit_c.c calls this file;
+ * the user's — keep the straight-line codec (nsc_cg_table_eligible). A record's @codec(inline | table)
+ * overrides the run's mode for that record alone. Only emit_c.c calls this file;
  * it calls nothing of the other emit_c_*.c files but names (emit_c_types.c, emit_c_coll.c) and
  * nsc_cg_value_equality (emit_c_values.c) for _equal, which compares values, not snapshots.
  * nsc_cg_table_quantize prints a record's value table (ns_value_table: the value's C types,
@@ -33,7 +34,8 @@ static bool slots_custom(const nsc_layout *l)
 
 bool nsc_cg_table_eligible(nsc_cgen *g, const nsc_decl *d)
 {
-    if (g->ctx->opt.codec != NSC_CODEC_TABLE || d->kind == NSC_D_UNION || !d->layout) return false;
+    bool table = d->codec ? d->codec == NSC_DECL_CODEC_TABLE : g->ctx->opt.codec == NSC_CODEC_TABLE; /* @codec wins */
+    if (!table || d->kind == NSC_D_UNION || !d->layout) return false;
     return !slots_custom(d->layout);
 }
 

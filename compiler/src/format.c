@@ -221,7 +221,7 @@ static void put_until(fmt *f, row *r, nsc_strbuf *sb, stop_set s)
 
 static const char *const field_attr_order[] = {"quantize", "range", "smallest_three", "smooth", "sync", "notify",
                                                "initial", "composite", "nopredict", "raw", "ordered", NULL};
-static const char *const decl_attr_order[] = {"sync", "id", "send_rate", "unreliable", "model", "max_bits", NULL};
+static const char *const decl_attr_order[] = {"sync", "id", "send_rate", "unreliable", "model", "codec", "max_bits", NULL};
 
 static size_t attr_rank(const char *const *order, const char *name, size_t len)
 {

@@ -693,6 +693,13 @@ static void enum_decl(gen *g)
     fputs(chance(g, 50) ? ", }\n" : " }\n", g->out);
 }
 
+/* Now and then a record's @codec: its code mode against the run's, so that one file mixes both. */
+static const char *codec_attr(gen *g)
+{
+    if (!chance(g, 20)) return "";
+    return chance(g, 50) ? " @codec(table)" : " @codec(inline)";
+}
+
 /* A struct; in a chain (the 8-level nesting limit), S<n> holds S<n-1> and no other struct, so
  * that the flattened members grow by a few per level, not by a factor. */
 static void struct_decl(gen *g, unsigned max_depth, bool chain)
@@ -700,7 +707,7 @@ static void struct_decl(gen *g, unsigned max_depth, bool chain)
     unsigned s = g->structs;
     place p = {R_STRUCT, SYNC_ALL, chain ? 0 : max_depth, false, 0};
     doc(g, "");
-    fprintf(g->out, "struct S%u {\n", s);
+    fprintf(g->out, "struct S%u%s {\n", s, codec_attr(g));
     unsigned depth = 0, leaves = 0;
     bool collection = false;
     text values = {NULL, 0, 0};
@@ -747,6 +754,7 @@ static void record_decl(gen *g, record_kind kind, unsigned index)
     }
     if (kind == R_COMPONENT && chance(g, 20)) fprintf(g->out, " @send_rate(%u)", chance(g, 50) ? 1u + below(g, 1000) : 1000u);
     if (kind == R_RPC && chance(g, 30)) fputs(" @unreliable", g->out);
+    fputs(codec_attr(g), g->out);
     fputs(" {\n", g->out);
     /* The first component holds the end of a chain of structs: 8 levels, the limit. */
     if (kind == R_COMPONENT && index == 0 && g->chain) {

@@ -337,6 +337,11 @@ START_TEST(hashes_follow_the_wire)
     ck_assert(type_hash("package p;\ncomponent C { u8 y @authority(owner); }\n", "C") == UINT64_C(0xfac0754c862601a0));
     ck_assert(type_hash("package p;\ncomponent C { u8 y @range(0, 9) @authority(owner); }\n", "C") !=
               type_hash("package p;\ncomponent C { u8 y @range(0, 9) @authority(owner, clamp); }\n", "C"));
+    /* @codec chooses generated code, not bits: no hash sees it, a struct's nor its holder's. */
+    ck_assert(m == type_hash("package p;\ncomponent C @codec(table) { u8 y; }\n", "C"));
+    ck_assert(m == type_hash("package p;\ncomponent C @codec(inline) { u8 y; }\n", "C"));
+    ck_assert(type_hash("package p;\nstruct S { u8 a; }\ncomponent C { S s; }\n", "C") ==
+              type_hash("package p;\nstruct S @codec(table) { u8 a; }\ncomponent C @codec(inline) { S s; }\n", "C"));
 }
 END_TEST
 

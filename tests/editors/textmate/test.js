@@ -60,9 +60,9 @@ function checkCoverage(g) {
   const keywords = specWords(spec, 'These twelve words are keywords');
   const types = specWords(spec, 'The built-in type names are **not** keywords');
   const attrs = [...new Set([...spec.matchAll(/^\| `@([a-z_]+)/gm)].map((m) => m[1]))];
-  check(keywords.length === 12 && types.length === 22 && attrs.length === 17,
+  check(keywords.length === 12 && types.length === 22 && attrs.length === 18,
     `SPEC.md lists ${keywords.length} keywords, ${types.length} types, ${attrs.length} attributes ` +
-    '(expected 12, 22, 17): update the corpus and the editors');
+    '(expected 12, 22, 18): update the corpus and the editors');
   const tokens = [];
   for (const f of fs.readdirSync(corpus).filter((x) => x.endsWith('.netschema'))) {
     for (const line of tokenize(g, fs.readFileSync(path.join(corpus, f), 'utf8'))) tokens.push(...line);
