@@ -334,12 +334,12 @@ int main(int argc, char **argv)
         }
     }
 
-    if (write_schema(schema, n, 0, 0) != 0) return 1; /* the plain schema again, for the split build */
     if (table_only) {
         char *rm[] = {(char *)"rm", (char *)"-rf", dir, NULL};
         run(rm);
         return failed;
     }
+    if (write_schema(schema, n, 0, 0) != 0) return 1; /* the plain schema again, for the split build */
 
     /* The default mode split over one source per core (netschemac --split), the sources compiled
      * at once as a parallel build would, against the single source compiled alone: wall time. */

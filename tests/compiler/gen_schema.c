@@ -639,14 +639,15 @@ static bool field(gen *g, const place *p, unsigned index, unsigned *depth)
  * every record that holds it) the 255-field limit. */
 static bool fields(gen *g, const place *p, unsigned *depth, text *values)
 {
-    unsigned n = p->kind != R_STRUCT && below(g, 400) == 0 ? 255 - p->before : 1 + below(g, 5);
+    const bool full = p->kind != R_STRUCT && below(g, 400) == 0;
+    unsigned n = full ? 255 - p->before : 1 + below(g, 5);
     bool collection = false;
     *depth = 0;
     g->leaves = 0;
     for (unsigned i = 0; i < n; i++) {
         unsigned d;
         g->leaves++;
-        if (n < 255 - p->before) doc(g, "    ");
+        if (!full) doc(g, "    ");
         fputs("    ", g->out);
         g->value.len = 0, g->value_at = -1, g->fallback_text = NULL;
         fallback(g, "{}");
