@@ -190,15 +190,56 @@ void ns__read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const 
 
 /* ---- the walker ----------------------------------------------------------------------------- */
 
-void ns__predict(const ns_field_desc *f, const ns_baselines *b, uint8_t *pred)
+static int32_t load_i32(const uint8_t *p)
+{
+    int32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+/* The usual slot: n signed 32-bit elements (ranged ints, quantized floats, vectors, quaternions)
+ * and evenly spaced ticks. The generated code's fast path, with its result; false when an element
+ * is too large for it (ns_predict_wide), and then nothing is stored. Inlined for each n in
+ * predict_unit_i32, so that its loops unroll. */
+NS__HOT bool predict_unit_i32_n(const uint8_t *s0, const uint8_t *s1, const uint8_t *s2, unsigned n,
+                                int32_t lo, int32_t hi, uint8_t *pred)
+{
+    uint32_t wide = 0;
+    for (unsigned k = 0; k < n; k++)
+        wide |= ns_predict_wide(load_i32(s0 + 4 * k)) | ns_predict_wide(load_i32(s1 + 4 * k)) |
+                ns_predict_wide(load_i32(s2 + 4 * k));
+    if (wide) return false;
+    for (unsigned k = 0; k < n; k++) {
+        const int32_t out = ns_predict_unit_i32_in(load_i32(s0 + 4 * k), load_i32(s1 + 4 * k), load_i32(s2 + 4 * k), lo, hi);
+        memcpy(pred + 4 * k, &out, 4);
+    }
+    return true;
+}
+
+/* predict_unit_i32_n for slot f of n elements, limited to its bounds. */
+static bool predict_unit_i32(const ns_field_desc *f, const ns_baselines *b, unsigned n, uint8_t *pred)
+{
+    const uint8_t *s0 = (const uint8_t *)b->snap[0] + f->snap_offset, *s1 = (const uint8_t *)b->snap[1] + f->snap_offset,
+                  *s2 = (const uint8_t *)b->snap[2] + f->snap_offset;
+    /* A bounded signed 32-bit slot's bounds lie within int32 (narrower() is this, less the test). */
+    const bool bounded = (f->flags & NS_FIELD_BOUNDED) != 0;
+    const int32_t lo = bounded ? (int32_t)f->lo : INT32_MIN, hi = bounded ? (int32_t)f->hi : INT32_MAX;
+    switch (n) {
+    case 1: return predict_unit_i32_n(s0, s1, s2, 1, lo, hi, pred);
+    case 3: return predict_unit_i32_n(s0, s1, s2, 3, lo, hi, pred);
+    case 4: return predict_unit_i32_n(s0, s1, s2, 4, lo, hi, pred);
+    default: return predict_unit_i32_n(s0, s1, s2, n, lo, hi, pred);
+    }
+}
+
+void ns__predict(const ns_field_desc *f, const ns_baselines *b, const ns_predictor *p, uint8_t *pred)
 {
     unsigned n = f->encoding == NS_ENC_VEC_Q || f->encoding == NS_ENC_QUAT_Q ? f->components : 1u;
-    size_t size = f->snap_size / n;
     bool uns = (f->flags & NS_FIELD_UNSIGNED) != 0;
+    if (!uns && f->snap_size == 4 * n && ns_predictor_unit(p) && predict_unit_i32(f, b, n, pred)) return;
+    size_t size = f->snap_size / n;
     int_fn fn = fn_of(f, size);
     bool clamp = narrower(f, fn);
-    ns_predictor p;
-    ns_predictor_init(&p, b->tick[0], b->tick[1], b->tick[2], b->tick_now);
     for (unsigned k = 0; k < n; k++) {
         size_t at = f->snap_offset + k * size;
         uint64_t v[3];
@@ -207,28 +248,28 @@ void ns__predict(const ns_field_desc *f, const ns_baselines *b, uint8_t *pred)
         switch (fn) {
         case FN_I32: {
             const int32_t a = (int32_t)v[0], b1 = (int32_t)v[1], b2 = (int32_t)v[2];
-            if (ns_predictor_unit(&p) && !(ns_predict_wide(a) | ns_predict_wide(b1) | ns_predict_wide(b2))) {
+            if (ns_predictor_unit(p) && !(ns_predict_wide(a) | ns_predict_wide(b1) | ns_predict_wide(b2))) {
                 /* Evenly spaced ticks and small values: the generated code's fast path, same result. */
                 out = (uint64_t)(int64_t)ns_predict_unit_i32_in(a, b1, b2, clamp ? (int32_t)f->lo : INT32_MIN,
                                                                 clamp ? (int32_t)f->hi : INT32_MAX);
                 break;
             }
-            int64_t x = ns_predict_i32(&p, a, b1, b2);
+            int64_t x = ns_predict_i32(p, a, b1, b2);
             out = (uint64_t)(clamp ? ns_clamp_i64(x, f->lo, f->hi) : x);
             break;
         }
         case FN_U32: {
-            int64_t x = ns_predict_u32(&p, (uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2]);
+            int64_t x = ns_predict_u32(p, (uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2]);
             out = (uint64_t)(clamp ? ns_clamp_i64(x, f->lo, f->hi) : x);
             break;
         }
         case FN_I64: {
-            int64_t x = ns_predict_i64(&p, (int64_t)v[0], (int64_t)v[1], (int64_t)v[2]);
+            int64_t x = ns_predict_i64(p, (int64_t)v[0], (int64_t)v[1], (int64_t)v[2]);
             out = (uint64_t)(clamp ? ns_clamp_i64(x, f->lo, f->hi) : x);
             break;
         }
         default: {
-            uint64_t x = ns_predict_u64(&p, v[0], v[1], v[2]);
+            uint64_t x = ns_predict_u64(p, v[0], v[1], v[2]);
             out = clamp ? ns_clamp_u64(x, (uint64_t)f->lo, (uint64_t)f->hi) : x;
             break;
         }
@@ -264,6 +305,8 @@ ns_status ns__walk(ns_reader *r, const ns_type_desc *t, const void *ref_v, const
         if (!scratch) return NS_ERR_NOMEM;
     }
     memcpy(out, ref, t->snap_size);
+    ns_predictor p;
+    if (predicting) ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     unsigned sent = 0;
     for (uint32_t i = 0; i < t->field_count; i++) {
         const ns_field_desc *f = &t->fields[i];
@@ -273,7 +316,7 @@ ns_status ns__walk(ns_reader *r, const ns_type_desc *t, const void *ref_v, const
                 free(scratch);
                 return NS_ERR_ARGUMENT;
             }
-            ns__predict(f, base, out + f->snap_offset);
+            ns__predict(f, base, &p, out + f->snap_offset);
         }
     }
     bool any = sent == 1;

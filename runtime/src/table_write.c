@@ -231,14 +231,14 @@ static ns_status write_payload(ns_writer *w, const ns_field_desc *f, const uint8
 
 /* The reference of predicted slot f, the k-th predicted slot of the record: the prediction,
  * kept in saved[k] when there is room, else computed into scratch. */
-static const uint8_t *predicted_ref(const ns_field_desc *f, const ns_baselines *base, uint32_t k, bool have,
-                                    uint8_t saved[][NS__PRED_MAX], uint8_t *scratch)
+static const uint8_t *predicted_ref(const ns_field_desc *f, const ns_baselines *base, const ns_predictor *p,
+                                    uint32_t k, bool have, uint8_t saved[][NS__PRED_MAX], uint8_t *scratch)
 {
     if (k < NS__TABLE_PREDS) {
-        if (!have) ns__predict(f, base, saved[k]);
+        if (!have) ns__predict(f, base, p, saved[k]);
         return saved[k];
     }
-    ns__predict(f, base, scratch);
+    ns__predict(f, base, p, scratch);
     return scratch;
 }
 
@@ -252,6 +252,8 @@ static ns_status write_record(ns_writer *w, const ns_type_desc *t, const uint8_t
     const uint32_t n = ns_baselines_count(base);
     const bool predicting = t->kind == NS_KIND_COMPONENT && n == 3;
     uint8_t saved[NS__TABLE_PREDS][NS__PRED_MAX], scratch[NS__PRED_MAX];
+    ns_predictor p;
+    if (predicting) ns_predictor_init(&p, base->tick[0], base->tick[1], base->tick[2], base->tick_now);
     unsigned sent = 0;
     bool any = false;
     uint32_t k = 0; /* predicted slots so far */
@@ -259,7 +261,7 @@ static ns_status write_record(ns_writer *w, const ns_type_desc *t, const uint8_t
         const ns_field_desc *f = &t->fields[i];
         const bool pred = predicting && (f->flags & NS_FIELD_PREDICTED);
         if (pred && f->snap_size > NS__PRED_MAX) return NS_ERR_ARGUMENT;
-        const uint8_t *sref = pred ? predicted_ref(f, base, k++, false, saved, scratch) : ref + f->snap_offset;
+        const uint8_t *sref = pred ? predicted_ref(f, base, &p, k++, false, saved, scratch) : ref + f->snap_offset;
         if (!slot_sent(t, f, to, n == 0)) continue;
         sent++;
         any = any || ns__table_differs(f, cur + f->snap_offset, sref);
@@ -270,7 +272,7 @@ static ns_status write_record(ns_writer *w, const ns_type_desc *t, const uint8_t
     for (uint32_t i = 0; i < t->field_count; i++) {
         const ns_field_desc *f = &t->fields[i];
         const bool pred = predicting && (f->flags & NS_FIELD_PREDICTED);
-        const uint8_t *sref = pred ? predicted_ref(f, base, k++, true, saved, scratch) : ref + f->snap_offset;
+        const uint8_t *sref = pred ? predicted_ref(f, base, &p, k++, true, saved, scratch) : ref + f->snap_offset;
         if (!slot_sent(t, f, to, n == 0)) continue;
         const uint8_t *c = cur + f->snap_offset;
         const bool changed = ns__table_differs(f, c, sref);

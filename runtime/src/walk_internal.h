@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <netschema/dump.h>
+#include <netschema/predict.h>
 
 /* ---- integers in snapshots ------------------------------------------------------------------ */
 
@@ -109,8 +110,8 @@ static inline bool slot_sent(const ns_type_desc *t, const ns_field_desc *f, ns_a
 void ns__read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const uint8_t *ref, bool maskless);
 
 /* The three-baseline prediction of a predicted slot into pred, clamped as the generated code
- * clamps it (b holds three baselines). */
-void ns__predict(const ns_field_desc *f, const ns_baselines *b, uint8_t *pred);
+ * clamps it (b holds three baselines; p: ns_predictor_init of their ticks, once per record). */
+void ns__predict(const ns_field_desc *f, const ns_baselines *b, const ns_predictor *p, uint8_t *pred);
 
 /* ns_walk_record against the reference ref (a snapshot of t) instead of one chosen from base;
  * base only decides the predictions (three baselines) and full states (none). out must not be
