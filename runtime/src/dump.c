@@ -54,6 +54,20 @@ static void read_int(ns_reader *r, const ns_field_desc *f, size_t size, uint8_t 
     if (f->enum_type && !enum_name(f->enum_type, (int64_t)load_int(dst, size, uns))) ns_reader_fail(r, NS_ERR_RANGE);
 }
 
+/* read_int for each element of a signed quantized vector or quaternion (4-byte elements, no
+ * enum), with the slot's questions answered once instead of per element. */
+static void read_i32s(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const uint8_t *ref)
+{
+    const bool check = narrower(f, FN_I32);
+    const int32_t lo = check ? (int32_t)f->lo : INT32_MIN, hi = check ? (int32_t)f->hi : INT32_MAX;
+    for (unsigned k = 0; k < f->components; k++) {
+        int32_t x;
+        memcpy(&x, ref + 4 * k, 4);
+        x = check ? ns_read_delta_i32_in(r, x, lo, hi) : ns_read_delta_i32(r, x, NULL);
+        memcpy(dst + 4 * k, &x, 4);
+    }
+}
+
 static void read_raw(ns_reader *r, const ns_field_desc *f, uint8_t *dst)
 {
     bool uns = (f->flags & NS_FIELD_UNSIGNED) != 0;
@@ -128,6 +142,10 @@ void ns__read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const 
     }
     case NS_ENC_VEC_Q:
     case NS_ENC_QUAT_Q:
+        if (!(f->flags & NS_FIELD_UNSIGNED)) {
+            read_i32s(r, f, dst, ref);
+            return;
+        }
         for (unsigned k = 0; k < f->components; k++) read_int(r, f, 4, dst + 4 * k, ref + 4 * k);
         return;
     case NS_ENC_VEC_F:
