@@ -234,6 +234,18 @@ NS__HOT bool predict_unit_i32_n(const uint8_t *s0, const uint8_t *s1, const uint
     return true;
 }
 
+/* The fast path for a 1- or 2-byte integer slot, whose values are all small enough for it. */
+static void predict_unit_small(const ns_field_desc *f, const ns_baselines *b, uint8_t *pred)
+{
+    const size_t size = f->snap_size, at = f->snap_offset;
+    const bool uns = (f->flags & NS_FIELD_UNSIGNED) != 0, bounded = (f->flags & NS_FIELD_BOUNDED) != 0;
+    const int32_t v0 = (int32_t)load_int((const uint8_t *)b->snap[0] + at, size, uns),
+                  v1 = (int32_t)load_int((const uint8_t *)b->snap[1] + at, size, uns),
+                  v2 = (int32_t)load_int((const uint8_t *)b->snap[2] + at, size, uns);
+    const int32_t out = ns_predict_unit_i32_in(v0, v1, v2, bounded ? (int32_t)f->lo : INT32_MIN, bounded ? (int32_t)f->hi : INT32_MAX);
+    store_int(pred, size, (uint64_t)(int64_t)out);
+}
+
 /* predict_unit_i32_n for slot f of n elements, limited to its bounds. */
 static bool predict_unit_i32(const ns_field_desc *f, const ns_baselines *b, unsigned n, uint8_t *pred)
 {
@@ -250,11 +262,17 @@ static bool predict_unit_i32(const ns_field_desc *f, const ns_baselines *b, unsi
     }
 }
 
-void ns__predict(const ns_field_desc *f, const ns_baselines *b, const ns_predictor *p, uint8_t *pred)
+#if defined(__GNUC__) || defined(__clang__)
+#  define NS__NOINLINE __attribute__((noinline))
+#else
+#  define NS__NOINLINE
+#endif
+
+/* ns__predict for any slot, ticks and values: apart, so that the usual slots' path stays small. */
+static NS__NOINLINE void predict_any(const ns_field_desc *f, const ns_baselines *b, const ns_predictor *p, uint8_t *pred,
+                                     unsigned n)
 {
-    unsigned n = f->encoding == NS_ENC_VEC_Q || f->encoding == NS_ENC_QUAT_Q ? f->components : 1u;
     bool uns = (f->flags & NS_FIELD_UNSIGNED) != 0;
-    if (!uns && f->snap_size == 4 * n && ns_predictor_unit(p) && predict_unit_i32(f, b, n, pred)) return;
     size_t size = f->snap_size / n;
     int_fn fn = fn_of(f, size);
     bool clamp = narrower(f, fn);
@@ -294,6 +312,19 @@ void ns__predict(const ns_field_desc *f, const ns_baselines *b, const ns_predict
         }
         store_int(pred + k * size, size, out);
     }
+}
+
+void ns__predict(const ns_field_desc *f, const ns_baselines *b, const ns_predictor *p, uint8_t *pred)
+{
+    const unsigned n = f->encoding == NS_ENC_VEC_Q || f->encoding == NS_ENC_QUAT_Q ? f->components : 1u;
+    if (ns_predictor_unit(p)) {
+        if (n == 1 && f->snap_size < 4) { /* u8, i8, u16, i16: never too large for the fast path */
+            predict_unit_small(f, b, pred);
+            return;
+        }
+        if (!(f->flags & NS_FIELD_UNSIGNED) && f->snap_size == 4 * n && predict_unit_i32(f, b, n, pred)) return;
+    }
+    predict_any(f, b, p, pred, n);
 }
 
 ns_status ns_walk_record(ns_reader *r, const ns_type_desc *t, const ns_baselines *base, ns_audience to, void *out_v,
