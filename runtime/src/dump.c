@@ -208,11 +208,19 @@ void ns__read_payload(ns_reader *r, const ns_field_desc *f, uint8_t *dst, const 
 
 /* ---- the walker ----------------------------------------------------------------------------- */
 
+/* The int32 element at p: load_int of a signed 4-byte slot, named for the fast paths below. */
 static int32_t load_i32(const uint8_t *p)
 {
-    int32_t v;
-    memcpy(&v, p, 4);
-    return v;
+    return (int32_t)load_int(p, 4, false);
+}
+
+/* What the fast path limits a signed slot of 4 bytes or fewer to: its bounds, which then lie
+ * within int32 (narrower() is this, less the test whether they narrow anything). */
+static void unit_bounds(const ns_field_desc *f, int32_t *lo, int32_t *hi)
+{
+    const bool bounded = (f->flags & NS_FIELD_BOUNDED) != 0;
+    *lo = bounded ? (int32_t)f->lo : INT32_MIN;
+    *hi = bounded ? (int32_t)f->hi : INT32_MAX;
 }
 
 /* The usual slot: n signed 32-bit elements (ranged ints, quantized floats, vectors, quaternions)
@@ -238,11 +246,13 @@ NS__HOT bool predict_unit_i32_n(const uint8_t *s0, const uint8_t *s1, const uint
 static void predict_unit_small(const ns_field_desc *f, const ns_baselines *b, uint8_t *pred)
 {
     const size_t size = f->snap_size, at = f->snap_offset;
-    const bool uns = (f->flags & NS_FIELD_UNSIGNED) != 0, bounded = (f->flags & NS_FIELD_BOUNDED) != 0;
+    const bool uns = (f->flags & NS_FIELD_UNSIGNED) != 0;
     const int32_t v0 = (int32_t)load_int((const uint8_t *)b->snap[0] + at, size, uns),
                   v1 = (int32_t)load_int((const uint8_t *)b->snap[1] + at, size, uns),
                   v2 = (int32_t)load_int((const uint8_t *)b->snap[2] + at, size, uns);
-    const int32_t out = ns_predict_unit_i32_in(v0, v1, v2, bounded ? (int32_t)f->lo : INT32_MIN, bounded ? (int32_t)f->hi : INT32_MAX);
+    int32_t lo, hi;
+    unit_bounds(f, &lo, &hi);
+    const int32_t out = ns_predict_unit_i32_in(v0, v1, v2, lo, hi);
     store_int(pred, size, (uint64_t)(int64_t)out);
 }
 
@@ -251,9 +261,8 @@ static bool predict_unit_i32(const ns_field_desc *f, const ns_baselines *b, unsi
 {
     const uint8_t *s0 = (const uint8_t *)b->snap[0] + f->snap_offset, *s1 = (const uint8_t *)b->snap[1] + f->snap_offset,
                   *s2 = (const uint8_t *)b->snap[2] + f->snap_offset;
-    /* A bounded signed 32-bit slot's bounds lie within int32 (narrower() is this, less the test). */
-    const bool bounded = (f->flags & NS_FIELD_BOUNDED) != 0;
-    const int32_t lo = bounded ? (int32_t)f->lo : INT32_MIN, hi = bounded ? (int32_t)f->hi : INT32_MAX;
+    int32_t lo, hi;
+    unit_bounds(f, &lo, &hi);
     switch (n) {
     case 1: return predict_unit_i32_n(s0, s1, s2, 1, lo, hi, pred);
     case 3: return predict_unit_i32_n(s0, s1, s2, 3, lo, hi, pred);
