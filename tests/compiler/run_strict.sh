@@ -30,9 +30,9 @@ for cc in gcc clang; do command -v $cc >/dev/null 2>&1 && compilers="$compilers 
 [ -n "$compilers" ] || { echo "FAIL: neither gcc nor clang is installed"; exit 1; }
 for cxx in g++ clang++; do command -v $cxx >/dev/null 2>&1 && compilers="$compilers $cxx:c++"; done
 # The split sources hold the table mode's code, which every compiler builds whole; each part must
-# build on its own, which one C compiler and a C++ compiler of the other family check (the first
-# C and the last C++ compiler found: gcc and clang++ when all four are there). They were 45% of
-# this test's time with all four.
+# build on its own, which one C and one C++ compiler check (the first C and the last C++ compiler
+# found: gcc and clang++, one of each family, when all four are there). They were 45% of this
+# test's time with all four.
 split_compilers=
 for entry in $compilers; do case $entry in *:c) split_compilers=$entry; break ;; esac; done
 for entry in $compilers; do case $entry in *:c++) cxx_last=$entry ;; esac; done
