@@ -8,7 +8,7 @@
 #   make asan    only the sanitizer build of the tests
 #   make test32  only the 32-bit build of the tests
 #   make bench   build and run the benchmarks
-#   make fuzz    run the libFuzzer targets for FUZZ_SECONDS each (default 60), then compile
+#   make fuzz    run every libFuzzer target (scripts/fuzz.sh) for FUZZ_SECONDS each (default 60), then compile
 #                FUZZ_SCHEMAS random schemas (default 1000) from FUZZ_SCHEMA_SEED (default: the time)
 #   make golden  regenerate every golden file (diagnostics, JSON, generated C): review the diff!
 #   make install PREFIX=/opt/netschema   build, then install netschemac, the runtime, headers,
@@ -77,21 +77,8 @@ bench: build
 fuzz:
 	@scripts/deps.sh fuzz
 	@$(call configure,$(FUZZ_BUILD),-DCMAKE_C_COMPILER=clang -DNETSCHEMA_FUZZ=ON -DNETSCHEMA_BUILD_TESTS=OFF)
-	@$(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_compiler fuzz_reader fuzz_dispatch fuzz_unbatch fuzz_replica fuzz_custom
-	@mkdir -p $(FUZZ_BUILD)/corpus/compiler $(FUZZ_BUILD)/corpus/reader $(FUZZ_BUILD)/corpus/dispatch $(FUZZ_BUILD)/corpus/unbatch $(FUZZ_BUILD)/corpus/replica $(FUZZ_BUILD)/corpus/custom
-	@cp idl/examples/*.netschema $(FUZZ_BUILD)/corpus/compiler/
-	./$(FUZZ_BUILD)/tests/fuzz/fuzz_compiler -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
-		$(FUZZ_BUILD)/corpus/compiler
-	./$(FUZZ_BUILD)/tests/fuzz/fuzz_reader -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-		$(FUZZ_BUILD)/corpus/reader
-	./$(FUZZ_BUILD)/tests/fuzz/fuzz_dispatch -max_total_time=$(FUZZ_SECONDS) -max_len=1024 \
-		$(FUZZ_BUILD)/corpus/dispatch
-	./$(FUZZ_BUILD)/tests/fuzz/fuzz_unbatch -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
-		$(FUZZ_BUILD)/corpus/unbatch
-	./$(FUZZ_BUILD)/tests/fuzz/fuzz_replica -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
-		$(FUZZ_BUILD)/corpus/replica
-	./$(FUZZ_BUILD)/tests/fuzz/fuzz_custom -max_total_time=$(FUZZ_SECONDS) -max_len=2048 \
-		$(FUZZ_BUILD)/corpus/custom
+	@$(CMAKE) --build $(FUZZ_BUILD) -j$(JOBS) --target fuzz_targets
+	@scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 	@$(call configure,$(BUILD),)
 	@$(CMAKE) --build $(BUILD) -j$(JOBS) --target netschemac gen_schema
 	NS_RANDOM_O2=4 NS_RANDOM_JOBS=$(JOBS) sh tests/compiler/run_random.sh $(BUILD)/compiler/netschemac \
