@@ -25,8 +25,9 @@ extern "C" {
 #endif
 
 /* How the codec primitives (bits.h, packed.h, codec.h) and generated hot functions are inlined.
- * By default they are forced inline (NS__HOT), so that a generated _write or _read is one
- * straight function with the writer in registers. A translation unit that defines
+ * By default an optimized build forces them inline (NS__HOT, platform.h), so that a generated
+ * _write or _read is one straight function with the writer in registers; an unoptimized one
+ * (-O0) leaves them to the compiler, which then calls them. A translation unit that defines
  * NS_CODEC_AUTO_INLINE before its first netschema include leaves the choice to the compiler:
  * its inliner then stays within its own budget for code growth, which keeps the build time of a
  * file with hundreds of components linear in their number (bench/bench_build.c measures it).

@@ -15,8 +15,10 @@
 #endif
 
 /* The hot primitives are forced inline: a writer or reader kept in a local variable only stays
- * in registers when every function it is passed to is inlined. */
-#if defined(__GNUC__) || defined(__clang__)
+ * in registers when every function it is passed to is inlined. Not in an unoptimized build
+ * (-O0, where __OPTIMIZE__ is undefined): there nothing stays in registers anyway, and forced
+ * inlining only makes a debug build of generated code several times slower to compile. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__)
 #  define NS__HOT static inline __attribute__((always_inline))
 #else
 #  define NS__HOT static inline
