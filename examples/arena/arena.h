@@ -15,7 +15,7 @@
 #define GAME_MAX_NPCS 256
 #define GAME_MAX_CLIENTS 32
 #define GAME_MAX_ENTITIES 512     /* network ids: players, NPCs, projectiles, ids cooling down */
-#define GAME_QUIET_TICKS 60       /* the last ticks run on an honest link, to check settling */
+#define GAME_QUIET_TICKS 60       /* the last ticks run on an honest link, to check settling (at least) */
 #define GAME_PAUSE_TICKS 20       /* and in the last of them nothing moves, spawns or talks */
 #define DATAGRAM_MAX 1400         /* largest --budget: below any path MTU with UDP/IP headers */
 #define DATAGRAM_MIN 300          /* smallest --budget: a player's spawn must fit */
@@ -52,6 +52,22 @@ static inline const ns_message_ops *player_input_ops(void)
 static inline uint32_t input_delay(const impairment *im)
 {
     return im->latency + im->jitter + 3;
+}
+
+/* How long a reliable message waits for its resend, in ticks: a round trip at the link's worst
+ * delay, and 3 ticks more. */
+static inline uint32_t rpc_resend_interval(const impairment *im)
+{
+    return 2u * (im->latency + im->jitter) + 3u;
+}
+
+/* The honest ticks at the end of a run: GAME_QUIET_TICKS, or more on a slow link, where a message
+ * lost just before the link turns honest waits a resend interval for its next send, datagrams
+ * still in flight take up to latency + jitter to land, and the pause must still follow. */
+static inline uint32_t quiet_ticks(const impairment *im)
+{
+    uint32_t need = rpc_resend_interval(im) + im->latency + im->jitter + GAME_PAUSE_TICKS;
+    return need > GAME_QUIET_TICKS ? need : GAME_QUIET_TICKS;
 }
 
 /* Whether the server plays the input of client tick t: it plays it at its tick t + input_delay,

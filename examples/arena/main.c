@@ -2,7 +2,8 @@
  * over simulated links that lose, reorder, duplicate and delay datagrams, one tick after the
  * other in one thread; then a report, and exit status 0 only if every check passed.
  *
- * The end of a run is quiet: the links are honest for the last GAME_QUIET_TICKS ticks, and for
+ * The end of a run is quiet: the links are honest for the last quiet_ticks() ticks (60, more on a
+ * link slow enough that a lost message's resend would not land in 60), and for
  * the last GAME_PAUSE_TICKS of them the game pauses (nothing moves, spawns or talks), so that
  * replication settles and the checks can ask for exactly the server's state, every despawn
  * acked and every rpc delivered, and each client's predicted player to be exactly the server's.
@@ -36,7 +37,7 @@ typedef struct option_spec {
 static const option_spec SPECS[] = {
     {"--clients", 1, GAME_MAX_CLIENTS, offsetof(options, clients)},
     {"--npcs", 0, GAME_MAX_NPCS, offsetof(options, npcs)},
-    {"--ticks", 2 * GAME_QUIET_TICKS, 1000000, offsetof(options, ticks)},
+    {"--ticks", 2 * GAME_QUIET_TICKS, 1000000, offsetof(options, ticks)}, /* and 2 x quiet_ticks (parse) */
     {"--budget", DATAGRAM_MIN, DATAGRAM_MAX, offsetof(options, budget)},
     {"--loss", 0, 99, offsetof(options, impair.loss)},
     {"--reorder", 0, 100, offsetof(options, impair.reorder)},
@@ -73,6 +74,11 @@ static bool parse(int argc, char **argv, options *o)
             if (!strcmp(argv[i], SPECS[k].name)) spec = &SPECS[k];
         if (!spec || v < spec->min || v > spec->max) return false;
         *(unsigned *)((char *)o + spec->offset) = (unsigned)v;
+    }
+    if (o->ticks < 2 * quiet_ticks(&o->impair)) {
+        fprintf(stderr, "arena: --ticks %u is too short for this link: at least %u, twice its honest end\n", o->ticks,
+                2 * quiet_ticks(&o->impair));
+        return false;
     }
     return true;
 }
@@ -131,7 +137,7 @@ static void try_other_schema(game *g)
 
 static void run(game *g)
 {
-    uint32_t quiet = g->o.ticks - GAME_QUIET_TICKS;
+    uint32_t quiet = g->o.ticks - quiet_ticks(&g->o.impair);
     for (uint32_t t = 1; t <= g->o.ticks; t++) {
         if (t == quiet + 1) g->now = (impairment){0}; /* an honest link from here on */
         server_tick(g->srv, t);
@@ -227,8 +233,8 @@ static void print_header(const game *g, double seconds)
            g->o.clients, g->o.npcs, g->o.ticks, (double)g->o.ticks / GAME_RATE, GAME_RATE, g->o.budget,
            (unsigned long long)g->o.seed, g->o.format);
     printf("links, each way: %u%% loss, %u%% reordered, %u%% duplicated, latency %u + jitter 0..%u ticks;"
-           " honest for the last %d ticks\n",
-           im->loss, im->reorder, im->duplicate, im->latency, im->jitter, GAME_QUIET_TICKS);
+           " honest for the last %u ticks\n",
+           im->loss, im->reorder, im->duplicate, im->latency, im->jitter, quiet_ticks(im));
     printf("simulated in one thread in %.2f s\n\n", seconds);
 }
 
@@ -353,8 +359,8 @@ static int print_checks(game *g, const totals *t)
     for (unsigned k = 0; g->unsettled && k < g->o.clients; k++)
         if (g->settle_why[k][0]) fprintf(stderr, "arena: %s\n", why = g->settle_why[k]);
     failed += verdict(g->unsettled == 0,
-                      "after %d honest ticks every client holds the server's newest state, every despawn acked%s%s",
-                      GAME_QUIET_TICKS, g->unsettled ? ": " : "", why);
+                      "after %u honest ticks every client holds the server's newest state, every despawn acked%s%s",
+                      quiet_ticks(&g->o.impair), g->unsettled ? ": " : "", why);
     unsigned long rollbacks = 0, compared = 0;
     for (unsigned k = 0; k < g->o.clients; k++)
         rollbacks += client_prediction(g->cl[k])->rollbacks, compared += client_prediction(g->cl[k])->compared;
