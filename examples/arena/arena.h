@@ -54,6 +54,18 @@ static inline uint32_t input_delay(const impairment *im)
     return im->latency + im->jitter + 3;
 }
 
+/* The server's history depth for this link. A state becomes a baseline once its ack is back,
+ * and only while it is still in the history: with a round trip longer than the depth every update
+ * is a full state (docs/replication.md section 10). So the depth covers the longest round trip
+ * (latency, jitter and a reordering's 4 ticks each way, and the tick in between), within what
+ * the ack mask reaches beside the default reorder window. */
+static inline uint32_t history_depth_for(const impairment *im)
+{
+    uint32_t rtt = 2u * (im->latency + im->jitter + 4u) + 2u;
+    uint32_t most = 64u - NS_REPL_DEFAULT_REORDER;
+    return rtt < NS_REPL_DEFAULT_DEPTH ? NS_REPL_DEFAULT_DEPTH : rtt > most ? most : rtt;
+}
+
 /* How long a reliable message waits for its resend, in ticks: a round trip at the link's worst
  * delay, and 3 ticks more. */
 static inline uint32_t rpc_resend_interval(const impairment *im)
