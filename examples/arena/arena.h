@@ -57,7 +57,7 @@ static inline uint32_t input_delay(const impairment *im)
 /* The server's history depth for this link. A state becomes a baseline once its ack is back,
  * and only while it is still in the history: with a round trip longer than the depth every update
  * is a full state (docs/replication.md section 10). So the depth covers the longest round trip
- * (latency, jitter and a reordering's 4 ticks each way, and the tick in between), within what
+ * (latency, jitter and a reordering's 4 ticks each way, and a tick at each end), within what
  * the ack mask reaches beside the default reorder window. */
 static inline uint32_t history_depth_for(const impairment *im)
 {
