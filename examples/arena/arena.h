@@ -37,6 +37,7 @@ typedef struct options {
     uint64_t   seed;
     impairment impair;
     unsigned   dump;        /* --dump N: client 0 prints its first N snapshot packets */
+    unsigned   spawn_resend; /* --spawn-resend K: ticks between copies of an unacked spawn (0: every tick) */
     unsigned   format;      /* --format: the snapshot packet format, NS_PACKET_FORMAT_1, _2 or _3 */
     ns_profile *profile;    /* --profile: the server's snapshot writes count into it (NULL: off) */
 } options;

@@ -10,14 +10,15 @@
  *
  *   arena [--clients N] [--ticks N] [--budget BYTES] [--seed N]
  *         [--loss P] [--reorder P] [--duplicate P] [--latency TICKS] [--jitter TICKS]
- *         [--dump N] [--profile] [--format 1|2|3]
+ *         [--dump N] [--profile] [--format 1|2|3] [--spawn-resend K]
  *
  * --dump N prints client 0's first N snapshot packets field by field with their bits
  * (ns_dump_repl_packet); --profile prints the server's per-field bandwidth profile at exit
  * (ns_profile_report), in a build with NS_PROFILE: the arena_profile target, or any target of
  * a build configured with -DNETSCHEMA_PROFILE=ON. --format picks the snapshot packet format
  * (docs/replication.md section 2): 3, the most compact, by default; 2, its predecessor; 1, the
- * original. */
+ * original. --spawn-resend K sends an unacked spawn's copies K ticks apart instead of in every
+ * packet (ns_world_config.spawn_resend_ticks; 0, the default: every packet). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ static const option_spec SPECS[] = {
     {"--duplicate", 0, 100, offsetof(options, impair.duplicate)},
     {"--latency", 0, 30, offsetof(options, impair.latency)},
     {"--jitter", 0, 8, offsetof(options, impair.jitter)},
+    {"--spawn-resend", 0, 64, offsetof(options, spawn_resend)},
     {"--dump", 0, 1000000, offsetof(options, dump)},
     {"--format", NS_PACKET_FORMAT_1, NS_PACKET_FORMAT_3, offsetof(options, format)},
 };
@@ -88,7 +90,7 @@ static void usage(void)
     fprintf(stderr, "usage: arena [--clients 1..%d] [--npcs 0..%d] [--ticks %d..] [--budget %d..%d] [--seed N]\n"
                     "             [--loss 0..99] [--reorder 0..100] [--duplicate 0..100] [--latency 0..30]"
                     " [--jitter 0..8]\n"
-                    "             [--dump N] [--profile] [--format 1..3]\n",
+                    "             [--dump N] [--profile] [--format 1..3] [--spawn-resend 0..64]\n",
             GAME_MAX_CLIENTS, GAME_MAX_NPCS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
 }
 

@@ -62,6 +62,13 @@ static ns__pick *add_pick(ns__pass *p, uint32_t id, uint8_t kind, const ns__link
     return k;
 }
 
+/* Whether a spawn the client has not acked goes again now: when no copy went yet, or the last
+ * one went `every` ticks ago (ns_world_config.spawn_resend_ticks; 1: every packet). */
+static bool spawn_due(const ns__link *l, uint32_t now, uint32_t every)
+{
+    return !l->event.mask || now - l->event.newest >= every;
+}
+
 static bool wanted(const ns__pass *p, ns_entity_id id, const ns__entity *e)
 {
     if (e->state != NS__ALIVE || !e->hist.held || e->recorded != p->now) return false;
@@ -150,7 +157,8 @@ static void scan(ns__pass *p)
                 begin_despawn(l);
                 add_pick(p, id, NS__DESPAWN, l, e, ns__audience(w, e, p->conn, l));
             } else if (l->state == NS__SPAWNING) {
-                add_pick(p, id, NS__SPAWN, l, e, ns__audience(w, e, p->conn, l));
+                if (spawn_due(l, p->now, w->cfg.spawn_resend_ticks))
+                    add_pick(p, id, NS__SPAWN, l, e, ns__audience(w, e, p->conn, l));
             } else {
                 consider_update(p, id, e, l);
             }

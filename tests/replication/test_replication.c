@@ -139,6 +139,45 @@ START_TEST(spawn_and_despawn_resent_until_acked)
 }
 END_TEST
 
+/* With spawn_resend_ticks, an unacked spawn goes out every that many ticks instead of in every
+ * packet; the client still gets the entity, at the state of the copy that reached it, and once
+ * the spawn is acked it is an update like any other. More than 64 is refused. */
+START_TEST(spawn_resend_ticks_spaces_the_copies_of_a_spawn)
+{
+    ns_status st = NS_OK;
+    ns_world_config bad = {.schema = &rt_schema, .max_entities = 8, .max_connections = 1, .spawn_resend_ticks = 65};
+    ck_assert_ptr_null(ns_world_create(&bad, &st));
+    ck_assert_int_eq(st, NS_ERR_ARGUMENT);
+
+    rh_game *g = start((ns_world_config){.spawn_resend_ticks = 4}, 1, (rh_impair){.loss = 1.0});
+    ns_entity_id e = spawn(g, body_health, 2);
+    char seen[13] = {0};
+    for (int t = 0; t < 12; t++) {
+        set_health(g, e, 10 + t, 12, 3);
+        rh_step(g);
+        seen[t] = (char)('0' + g->last[0].spawns);
+    }
+    ck_assert_str_eq(seen, "100010001000"); /* the first copy, then one every 4 ticks */
+    ck_assert(!ns_replica_has(g->replica[0], e));
+    g->down[0].impair.loss = g->up[0].impair.loss = 0;
+    set_health(g, e, 99, 12, 3);
+    int copies = 0;
+    for (int t = 0; t < 4; t++) {
+        rh_step(g);
+        copies += (int)g->last[0].spawns;
+    }
+    ck_assert_int_eq(copies, 1); /* the next copy is due within 4 ticks, and arrives */
+    ck_assert(ns_replica_has(g->replica[0], e));
+    ck_assert_int_eq(health(g, 0, e)->hp, 99);
+    set_health(g, e, 42, 12, 3);
+    steps(g, 2);
+    ck_assert_uint_eq(g->last[0].spawns, 0); /* acked: updates from here on */
+    ck_assert_int_eq(health(g, 0, e)->hp, 42);
+    assert_consistent(g);
+    stop(g);
+}
+END_TEST
+
 /* A despawned entity's storage is freed reorder_window ticks after the last copy of its despawn
  * arrives (docs/replication.md section 12), including one whose despawn kept being resent (and
  * so renewed) while the client's acks were lost, ahead of the others in the replica's queue. */
@@ -759,6 +798,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, spawn_update_despawn_reach_the_client);
     tcase_add_test(tc, spawn_and_despawn_resent_until_acked);
+    tcase_add_test(tc, spawn_resend_ticks_spaces_the_copies_of_a_spawn);
     tcase_add_test(tc, despawned_entities_are_freed_after_the_reorder_window);
     tcase_add_test(tc, links_follow_the_ids_in_use);
     tcase_add_test(tc, ids_not_in_use_cost_little_memory);

@@ -72,6 +72,9 @@ typedef struct ns_world_config {
     uint32_t packet_format;         /* 0 or 1: the snapshot packet of format 1; NS_PACKET_FORMAT_2
                                        or NS_PACKET_FORMAT_3: the compact ones (docs/replication.md
                                        section 2), which the handshake tells the replica to read */
+    uint32_t spawn_resend_ticks;    /* ticks between the copies of a spawn not yet acked, at most
+                                       64; 0 or 1: one in every packet until the ack (docs/
+                                       replication.md section 6, "Spawns on a long round trip") */
 } ns_world_config;
 
 #define NS_PACKET_FORMAT_1 1u        /* the snapshot packet format every version reads */
