@@ -300,7 +300,8 @@ int main(int argc, char **argv)
     printf("bench_build: %d components x %d fields, compiled with %s\n", n, FIELDS, NS_CC);
     printf("  generated C per component      %8.1f KB .c + %.1f KB .h  (target: under 8 KB in all)\n",
            (double)c_bytes / n / 1024.0, (double)h_bytes / n / 1024.0);
-    /* Each level twice: as built by default (codec primitives forced inline), then with
+    /* Each level twice: as built by default (codec primitives forced inline at -O2; at -O0
+     * they are called, netschema/platform.h), then with
      * NS_CODEC_AUTO_INLINE, which leaves inlining to the compiler (netschema/bits.h). The first
      * define is a placeholder that no header reads, so both command lines have the same shape.
      * Then the table mode (--codec table, docs/generated-api.md "Table mode"): the same schema

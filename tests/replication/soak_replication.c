@@ -135,8 +135,8 @@ START_TEST(soak_replication)
                                         64 * (64 + (ENTITIES + 16) * 2 * sizeof(uint32_t)));
     fprintf(stderr, "soak (format %u, spawn copies every %u ticks): %llu spawns, %llu despawns, %.1f%% framing, world %zu B,"
                     " replica peak %zu B\n",
-            format, spawn_resend ? spawn_resend : 1, (unsigned long long)spawns, (unsigned long long)despawns, 100.0 * (double)framing / (double)bits, world_peak,
-            replica_peak);
+            format, spawn_resend ? spawn_resend : 1, (unsigned long long)spawns, (unsigned long long)despawns,
+            100.0 * (double)framing / (double)bits, world_peak, replica_peak);
     rh_stop(g);
     free(g);
 }
