@@ -10,7 +10,7 @@
  *
  *   arena [--clients N] [--ticks N] [--budget BYTES] [--seed N]
  *         [--loss P] [--reorder P] [--duplicate P] [--latency TICKS] [--jitter TICKS]
- *         [--dump N] [--profile] [--format 1|2|3] [--spawn-resend K]
+ *         [--dump N] [--profile] [--format 1|2|3] [--spawn-resend K] [--short-tick-bits B]
  *
  * --dump N prints client 0's first N snapshot packets field by field with their bits
  * (ns_dump_repl_packet); --profile prints the server's per-field bandwidth profile at exit
@@ -18,7 +18,8 @@
  * a build configured with -DNETSCHEMA_PROFILE=ON. --format picks the snapshot packet format
  * (docs/replication.md section 2): 3, the most compact, by default; 2, its predecessor; 1, the
  * original. --spawn-resend K sends an unacked spawn's copies K ticks apart instead of in every
- * packet (ns_world_config.spawn_resend_ticks; 0, the default: every packet). */
+ * packet (ns_world_config.spawn_resend_ticks; 0, the default: every packet). --short-tick-bits B
+ * sets ns_world_config.short_tick_bits (0, the default: derived from the reorder window). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,7 @@ static const option_spec SPECS[] = {
     {"--latency", 0, 30, offsetof(options, impair.latency)},
     {"--jitter", 0, 8, offsetof(options, impair.jitter)},
     {"--spawn-resend", 0, 64, offsetof(options, spawn_resend)},
+    {"--short-tick-bits", 0, 16, offsetof(options, short_tick_bits)},
     {"--dump", 0, 1000000, offsetof(options, dump)},
     {"--format", NS_PACKET_FORMAT_1, NS_PACKET_FORMAT_3, offsetof(options, format)},
 };
@@ -77,6 +79,10 @@ static bool parse(int argc, char **argv, options *o)
         if (!spec || v < spec->min || v > spec->max) return false;
         *(unsigned *)((char *)o + spec->offset) = (unsigned)v;
     }
+    if (o->short_tick_bits != 0 && o->short_tick_bits < 6) { /* the default reorder window's 6 at least */
+        fprintf(stderr, "arena: --short-tick-bits %u is too few: 0 (derived, 6) or 6..16\n", o->short_tick_bits);
+        return false;
+    }
     if (o->ticks < 2 * quiet_ticks(&o->impair)) {
         fprintf(stderr, "arena: --ticks %u is too short for this link: at least %u, twice its honest end\n", o->ticks,
                 2 * quiet_ticks(&o->impair));
@@ -90,7 +96,8 @@ static void usage(void)
     fprintf(stderr, "usage: arena [--clients 1..%d] [--npcs 0..%d] [--ticks %d..] [--budget %d..%d] [--seed N]\n"
                     "             [--loss 0..99] [--reorder 0..100] [--duplicate 0..100] [--latency 0..30]"
                     " [--jitter 0..8]\n"
-                    "             [--dump N] [--profile] [--format 1..3] [--spawn-resend 0..64]\n",
+                    "             [--dump N] [--profile] [--format 1..3] [--spawn-resend 0..64]"
+                    " [--short-tick-bits 0..16]\n",
             GAME_MAX_CLIENTS, GAME_MAX_NPCS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
 }
 

@@ -369,7 +369,8 @@ ns_status ns_dump_repl_packet(FILE *out, const ns_schema *schema, const ns_repli
     ns__dense_model_init(&dense);
     size_t start = ns_reader_bits(in);
     const bool format2 = replica && replica->lists;
-    const unsigned tick_bits = format2 ? ns__tick_bits(replica->cfg.reorder_window) : 16u;
+    const unsigned tick_bits =
+        format2 ? ns__short_tick_bits(replica->cfg.reorder_window, replica->cfg.short_tick_bits) : 16u;
     uint32_t short_tick = ns_read_bits(in, 1), tick = ns_read_bits(in, short_tick ? tick_bits : 32);
     const bool format3 = format2 && replica->format3;
     walk k = {.out = out, .schema = schema, .replica = replica, .in = in, .defaults = &defaults, .tick = tick,

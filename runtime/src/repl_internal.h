@@ -400,6 +400,20 @@ static inline unsigned ns__tick_bits(uint32_t reorder_window)
     return k;
 }
 
+/* The short tick's bits: `set` (a config's short_tick_bits) when not 0, else ns__tick_bits.
+ * More bits than needed widen the span, so that only a datagram delayed by half of it or more
+ * can resolve to a newer tick than its own. */
+static inline unsigned ns__short_tick_bits(uint32_t reorder_window, uint32_t set)
+{
+    return set ? (unsigned)set : ns__tick_bits(reorder_window);
+}
+
+/* A short_tick_bits a config may hold: 0, or from the derived bits up to 16. */
+static inline bool ns__short_tick_bits_ok(uint32_t reorder_window, uint32_t set)
+{
+    return set == 0 || (set >= ns__tick_bits(reorder_window) && set <= 16u);
+}
+
 /* Resolves low k bits of a tick against the newest applied tick (see ns__tick_bits). */
 static inline uint32_t ns__resolve_tick(uint32_t low, unsigned k, uint32_t newest)
 {

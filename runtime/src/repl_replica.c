@@ -22,7 +22,8 @@ static ns_replica *fail(ns_replica *r, ns_status *status, ns_status s)
 ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
 {
     if (!cfg || !cfg->schema || cfg->max_entities == 0 || cfg->max_entities > (1u << 24) || cfg->history_depth < 2 ||
-        cfg->reorder_window == 0 || cfg->history_depth + cfg->reorder_window > NS_HISTORY_MAX_DEPTH)
+        cfg->reorder_window == 0 || cfg->history_depth + cfg->reorder_window > NS_HISTORY_MAX_DEPTH ||
+        !ns__short_tick_bits_ok(cfg->reorder_window, cfg->short_tick_bits))
         return fail(NULL, status, NS_ERR_ARGUMENT);
     ns_replica *r = calloc(1, sizeof *r);
     if (!r) return fail(NULL, status, NS_ERR_NOMEM);
@@ -93,13 +94,13 @@ ns_status ns_replica_set_hooks(ns_replica *r, uint32_t type, const void *hooks, 
     return NS_OK;
 }
 
-/* States kept per entity: history_depth + reorder_window; format 3 rounds it up to a power of
- * two, because its derived baselines rely on the ring holding every tick of that window, and
- * t % depth of another length jumps at the 32-bit wrap (repl_ladder.c). */
+/* States kept per entity: history_depth + reorder_window, rounded up to a power of two. The ring
+ * keeps tick t in slot t % depth, which for another length jumps where the 32-bit tick wraps:
+ * the states of the ticks before the wrap would be overwritten early, and the packets coded
+ * against them refused (every format), or a format-3 ladder derived wrongly (repl_ladder.c). */
 static uint32_t ring_depth(const ns_replica *r)
 {
-    const uint32_t n = r->cfg.history_depth + r->cfg.reorder_window;
-    return r->format3 ? ns__idlist_slots(n) : n;
+    return ns__idlist_slots(r->cfg.history_depth + r->cfg.reorder_window);
 }
 
 /* ---- phase 1: decode and check ---- */
@@ -590,7 +591,7 @@ static void collect(ns_replica *r)
 static ns_status read_header(ns_replica *r, ns_reader *in, uint32_t *tick, bool *sizes, bool *dense, uint32_t counts[3])
 {
     const bool format2 = r->lists != NULL;
-    const unsigned k = format2 ? ns__tick_bits(r->cfg.reorder_window) : 16u;
+    const unsigned k = format2 ? ns__short_tick_bits(r->cfg.reorder_window, r->cfg.short_tick_bits) : 16u;
     uint32_t short_tick = ns_read_bits(in, 1);
     *tick = ns_read_bits(in, short_tick ? k : 32);
     r->steady = format2 && ns_read_bits(in, 1);

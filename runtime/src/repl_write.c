@@ -661,7 +661,7 @@ static void note_reference(ns__pass *p, const ns__group2 *g)
 
 void ns__write_short_tick(const ns__pass *p, ns_writer *out)
 {
-    const unsigned k = ns__tick_bits(p->w->cfg.reorder_window);
+    const unsigned k = ns__short_tick_bits(p->w->cfg.reorder_window, p->w->cfg.short_tick_bits);
     bool short_tick = p->c->acked.mask && p->now - p->c->acked.newest < (1u << (k - 1));
     ns_write_bits(out, short_tick, 1);
     ns_write_bits(out, short_tick ? p->now & ((1u << k) - 1u) : p->now, short_tick ? k : 32);

@@ -5,8 +5,9 @@
  * the replica applies its real packets. The second input byte also says whether the world
  * writes entity sizes (bit 0) and which packet format it writes (bit 1: format 2, the compact
  * one, whose groups may name their ids and baselines by reference to earlier packets; bits 1
- * and 2: format 3, whose updates derive their baselines from one ladder of ticks). Invariants: the reader never reads past the packet (ASan); a
- * refused packet leaves the replica exactly as it was; an accepted one leaves it usable (the
+ * and 2: format 3, whose updates derive their baselines from one ladder of ticks; bit 3: short
+ * ticks of 12 bits, short_tick_bits). Invariants: the reader never reads past the packet (ASan);
+ * a refused packet leaves the replica exactly as it was; an accepted one leaves it usable (the
  * next real packet still reads). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +80,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2) return 0;
     ns_world_config cfg = {.schema = &rt_schema, .max_entities = ENTITIES, .max_connections = 2, .entity_sizes = data[1] & 1,
                            .packet_format = !(data[1] & 2) ? NS_PACKET_FORMAT_1
-                                            : data[1] & 4 ? NS_PACKET_FORMAT_3 : NS_PACKET_FORMAT_2};
+                                            : data[1] & 4 ? NS_PACKET_FORMAT_3 : NS_PACKET_FORMAT_2,
+                           .short_tick_bits = data[1] & 8 ? 12u : 0u};
     ns_world *w = ns_world_create(&cfg, NULL);
     uint32_t conn;
     ns_world_connect(w, &conn);

@@ -111,6 +111,47 @@ START_TEST(handshake_carries_the_packet_format)
 }
 END_TEST
 
+/* short_tick_bits travels in bits 1-5 of the flags byte (0, the derived width, writes the
+ * handshake as before); a width below the derived one (6 for the default reorder window) or
+ * above 16 is refused by the world, the replica and the handshake's reader. */
+START_TEST(handshake_carries_the_short_tick_bits)
+{
+    uint8_t buf[32];
+    ns_writer w;
+    ns_reader r;
+    ns_handshake back;
+    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_3, .short_tick_bits = 12}, 1, (rh_impair){0}, 1);
+    ns_writer_init(&w, buf, sizeof buf);
+    ns_handshake h = ns_world_handshake(g->world, g->conn[0]);
+    ns_handshake_write(&w, &h);
+    ck_assert_uint_eq(ns_writer_flush(&w), 24);
+    ck_assert_uint_eq(buf[7], 12u << 1);
+    ns_reader_init(&r, buf, 24);
+    ck_assert_int_eq(ns_handshake_read(&r, &back), NS_OK);
+    ns_replica_config rc = {0};
+    ck_assert_int_eq(ns_handshake_accept(&back, &rt_schema, &rc, NULL, 0), NS_OK);
+    ck_assert_uint_eq(rc.short_tick_bits, 12);
+    stop(g);
+    const uint8_t refused[] = {5u << 1, 17u << 1, 31u << 1};
+    for (size_t i = 0; i < sizeof refused; i++) {
+        buf[7] = refused[i];
+        ns_reader_init(&r, buf, 24);
+        ck_assert_int_eq(ns_handshake_read(&r, &back), NS_ERR_MALFORMED);
+    }
+    ns_status st;
+    for (uint32_t bits = 5; bits <= 17; bits += 12) {
+        ns_world_config bad = {.schema = &rt_schema, .max_entities = 4, .max_connections = 1,
+                               .packet_format = NS_PACKET_FORMAT_3, .short_tick_bits = bits};
+        ck_assert_ptr_null(ns_world_create(&bad, &st));
+        ck_assert_int_eq(st, NS_ERR_ARGUMENT);
+        ns_replica_config rbad = {.schema = &rt_schema, .max_entities = 4, .history_depth = 32, .reorder_window = 16,
+                                  .packet_format = NS_PACKET_FORMAT_3, .short_tick_bits = bits};
+        ck_assert_ptr_null(ns_replica_create(&rbad, &st));
+        ck_assert_int_eq(st, NS_ERR_ARGUMENT);
+    }
+}
+END_TEST
+
 /* packet_format 0 and 1 write the same bytes: the default is format 1. */
 START_TEST(format_0_and_1_write_the_same_bytes)
 {
@@ -213,6 +254,17 @@ START_TEST(format_3_across_the_tick_wrap_with_an_odd_history_depth)
 }
 END_TEST
 
+/* Every format across the 32-bit tick's wrap with the default depth and window (32 + 16 = 48
+ * states a replica keeps): the replica's ring is rounded up to 64, since in a ring of 48 the
+ * states of the ticks before the wrap were overwritten early and the packets coded against
+ * them refused (formats 1 and 2: dozens of refusals over the first 20 ticks after the wrap). */
+START_TEST(every_format_across_the_tick_wrap)
+{
+    run_scene_with((ns_world_config){.packet_format = NS_PACKET_FORMAT_1 + (uint32_t)_i}, 0xffffffffu - 400,
+                   impairments[4], 500 + (uint64_t)_i);
+}
+END_TEST
+
 /* ---- the short tick ---- */
 
 /* A packet held back while reorder_window newer ones apply is still read as its own tick (and
@@ -288,6 +340,63 @@ START_TEST(a_long_silence_sends_the_full_tick)
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
     ck_assert_float_eq_tol(((const rt_Body *)ns_replica_value(g->replica[0], e, RT_BODY_ID))->pos.x, -5.0f, 0.006f);
     stop(g);
+}
+END_TEST
+
+/* A packet held back until its own tick's successor 64 ticks later is due, and that packet
+ * lost: the short tick's 6 low bits then name the missing tick, and the replica reads the old
+ * packet as it, decoding its records against the wrong baselines (docs/replication.md section 2,
+ * "Very late datagrams": the limit this test pins). With short_tick_bits 12 the same packet is
+ * refused as stale and the client keeps the server's state; one held back 40 ticks too. */
+START_TEST(a_datagram_later_than_half_the_short_span)
+{
+    const bool wide = _i >= 1;
+    const uint32_t late_by = _i == 2 ? 40u : 64u;
+    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_3, .short_tick_bits = wide ? 12u : 0u},
+                       1, (rh_impair){0}, 3);
+    g->tick = 1000;
+    ns_entity_id e = spawn(g, body_health, 2);
+    uint8_t pkt[RH_MAX_PACKET], held[RH_MAX_PACKET];
+    for (int t = 0; t < 10; t++) {
+        set_body(g, e, (float)t, 0);
+        deliver(g, pkt, sizeof pkt);
+    }
+    set_body(g, e, 300, 0);
+    const size_t held_len = tick_and_write(g, held, sizeof held);
+    const uint32_t held_tick = g->tick;
+    ck_assert_uint_eq(held[0] & 1u, 1); /* short */
+    for (uint32_t t = 0; t < late_by - 1; t++) {
+        set_body(g, e, 10 + (float)t, 0);
+        deliver(g, pkt, sizeof pkt);
+    }
+    set_body(g, e, 80, 0);
+    (void)tick_and_write(g, pkt, sizeof pkt); /* lost */
+    const uint32_t newest = ns_replica_newest(g->replica[0]);
+    ns_status st = ns_replica_read_packet(g->replica[0], held, held_len);
+    if (!wide) { /* the limit: read as the lost tick, its state not the server's */
+        ck_assert_int_eq(st, NS_OK);
+        ck_assert_uint_eq(ns_replica_newest(g->replica[0]), held_tick + 64);
+        const rt_Body *b = ns_replica_value(g->replica[0], e, RT_BODY_ID);
+        ck_assert(b->pos.x > 80.5f || b->pos.x < 79.5f);
+        stop(g);
+        return;
+    }
+    ck_assert_int_eq(st, NS_ERR_STALE);
+    ck_assert_uint_eq(ns_replica_newest(g->replica[0]), newest);
+    ack(g, 0);
+    for (int t = 0; t < 3; t++) deliver(g, pkt, sizeof pkt);
+    const rt_Body *b = ns_replica_value(g->replica[0], e, RT_BODY_ID);
+    ck_assert_float_eq_tol(b->pos.x, 80.0f, 0.006f);
+    stop(g);
+}
+END_TEST
+
+/* Wider short ticks round-trip the impaired scene: format 2 with 9 bits, format 3 with 16
+ * across the 32-bit wrap. */
+START_TEST(round_trips_with_wider_short_ticks)
+{
+    ns_world_config cfg = {.packet_format = NS_PACKET_FORMAT_2 + (uint32_t)_i, .short_tick_bits = _i ? 16u : 9u};
+    run_scene_with(cfg, _i ? 0xffffffffu - 400 : 0, impairments[4], 400 + (uint64_t)_i);
 }
 END_TEST
 
@@ -569,8 +678,12 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, round_trips_under_loss_reorder_and_duplication, 0,
                         (int)(sizeof impairments / sizeof impairments[0]));
     tcase_add_loop_test(tc, format_3_across_the_tick_wrap_with_an_odd_history_depth, 0, 2);
+    tcase_add_loop_test(tc, every_format_across_the_tick_wrap, 0, 3);
     tcase_add_loop_test(tc, a_late_packet_reads_its_own_tick, 0, 4);
     tcase_add_loop_test(tc, a_long_silence_sends_the_full_tick, 0, 2);
+    tcase_add_test(tc, handshake_carries_the_short_tick_bits);
+    tcase_add_loop_test(tc, a_datagram_later_than_half_the_short_span, 0, 3);
+    tcase_add_loop_test(tc, round_trips_with_wider_short_ticks, 0, 2);
     tcase_add_test(tc, an_empty_first_packet_has_these_bytes);
     tcase_add_loop_test(tc, a_steady_packet_has_these_bytes, 0, 2);
     tcase_add_test(tc, a_steady_gap_out_of_range_is_refused_by_both);

@@ -22,9 +22,10 @@
  * Memory: the server holds at most NS_REPL_ID_BYTES per id, (history_depth + 1) states per
  * spawned entity, and NS_REPL_LINK_BYTES per id in use per connection. The replica holds at most
  * NS_REPL_REPLICA_ID_BYTES per id and, per spawned entity, (history_depth + reorder_window) states
- * and its live values. See docs/replication.md "Memory". Neither side allocates while reading or
- * writing a packet, except the replica when an entity spawns; a replica out of memory refuses the
- * packet (NS_ERR_NOMEM) and changes nothing. Not thread-safe: one thread per world or replica. */
+ * rounded up to a power of two (64 by default) and its live values. See docs/replication.md
+ * "Memory". Neither side allocates while reading or writing a packet, except the replica when an
+ * entity spawns; a replica out of memory refuses the packet (NS_ERR_NOMEM) and changes nothing.
+ * Not thread-safe: one thread per world or replica. */
 #ifndef NETSCHEMA_REPLICATION_H
 #define NETSCHEMA_REPLICATION_H
 
@@ -75,6 +76,12 @@ typedef struct ns_world_config {
     uint32_t spawn_resend_ticks;    /* ticks between the copies of a spawn not yet acked, at most
                                        64; 0 or 1: one in every packet until the ack (docs/
                                        replication.md section 6, "Spawns on a long round trip") */
+    uint32_t short_tick_bits;       /* formats 2 and 3: the low bits of the tick a packet carries
+                                       when the client acked recently: 0, the fewest that cover
+                                       twice reorder_window (6 by default), or more, up to 16. A
+                                       datagram delayed by 2^(bits - 1) ticks or more may be read
+                                       as a newer tick (docs/replication.md section 2, "Very late
+                                       datagrams") */
 } ns_world_config;
 
 #define NS_PACKET_FORMAT_1 1u        /* the snapshot packet format every version reads */
@@ -295,6 +302,7 @@ typedef struct ns_replica_config {
     ns_resolve_fn on_resolve;       /* may be NULL */
     uint32_t packet_format;         /* the server's (see ns_handshake): 0 or 1, NS_PACKET_FORMAT_2 or 3 */
     bool     entity_sizes;          /* formats 2, 3: the server's entity_sizes (format 1 packets say it) */
+    uint32_t short_tick_bits;       /* formats 2, 3: the server's short_tick_bits */
 } ns_replica_config;
 
 ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status);
@@ -372,6 +380,7 @@ typedef struct ns_handshake {
     uint32_t conn;                  /* the client's connection number on the server */
     uint32_t packet_format;         /* 0 or 1: format 1; NS_PACKET_FORMAT_2 or NS_PACKET_FORMAT_3 */
     bool     entity_sizes;          /* formats 2 and 3: records carry their sizes */
+    uint32_t short_tick_bits;       /* formats 2 and 3: the world's short_tick_bits (0: derived) */
 } ns_handshake;
 
 /* The handshake a world sends to connection `conn`. */
@@ -384,7 +393,7 @@ ns_status ns_handshake_read(ns_reader *r, ns_handshake *h);
 
 /* NS_OK if h was made for `schema`; else NS_ERR_MISMATCH with a message naming both hashes in
  * msg (if not NULL). On NS_OK, fills cfg's schema, max_entities, history_depth, reorder_window,
- * packet_format and entity_sizes (callbacks are left as they are). */
+ * packet_format, entity_sizes and short_tick_bits (callbacks are left as they are). */
 ns_status ns_handshake_accept(const ns_handshake *h, const ns_schema *schema, ns_replica_config *cfg, char *msg,
                               size_t msg_size);
 
