@@ -10,7 +10,7 @@
  *
  *   arena [--clients N] [--ticks N] [--budget BYTES] [--seed N]
  *         [--loss P] [--reorder P] [--duplicate P] [--latency TICKS] [--jitter TICKS]
- *         [--dump N] [--profile] [--format 1|2|3] [--spawn-resend K] [--short-tick-bits B]
+ *         [--dump N] [--profile] [--format 1|2|3] [--spawn-resend K|auto] [--short-tick-bits B]
  *
  * --dump N prints client 0's first N snapshot packets field by field with their bits
  * (ns_dump_repl_packet); --profile prints the server's per-field bandwidth profile at exit
@@ -18,7 +18,8 @@
  * a build configured with -DNETSCHEMA_PROFILE=ON. --format picks the snapshot packet format
  * (docs/replication.md section 2): 3, the most compact, by default; 2, its predecessor; 1, the
  * original. --spawn-resend K sends an unacked spawn's copies K ticks apart instead of in every
- * packet (ns_world_config.spawn_resend_ticks; 0, the default: every packet). --short-tick-bits B
+ * packet (ns_world_config.spawn_resend_ticks; 0, the default: every packet; auto: a quarter of
+ * each connection's round trip, NS_SPAWN_RESEND_AUTO). --short-tick-bits B
  * sets ns_world_config.short_tick_bits (0, the default: derived from the reorder window). */
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,6 +67,10 @@ static bool parse(int argc, char **argv, options *o)
             continue;
         }
         if (i + 1 == argc) return false;
+        if (!strcmp(argv[i], "--spawn-resend") && !strcmp(argv[i + 1], "auto")) {
+            o->spawn_resend = NS_SPAWN_RESEND_AUTO;
+            continue;
+        }
         char *end;
         unsigned long v = strtoul(argv[i + 1], &end, 10);
         if (*end || end == argv[i + 1]) return false;
@@ -96,7 +101,7 @@ static void usage(void)
     fprintf(stderr, "usage: arena [--clients 1..%d] [--npcs 0..%d] [--ticks %d..] [--budget %d..%d] [--seed N]\n"
                     "             [--loss 0..99] [--reorder 0..100] [--duplicate 0..100] [--latency 0..30]"
                     " [--jitter 0..8]\n"
-                    "             [--dump N] [--profile] [--format 1..3] [--spawn-resend 0..64]"
+                    "             [--dump N] [--profile] [--format 1..3] [--spawn-resend 0..64|auto]"
                     " [--short-tick-bits 0..16]\n",
             GAME_MAX_CLIENTS, GAME_MAX_NPCS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
 }

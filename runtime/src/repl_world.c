@@ -12,7 +12,8 @@ static bool bad_config(const ns_world_config *c)
     return !c->schema || c->max_entities == 0 || c->max_entities > (1u << 24) || c->max_connections == 0 ||
            c->max_connections > 256 || c->history_depth < 2 || c->reorder_window == 0 ||
            c->history_depth + c->reorder_window > NS_HISTORY_MAX_DEPTH || c->tick_rate == 0 || c->budget < 16 ||
-           c->packet_format > NS_PACKET_FORMAT_3 || c->spawn_resend_ticks > 64 ||
+           c->packet_format > NS_PACKET_FORMAT_3 ||
+           (c->spawn_resend_ticks > 64 && c->spawn_resend_ticks != NS_SPAWN_RESEND_AUTO) ||
            !ns__short_tick_bits_ok(c->reorder_window, c->short_tick_bits);
 }
 
@@ -417,6 +418,16 @@ bool ns_relevant_by_distance(const ns_world *w, uint32_t conn, ns_entity_id id, 
 
 /* ---- acks ---- */
 
+/* Folds one round-trip sample (ticks) into the connection's smoothed round trip: the first
+ * sample as it is, then 1/8 of each. Samples are capped, so that a long silence cannot
+ * overflow rtt8. */
+static void time_round_trip(ns__conn *c, uint32_t sample)
+{
+    if (sample > 4096) sample = 4096;
+    c->rtt8 = c->timed ? c->rtt8 - c->rtt8 / 8u + sample : sample * 8u;
+    c->timed = true;
+}
+
 ns_status ns_world_read_ack(ns_world *w, uint32_t conn, ns_reader *r)
 {
     if (conn >= w->cfg.max_connections || !w->conn[conn].used) return NS_ERR_ARGUMENT;
@@ -432,9 +443,17 @@ ns_status ns_world_read_ack(ns_world *w, uint32_t conn, ns_reader *r)
         if (!c->wrote || ns__newer(newest, c->last)) return ns_reader_fail(r, NS_ERR_RANGE), NS_ERR_RANGE;
     }
     if (ns_reader_failed(r)) return ns_reader_status(r);
+    if (has && (!c->acked.mask || ns__newer(newest, c->acked.newest)) && !ns__newer(newest, w->tick))
+        time_round_trip(c, w->tick - newest);
     for (uint32_t i = 0; has && i < 64; i++)
         if (mask >> i & 1u) ns_tickset_add(&c->acked, newest - i);
     return NS_OK;
+}
+
+uint32_t ns_world_round_trip(const ns_world *w, uint32_t conn)
+{
+    if (conn >= w->cfg.max_connections || !w->conn[conn].used) return 0;
+    return (w->conn[conn].rtt8 + 4u) / 8u;
 }
 
 /* ---- inspection ---- */

@@ -69,6 +69,17 @@ static bool spawn_due(const ns__link *l, uint32_t now, uint32_t every)
     return !l->event.mask || now - l->event.newest >= every;
 }
 
+/* The ticks between copies of an unacked spawn to connection c: the config's, or with
+ * NS_SPAWN_RESEND_AUTO a quarter of its round trip, 1..16. A copy lost then costs the client at
+ * most a quarter of a round trip more than a copy in every packet would, and a spawn goes about
+ * four times per round trip instead of once per tick (docs/replication.md section 6). */
+static uint32_t spawn_every(const ns_world *w, const ns__conn *c)
+{
+    if (w->cfg.spawn_resend_ticks != NS_SPAWN_RESEND_AUTO) return w->cfg.spawn_resend_ticks;
+    const uint32_t k = (c->rtt8 + 16u) / 32u; /* round trip / 4, rounded */
+    return k < 1u ? 1u : k > 16u ? 16u : k;
+}
+
 static bool wanted(const ns__pass *p, ns_entity_id id, const ns__entity *e)
 {
     if (e->state != NS__ALIVE || !e->hist.held || e->recorded != p->now) return false;
@@ -157,7 +168,7 @@ static void scan(ns__pass *p)
                 begin_despawn(l);
                 add_pick(p, id, NS__DESPAWN, l, e, ns__audience(w, e, p->conn, l));
             } else if (l->state == NS__SPAWNING) {
-                if (spawn_due(l, p->now, w->cfg.spawn_resend_ticks))
+                if (spawn_due(l, p->now, spawn_every(w, p->c)))
                     add_pick(p, id, NS__SPAWN, l, e, ns__audience(w, e, p->conn, l));
             } else {
                 consider_update(p, id, e, l);

@@ -178,6 +178,45 @@ START_TEST(spawn_resend_ticks_spaces_the_copies_of_a_spawn)
 }
 END_TEST
 
+/* NS_SPAWN_RESEND_AUTO spaces the copies of an unacked spawn by a quarter of the connection's
+ * round trip, which ns_world_round_trip measures from the acks: 0 before the first one, then
+ * 2 x 6 ticks of latency plus the tick the ack waits for the next read. */
+START_TEST(spawn_resend_auto_follows_the_round_trip)
+{
+    rh_game *g = start((ns_world_config){.spawn_resend_ticks = NS_SPAWN_RESEND_AUTO}, 1, (rh_impair){.latency = 6});
+    ck_assert_uint_eq(ns_world_round_trip(g->world, g->conn[0]), 0);
+    ck_assert_uint_eq(ns_world_round_trip(g->world, 7), 0); /* not a connection */
+    ns_entity_id a = spawn(g, body_health, 2);
+    for (int t = 0; t < 60; t++) {
+        set_health(g, a, t, 12, 3);
+        rh_step(g);
+    }
+    const uint32_t rtt = ns_world_round_trip(g->world, g->conn[0]);
+    ck_assert_uint_ge(rtt, 12);
+    ck_assert_uint_le(rtt, 13);
+    g->down[0].impair.loss = 1.0;
+    ns_entity_id e = spawn(g, body_health, 2);
+    char seen[13] = {0};
+    for (int t = 0; t < 12; t++) {
+        set_health(g, e, 10 + t, 12, 3);
+        rh_step(g);
+        seen[t] = (char)('0' + g->last[0].spawns);
+    }
+    ck_assert_str_eq(seen, "100100100100"); /* a copy every (12 or 13) / 4 = 3 ticks */
+    g->down[0].impair.loss = 0;
+    steps(g, 3 + 2 * 6 + 2);
+    ck_assert(ns_replica_has(g->replica[0], e));
+    ck_assert_uint_eq(g->last[0].spawns, 0); /* acked */
+    assert_consistent(g);
+    stop(g);
+    ns_status st = NS_OK;
+    ns_world_config bad = {.schema = &rt_schema, .max_entities = 8, .max_connections = 1,
+                           .spawn_resend_ticks = NS_SPAWN_RESEND_AUTO - 1};
+    ck_assert_ptr_null(ns_world_create(&bad, &st));
+    ck_assert_int_eq(st, NS_ERR_ARGUMENT);
+}
+END_TEST
+
 /* A despawned entity's storage is freed reorder_window ticks after the last copy of its despawn
  * arrives (docs/replication.md section 12), including one whose despawn kept being resent (and
  * so renewed) while the client's acks were lost, ahead of the others in the replica's queue. */
@@ -799,6 +838,7 @@ static Suite *suite(void)
     tcase_add_test(tc, spawn_update_despawn_reach_the_client);
     tcase_add_test(tc, spawn_and_despawn_resent_until_acked);
     tcase_add_test(tc, spawn_resend_ticks_spaces_the_copies_of_a_spawn);
+    tcase_add_test(tc, spawn_resend_auto_follows_the_round_trip);
     tcase_add_test(tc, despawned_entities_are_freed_after_the_reorder_window);
     tcase_add_test(tc, links_follow_the_ids_in_use);
     tcase_add_test(tc, ids_not_in_use_cost_little_memory);

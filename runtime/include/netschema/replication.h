@@ -47,6 +47,8 @@ extern "C" {
 #define NS_REPL_DEFAULT_BUDGET 1200u /* bytes per snapshot packet */
 #define NS_REPL_DEFAULT_DEPTH  32u   /* server history, ticks per entity */
 #define NS_REPL_DEFAULT_REORDER 16u  /* ticks a late packet may trail the newest one */
+#define NS_SPAWN_RESEND_AUTO   UINT32_MAX /* spawn_resend_ticks: a quarter of the connection's
+                                        measured round trip, 1..16 ticks (ns_world_round_trip) */
 #define NS_REPL_LINK_BYTES     48u   /* server memory per entity per connection (upper bound) */
 #define NS_REPL_ID_BYTES       96u   /* server memory per id of max_entities, in use or not (upper
                                         bound; 88 on x86-64) */
@@ -74,8 +76,10 @@ typedef struct ns_world_config {
                                        or NS_PACKET_FORMAT_3: the compact ones (docs/replication.md
                                        section 2), which the handshake tells the replica to read */
     uint32_t spawn_resend_ticks;    /* ticks between the copies of a spawn not yet acked, at most
-                                       64; 0 or 1: one in every packet until the ack (docs/
-                                       replication.md section 6, "Spawns on a long round trip") */
+                                       64; 0 or 1: one in every packet until the ack;
+                                       NS_SPAWN_RESEND_AUTO: per connection, from its round trip
+                                       (docs/replication.md section 6, "Spawns on a long round
+                                       trip") */
     uint32_t short_tick_bits;       /* formats 2 and 3: the low bits of the tick a packet carries
                                        when the client acked recently: 0, the fewest that cover
                                        twice reorder_window (6 by default), or more, up to 16. A
@@ -185,6 +189,11 @@ ns_status ns_world_write_packet(ns_world *w, uint32_t conn, void *buf, size_t ca
 
 /* Reads the acks a replica wrote (ns_replica_write_ack). A malformed ack changes nothing. */
 ns_status ns_world_read_ack(ns_world *w, uint32_t conn, ns_reader *r);
+
+/* Connection conn's round trip in ticks, smoothed: from each ack that names a newer packet, the
+ * world's tick when it is read less that packet's tick (1/8 of each new sample, as TCP's
+ * smoothed RTT); 0 before the first ack or for a connection not in use. */
+uint32_t ns_world_round_trip(const ns_world *w, uint32_t conn);
 
 /* Live entities, and the server's memory in bytes (for docs and tests). */
 uint32_t ns_world_count(const ns_world *w);
