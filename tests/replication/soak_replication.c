@@ -5,8 +5,10 @@
  * exactly what the server says it holds, at the newest state, and every despawn is acked.
  * Memory must stay bounded. The soak runs once per snapshot packet format: format 1, format 2
  * (docs/replication.md section 2), whose packets refer to earlier ones, and format 3, whose
- * updates derive their baselines from one ladder of ticks; and format 3 once more with
- * spawn_resend_ticks, whose unacked spawns go out every third tick instead of in every packet. */
+ * updates derive their baselines from one ladder of ticks; format 3 once more with
+ * spawn_resend_ticks, whose unacked spawns go out every third tick instead of in every packet;
+ * and format 3 with 12-bit short ticks and NS_SPAWN_RESEND_AUTO (copies a quarter of each
+ * connection's measured round trip apart). */
 #include <stdio.h>
 #include <string.h>
 
@@ -77,11 +79,12 @@ static void churn(rh_game *g, mover *m, uint64_t *rng)
 START_TEST(soak_replication)
 {
     rh_game *g = malloc(sizeof *g);
-    /* Runs 0-2: formats 1, 2 and 3; run 3: format 3 with a spawn's copies 3 ticks apart. */
+    /* Runs 0-2: formats 1, 2 and 3; run 3: format 3 with a spawn's copies 3 ticks apart; run 4:
+     * format 3, 12-bit short ticks, copies by the round trip. */
     const uint32_t format = _i < 3 ? NS_PACKET_FORMAT_1 + (uint32_t)_i : NS_PACKET_FORMAT_3;
-    const uint32_t spawn_resend = _i < 3 ? 0 : 3;
+    const uint32_t spawn_resend = _i < 3 ? 0 : _i == 3 ? 3 : NS_SPAWN_RESEND_AUTO;
     ns_world_config cfg = {.max_entities = ENTITIES, .max_connections = CLIENTS, .budget = 600, .packet_format = format,
-                           .spawn_resend_ticks = spawn_resend};
+                           .spawn_resend_ticks = spawn_resend, .short_tick_bits = _i == 4 ? 12u : 0u};
     rh_impair bad = {.loss = 0.2, .reorder = 0.2, .duplicate = 0.1, .latency = 2, .jitter = 3};
     rh_start(g, cfg, CLIENTS, bad, 2026);
     for (uint32_t c = 0; c < CLIENTS; c++) ns_world_set_relevancy(g->world, g->conn[c], ns_relevant_by_distance, &radius);
@@ -133,10 +136,12 @@ START_TEST(soak_replication)
     ck_assert_uint_le(world_peak, world_bound);
     ck_assert_uint_le(replica_peak, (size_t)ENTITIES * (1024 + blob * 64 + 128) + 65536 +
                                         64 * (64 + (ENTITIES + 16) * 2 * sizeof(uint32_t)));
-    fprintf(stderr, "soak (format %u, spawn copies every %u ticks): %llu spawns, %llu despawns, %.1f%% framing, world %zu B,"
+    char every[40] = "a quarter round trip apart"; /* NS_SPAWN_RESEND_AUTO */
+    if (spawn_resend != NS_SPAWN_RESEND_AUTO) snprintf(every, sizeof every, "every %u ticks", spawn_resend ? spawn_resend : 1);
+    fprintf(stderr, "soak (format %u, spawn copies %s): %llu spawns, %llu despawns, %.1f%% framing, world %zu B,"
                     " replica peak %zu B\n",
-            format, spawn_resend ? spawn_resend : 1, (unsigned long long)spawns, (unsigned long long)despawns,
-            100.0 * (double)framing / (double)bits, world_peak, replica_peak);
+            format, every, (unsigned long long)spawns, (unsigned long long)despawns, 100.0 * (double)framing / (double)bits,
+            world_peak, replica_peak);
     rh_stop(g);
     free(g);
 }
@@ -147,7 +152,7 @@ static Suite *suite(void)
     Suite *s = suite_create("soak");
     TCase *tc = tcase_create("replication");
     tcase_set_timeout(tc, 1200);
-    tcase_add_loop_test(tc, soak_replication, 0, 4); /* packet formats 1, 2 and 3; spawn_resend_ticks */
+    tcase_add_loop_test(tc, soak_replication, 0, 5); /* formats 1, 2 and 3; spawn_resend_ticks; wide ticks */
     suite_add_tcase(s, tc);
     return s;
 }
