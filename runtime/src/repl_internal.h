@@ -290,8 +290,7 @@ typedef struct ns__conn {
     bool            wrote;    /* a packet went out: last is valid */
     uint32_t        last;     /* tick of the newest packet written */
     ns_tickset      acked;    /* packets the client applied */
-    uint32_t        rtt8;     /* the smoothed round trip in ticks, times 8 (valid when timed) */
-    bool            timed;    /* rtt8 holds a sample */
+    uint32_t        rtt8;     /* the smoothed round trip in ticks, times 8 (0: none measured) */
     bool            custom;   /* the application's condition flag (NS_TO_CUSTOM) */
     ns_relevancy_fn relevant;
     void           *ctx;

@@ -419,13 +419,12 @@ bool ns_relevant_by_distance(const ns_world *w, uint32_t conn, ns_entity_id id, 
 /* ---- acks ---- */
 
 /* Folds one round-trip sample (ticks) into the connection's smoothed round trip: the first
- * sample as it is, then 1/8 of each. Samples are capped, so that a long silence cannot
- * overflow rtt8. */
+ * (or the first after samples of 0) as it is, then 1/8 of each. Samples are capped, so that a
+ * long silence cannot overflow rtt8. */
 static void time_round_trip(ns__conn *c, uint32_t sample)
 {
     if (sample > 4096) sample = 4096;
-    c->rtt8 = c->timed ? c->rtt8 - c->rtt8 / 8u + sample : sample * 8u;
-    c->timed = true;
+    c->rtt8 = c->rtt8 ? c->rtt8 - c->rtt8 / 8u + sample : sample * 8u;
 }
 
 ns_status ns_world_read_ack(ns_world *w, uint32_t conn, ns_reader *r)

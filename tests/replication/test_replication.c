@@ -142,6 +142,17 @@ END_TEST
 /* With spawn_resend_ticks, an unacked spawn goes out every that many ticks instead of in every
  * packet; the client still gets the entity, at the state of the copy that reached it, and once
  * the spawn is acked it is an update like any other. More than 64 is refused. */
+/* Twelve ticks in which e changes: seen gets, per tick, the spawn records of client 0's packet. */
+static void spawn_copies(rh_game *g, ns_entity_id e, char seen[13])
+{
+    for (int t = 0; t < 12; t++) {
+        set_health(g, e, 10 + t, 12, 3);
+        rh_step(g);
+        seen[t] = (char)('0' + g->last[0].spawns);
+    }
+    seen[12] = '\0';
+}
+
 START_TEST(spawn_resend_ticks_spaces_the_copies_of_a_spawn)
 {
     ns_status st = NS_OK;
@@ -151,12 +162,8 @@ START_TEST(spawn_resend_ticks_spaces_the_copies_of_a_spawn)
 
     rh_game *g = start((ns_world_config){.spawn_resend_ticks = 4}, 1, (rh_impair){.loss = 1.0});
     ns_entity_id e = spawn(g, body_health, 2);
-    char seen[13] = {0};
-    for (int t = 0; t < 12; t++) {
-        set_health(g, e, 10 + t, 12, 3);
-        rh_step(g);
-        seen[t] = (char)('0' + g->last[0].spawns);
-    }
+    char seen[13];
+    spawn_copies(g, e, seen);
     ck_assert_str_eq(seen, "100010001000"); /* the first copy, then one every 4 ticks */
     ck_assert(!ns_replica_has(g->replica[0], e));
     g->down[0].impair.loss = g->up[0].impair.loss = 0;
@@ -196,12 +203,8 @@ START_TEST(spawn_resend_auto_follows_the_round_trip)
     ck_assert_uint_le(rtt, 13);
     g->down[0].impair.loss = 1.0;
     ns_entity_id e = spawn(g, body_health, 2);
-    char seen[13] = {0};
-    for (int t = 0; t < 12; t++) {
-        set_health(g, e, 10 + t, 12, 3);
-        rh_step(g);
-        seen[t] = (char)('0' + g->last[0].spawns);
-    }
+    char seen[13];
+    spawn_copies(g, e, seen);
     ck_assert_str_eq(seen, "100100100100"); /* a copy every (12 or 13) / 4 = 3 ticks */
     g->down[0].impair.loss = 0;
     steps(g, 3 + 2 * 6 + 2);
