@@ -1,7 +1,7 @@
 /* repl_handshake.c — what a server tells a connecting client so that its replica matches the
  * world, and the check that both were generated from the same schema.
  *
- * Layout (24 bytes): "NSHS", the packet format (1 byte: 1 or 2), history_depth (1 byte),
+ * Layout (24 bytes): "NSHS", the packet format (1 byte: 1, 2 or 3), history_depth (1 byte),
  * reorder_window (1 byte), flags (1 byte: 0 in format 1; in formats 2 and 3 bit 0 says that
  * records carry their sizes, which their packets do not repeat, and bits 1-5 hold
  * short_tick_bits, 0 when derived), schema hash (8 bytes), max_entities

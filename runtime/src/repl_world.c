@@ -442,7 +442,7 @@ ns_status ns_world_read_ack(ns_world *w, uint32_t conn, ns_reader *r)
         if (!c->wrote || ns__newer(newest, c->last)) return ns_reader_fail(r, NS_ERR_RANGE), NS_ERR_RANGE;
     }
     if (ns_reader_failed(r)) return ns_reader_status(r);
-    if (has && (!c->acked.mask || ns__newer(newest, c->acked.newest)) && !ns__newer(newest, w->tick))
+    if (has && (!c->acked.mask || ns__newer(newest, c->acked.newest))) /* newest <= c->last <= w->tick */
         time_round_trip(c, w->tick - newest);
     for (uint32_t i = 0; has && i < 64; i++)
         if (mask >> i & 1u) ns_tickset_add(&c->acked, newest - i);

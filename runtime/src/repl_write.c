@@ -147,6 +147,7 @@ static void consider_update(ns__pass *p, ns_entity_id id, const ns__entity *e, n
 static void scan(ns__pass *p)
 {
     ns_world *w = p->w;
+    const uint32_t every = spawn_every(w, p->c);
     for (uint32_t id = 0; id < w->id_end; id++) { /* the ids past it are free, their links clear */
         const ns__entity *e = &w->ent[id];
         if (e->state == NS__FREE) continue;
@@ -168,7 +169,7 @@ static void scan(ns__pass *p)
                 begin_despawn(l);
                 add_pick(p, id, NS__DESPAWN, l, e, ns__audience(w, e, p->conn, l));
             } else if (l->state == NS__SPAWNING) {
-                if (spawn_due(l, p->now, spawn_every(w, p->c)))
+                if (spawn_due(l, p->now, every))
                     add_pick(p, id, NS__SPAWN, l, e, ns__audience(w, e, p->conn, l));
             } else {
                 consider_update(p, id, e, l);
