@@ -16,8 +16,9 @@
  * (ns_dump_repl_packet); --profile prints the server's per-field bandwidth profile at exit
  * (ns_profile_report), in a build with NS_PROFILE: the arena_profile target, or any target of
  * a build configured with -DNETSCHEMA_PROFILE=ON. --format picks the snapshot packet format
- * (docs/replication.md section 2): 3, the most compact, by default; 2, its predecessor; 1, the
- * original. --spawn-resend K sends an unacked spawn's copies K ticks apart instead of in every
+ * (docs/replication.md section 2): 3 by default; 4, format 3 with sections that stay short when
+ * acks come back several ticks late (the most compact on such links); 2, format 3's predecessor;
+ * 1, the original. --spawn-resend K sends an unacked spawn's copies K ticks apart instead of in every
  * packet (ns_world_config.spawn_resend_ticks; 0, the default: every packet; auto: a quarter of
  * each connection's round trip, NS_SPAWN_RESEND_AUTO). --short-tick-bits B
  * sets ns_world_config.short_tick_bits (0, the default: derived from the reorder window). */
@@ -50,7 +51,7 @@ static const option_spec SPECS[] = {
     {"--spawn-resend", 0, 64, offsetof(options, spawn_resend)},
     {"--short-tick-bits", 0, 16, offsetof(options, short_tick_bits)},
     {"--dump", 0, 1000000, offsetof(options, dump)},
-    {"--format", NS_PACKET_FORMAT_1, NS_PACKET_FORMAT_3, offsetof(options, format)},
+    {"--format", NS_PACKET_FORMAT_1, NS_PACKET_FORMAT_4, offsetof(options, format)},
 };
 
 /* The --profile counters: main owns them, the server's writers count into them. */
@@ -101,7 +102,7 @@ static void usage(void)
     fprintf(stderr, "usage: arena [--clients 1..%d] [--npcs 0..%d] [--ticks %d..] [--budget %d..%d] [--seed N]\n"
                     "             [--loss 0..99] [--reorder 0..100] [--duplicate 0..100] [--latency 0..30]"
                     " [--jitter 0..8]\n"
-                    "             [--dump N] [--profile] [--format 1..3] [--spawn-resend 0..64|auto]"
+                    "             [--dump N] [--profile] [--format 1..4] [--spawn-resend 0..64|auto]"
                     " [--short-tick-bits 0..16]\n",
             GAME_MAX_CLIENTS, GAME_MAX_NPCS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
 }

@@ -263,7 +263,7 @@ static ns_status section3(walk *k, const ns_model *dense, bool crowd)
     ns__section3_header h;
     ns_status st = ns__read_section3(k->in, k->schema, dense, r->lists,
                                      ns__idlist_slots(r->cfg.history_depth + r->cfg.reorder_window), k->tick,
-                                     r->cfg.history_depth, crowd && k->steady, !k->told, &h);
+                                     r->cfg.history_depth, crowd && k->steady, !k->told, r->format4, crowd, &h);
     if (st == NS_OK && !k->told && h.ids == NS__IDS_GAPS) k->gaps = h.dense ? dense : NULL, k->told = true;
     if (st == NS_ERR_BASELINE && !h.ref)
         fprintf(k->out, "updates: refer to a packet the replica does not hold or to ticks out of history\n");
@@ -272,7 +272,10 @@ static ns_status section3(walk *k, const ns_model *dense, bool crowd)
     if (st != NS_OK) return st;
     fprintf(k->out, "%s: %" PRIu32 " record%s over the ladder", crowd ? "updates" : "other updates", h.n + 1, h.n ? "s" : "");
     for (uint64_t m = h.ladder; m; m &= m - 1u) fprintf(k->out, " %" PRIu32, k->tick - 1u - ns__lowest_bit(m));
-    if (h.from_ref) fprintf(k->out, " (packet %" PRIu32 "'s, %" PRIu32 " dropped)", h.ref->tick, h.drop);
+    if (h.from_ref && !h.run) fprintf(k->out, " (packet %" PRIu32 "'s, %" PRIu32 " dropped)", h.ref->tick, h.drop);
+    if (h.run) fprintf(k->out, " (a run from packet %" PRIu32 ")", h.ref->tick);
+    if (h.by_rtt) fprintf(k->out, ", packet %" PRIu32 " by the round trip%s", h.ref->tick,
+                          h.rtt_change > 0 ? " + 1" : h.rtt_change < 0 ? " - 1" : "");
     if (h.by_type) {
         fputs(", present by type:", k->out);
         for (uint32_t c = 0; c < k->schema->component_count; c++)
@@ -399,7 +402,7 @@ ns_status ns_dump_repl_packet(FILE *out, const ns_schema *schema, const ns_repli
         k.tick = ns__resolve_tick(tick, tick_bits, replica ? ns_replica_newest(replica) : 0);
     if (st == NS_OK) {
         fprintf(out, "packet%s%s tick %" PRIu32 "%s: %" PRIu32 " despawns, %" PRIu32 " spawns, %" PRIu32 "%s%s%s (header %zu bits)\n",
-                !format2 ? "" : format3 ? " (format 3" : " (format 2", !format2 ? "" : k.steady ? ", steady)" : ")", k.tick,
+                !format2 ? "" : replica->format4 ? " (format 4" : format3 ? " (format 3" : " (format 2", !format2 ? "" : k.steady ? ", steady)" : ")", k.tick,
                 !short_tick ? "" : format2 ? " (short)" : " (16 bits)", counts[0], counts[1], counts[2],
                 format3 ? " without baselines" : " groups", k.sizes ? ", sizes" : "", k.gaps ? ", dense ids" : "",
                 ns_reader_bits(in) - start);

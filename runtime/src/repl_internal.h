@@ -67,7 +67,6 @@ static inline bool ns__carries(const ns__defaults *d, uint32_t comp, ns_audience
 ns_status ns__defaults_init(ns__defaults *d, const ns_schema *s);
 void ns__defaults_free(ns__defaults *d);
 
-
 /* The component baselines of slot i: the entity baselines with each pointer moved to it. */
 static inline ns_baselines ns__part(const ns_baselines *b, uint32_t off)
 {
@@ -223,19 +222,32 @@ typedef struct ns__section3_header {
     uint32_t          n;               /* NS__IDS_GAPS: the record count - 1 */
     uint32_t          drop;            /* bits of ref's ladder dropped (from_ref) */
     bool              from_ref;        /* the ladder continues ref's */
+    bool              by_rtt;          /* format 4: ref was named by the round trip ... */
+    int               rtt_change;      /* ... that changed by this many ticks (-1, 0, 1) since ref */
+    bool              run;             /* format 4: the ladder is ref's tick and the two before */
     bool              same_presence;   /* the presence by type is ref's */
     bool              dense;           /* need_dense: its id gaps are in the dense model */
     const ns__idlist *ref;
 } ns__section3_header;
 
-/* Reads format 3's update section header of packet `tick`, up to its id mask; steady: the
- * packet's first bit said the section continues ref's. need_dense: no gaps came before (no
- * events), so a section with id gaps says their model. Ladder ticks must lie within
- * history_depth − 1 ticks of the packet (NS_ERR_BASELINE); the lists are the reader's packets
- * (NS_ERR_BASELINE when the section names one it does not hold). */
+/* Reads format 3's (format4: format 4's) update section header of packet `tick`, up to its id
+ * mask; crowd: the crowd's section (else the rest's); steady: the packet's first bit said the
+ * section continues ref's. need_dense: no gaps came before (no events), so a section with id gaps
+ * says their model. Ladder ticks must lie within history_depth − 1 ticks of the packet
+ * (NS_ERR_BASELINE); the lists are the reader's packets (NS_ERR_BASELINE when the section names
+ * one it does not hold). */
 ns_status ns__read_section3(ns_reader *in, const ns_schema *s, const ns_model *dense, const ns__idlist *lists,
                             uint32_t nlists, uint32_t tick, uint32_t history_depth, bool steady, bool need_dense,
-                            ns__section3_header *h);
+                            bool format4, bool crowd, ns__section3_header *h);
+
+/* Format 4: whether the packet of list l, d + 1 ticks before a packet, saw a round trip `change`
+ * ticks shorter than that packet does: the newest tick of its own crowd's ladder lay d + 1 -
+ * change ticks before it. A section names its packet P by the change alone (one bit when it is
+ * 0) when P is the newest such packet (docs/replication.md section 2, "Format 4"). */
+static inline bool ns__round_trip_kept(const ns__idlist *l, uint32_t d, int change)
+{
+    return l->ladder != 0 && (int64_t)ns__lowest_bit(l->ladder) == (int64_t)d - change;
+}
 
 /* Set bits of m (a ladder holds a few). */
 static inline uint32_t ns__count_bits(uint64_t m)
@@ -255,6 +267,25 @@ static inline uint64_t ns__ladder_shift(const ns__idlist *ref, uint32_t gap0)
 /* The ladder of a section continuing ref's, with the newest tick gap0 + 1 before the packet and
  * `drop` of ref's oldest ticks left out. */
 uint64_t ns__ladder_from(const ns__idlist *ref, uint32_t gap0, uint32_t drop);
+
+/* Whether format 4's crowd continuing ref's (ref's tick gap0 + 1 before the packet) takes the
+ * run: when this packet's acks and ref's were both more than a tick old (a long round trip:
+ * ref's ladder is as old as the acks it saw, so it says nothing of the ticks just before ref). */
+static inline bool ns__ladder_runs(const ns__idlist *ref, uint32_t gap0)
+{
+    return gap0 > 0 && ref->ladder && !(ref->ladder & 1u);
+}
+
+/* The ladder of format 4's crowd that continues ref's (ref's tick gap0 + 1 before the packet):
+ * the run, ref's tick and the ticks just before it, as many in all as ref's ladder had ticks (3
+ * at most), or 0 when they do not all lie within span ticks of the packet; else format 3's, ref's
+ * tick and ref's ladder less its oldest tick. */
+static inline uint64_t ns__ladder_next4(const ns__idlist *ref, uint32_t gap0, uint32_t span)
+{
+    if (!ns__ladder_runs(ref, gap0)) return ns__ladder_from(ref, gap0, 1);
+    const uint32_t n = ns__count_bits(ref->ladder) < 3u ? ns__count_bits(ref->ladder) : 3u;
+    return gap0 + n <= span ? ((UINT64_C(1) << n) - 1u) << gap0 : 0;
+}
 
 /* A record's derived baselines (format 3): the up to three newest ticks of the ladder of packet
  * `tick` at which get(ctx, t) finds a state, newest first, and those states; their count. */
@@ -283,7 +314,6 @@ static inline const ns__idlist *ns__idlist_get(const ns__idlist *lists, uint32_t
 /* Room for `count` ids in the slot of `tick` (its ids are kept until ns__idlist_set); false when
  * out of memory. */
 bool ns__idlist_reserve(ns__idlist *lists, uint32_t n, uint32_t tick, uint32_t count);
-
 
 typedef struct ns__conn {
     bool            used;

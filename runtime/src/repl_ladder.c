@@ -49,37 +49,74 @@ static ns_status failed(ns_reader *in, ns_status st)
     return ns_reader_status(in);
 }
 
-/* The drop count of a ladder that continues ref's: '1' one (a window of ticks moving on), '01'
- * none, '00' then 2 + a packed number. */
-static uint32_t read_drop(ns_reader *in)
+/* The drop count of a ladder from ref's: '1' the continuation (*next; format 3's drops one tick,
+ * a window of ticks moving on), '01' none, '00' then a packed number: drop - 2 (format 4's crowd,
+ * whose continuation is its own: drop - 1). */
+static uint32_t read_drop(ns_reader *in, bool crowd4, bool *next)
 {
-    if (ns_read_bits(in, 1)) return 1;
+    if ((*next = ns_read_bits(in, 1) != 0)) return 1;
     if (ns_read_bits(in, 1)) return 0;
-    uint32_t v = ns_read_packed_u32(in, NULL);
-    return v > 62u ? 64u : v + 2u;
+    uint32_t v = ns_read_packed_u32(in, NULL), base = crowd4 ? 1u : 2u;
+    return v > 64u - base ? 64u : v + base;
+}
+
+/* Format 4's section named by the round trip: the gap of the newest packet this reader holds
+ * whose round trip was `change` shorter (the writer made sure no newer packet it wrote was);
+ * false when none was. */
+static bool find_round_trip(const ns__idlist *lists, uint32_t nlists, uint32_t tick, uint32_t span, int change,
+                            uint32_t *gap0)
+{
+    for (uint32_t d = 0; d < span; d++) {
+        const ns__idlist *l = ns__idlist_get(lists, nlists, tick - 1u - d);
+        if (l && ns__round_trip_kept(l, d, change)) return *gap0 = d, true;
+    }
+    return false;
+}
+
+/* The name of the ladder's newest tick: format 3 its gap (dense); format 4 '1' by the round trip
+ * kept, '01' the tick before the packet, '001' then 1 bit: by the round trip grown (1) or shrunk
+ * (0) by a tick, '000' then the gap. Named by the round trip, the gap is found later. */
+static uint32_t read_gap0(ns_reader *in, const ns_model *dense, bool format4, ns__section3_header *h)
+{
+    if (format4 && (h->by_rtt = ns_read_bits(in, 1) != 0)) return 0;
+    if (format4 && ns_read_bits(in, 1)) return 0;
+    if (format4 && (h->by_rtt = ns_read_bits(in, 1) != 0)) return h->rtt_change = ns_read_bits(in, 1) ? 1 : -1, 0;
+    return ns_read_packed_u32(in, dense);
 }
 
 ns_status ns__read_section3(ns_reader *in, const ns_schema *s, const ns_model *dense, const ns__idlist *lists,
                             uint32_t nlists, uint32_t tick, uint32_t history_depth, bool steady, bool need_dense,
-                            ns__section3_header *h)
+                            bool format4, bool crowd, ns__section3_header *h)
 {
     memset(h, 0, sizeof *h);
     h->dense = !need_dense;
+    /* Format 4's crowd names ref by the round trip, and its drop of 1 is ns__ladder_next4; the
+     * rest's header is format 3's. */
+    const bool crowd4 = format4 && crowd;
     /* 1: the section continues ref's (ladder less its oldest tick, all its ids, its presence) */
     const bool cont = steady || ns_read_bits(in, 1);
-    uint32_t gap0 = ns_read_packed_u32(in, dense);
-    h->from_ref = cont || ns_read_bits(in, 1);
+    uint32_t gap0 = read_gap0(in, dense, crowd4, h);
     if (ns_reader_failed(in)) return ns_reader_status(in);
     /* Ladder ticks lie within history_depth - 1 ticks before the packet: bit i < depth - 1. */
     const uint32_t span = history_depth - 1u;
+    if (h->by_rtt && !find_round_trip(lists, nlists, tick, span, h->rtt_change, &gap0))
+        return failed(in, NS_ERR_BASELINE);
+    h->from_ref = cont || ns_read_bits(in, 1);
+    if (ns_reader_failed(in)) return ns_reader_status(in);
     if (gap0 >= span) return failed(in, NS_ERR_BASELINE);
     h->ref = lists ? ns__idlist_get(lists, nlists, tick - gap0 - 1u) : NULL;
     if (h->from_ref) {
-        h->drop = cont ? 1u : read_drop(in);
+        bool next = cont;
+        h->drop = cont ? 1u : read_drop(in, crowd4, &next);
         if (ns_reader_failed(in)) return ns_reader_status(in);
         if (!h->ref) return failed(in, NS_ERR_BASELINE);
-        if (h->drop > ns__count_bits(ns__ladder_shift(h->ref, gap0))) return failed(in, NS_ERR_MALFORMED);
-        h->ladder = ns__ladder_from(h->ref, gap0, h->drop);
+        if (crowd4 && next) {
+            h->run = ns__ladder_runs(h->ref, gap0);
+            if (!(h->ladder = ns__ladder_next4(h->ref, gap0, span))) return failed(in, NS_ERR_BASELINE);
+        } else {
+            if (h->drop > ns__count_bits(ns__ladder_shift(h->ref, gap0))) return failed(in, NS_ERR_MALFORMED);
+            h->ladder = ns__ladder_from(h->ref, gap0, h->drop);
+        }
     } else {
         uint32_t more = ns_read_packed_u32(in, NULL), at = gap0;
         if (ns_reader_failed(in)) return ns_reader_status(in);

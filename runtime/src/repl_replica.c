@@ -46,8 +46,9 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     for (uint32_t c = 0; c < r->schema->component_count; c++)
         if (r->schema->components[c].desc->snap_size > snap_max) snap_max = r->schema->components[c].desc->snap_size;
     r->refsnap = malloc(snap_max);
-    if (cfg->packet_format > NS_PACKET_FORMAT_3) return fail(r, status, NS_ERR_ARGUMENT);
-    r->format3 = ns__packet_format(cfg->packet_format) == NS_PACKET_FORMAT_3;
+    if (cfg->packet_format > NS_PACKET_FORMAT_4) return fail(r, status, NS_ERR_ARGUMENT);
+    r->format3 = ns__packet_format(cfg->packet_format) >= NS_PACKET_FORMAT_3;
+    r->format4 = ns__packet_format(cfg->packet_format) == NS_PACKET_FORMAT_4;
     if (ns__packet_format(cfg->packet_format) >= NS_PACKET_FORMAT_2) {
         r->lists = calloc(ns__idlist_slots(ring_depth(r)), sizeof *r->lists);
         if (!r->lists) return fail(r, status, NS_ERR_NOMEM);
@@ -357,7 +358,7 @@ static ns_status read_section3(ns_replica *r, ns_reader *in, uint32_t tick, bool
 {
     ns__section3_header h;
     ns_status st = ns__read_section3(in, r->schema, &r->dense, r->lists, ns__idlist_slots(ring_depth(r)), tick,
-                                     r->cfg.history_depth, crowd && r->steady, !r->told, &h);
+                                     r->cfg.history_depth, crowd && r->steady, !r->told, r->format4, crowd, &h);
     if (st != NS_OK) return st;
     if (!r->told && h.ids == NS__IDS_GAPS) r->gaps = h.dense ? &r->dense : NULL, r->told = true;
     const ns__run run = {h.ids, h.ref, NULL, 0, h.ladder, h.by_type ? &h.types : NULL};

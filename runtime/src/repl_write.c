@@ -734,6 +734,7 @@ static void remember_ids(ns__pass *p)
     const uint32_t n = ns__idlist_slots(p->w->cfg.history_depth), count = p->nchosen - p->ndespawn;
     ns__idlist *l = &lists[p->now % n];
     l->valid = false;
+    l->tick = p->now; /* format 4: a packet went out that tick, whose list may be lost */
     if (!ns__idlist_reserve(lists, n, p->now, count)) return;
     /* Ascending, through a set of ids, as the replica orders the same list (a packet names an
      * id once: the replica refuses it twice). */
@@ -789,11 +790,13 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     if (c->wrote && !ns__newer(w->tick, c->last)) return NS_ERR_STALE; /* one packet per tick */
     ns__pass p = {.w = w, .c = c, .conn = conn, .now = w->tick, .sizes = w->cfg.entity_sizes,
                   .format2 = ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_2,
-                  .format3 = ns__packet_format(w->cfg.packet_format) == NS_PACKET_FORMAT_3};
+                  .format3 = ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_3,
+                  .format4 = ns__packet_format(w->cfg.packet_format) == NS_PACKET_FORMAT_4};
     p.budget = (size_t)w->cfg.budget * 8; /* the scratch holds bodies for this much */
     if (budget_bits && budget_bits < p.budget) p.budget = budget_bits;
     p.used = 33 + NS__HDR_BITS + 3 * (size_t)ns__cost(w->cfg.max_entities) + (p.format2 ? 2u : 0u);
     if (p.format3) p.used += 16 + 2 * ns__cost(64) + ns__cost(w->cfg.max_entities); /* the fulls, two section headers */
+    if (p.format4) p.used += 6; /* the crowd's header: its newest tick (3 more), a drop count (2) */
     if (p.used > p.budget) return NS_ERR_ARGUMENT;
     memset(w->groups, 0, w->group_cap * sizeof *w->groups);
     ns_writer_init(&p.scratch, w->scratch, w->scratch_cap);

@@ -3,7 +3,8 @@
  * in the packet the client acked last, and the rest), each of whose headers codes a ladder (the
  * union of its records' baseline ticks) once; each record's own baselines are derived from it
  * by both ends (repl_ladder.c). Updates without baselines go in their own run with their
- * audience bits, as format 1's group without baselines. */
+ * audience bits, as format 1's group without baselines. Format 4 is format 3 with sections that
+ * stay short when the client's acks are several ticks old (section 2, "Format 4"). */
 #include <netschema/packed.h>
 
 #include "repl_write_internal.h"
@@ -11,19 +12,46 @@
 /* How the section is coded, decided before anything is written. */
 typedef struct ns__plan3 {
     uint32_t          from, to;      /* the section's records, chosen[from, to) */
+    bool              crowd4;        /* format 4's crowd: its header is format 4's */
     uint64_t          ladder;        /* bit i: tick now - 1 - i */
     uint32_t          gap0;          /* the ladder's newest tick is now - 1 - gap0 */
     const ns__idlist *ref;           /* the packet of the newest tick, when the server kept it */
-    bool              from_ref;      /* the ladder continues ref's, dropping `drop` of its oldest */
-    uint32_t          drop;
+    bool              by_rtt;        /* format 4: ref is named by the round trip ... */
+    int               rtt_change;    /* ... that changed by this many ticks since ref's */
+    bool              from_ref;      /* the ladder comes from ref's: ... */
+    bool              next;          /* ... its continuation (format 3: less its oldest tick;
+                                        format 4's crowd: ns__ladder_next4), or ... */
+    uint32_t          drop;          /* ... less `drop` of its oldest ticks */
     uint8_t           ids;           /* NS__IDS_* */
     bool              by_type, same_presence;
     uint64_t          types;
 } ns__plan3;
 
-static unsigned drop_cost(uint32_t drop)
+/* How a ladder from ref's is coded: '1' the continuation, '01' none of ref's ticks dropped, '00'
+ * then a packed number: drop - 2 (format 4's crowd: drop - 1, whose continuation is not drop 1). */
+static unsigned drop_cost(const ns__plan3 *s)
 {
-    return drop == 1 ? 1u : drop == 0 ? 2u : 2u + ns__cost(drop - 2u);
+    return s->next ? 1u : s->drop == 0 ? 2u : 2u + ns__cost(s->drop - (s->crowd4 ? 1u : 2u));
+}
+
+/* Format 4: whether the reader finds ref, the packet of the ladder's newest tick, by the change
+ * of the round trip since ref alone (-1, 0 or 1: ref's crowd's ladder began that many ticks
+ * less far behind it): ref must be the newest packet with that change (ns__round_trip_kept).
+ * No newer packet written to the client in the window may have it, as far as the server knows:
+ * one whose list it lost might have. */
+static bool by_round_trip(const ns__pass *p, ns__plan3 *s)
+{
+    if (!s->ref || !s->ref->ladder) return false;
+    const int64_t change = (int64_t)s->gap0 - ns__lowest_bit(s->ref->ladder);
+    if (change < -1 || change > 1) return false;
+    s->rtt_change = (int)change;
+    const uint32_t n = ns__idlist_slots(p->w->cfg.history_depth);
+    for (uint32_t d = 0; d < s->gap0; d++) {
+        const ns__idlist *l = &p->c->lists[(p->now - 1u - d) % n];
+        if (l->tick != p->now - 1u - d) continue; /* no packet that tick */
+        if (!l->valid || ns__round_trip_kept(l, d, s->rtt_change)) return false;
+    }
+    return true;
 }
 
 /* The ladder: every baseline tick of the section's records. */
@@ -35,13 +63,19 @@ static void plan_ladder(const ns__pass *p, ns__plan3 *s)
         for (uint32_t j = 0; j < ch[i].base.count; j++) s->ladder |= UINT64_C(1) << (p->now - 1u - ch[i].base.tick[j]);
     s->gap0 = ns__lowest_bit(s->ladder);
     s->ref = ns__idlist_get(p->c->lists, ns__idlist_slots(p->w->cfg.history_depth), p->now - 1u - s->gap0);
+    s->by_rtt = s->crowd4 && by_round_trip(p, s);
     s->from_ref = false;
     if (!s->ref) return;
+    if (s->crowd4 && s->ladder == ns__ladder_next4(s->ref, s->gap0, p->w->cfg.history_depth - 1u)) {
+        s->from_ref = s->next = true;
+        return;
+    }
     /* From ref when that is exact and no longer than listing the ticks. */
     uint64_t older = s->ladder & (s->ladder - 1u);
     uint32_t have = ns__count_bits(ns__ladder_shift(s->ref, s->gap0)), want = ns__count_bits(older);
     if (have < want) return;
     s->drop = have - want;
+    s->next = !s->crowd4 && s->drop == 1;
     if (ns__ladder_from(s->ref, s->gap0, s->drop) != s->ladder) return;
     size_t listed = ns__cost(want), prev = s->gap0;
     for (uint64_t m = older; m; m &= m - 1u) {
@@ -49,7 +83,7 @@ static void plan_ladder(const ns__pass *p, ns__plan3 *s)
         listed += ns_packed_u32_cost((uint32_t)(at - prev - 1u), &p->w->dense);
         prev = at;
     }
-    s->from_ref = drop_cost(s->drop) <= listed;
+    s->from_ref = drop_cost(s) <= listed;
 }
 
 /* The section's ids by reference are ref's less those the packet named before the section
@@ -101,23 +135,35 @@ static void plan_ids(const ns__pass *p, ns__plan3 *s, const ns_model *m, bool by
     else if (eligible < gaps) s->ids = NS__IDS_MASK;
 }
 
-/* The section continues ref's: its ladder less ref's oldest tick, all ref's ids, its presence. */
+/* The section continues ref's: its ladder ref's less its oldest tick (format 4's crowd: the
+ * ladder ns__ladder_next4 derives from ref's), all ref's ids, its presence. */
 static bool continues(const ns__plan3 *s)
 {
-    return s->from_ref && s->drop == 1 && s->ids == NS__IDS_ALL && s->same_presence;
+    return s->from_ref && s->next && s->ids == NS__IDS_ALL && s->same_presence;
 }
 
-/* The section's header but for its first bit (continues or not); dense: the gap model, when
- * no events said it and the ids come by gaps. */
-static void write_header(const ns__pass *p, ns_writer *out, const ns__plan3 *s, const bool *dense)
+/* The name of the ladder's newest tick: its gap (dense); format 4's crowd '1' by the round trip
+ * kept, '01' the tick before the packet, '001' then 1 bit: by the round trip grown (1) or shrunk
+ * (0) by a tick, '000' then the gap. */
+static void write_gap0(const ns__pass *p, ns_writer *out, const ns__plan3 *s)
 {
-    ns_write_packed_u32(out, s->gap0, &p->w->dense);
-    if (continues(s)) return;
+    const bool kept = s->by_rtt && s->rtt_change == 0;
+    if (s->crowd4) ns_write_bits(out, kept, 1);
+    if (s->crowd4 && !kept) ns_write_bits(out, s->gap0 == 0, 1);
+    if (s->crowd4 && (kept || s->gap0 == 0)) return;
+    if (s->crowd4) ns_write_bits(out, s->by_rtt, 1);
+    if (s->by_rtt) ns_write_bits(out, s->rtt_change > 0, 1);
+    else ns_write_packed_u32(out, s->gap0, &p->w->dense);
+}
+
+/* The section's ladder (from ref's or listed) and the form of its ids. */
+static void write_ladder_and_ids(const ns__pass *p, ns_writer *out, const ns__plan3 *s, const bool *dense)
+{
     ns_write_bits(out, s->from_ref, 1);
     if (s->from_ref) {
-        ns_write_bits(out, s->drop == 1, 1);
-        if (s->drop != 1) ns_write_bits(out, s->drop == 0, 1);
-        if (s->drop > 1) ns_write_packed_u32(out, s->drop - 2u, NULL);
+        ns_write_bits(out, s->next, 1);
+        if (!s->next) ns_write_bits(out, s->drop == 0, 1);
+        if (!s->next && s->drop > 0) ns_write_packed_u32(out, s->drop - (s->crowd4 ? 1u : 2u), NULL);
     } else {
         uint64_t older = s->ladder & (s->ladder - 1u);
         ns_write_packed_u32(out, ns__count_bits(older), NULL);
@@ -132,6 +178,15 @@ static void write_header(const ns__pass *p, ns_writer *out, const ns__plan3 *s, 
     if (s->ids != NS__IDS_ALL) ns_write_bits(out, s->ids == NS__IDS_MASK, 1);
     if (s->ids == NS__IDS_GAPS) ns_write_packed_u32(out, s->to - s->from - 1u, NULL);
     if (s->ids == NS__IDS_GAPS && dense) ns_write_bits(out, *dense, 1);
+}
+
+/* The section's header but for its first bit (continues or not); dense: the gap model, when
+ * no events said it and the ids come by gaps. */
+static void write_header(const ns__pass *p, ns_writer *out, const ns__plan3 *s, const bool *dense)
+{
+    write_gap0(p, out, s);
+    if (continues(s)) return;
+    write_ladder_and_ids(p, out, s, dense);
     ns_write_bits(out, s->same_presence, 1);
     if (!s->same_presence) {
         ns_write_bits(out, s->by_type, 1);
@@ -191,7 +246,7 @@ void ns__emit3(ns__pass *p, ns_writer *out)
     uint32_t a0 = u0, b0; /* updates without baselines: chosen[u0, a0); the crowd's: [a0, b0) */
     while (a0 < p->nchosen && ch[a0].section == 0) a0++;
     for (b0 = a0; b0 < p->nchosen && ch[b0].section == 1;) b0++;
-    ns__plan3 crowd = {.from = a0, .to = b0}, rest = {.from = b0, .to = p->nchosen};
+    ns__plan3 crowd = {.from = a0, .to = b0, .crowd4 = p->format4}, rest = {.from = b0, .to = p->nchosen};
     if (crowd.to > crowd.from) plan_ladder(p, &crowd), plan_ids(p, &crowd, gaps, true);
     if (rest.to > rest.from) plan_ladder(p, &rest), plan_ids(p, &rest, gaps, false);
     p->stats.groups = (a0 > u0) + (b0 > a0) + (p->nchosen > b0);

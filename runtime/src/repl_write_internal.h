@@ -21,7 +21,8 @@ typedef struct ns__pass {
     size_t      used, budget;     /* bits: an upper bound of the packet so far, and the limit */
     bool        sizes;
     bool        format2;      /* NS_PACKET_FORMAT_2 or 3: short ticks, packets named by reference */
-    bool        format3;      /* NS_PACKET_FORMAT_3: one section of updates over a ladder */
+    bool        format3;      /* NS_PACKET_FORMAT_3 or 4: one section of updates over a ladder */
+    bool        format4;      /* NS_PACKET_FORMAT_4: format 3's sections for a long round trip */
     uint32_t    ref_records;  /* format 2: records of the packet's reference group so far */
     ns__idlist  ref;          /* ... and that group's header (ref_* fields and ladder only) */
     ns_writer   scratch;

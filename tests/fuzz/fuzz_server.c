@@ -6,7 +6,7 @@
  * Input: byte 0, bits 0-1: the reader (0 or 3 acks, 1 inputs, 2 handshake); bit 7: the reader's
  * real next message with the rest of the input XORed over it (so the fuzz reaches past the first
  * fields even without coverage feedback), else the rest of the input as it is. Byte 1: the
- * world's packet format (bits 0-1: 1, 2 or 3) and entity sizes (bit 2), and which packets the
+ * world's packet format (bits 0-1: 0 for 4, 1, 2 or 3) and entity sizes (bit 2), and which packets the
  * honest client loses of the last five before the fuzzed ack (bits 3-7).
  *
  * Invariants, besides ASan's (no read past the message):
@@ -66,8 +66,7 @@ static void make_server(server *s, uint8_t flags)
 {
     ns_world_config cfg = {.schema = &rt_schema, .max_entities = ENTITIES, .max_connections = CONNS,
                            .entity_sizes = (flags & 4) != 0,
-                           .packet_format = (flags & 3) == 2 ? NS_PACKET_FORMAT_2
-                                            : (flags & 3) == 3 ? NS_PACKET_FORMAT_3 : NS_PACKET_FORMAT_1};
+                           .packet_format = (flags & 3) == 0 ? NS_PACKET_FORMAT_4 : flags & 3};
     for (int k = 0; k < 2; k++) {
         s->w[k] = ns_world_create(&cfg, NULL);
         check(s->w[k] != NULL, "world");
@@ -251,7 +250,8 @@ static void fuzz_inputs(const uint8_t *data, size_t size)
 static void fuzz_handshake(const uint8_t *data, size_t size)
 {
     ns_world_config cfg = {.schema = &rt_schema, .max_entities = ENTITIES, .max_connections = CONNS,
-                           .entity_sizes = (data[1] & 4) != 0, .packet_format = (uint32_t)(data[1] & 3)};
+                           .entity_sizes = (data[1] & 4) != 0,
+                           .packet_format = (data[1] & 3) == 0 ? NS_PACKET_FORMAT_4 : (uint32_t)(data[1] & 3)};
     ns_world *w = ns_world_create(&cfg, NULL);
     check(w != NULL, "world");
     uint32_t conn;

@@ -80,9 +80,9 @@ START_TEST(soak_replication)
 {
     rh_game *g = malloc(sizeof *g);
     /* Runs 0-2: formats 1, 2 and 3; run 3: format 3 with a spawn's copies 3 ticks apart; run 4:
-     * format 3, 12-bit short ticks, copies by the round trip. */
-    const uint32_t format = _i < 3 ? NS_PACKET_FORMAT_1 + (uint32_t)_i : NS_PACKET_FORMAT_3;
-    const uint32_t spawn_resend = _i < 3 ? 0 : _i == 3 ? 3 : NS_SPAWN_RESEND_AUTO;
+     * format 3, 12-bit short ticks, copies by the round trip; run 5: format 4. */
+    const uint32_t format = _i < 3 ? NS_PACKET_FORMAT_1 + (uint32_t)_i : _i < 5 ? NS_PACKET_FORMAT_3 : NS_PACKET_FORMAT_4;
+    const uint32_t spawn_resend = _i < 3 || _i == 5 ? 0 : _i == 3 ? 3 : NS_SPAWN_RESEND_AUTO;
     ns_world_config cfg = {.max_entities = ENTITIES, .max_connections = CLIENTS, .budget = 600, .packet_format = format,
                            .spawn_resend_ticks = spawn_resend, .short_tick_bits = _i == 4 ? 12u : 0u};
     rh_impair bad = {.loss = 0.2, .reorder = 0.2, .duplicate = 0.1, .latency = 2, .jitter = 3};
@@ -152,7 +152,7 @@ static Suite *suite(void)
     Suite *s = suite_create("soak");
     TCase *tc = tcase_create("replication");
     tcase_set_timeout(tc, 1200);
-    tcase_add_loop_test(tc, soak_replication, 0, 5); /* formats 1, 2 and 3; spawn_resend_ticks; wide ticks */
+    tcase_add_loop_test(tc, soak_replication, 0, 6); /* formats 1-3; spawn_resend_ticks; wide ticks; format 4 */
     suite_add_tcase(s, tc);
     return s;
 }

@@ -50,10 +50,10 @@ void *__wrap_realloc(void *p, size_t n)
 
 static const uint32_t body_health[] = {RT_BODY_ID, RT_HEALTH_ID};
 
-static ns_world *world_of(uint32_t max_entities)
+static ns_world *world_of(uint32_t max_entities, uint32_t format)
 {
     ns_world_config cfg = {.schema = &rt_schema, .max_entities = max_entities, .max_connections = 2,
-                           .packet_format = NS_PACKET_FORMAT_3};
+                           .packet_format = format};
     ns_world *w = ns_world_create(&cfg, NULL);
     ck_assert_ptr_nonnull(w);
     return w;
@@ -113,7 +113,7 @@ static void converge(ns_world *w, uint32_t conn, ns_replica *r, uint32_t *tick, 
  * as delivered and sent updates the client could never read.) */
 START_TEST(a_replica_out_of_memory_refuses_the_packet)
 {
-    ns_world *w = world_of(64);
+    ns_world *w = world_of(64, NS_PACKET_FORMAT_3);
     uint32_t conn, tick = 1;
     ck_assert_int_eq(ns_world_connect(w, &conn), NS_OK);
     for (int i = 0; i < 5; i++) {
@@ -208,14 +208,15 @@ START_TEST(a_world_out_of_memory_reports_it_and_goes_on)
 END_TEST
 
 /* While the game runs: a write whose list of ids cannot grow still writes its packet (later
- * packets do not refer to it), and a read that cannot allocate refuses its packet and leaves the
- * replica as it was, which the server handles like a lost packet. Entities despawn and spawn
- * meanwhile, so reads need storage for spawns. */
+ * packets do not refer to it; in format 4 none is named by the round trip past it), and a read
+ * that cannot allocate refuses its packet and leaves the replica as it was, which the server
+ * handles like a lost packet. Entities despawn and spawn meanwhile, so reads need storage for
+ * spawns. Format 3 (_i 0) acks every packet at once; format 4 (_i 1) one tick in three late. */
 START_TEST(packets_out_of_memory_are_lost_not_wrong)
 {
     long k = 0, refusals = 0;
     for (;; k++) {
-        ns_world *w = world_of(1000);
+        ns_world *w = world_of(1000, _i ? NS_PACKET_FORMAT_4 : NS_PACKET_FORMAT_3);
         uint32_t conn, tick = 0;
         ck_assert_int_eq(ns_world_connect(w, &conn), NS_OK);
         ns_replica *r = replica_of(w, conn);
@@ -250,7 +251,7 @@ START_TEST(packets_out_of_memory_are_lost_not_wrong)
             } else {
                 NS_CHECK(st == NS_OK, "read: %s", ns_status_str(st));
             }
-            NS_CHECK(rh_ack(w, conn, r) == NS_OK, "ack");
+            if (!_i || i % 3 != 1) NS_CHECK(rh_ack(w, conn, r) == NS_OK, "ack");
         }
         const long tried = failures;
         countdown = -1;
@@ -268,6 +269,57 @@ START_TEST(packets_out_of_memory_are_lost_not_wrong)
 }
 END_TEST
 
+/* Format 4 names the packet P a section codes against by the change of the round trip since P's
+ * own packet, when P is the newest packet that saw that change (docs/replication.md section 2,
+ * "Format 4"). Here packet 19 codes against 17 (acks 1 tick old; 17's were 2 ticks old: the
+ * round trip shrank by one), and 18 (acks 1 tick old) lies where a reader scanning down from 18
+ * would take it for P. The server must see that and name 17 by its gap; but it ran out of memory
+ * for 18's list of ids while writing it, so it no longer knows 18's acks, and must not take it
+ * for a packet that was never written. The health values are not linear in the tick, so a state
+ * decoded against the wrong baselines is wrong. */
+START_TEST(a_packet_whose_list_was_lost_is_never_skipped)
+{
+    ns_world *w = ns_world_create(&(ns_world_config){.schema = &rt_schema, .max_entities = 64, .max_connections = 2,
+                                                     .packet_format = NS_PACKET_FORMAT_4},
+                                  NULL);
+    ck_assert_ptr_nonnull(w);
+    uint32_t conn;
+    ck_assert_int_eq(ns_world_connect(w, &conn), NS_OK);
+    ns_replica *r = replica_of(w, conn);
+    for (int i = 0; i < 4; i++) {
+        ns_entity_id e;
+        ck_assert_int_eq(ns_world_spawn(w, body_health, 2, &e), NS_OK);
+    }
+    static uint8_t pkt[21][1300];
+    size_t len[21];
+    for (uint32_t t = 1; t <= 20; t++) {
+        for (ns_entity_id e = 0; e < 4; e++) set_health(w, e, (int32_t)((t * t * 7 + e * 13) % 100)); /* not linear */
+        ck_assert_int_eq(ns_world_tick(w, t), NS_OK);
+        if (t == 18) countdown = 0, failures = 0; /* the write's only allocation: 18's list */
+        ns_status st = ns_world_write_packet(w, conn, pkt[t], sizeof pkt[t], &len[t], NULL);
+        const long failed = failures;
+        countdown = -1;
+        ck_assert_int_eq(st, NS_OK);
+        if (t == 18) ck_assert_int_eq(failed, 1);
+        /* The acks: every packet up to 14 at once, so 15, 16 and 17 go out with acks of 14 (17
+         * codes against 14); then 16's ack, which 18 codes against, and 17's (19 and 20). */
+        if (t == 17 || t == 18) ck_assert_int_eq(rh_ack(w, conn, r), NS_OK);
+        ck_assert_int_eq(ns_replica_read_packet(r, pkt[t], len[t]), NS_OK);
+        if (t <= 14) ck_assert_int_eq(rh_ack(w, conn, r), NS_OK);
+        for (ns_entity_id e = 0; e < 4; e++) { /* each tick's state, as the server recorded it */
+            uint32_t tick;
+            const rt_Health_snap *s = ns_replica_snap(r, e, RT_HEALTH_ID, &tick);
+            ck_assert_ptr_nonnull(s);
+            ck_assert_uint_eq(tick, t);
+            ck_assert_msg(memcmp(s, ns_world_recorded(w, e, RT_HEALTH_ID, t), sizeof *s) == 0,
+                          "tick %u: entity %u's health is not the server's", t, e);
+        }
+    }
+    ns_replica_destroy(r);
+    ns_world_destroy(w);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("oom");
@@ -275,7 +327,8 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, a_replica_out_of_memory_refuses_the_packet);
     tcase_add_test(tc, a_world_out_of_memory_reports_it_and_goes_on);
-    tcase_add_test(tc, packets_out_of_memory_are_lost_not_wrong);
+    tcase_add_loop_test(tc, packets_out_of_memory_are_lost_not_wrong, 0, 2);
+    tcase_add_test(tc, a_packet_whose_list_was_lost_is_never_skipped);
     suite_add_tcase(s, tc);
     return s;
 }
