@@ -224,7 +224,7 @@ typedef struct ns__section3_header {
     bool              from_ref;        /* the ladder continues ref's */
     bool              by_rtt;          /* format 4: ref was named by the round trip ... */
     int               rtt_change;      /* ... that changed by this many ticks (-1, 0, 1) since ref */
-    bool              run;             /* format 4: the ladder is ref's tick and the two before */
+    bool              run;             /* format 4: the ladder is ref's tick and the ones just before */
     bool              same_presence;   /* the presence by type is ref's */
     bool              dense;           /* need_dense: its id gaps are in the dense model */
     const ns__idlist *ref;
@@ -240,10 +240,11 @@ ns_status ns__read_section3(ns_reader *in, const ns_schema *s, const ns_model *d
                             uint32_t nlists, uint32_t tick, uint32_t history_depth, bool steady, bool need_dense,
                             bool format4, bool crowd, ns__section3_header *h);
 
-/* Format 4: whether the packet of list l, d + 1 ticks before a packet, saw a round trip `change`
- * ticks shorter than that packet does: the newest tick of its own crowd's ladder lay d + 1 -
- * change ticks before it. A section names its packet P by the change alone (one bit when it is
- * 0) when P is the newest such packet (docs/replication.md section 2, "Format 4"). */
+/* Format 4: whether the packet of list l, d + 1 ticks before a packet whose newest ladder tick it
+ * may be, was written with acks as old as that packet's (d + 1 ticks) less `change`: the newest
+ * tick of its own crowd's ladder lay d + 1 - change ticks before it. A section names its packet P
+ * by the change alone (one bit when it is 0) when P is the newest such packet
+ * (docs/replication.md section 2, "Format 4"). */
 static inline bool ns__round_trip_kept(const ns__idlist *l, uint32_t d, int change)
 {
     return l->ladder != 0 && (int64_t)ns__lowest_bit(l->ladder) == (int64_t)d - change;
