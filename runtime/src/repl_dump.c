@@ -385,7 +385,7 @@ ns_status ns_dump_repl_packet(FILE *out, const ns_schema *schema, const ns_repli
         k.told = events;
         k.gaps = events && ns_read_bits(in, 1) ? &dense : NULL;
         k.sizes = replica->cfg.entity_sizes;
-        for (int i = 0; events && i < 3; i++) counts[i] = ns_read_packed_u32(in, &dense);
+        if (events) ns__read_counts3(in, &dense, replica->format4, counts);
     } else if (k.steady) {
         k.gap0 = ns_read_packed_u32(in, &dense);
         k.sizes = replica->cfg.entity_sizes;

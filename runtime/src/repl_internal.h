@@ -240,6 +240,12 @@ ns_status ns__read_section3(ns_reader *in, const ns_schema *s, const ns_model *d
                             uint32_t nlists, uint32_t tick, uint32_t history_depth, bool steady, bool need_dense,
                             bool format4, bool crowd, ns__section3_header *h);
 
+/* Format 3's event counts (despawns, spawns, updates without baselines), each in the dense model.
+ * Format 4 (format4) codes the three commonest first: '1' one spawn, '01' one despawn, '001' one
+ * of each, '000' then format 3's counts. */
+void ns__read_counts3(ns_reader *in, const ns_model *dense, bool format4, uint32_t counts[3]);
+void ns__write_counts3(ns_writer *out, const ns_model *dense, bool format4, const uint32_t counts[3]);
+
 /* Format 4: whether the packet of list l, d + 1 ticks before a packet whose newest ladder tick it
  * may be, was written with acks as old as that packet's (d + 1 ticks) less `change`: the newest
  * tick of its own crowd's ladder lay d + 1 - change ticks before it. A section names its packet P

@@ -8,7 +8,11 @@
  * acked at which the packet carried the entity. The ladder is the union of them over the
  * packet's records, so every ladder tick is acked, and for each record the three newest ladder
  * ticks at which the client holds the entity are exactly its baselines: a newer one would be an
- * acked tick carrying the entity, which the server would have chosen. */
+ * acked tick carrying the entity, which the server would have chosen.
+ *
+ * The section header that carries the ladder is read here for the replica and the dump, in format
+ * 3 and in format 4 (the packet of the newest tick named by the round trip, the run); so are the
+ * packet's event counts, which format 4 codes shorter, and written here for the writer. */
 #include <string.h>
 
 #include <netschema/packed.h>
@@ -58,6 +62,29 @@ static uint32_t read_drop(ns_reader *in, bool crowd4, bool *next)
     if (ns_read_bits(in, 1)) return 0;
     uint32_t v = ns_read_packed_u32(in, NULL), base = crowd4 ? 1u : 2u;
     return v > 64u - base ? 64u : v + base;
+}
+
+/* The counts format 4 names by a short code, in code order: {despawns, spawns, without baselines}. */
+static const uint32_t common_counts[3][3] = {{0, 1, 0}, {1, 0, 0}, {1, 1, 0}};
+
+void ns__read_counts3(ns_reader *in, const ns_model *dense, bool format4, uint32_t counts[3])
+{
+    for (int k = 0; format4 && k < 3; k++) {
+        if (!ns_read_bits(in, 1)) continue;
+        memcpy(counts, common_counts[k], sizeof common_counts[k]);
+        return;
+    }
+    for (int i = 0; i < 3; i++) counts[i] = ns_read_packed_u32(in, dense);
+}
+
+void ns__write_counts3(ns_writer *out, const ns_model *dense, bool format4, const uint32_t counts[3])
+{
+    for (int k = 0; format4 && k < 3; k++) {
+        const bool match = memcmp(counts, common_counts[k], sizeof common_counts[k]) == 0;
+        ns_write_bits(out, match, 1);
+        if (match) return;
+    }
+    for (int i = 0; i < 3; i++) ns_write_packed_u32(out, counts[i], dense); /* mostly 0 or 1: 1 or 3 bits */
 }
 
 /* Format 4's section named by the round trip: the gap of the newest packet this reader holds

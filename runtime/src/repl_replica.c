@@ -603,7 +603,7 @@ static ns_status read_header(ns_replica *r, ns_reader *in, uint32_t *tick, bool 
         *sizes = r->cfg.entity_sizes;
         *dense = events && ns_read_bits(in, 1);
         counts[2] = 0;
-        for (int i = 0; events && i < 3; i++) counts[i] = ns_read_packed_u32(in, &r->dense);
+        if (events) ns__read_counts3(in, &r->dense, r->format4, counts);
     } else if (r->steady) {
         r->gap0 = ns_read_packed_u32(in, &r->dense);
         *sizes = r->cfg.entity_sizes;

@@ -260,9 +260,8 @@ void ns__emit3(ns__pass *p, ns_writer *out)
         ns_write_bits(out, events, 1);
         if (events) {
             ns_write_bits(out, dense, 1);
-            ns_write_packed_u32(out, p->ndespawn, &p->w->dense); /* mostly 0 or 1: 1 or 3 bits */
-            ns_write_packed_u32(out, p->nspawn, &p->w->dense);
-            ns_write_packed_u32(out, a0 - u0, &p->w->dense);
+            const uint32_t counts[3] = {p->ndespawn, p->nspawn, a0 - u0};
+            ns__write_counts3(out, &p->w->dense, p->format4, counts);
         }
         ns__write_run(p, out, 0, p->ndespawn, gaps, false, true);
         ns__write_run(p, out, p->ndespawn, u0, gaps, false, true);

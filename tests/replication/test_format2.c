@@ -554,7 +554,7 @@ END_TEST
 START_TEST(the_packets_of_a_fixed_scene_are_pinned)
 {
     static const uint64_t pinned[3] = {UINT64_C(0xa30c11cb102745c7), UINT64_C(0x3ffe2c8054e5deb4),
-                                       UINT64_C(0xe6dacbc47fe10d0c)};
+                                       UINT64_C(0x0e631386554dc1b4)};
     const uint32_t format = NS_PACKET_FORMAT_2 + (uint32_t)_i;
     rh_game *g = start((ns_world_config){.packet_format = format, .max_entities = 32}, 2, (rh_impair){0}, 8);
     for (int i = 0; i < 10; i++) spawn(g, body_health, 2);
