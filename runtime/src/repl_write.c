@@ -410,16 +410,20 @@ static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, uint32_t n, unsigned fro
 }
 
 /* Sorts the chosen records into packet order (compare_records). The records themselves are
- * over 100 bytes each, so the usual case sorts 64-bit keys instead: the kind (2 bits), an update's baseline count (2) and
- * each baseline's age as 127 − age (7 each; ascending ticks are descending ages when no tick
- * lies across the 32-bit wrap, so now >= 128), the id (24), and the record's index (15), by a
- * radix sort, then moves the records into the free pick array. Otherwise (a tick near 0, over 2^15 records) it
- * sorts the records. The order, and so every byte, is the same either way. */
+ * over 100 bytes each, so the usual case sorts 64-bit keys instead: the kind (2 bits), an update's
+ * section (format 3) or baseline count (2) and each baseline's age as 127 − age (7 each;
+ * ascending ticks are descending ages when no baseline tick lies across the 32-bit wrap from
+ * now, that is, when each is below now as a plain number), the id (24), and the record's index
+ * (15), by a radix sort, then moves the records into the free pick array. Otherwise (a baseline
+ * older than 127 ticks or across the wrap, over 2^15 records) it sorts the records. The order,
+ * and so every byte, is the same either way. Format 3's keys hold no tick, so they serve from
+ * tick 0: until a world's tick 128 its packets were sorted by qsort, which was most of the
+ * first 2 s of a server at 60 Hz, and of bench_replication's timed rounds. */
 void ns__sort_chosen(ns__pass *p)
 {
     ns_world *w = p->w;
     const uint32_t n = p->nchosen;
-    bool keys = n <= 0x8000u && p->now >= 128u;
+    bool keys = n <= 0x8000u;
     uint64_t *key = w->heap; /* choose() is done with the heap */
     for (uint32_t i = 0; keys && i < n; i++) {
         const ns__pick *k = &w->chosen[i];
@@ -430,7 +434,7 @@ void ns__sort_chosen(ns__pass *p)
             g |= (uint64_t)k->base.count << 21;
             for (uint32_t j = 0; j < k->base.count; j++) {
                 uint32_t age = p->now - k->base.tick[j];
-                if (age > 127u) keys = false;
+                if (age > 127u || k->base.tick[j] > p->now) keys = false;
                 else g |= (uint64_t)(127u - age) << (14u - 7u * j);
             }
         }
