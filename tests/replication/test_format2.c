@@ -604,6 +604,37 @@ START_TEST(the_packets_of_a_fixed_scene_are_pinned)
 }
 END_TEST
 
+/* The writer sorts a packet's records by 64-bit keys whose low 15 bits are the record's index;
+ * a packet of more than 2^15 records is sorted by qsort instead, in the same order. Packets that
+ * large need a budget far over the default: spawns, then an update of every entity, then the
+ * next tick's, each read by the replica, which must end up holding every state. */
+START_TEST(a_packet_of_over_32768_records_is_in_order)
+{
+    enum { N = 33000 };
+    const uint32_t format = NS_PACKET_FORMAT_1 + (uint32_t)_i;
+    rh_game *g = start((ns_world_config){.packet_format = format, .max_entities = N + 8, .budget = 1u << 20}, 1,
+                       (rh_impair){0}, 3);
+    static const uint32_t body[] = {RT_BODY_ID};
+    for (uint32_t i = 0; i < N; i++) spawn(g, body, 1);
+    size_t cap = (size_t)1 << 20, len;
+    uint8_t *pkt = malloc(cap);
+    ck_assert_ptr_nonnull(pkt);
+    uint32_t records[3];
+    for (int t = 0; t < 3; t++) {
+        for (ns_entity_id e = 0; e < N; e++) set_body(g, e, (float)(e % 1000) + (float)t * 0.5f, (float)(e / 1000));
+        len = deliver(g, pkt, cap);
+        records[t] = g->last[0].spawns + g->last[0].updates;
+        char why[256];
+        NS_CHECK(rh_consistent(g, 0, why, sizeof why), "format %u, packet %d of %zu bytes: %s", format, t + 1, len, why);
+    }
+    NS_CHECK(records[0] == N && records[1] == N && records[2] == N,
+             "format %u: the packets carried %u, %u and %u records, not %u each", format, records[0], records[1],
+             records[2], (unsigned)N);
+    free(pkt);
+    stop(g);
+}
+END_TEST
+
 /* ---- hostile packets ---- */
 
 static size_t digest(const ns_replica *r, uint8_t *out, size_t cap)
@@ -731,6 +762,7 @@ static Suite *suite(void)
     tcase_add_loop_test(tc, a_steady_packet_has_these_bytes, 0, 3);
     tcase_add_test(tc, a_steady_gap_out_of_range_is_refused_by_both);
     tcase_add_loop_test(tc, the_packets_of_a_fixed_scene_are_pinned, 0, 3);
+    tcase_add_loop_test(tc, a_packet_of_over_32768_records_is_in_order, 0, 4);
     tcase_add_loop_test(tc, hostile_packets_change_nothing, 0, 6);
     suite_add_tcase(s, tc);
     return s;
