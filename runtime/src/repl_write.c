@@ -411,14 +411,13 @@ static uint64_t *radix_sort(uint64_t *a, uint64_t *tmp, uint32_t n, unsigned fro
 
 /* Sorts the chosen records into packet order (compare_records). The records themselves are
  * over 100 bytes each, so the usual case sorts 64-bit keys instead: the kind (2 bits), an update's
- * section (format 3) or baseline count (2) and each baseline's age as 127 − age (7 each;
+ * section (formats 3 and 4) or baseline count (2) and each baseline's age as 127 − age (7 each;
  * ascending ticks are descending ages when no baseline tick lies across the 32-bit wrap from
  * now, that is, when each is below now as a plain number), the id (24), and the record's index
- * (15), by a radix sort, then moves the records into the free pick array. Otherwise (a baseline
- * older than 127 ticks or across the wrap, over 2^15 records) it sorts the records. The order,
- * and so every byte, is the same either way. Format 3's keys hold no tick, so they serve from
- * tick 0: until a world's tick 128 its packets were sorted by qsort, which was most of the
- * first 2 s of a server at 60 Hz, and of bench_replication's timed rounds. */
+ * (15), by a radix sort, then moves the records into the free pick array. Otherwise (formats 1
+ * and 2: a baseline older than 127 ticks or across the wrap; any format: over 2^15 records) it
+ * sorts the records. The order, and so every byte, is the same either way. Keys without ticks
+ * serve from a world's first tick, so a young server sorts as fast as an old one. */
 void ns__sort_chosen(ns__pass *p)
 {
     ns_world *w = p->w;
