@@ -1,6 +1,6 @@
 /* emit_c.h — the C emitter's shared state and helpers. emit_c.c drives it and writes the files;
  * emit_c_types.c prints types and declarations; emit_c_values.c defaults, quantize/dequantize,
- * equality, setters and dirty bits; emit_c_codec.c the serializers; emit_c_smooth.c
+ * equality; emit_c_setters.c setters and dirty bits; emit_c_codec.c the serializers; emit_c_smooth.c
  * interpolation and hooks; emit_c_coll.c collection fields; emit_c_desc.c descriptors;
  * emit_c_dispatch.c the dispatch tables, handlers and _send; emit_c_predict.c prediction errors;
  * emit_c_entropy.c the entropy mode's
@@ -79,9 +79,6 @@ void nsc_cg_quantize(nsc_cgen *g, const nsc_decl *d);    /* _quantize, _dequanti
 void nsc_cg_dequantize_field(nsc_cgen *g, const nsc_layout *l, const nsc_field *f, const char *src, const char *dst);
 void nsc_cg_equality(nsc_cgen *g, const nsc_decl *d);    /* _snap_equal, _equal */
 void nsc_cg_value_equality(nsc_cgen *g, const nsc_decl *d); /* _equal alone (field by field, on values) */
-/* _set_<field>, _is_dirty, _clear_dirty; with values (a value table's name, --codec table) number,
- * bool, enum, entity, vector and quaternion setters call ns_table_set. */
-void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d, const char *values);
 /* An int64_t constant that compiles warning-free, INT64_MIN included ("INT64_C(-5)"). */
 const char *nsc_cg_i64(nsc_cgen *g, int64_t v);
 /* v as a float (f32) or double literal that reads back exactly and compiles warning-free. */
@@ -90,6 +87,13 @@ const char *nsc_cg_float(nsc_cgen *g, double v, bool f32);
 const char *nsc_cg_inverse(nsc_cgen *g, double scale, bool f32);
 /* A C expression for a default literal of type t ("100", "1.5f", "arena_Team_blue"). */
 void nsc_cg_literal(nsc_cgen *g, const nsc_type *t, const nsc_literal *l, nsc_strbuf *sb);
+
+/* ---- setters and dirty bits of components and inputs (emit_c_setters.c) ---- */
+/* True if d's setters of plain values, _is_dirty and _clear_dirty are header macros over its
+ * value table (a table-driven record: nsc_cg_table_values) rather than functions. */
+bool nsc_cg_setter_macros(nsc_cgen *g, const nsc_decl *d);
+void nsc_cg_setter_prototypes(nsc_cgen *g, const nsc_decl *d); /* header: prototypes and macros */
+void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d);           /* source: the functions */
 
 /* ---- serializers (emit_c_codec.c) ---- */
 void nsc_cg_codec(nsc_cgen *g, const nsc_decl *d);
@@ -152,9 +156,6 @@ bool nsc_cg_table_values(nsc_cgen *g, const nsc_decl *d);
  * ones (nsc_cg_interpolate, nsc_cg_prediction). */
 bool nsc_cg_table_interpolate(nsc_cgen *g, const nsc_decl *d);
 bool nsc_cg_table_prediction(nsc_cgen *g, const nsc_decl *d);
-/* The setters (through ns_table_set where the type allows), _is_dirty and _clear_dirty of a
- * record with a value table; false, printing nothing, otherwise. */
-bool nsc_cg_table_setters(nsc_cgen *g, const nsc_decl *d);
 /* The NS_VAL_INTERPOLATE/EXTRAPOLATE/PREDICTED/ERROR bits of field f's value table entry. */
 unsigned nsc_cg_table_motion_flags(const nsc_decl *d, const nsc_field *f);
 /* Prints d's ns_value_motion entries (wrap, max_distance) as one static array and returns, per

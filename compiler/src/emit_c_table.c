@@ -14,8 +14,8 @@
  * ns_table_quantize / ns_table_dequantize; _equal then calls ns_table_equal. Records with unions,
  * collections, or structs of another unit keep the straight-line functions (values_eligible).
  * The same table drives _interpolate, _prediction_error, _backup, _restore
- * (emit_c_table_motion.c: the flags and ns_value_motion of each entry) and setters
- * (nsc_cg_setters with the table: ns_table_set, the table's dirty_offset). */
+ * (emit_c_table_motion.c: the flags and ns_value_motion of each entry) and setters (header macros
+ * calling ns_table_set with the table, emit_c_setters.c: the table is extern for them). */
 #include <string.h>
 
 #include <netschema/table.h> /* the NS_VAL_* flags, printed as a number */
@@ -177,13 +177,6 @@ bool nsc_cg_table_values(nsc_cgen *g, const nsc_decl *d)
     return values_eligible(g, d);
 }
 
-bool nsc_cg_table_setters(nsc_cgen *g, const nsc_decl *d)
-{
-    if (!nsc_cg_has_dirty(d) || !values_eligible(g, d)) return false;
-    nsc_cg_setters(g, d, nsc_cg_fn(g, d, "values"));
-    return true;
-}
-
 /* One ns_value_field initializer; motion: its ns_value_motion ("0": none). */
 static void value_entry(nsc_cgen *g, const nsc_decl *d, const nsc_field *f, const char *motion)
 {
@@ -248,8 +241,10 @@ bool nsc_cg_table_quantize(nsc_cgen *g, const nsc_decl *d)
     c->indent--;
     nsc_p_line(c, "};");
     if (split && d->kind == NSC_D_STRUCT) nsc_p_line(c, "extern const ns_value_table %s; /* --split */", values);
-    nsc_p_line(c, "%sconst ns_value_table %s = {%s_fields, %zuu, sizeof(%s_snap), %s};",
-               split && d->kind == NSC_D_STRUCT ? "" : "static ", values, values, d->nfields, n,
+    /* Components' and inputs' tables are extern: their setter macros name them (emit_c_setters.c). */
+    bool shared = (split && d->kind == NSC_D_STRUCT) || nsc_cg_has_dirty(d);
+    nsc_p_line(c, "%sconst ns_value_table %s = {%s_fields, %zuu, sizeof(%s_snap), %s};", shared ? "" : "static ", values,
+               values, d->nfields, n,
                nsc_cg_has_dirty(d) ? NSC_FMT(g, "offsetof(%s, ns_dirty)", n) : "0");
     nsc_p_empty(c);
     nsc_p_line(c, "void %s(const %s *v, %s_snap *s)", nsc_cg_fn(g, d, "quantize"), n, n);

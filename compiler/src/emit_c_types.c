@@ -404,32 +404,7 @@ static void prototypes(nsc_cgen *g, const nsc_decl *d)
         nsc_p_line(h, "void %s(%s *live, const %s_snap *s, const %s_hooks *hooks, void *ctx);", nsc_cg_fn(g, d, "apply"), n,
                    n, n);
     }
-    if (nsc_cg_has_dirty(d)) {
-        for (size_t i = 0; i < d->nfields; i++) {
-            const nsc_field *f = d->fields[i];
-            const nsc_type *t = f->sem.type;
-            if (nsc_type_is_collection(t) || (f->array_of && f->array_index > 0)) continue;
-            const char *fn = nsc_cg_fn(g, d, NSC_FMT(g, "set_%s", nsc_field_base_name(f)));
-            /* An array's setter sets one element: an index past the end changes nothing. */
-            const char *v = f->array_of ? NSC_FMT(g, "%s *v, uint32_t index", n) : NSC_FMT(g, "%s *v", n);
-            if (f->array_of)
-                nsc_p_comment(h, "Sets %s[index] (index < %u); marks it dirty if the value changed.", f->array_of->name.text,
-                              f->array_of->sem.array_n);
-            else
-                nsc_p_comment(h, "Sets %s; marks it dirty if the value changed.", f->name.text);
-            if (t->kind == NSC_T_STRING)
-                nsc_p_line(h, "void %s(%s, const char *value);", fn, v);
-            else if (t->kind == NSC_T_BYTES)
-                nsc_p_line(h, "void %s(%s, const void *data, size_t len);", fn, v);
-            else if (t->kind == NSC_T_STRUCT || t->kind == NSC_T_EXTERN || t->kind == NSC_T_UNION)
-                nsc_p_line(h, "void %s(%s, const %s *value);", fn, v, nsc_cg_value_type(g, t));
-            else
-                nsc_p_line(h, "void %s(%s, %s value);", fn, v, nsc_cg_value_type(g, t));
-        }
-        nsc_p_comment(h, "True if a setter or collection helper changed a field since the last _clear_dirty.");
-        nsc_p_line(h, "bool %s(const %s *v);", nsc_cg_fn(g, d, "is_dirty"), n);
-        nsc_p_line(h, "void %s(%s *v);", nsc_cg_fn(g, d, "clear_dirty"), n);
-    }
+    nsc_cg_setter_prototypes(g, d);
     nsc_cg_coll_prototypes(g, d);
     nsc_p_line(h, "extern const ns_type_desc %s;", nsc_cg_fn(g, d, "desc"));
 }

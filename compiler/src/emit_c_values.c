@@ -1,5 +1,5 @@
 /* emit_c_values.c — generated defaults (_init and the default snapshot), _quantize and
- * _dequantize, _snap_equal and _equal, and the dirty-tracking setters.
+ * _dequantize, _snap_equal and _equal (the dirty-tracking setters are emit_c_setters.c's).
  *
  * The default snapshot is computed here, at compile time, with the runtime's own quantize
  * functions, so it is bit-identical to what _quantize makes of the _init value. */
@@ -686,101 +686,5 @@ void nsc_cg_value_equality(nsc_cgen *g, const nsc_decl *d)
     if (d->nfields == 0) nsc_p_line(c, "(void)a;"), nsc_p_line(c, "(void)b;");
     for (size_t i = 0; i < d->nfields; i++) value_equal_field(g, d->layout, d->fields[i]);
     nsc_p_line(c, "return true;");
-    nsc_p_close(c, "}");
-}
-
-/* ---- setters and dirty bits ---------------------------------------------------------------- */
-
-/* Field i's setter; with values (the record's value table, --codec table) a number, bool, enum,
- * entity, vector or quaternion is set by ns_table_set, which compares, stores and marks alike. */
-static void setter(nsc_cgen *g, const nsc_decl *d, size_t i, const char *values)
-{
-    nsc_printer *c = g->c;
-    const nsc_field *f = d->fields[i];
-    const nsc_type *t = f->sem.type;
-    const char *n = nsc_cg_name(g, d), *m = f->name.text;
-    const char *fn = nsc_cg_fn(g, d, NSC_FMT(g, "set_%s", nsc_field_base_name(f)));
-    const char *mark = NSC_FMT(g, "v->ns_dirty[%zu] |= UINT32_C(1) << %zu;", i / 32, i % 32);
-    const char *self = NSC_FMT(g, "%s *v", n);
-    if (f->array_of) {
-        /* A fixed array: one setter taking the index; each element has its own dirty bit, the
-         * elements' bits consecutive from the first's (i). */
-        m = NSC_FMT(g, "%s[index]", f->array_of->name.text);
-        mark = NSC_FMT(g, "v->ns_dirty[(%zuu + index) / 32u] |= UINT32_C(1) << ((%zuu + index) %% 32u);", i, i);
-        self = NSC_FMT(g, "%s *v, uint32_t index", n);
-    }
-    nsc_p_empty(c);
-    switch (t->kind) {
-    case NSC_T_STRING:
-        nsc_p_line(c, "void %s(%s, const char *value)", fn, self);
-        nsc_p_open(c, "{");
-        if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
-        nsc_p_line(c, "char clean[%u + 1] = {0}; /* what the value holds after the string: zeros */", t->capacity);
-        nsc_p_line(c, "ns_string_sanitize(clean, %u, value, strlen(value));", t->capacity);
-        nsc_p_line(c, "if (strncmp(clean, v->%s, sizeof clean) == 0) return;", m);
-        nsc_p_line(c, "memcpy(v->%s, clean, sizeof clean);", m);
-        break;
-    case NSC_T_BYTES:
-        nsc_p_line(c, "void %s(%s, const void *data, size_t len)", fn, self);
-        nsc_p_open(c, "{");
-        if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
-        nsc_p_line(c, "if (len > %u) len = %u;", t->capacity, t->capacity);
-        nsc_p_line(c, "if (v->%s.len == len && memcmp(v->%s.data, data, len) == 0) return;", m, m);
-        nsc_p_line(c, "v->%s.len = (uint16_t)len;", m);
-        nsc_p_line(c, "memcpy(v->%s.data, data, len);", m);
-        break;
-    case NSC_T_STRUCT:
-    case NSC_T_UNION:
-    case NSC_T_EXTERN:
-        nsc_p_line(c, "void %s(%s, const %s *value)", fn, self, nsc_cg_value_type(g, t));
-        nsc_p_open(c, "{");
-        if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
-        nsc_p_line(c, "if (%s(&v->%s, value)) return;", nsc_cg_fn(g, t->decl, "equal"), m);
-        nsc_p_line(c, "v->%s = *value;", m);
-        break;
-    default:
-        nsc_p_line(c, "void %s(%s, %s value)", fn, self, nsc_cg_value_type(g, t));
-        nsc_p_open(c, "{");
-        if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
-        if (values) {
-            nsc_p_line(c, "ns_table_set(&%s, %zuu%s, v, &value);", values, i, f->array_of ? " + index" : "");
-            nsc_p_close(c, "}");
-            return;
-        }
-        if (nsc_type_is_float(t) || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
-            nsc_p_line(c, "if (memcmp(&v->%s, &value, sizeof value) == 0) return; /* bitwise, so NaN and -0 count */", m);
-        else
-            nsc_p_line(c, "if (v->%s == value) return;", m);
-        nsc_p_line(c, "v->%s = value;", m);
-    }
-    nsc_p_line(c, "%s", mark);
-    nsc_p_close(c, "}");
-}
-
-void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d, const char *values)
-{
-    if (!nsc_cg_has_dirty(d)) return;
-    nsc_printer *c = g->c;
-    const char *n = nsc_cg_name(g, d);
-    for (size_t i = 0; i < d->nfields; i++)
-        if (!nsc_type_is_collection(d->fields[i]->sem.type) && !(d->fields[i]->array_of && d->fields[i]->array_index))
-            setter(g, d, i, values);
-    nsc_p_empty(c);
-    nsc_p_line(c, "bool %s(const %s *v)", nsc_cg_fn(g, d, "is_dirty"), n);
-    nsc_p_open(c, "{");
-    if (d->nfields == 0) {
-        nsc_p_line(c, "(void)v;");
-        nsc_p_line(c, "return false;");
-    } else {
-        nsc_p_line(c, "for (size_t i = 0; i < sizeof v->ns_dirty / sizeof v->ns_dirty[0]; i++)");
-        nsc_p_line(c, "    if (v->ns_dirty[i]) return true;");
-        nsc_p_line(c, "return false;");
-    }
-    nsc_p_close(c, "}");
-    nsc_p_empty(c);
-    nsc_p_line(c, "void %s(%s *v)", nsc_cg_fn(g, d, "clear_dirty"), n);
-    nsc_p_open(c, "{");
-    if (d->nfields == 0) nsc_p_line(c, "(void)v;");
-    else nsc_p_line(c, "memset(v->ns_dirty, 0, sizeof v->ns_dirty);");
     nsc_p_close(c, "}");
 }

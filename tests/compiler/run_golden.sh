@@ -11,6 +11,7 @@
 #   run_golden.sh c NETSCHEMAC GOLDEN_DIR ROOT [--regenerate]
 #       Each schema listed in GOLDEN_DIR/schemas.txt (paths from ROOT) must generate <stem>.ns.h
 #       and .ns.c equal to the files in GOLDEN_DIR, twice in a row (the output is deterministic).
+#       GOLDEN_DIR/args, if present, holds further netschemac arguments ("--codec table").
 #
 # --regenerate (or NS_REGENERATE=1) rewrites the golden files instead of comparing: review the
 # diff before committing it.
@@ -80,11 +81,13 @@ json)
 c)
     golden=$1 root=$2
     case "$golden" in /*) ;; *) golden=$(pwd)/$golden ;; esac
+    args=$(cat "$golden/args" 2>/dev/null || true)
     for src in $(grep -v '^#' "$golden/schemas.txt"); do
         src=$root/$src
         stem=$(basename "$src" .netschema)
         mkdir -p "$tmp/1" "$tmp/2"
-        if ! "$nsc" -o "$tmp/1" "$src" 2>"$tmp/err" || ! "$nsc" -o "$tmp/2" "$src" 2>>"$tmp/err"; then
+        # shellcheck disable=SC2086 # args: words on purpose
+        if ! "$nsc" $args -o "$tmp/1" "$src" 2>"$tmp/err" || ! "$nsc" $args -o "$tmp/2" "$src" 2>>"$tmp/err"; then
             echo "FAIL: $stem does not compile:"
             cat "$tmp/err"
             failures=$((failures + 1))

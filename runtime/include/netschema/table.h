@@ -135,6 +135,45 @@ void ns_table_copy_predicted(const ns_value_table *t, const void *from, void *in
  * generated _set_<field> does: nothing if they are bitwise equal, else the copy and dirty bit i. */
 void ns_table_set(const ns_value_table *t, uint32_t i, void *v, const void *src);
 
+/* A table-driven component's or input's setters of such members, its _is_dirty and its
+ * _clear_dirty are macros in the generated header that expand to these, not functions: gcc -O2
+ * spends about 2.5 ms building each small function, a macro nothing until it is used
+ * (docs/generated-api.md "Table mode"). T is the record's C type, values its value table, i the
+ * member's index (an array's first element's), n an array's length, type the member's C type.
+ * Each argument is evaluated once; the value is converted to `type` as a parameter would be, so
+ * `v, (ns_vec3){1, 2, 3}` works unparenthesized; v must point to a (non-const) T, which the
+ * conditional expression checks at compile time. Being statements, the setters have no value. */
+#define NS__TABLE_SELF(T, v) (1 ? (v) : (T *)0)
+#define NS_TABLE_SET(T, values, i, type, v, ...)                                                     \
+    do {                                                                                             \
+        const type ns_value_ = (__VA_ARGS__);                                                        \
+        ns_table_set(&(values), (i), NS__TABLE_SELF(T, v), &ns_value_);                              \
+    } while (0)
+/* An array element's setter: an index of n or more changes nothing. */
+#define NS_TABLE_SET_AT(T, values, i, n, type, v, index, ...)                                        \
+    do {                                                                                             \
+        const type ns_value_ = (__VA_ARGS__);                                                        \
+        const uint32_t ns_index_ = (index);                                                          \
+        if (ns_index_ < (n)) ns_table_set(&(values), (i) + ns_index_, NS__TABLE_SELF(T, v), &ns_value_); \
+    } while (0)
+#define NS_TABLE_IS_DIRTY(T, v) ns_dirty_any((1 ? (v) : (const T *)0)->ns_dirty, NS__DIRTY_WORDS(T))
+#define NS_TABLE_CLEAR_DIRTY(T, v) ns_dirty_clear(NS__TABLE_SELF(T, v)->ns_dirty, NS__DIRTY_WORDS(T))
+#define NS__DIRTY_WORDS(T) (sizeof ((T *)0)->ns_dirty / sizeof(uint32_t))
+
+/* True if any of the n words of a dirty mask is non-zero. */
+static inline bool ns_dirty_any(const uint32_t *words, size_t n)
+{
+    uint32_t any = 0;
+    for (size_t i = 0; i < n; i++) any |= words[i];
+    return any != 0;
+}
+
+/* Zeroes the n words of a dirty mask. */
+static inline void ns_dirty_clear(uint32_t *words, size_t n)
+{
+    for (size_t i = 0; i < n; i++) words[i] = 0;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -232,7 +232,7 @@ static const ns_value_field mixed_Body_values_fields[] = {
     {NS_FIELD_AT(mixed_Body, tag), NS_VAL_STRING, 64, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0},
     {NS_FIELD_AT(mixed_Body, on), NS_VAL_COPY, 192, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
 };
-static const ns_value_table mixed_Body_values = {mixed_Body_values_fields, 6u, sizeof(mixed_Body_snap), offsetof(mixed_Body, ns_dirty)};
+const ns_value_table mixed_Body_values = {mixed_Body_values_fields, 6u, sizeof(mixed_Body_snap), offsetof(mixed_Body, ns_dirty)};
 
 void mixed_Body_quantize(const mixed_Body *v, mixed_Body_snap *s)
 {
@@ -313,21 +313,6 @@ void mixed_Body_prediction_error(const mixed_Body *predicted, const mixed_Body *
     ns_table_prediction_error(&mixed_Body_values, predicted, authoritative, out);
 }
 
-void mixed_Body_set_pos(mixed_Body *v, ns_vec3 value)
-{
-    ns_table_set(&mixed_Body_values, 0u, v, &value);
-}
-
-void mixed_Body_set_rot(mixed_Body *v, ns_quat value)
-{
-    ns_table_set(&mixed_Body_values, 1u, v, &value);
-}
-
-void mixed_Body_set_hp(mixed_Body *v, int32_t value)
-{
-    ns_table_set(&mixed_Body_values, 2u, v, &value);
-}
-
 void mixed_Body_set_p(mixed_Body *v, const mixed_Pair *value)
 {
     if (mixed_Pair_equal(&v->p, value)) return;
@@ -342,23 +327,6 @@ void mixed_Body_set_tag(mixed_Body *v, const char *value)
     if (strncmp(clean, v->tag, sizeof clean) == 0) return;
     memcpy(v->tag, clean, sizeof clean);
     v->ns_dirty[0] |= UINT32_C(1) << 4;
-}
-
-void mixed_Body_set_on(mixed_Body *v, bool value)
-{
-    ns_table_set(&mixed_Body_values, 5u, v, &value);
-}
-
-bool mixed_Body_is_dirty(const mixed_Body *v)
-{
-    for (size_t i = 0; i < sizeof v->ns_dirty / sizeof v->ns_dirty[0]; i++)
-        if (v->ns_dirty[i]) return true;
-    return false;
-}
-
-void mixed_Body_clear_dirty(mixed_Body *v)
-{
-    memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
 static const ns_field_desc mixed_Body_desc_fields[] = {
@@ -1032,7 +1000,7 @@ static const ns_value_field mixed_Move_values_fields[] = {
     {NS_FIELD_AT(mixed_Move, dy), NS_VAL_INT, 6, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
     {NS_FIELD_AT(mixed_Move, jump), NS_VAL_COPY, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
 };
-static const ns_value_table mixed_Move_values = {mixed_Move_values_fields, 3u, sizeof(mixed_Move_snap), offsetof(mixed_Move, ns_dirty)};
+const ns_value_table mixed_Move_values = {mixed_Move_values_fields, 3u, sizeof(mixed_Move_snap), offsetof(mixed_Move, ns_dirty)};
 
 void mixed_Move_quantize(const mixed_Move *v, mixed_Move_snap *s)
 {
@@ -1068,33 +1036,6 @@ ns_status mixed_Move_write(ns_writer *wp, const mixed_Move_snap *cur, const mixe
 ns_status mixed_Move_read(ns_reader *r, mixed_Move_snap *out, const mixed_Move_snap *prev)
 {
     return ns_table_read(r, &mixed_Move_desc, out, prev, NULL, NS_TO_OWNER);
-}
-
-void mixed_Move_set_dx(mixed_Move *v, int8_t value)
-{
-    ns_table_set(&mixed_Move_values, 0u, v, &value);
-}
-
-void mixed_Move_set_dy(mixed_Move *v, int8_t value)
-{
-    ns_table_set(&mixed_Move_values, 1u, v, &value);
-}
-
-void mixed_Move_set_jump(mixed_Move *v, bool value)
-{
-    ns_table_set(&mixed_Move_values, 2u, v, &value);
-}
-
-bool mixed_Move_is_dirty(const mixed_Move *v)
-{
-    for (size_t i = 0; i < sizeof v->ns_dirty / sizeof v->ns_dirty[0]; i++)
-        if (v->ns_dirty[i]) return true;
-    return false;
-}
-
-void mixed_Move_clear_dirty(mixed_Move *v)
-{
-    memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
 static const ns_field_desc mixed_Move_desc_fields[] = {
