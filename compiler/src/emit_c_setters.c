@@ -2,13 +2,12 @@
  * _clear_dirty: their declarations in the header and their bodies in the source.
  *
  * A record with a value table (table-driven, nsc_cg_table_values) gets macros instead of
- * functions for the setters of numbers, bools, enums, entities, vectors and quaternions, and for
- * _is_dirty and _clear_dirty: they expand to netschema/table.h's NS_TABLE_SET and friends, which
- * call ns_table_set with the record's value table (extern in the header for them). gcc -O2 spends
- * about 2.5 ms on each small function whatever its size, and a macro costs nothing until used,
- * so this is most of what the table mode's build saves (docs/performance.md section 4). Every
- * other setter (strings, bytes, structs, unions, extern structs) and every setter of a record
- * with straight-line code stays a function printed here. */
+ * functions for its setters, _is_dirty and _clear_dirty: they expand to netschema/table.h's
+ * NS_TABLE_SET and friends, which call ns_table_set (_string, _bytes, _struct) with the record's
+ * value table, extern for them. gcc -O2 spends about 2.5 ms on each small function whatever its
+ * size, and a macro costs nothing until used (docs/performance.md section 4). Such a record holds
+ * no union or extern struct (nsc_cg_table_values refuses them). The setters of every other
+ * record are functions printed here. */
 #include "emit_c.h"
 
 /* True if field f is a setter's own field: not a collection (those have helpers, emit_c_coll.c)
@@ -18,20 +17,7 @@ static bool has_setter(const nsc_field *f)
     return !nsc_type_is_collection(f->sem.type) && !(f->array_of && f->array_index > 0);
 }
 
-/* True if f's setter is ns_table_set's kind of copy: no string, bytes or nested record. */
-static bool plain_value(const nsc_field *f)
-{
-    switch (f->sem.type->kind) {
-    case NSC_T_STRING:
-    case NSC_T_BYTES:
-    case NSC_T_STRUCT:
-    case NSC_T_UNION:
-    case NSC_T_EXTERN: return false;
-    default: return true;
-    }
-}
-
-/* True if d's plain setters, _is_dirty and _clear_dirty are macros (its value table is extern). */
+/* True if d's setters, _is_dirty and _clear_dirty are macros (its value table is extern). */
 bool nsc_cg_setter_macros(nsc_cgen *g, const nsc_decl *d)
 {
     return nsc_cg_has_dirty(d) && nsc_cg_table_values(g, d);
@@ -39,18 +25,37 @@ bool nsc_cg_setter_macros(nsc_cgen *g, const nsc_decl *d)
 
 /* ---- the header --------------------------------------------------------------------------- */
 
-/* Field i's setter macro: NS_TABLE_SET(_AT) with the record's type, value table and index. */
+/* Field i's setter macro: NS_TABLE_SET and friends with the record's type and the field's index
+ * (an array's: its first element's, its length, the index argument; a single field's: 1u, 0u). */
 static void setter_macro(nsc_cgen *g, const nsc_decl *d, size_t i)
 {
     const nsc_field *f = d->fields[i];
-    const char *n = nsc_cg_name(g, d), *values = nsc_cg_fn(g, d, "values");
+    const nsc_type *t = f->sem.type;
+    const char *n = nsc_cg_name(g, d);
     const char *fn = nsc_cg_fn(g, d, NSC_FMT(g, "set_%s", nsc_field_base_name(f)));
-    const char *type = nsc_cg_value_type(g, f->sem.type);
-    if (f->array_of)
-        nsc_p_line(g->h, "#define %s(v, index, ...) NS_TABLE_SET_AT(%s, %s, %zuu, %uu, %s, v, index, __VA_ARGS__)", fn, n,
-                   values, i, f->array_of->sem.array_n, type);
-    else
-        nsc_p_line(g->h, "#define %s(v, ...) NS_TABLE_SET(%s, %s, %zuu, %s, v, __VA_ARGS__)", fn, n, values, i, type);
+    const char *type = nsc_cg_value_type(g, t);
+    const unsigned count = f->array_of ? f->array_of->sem.array_n : 1u;
+    const char *params = f->array_of ? "v, index" : "v", *index = f->array_of ? "index" : "0u";
+    switch (t->kind) {
+    case NSC_T_STRING:
+        nsc_p_line(g->h, "#define %s(%s, value) NS_TABLE_SET_STRING(%s, %zuu, %uu, v, %s, value)", fn, params, n, i, count,
+                   index);
+        break;
+    case NSC_T_BYTES:
+        nsc_p_line(g->h, "#define %s(%s, data, len) NS_TABLE_SET_BYTES(%s, %zuu, %uu, v, %s, data, len)", fn, params, n, i,
+                   count, index);
+        break;
+    case NSC_T_STRUCT:
+        nsc_p_line(g->h, "#define %s(%s, value) NS_TABLE_SET_STRUCT(%s, %zuu, %uu, %s, v, %s, value)", fn, params, n, i,
+                   count, type, index);
+        break;
+    default:
+        if (f->array_of)
+            nsc_p_line(g->h, "#define %s(v, index, ...) NS_TABLE_SET_AT(%s, %zuu, %uu, %s, v, index, __VA_ARGS__)", fn, n, i,
+                       count, type);
+        else
+            nsc_p_line(g->h, "#define %s(v, ...) NS_TABLE_SET(%s, %zuu, %s, v, __VA_ARGS__)", fn, n, i, type);
+    }
 }
 
 /* Field f's setter prototype; v is the record parameter ("T *v" or "T *v, uint32_t index"). */
@@ -75,8 +80,7 @@ void nsc_cg_setter_prototypes(nsc_cgen *g, const nsc_decl *d)
     const char *n = nsc_cg_name(g, d);
     const bool macros = nsc_cg_setter_macros(g, d);
     if (macros) {
-        nsc_p_comment(h, "Table mode: the setters of numbers, enums, vectors and quaternions, _is_dirty and");
-        nsc_p_comment(h, "_clear_dirty are macros over this table (netschema/table.h NS_TABLE_SET).");
+        nsc_p_comment(h, "Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h).");
         nsc_p_line(h, "extern const ns_value_table %s;", nsc_cg_fn(g, d, "values"));
     }
     for (size_t i = 0; i < d->nfields; i++) {
@@ -90,7 +94,7 @@ void nsc_cg_setter_prototypes(nsc_cgen *g, const nsc_decl *d)
                           f->array_of->sem.array_n);
         else
             nsc_p_comment(h, "Sets %s; marks it dirty if the value changed.", f->name.text);
-        if (macros && plain_value(f)) setter_macro(g, d, i);
+        if (macros) setter_macro(g, d, i);
         else setter_prototype(g, f, fn, v);
     }
     nsc_p_comment(h, "True if a setter or collection helper changed a field since the last _clear_dirty.");
@@ -167,10 +171,9 @@ void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d)
     if (!nsc_cg_has_dirty(d)) return;
     nsc_printer *c = g->c;
     const char *n = nsc_cg_name(g, d);
-    const bool macros = nsc_cg_setter_macros(g, d);
+    if (nsc_cg_setter_macros(g, d)) return; /* all macros in the header */
     for (size_t i = 0; i < d->nfields; i++)
-        if (has_setter(d->fields[i]) && !(macros && plain_value(d->fields[i]))) setter(g, d, i);
-    if (macros) return; /* _is_dirty and _clear_dirty are macros too */
+        if (has_setter(d->fields[i])) setter(g, d, i);
     nsc_p_empty(c);
     nsc_p_line(c, "bool %s(const %s *v)", nsc_cg_fn(g, d, "is_dirty"), n);
     nsc_p_open(c, "{");

@@ -1,7 +1,7 @@
 /* table_motion.c — the table mode's _interpolate, _prediction_error, _backup, _restore and
  * setters (netschema/table.h): one loop over a record's value table (<pkg>_<T>_values) doing per member
  * what the default mode's generated statements do (compiler/src/emit_c_smooth.c, lerp_field,
- * teleport_field; compiler/src/emit_c_predict.c, error_expr, backup; compiler/src/emit_c_values.c,
+ * teleport_field; compiler/src/emit_c_predict.c, error_expr, backup; compiler/src/emit_c_setters.c,
  * setter), with the same functions of
  * netschema/interp.h and netschema/quant.h in the same order, so the floats come out bit for bit
  * the same in both modes (tests/e2e test_table_*). */
@@ -11,6 +11,7 @@
 #include "netschema/interp.h"
 #include "netschema/quant.h"
 #include "netschema/table.h"
+#include "netschema/text.h"
 
 #include "table_internal.h"
 #include "walk_internal.h" /* load_int, store_int */
@@ -264,6 +265,16 @@ void ns_table_copy_predicted(const ns_value_table *t, const void *from, void *in
 
 /* ---- setters ---- */
 
+/* Sets dirty bit i of value v (its words at t->dirty_offset). */
+static void mark_dirty(const ns_value_table *t, void *v, uint32_t i)
+{
+    uint8_t *word = (uint8_t *)v + t->dirty_offset + 4u * (i / 32u);
+    uint32_t dirty;
+    memcpy(&dirty, word, sizeof dirty);
+    dirty |= UINT32_C(1) << (i % 32u);
+    memcpy(word, &dirty, sizeof dirty);
+}
+
 void ns_table_set(const ns_value_table *t, uint32_t i, void *v, const void *src)
 {
     const ns_value_field *f = &t->fields[i];
@@ -271,9 +282,40 @@ void ns_table_set(const ns_value_table *t, uint32_t i, void *v, const void *src)
     const size_t n = ns__table_value_bytes(f);
     if (memcmp(member, src, n) == 0) return; /* bitwise, so NaN and -0 count */
     memcpy(member, src, n);
-    uint8_t *word = (uint8_t *)v + t->dirty_offset + 4u * (i / 32u);
-    uint32_t dirty;
-    memcpy(&dirty, word, sizeof dirty);
-    dirty |= UINT32_C(1) << (i % 32u);
-    memcpy(word, &dirty, sizeof dirty);
+    mark_dirty(t, v, i);
+}
+
+void ns_table_set_string(const ns_value_table *t, uint32_t i, void *v, const char *value)
+{
+    const ns_value_field *f = &t->fields[i];
+    char *member = (char *)v + f->value_offset;
+    const size_t len = strlen(value);
+    if (ns_string_sanitize_equal(member, f->arity, value, len)) return;
+    const size_t out = ns_string_sanitize(member, f->arity, value, len); /* value may be member */
+    memset(member + out, 0, f->arity + 1u - out); /* what the member holds after the string: zeros */
+    mark_dirty(t, v, i);
+}
+
+void ns_table_set_bytes(const ns_value_table *t, uint32_t i, void *v, const void *data, size_t len)
+{
+    const ns_value_field *f = &t->fields[i];
+    uint8_t *member = (uint8_t *)v + f->value_offset;
+    if (len > f->arity) len = f->arity;
+    uint16_t have;
+    memcpy(&have, member, sizeof have);
+    uint8_t *bytes = member + offsetof(bytes_layout, data);
+    if (have == len && memcmp(bytes, data, len) == 0) return;
+    have = (uint16_t)len;
+    memcpy(member, &have, sizeof have);
+    memmove(bytes, data, len);
+    mark_dirty(t, v, i);
+}
+
+void ns_table_set_struct(const ns_value_table *t, uint32_t i, void *v, const void *value, size_t size)
+{
+    const ns_value_field *f = &t->fields[i];
+    uint8_t *member = (uint8_t *)v + f->value_offset;
+    if (ns_table_equal(f->sub, member, value)) return;
+    memmove(member, value, size);
+    mark_dirty(t, v, i);
 }

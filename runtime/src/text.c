@@ -67,12 +67,30 @@ size_t ns_string_sanitize(char *dst, size_t cap, const char *src, size_t src_cap
             continue;
         }
         if (out + len > cap) break;
-        memcpy(dst + out, s + i, len);
+        memmove(dst + out, s + i, len); /* in place: out <= i */
         out += len;
         i += len;
     }
     dst[out] = '\0';
     return out;
+}
+
+bool ns_string_sanitize_equal(const char *have, size_t cap, const char *src, size_t src_cap)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    size_t n = ns_strnlen(src, src_cap), out = 0;
+    for (size_t i = 0; i < n;) { /* ns_string_sanitize's walk, comparing instead of copying */
+        size_t len = utf8_len(s + i, n - i);
+        if (!len) {
+            i++;
+            continue;
+        }
+        if (out + len > cap) break;
+        if (memcmp(have + out, s + i, len) != 0) return false;
+        out += len;
+        i += len;
+    }
+    return have[out] == '\0';
 }
 
 void ns_write_text(ns_writer *w, const uint8_t *cur, size_t cur_len, const uint8_t *ref, size_t ref_len)

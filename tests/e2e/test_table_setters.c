@@ -2,7 +2,8 @@
  * NS_TABLE_SET; docs/generated-api.md "Table mode"): mixed.netschema's Body and Move are coded
  * by the table in any mode, arrays.netschema's Loadout in its table-mode build. A setter stores
  * and marks only a change (bitwise for floats), evaluates each argument once, takes a compound
- * literal unparenthesized, ignores an array index past the end; _is_dirty and _clear_dirty see
+ * literal unparenthesized, ignores an array index past the end; strings are sanitized (the member
+ * itself as the source included), bytes cut, structs compared; _is_dirty and _clear_dirty see
  * and clear every word. test_table_stream compares the macros' results with the default mode's
  * functions on random values; table_setter_types checks that a wrong pointer does not compile. */
 #include <math.h>
@@ -94,6 +95,54 @@ START_TEST(array_elements)
 }
 END_TEST
 
+START_TEST(strings_bytes_structs)
+{
+    mixed_Body b;
+    mixed_Body_init(&b);
+    mixed_Body_clear_dirty(&b);
+    mixed_Body_set_tag(&b, "h\xc3\xa9llo w\xc3\xb6rld"); /* string<8>: cut before the 9th byte */
+    ck_assert_str_eq(b.tag, "h\xc3\xa9llo w");
+    ck_assert_uint_eq(b.ns_dirty[0], UINT32_C(1) << 4);
+    mixed_Body_clear_dirty(&b);
+    mixed_Body_set_tag(&b, "h\xc3\xa9llo w\xc3\xb6rld"); /* the same after sanitizing: no change */
+    mixed_Body_set_tag(&b, b.tag);                      /* the member itself */
+    ck_assert(!mixed_Body_is_dirty(&b));
+    mixed_Body_set_tag(&b, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"); /* 10 bytes: 4 whole characters fit */
+    ck_assert_str_eq(b.tag, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9");
+    mixed_Body_clear_dirty(&b);
+    memcpy(b.tag, "a\xff" "b", 4); /* written directly: invalid UTF-8, then set to itself */
+    mixed_Body_set_tag(&b, b.tag);
+    ck_assert_str_eq(b.tag, "ab");
+    ck_assert(b.tag[2] == 0 && b.tag[3] == 0 && b.tag[8] == 0); /* the rest zeroed */
+    ck_assert(mixed_Body_is_dirty(&b));
+
+    mixed_Pair p = {3, -4};
+    mixed_Body_clear_dirty(&b);
+    mixed_Body_set_p(&b, &p);
+    ck_assert(b.p.x == 3 && b.p.y == -4);
+    ck_assert_uint_eq(b.ns_dirty[0], UINT32_C(1) << 3);
+    mixed_Body_clear_dirty(&b);
+    mixed_Body_set_p(&b, &p);
+    mixed_Body_set_p(&b, &b.p);
+    ck_assert(!mixed_Body_is_dirty(&b));
+
+    arr_Loadout l;
+    arr_Loadout_init(&l);
+    arr_Loadout_clear_dirty(&l);
+    arr_Loadout_set_blobs(&l, 1, "abcdef", 6); /* bytes<4>: the first 4 */
+    ck_assert_uint_eq(l.blobs[1].len, 4);
+    ck_assert(memcmp(l.blobs[1].data, "abcd", 4) == 0);
+    ck_assert_uint_eq(l.ns_dirty[0], UINT32_C(1) << 31); /* blobs are fields 30-31 */
+    arr_Loadout_clear_dirty(&l);
+    arr_Loadout_set_blobs(&l, 1, "abcd", 4);
+    arr_Loadout_set_tags(&l, 1, "x"); /* tags default to "x" */
+    ck_assert(!arr_Loadout_is_dirty(&l));
+    arr_Loadout_set_tags(&l, 2, "past the end");
+    arr_Loadout_set_blobs(&l, 2, "zz", 2);
+    ck_assert(!arr_Loadout_is_dirty(&l));
+}
+END_TEST
+
 static Suite *make_suite(void)
 {
     Suite *s = suite_create("table_setters");
@@ -101,6 +150,7 @@ static Suite *make_suite(void)
     tcase_add_test(tc, store_and_mark_only_a_change);
     tcase_add_test(tc, each_argument_once);
     tcase_add_test(tc, array_elements);
+    tcase_add_test(tc, strings_bytes_structs);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -270,6 +270,10 @@ typedef struct motion_fns {
     void (*error)(const void *predicted, const void *authoritative, float *out);
     void (*backup)(const void *from, void *backup);
     void (*restore)(void *into, const void *backup);
+    void (*init)(void *v);
+    /* setters on generated values (setter_stream): the fields whose bit is set in pick set to
+     * values gen draws itself, for records whose random bytes are no value (values_unsafe) */
+    void (*gen)(void *v, uint32_t pick);
 } motion_fns;
 #define MOTION_WRAPPERS(T)                                                                                             \
     static void error_##T(const void *p, const void *a, float *out)                                                    \
@@ -283,16 +287,36 @@ typedef struct motion_fns {
     static void restore_##T(void *into, const void *b)                                                                 \
     {                                                                                                                  \
         T##_restore((T##_snap *)into, (const T##_snap *)b);                                                            \
+    }                                                                                                                  \
+    static void init_##T(void *v)                                                                                      \
+    {                                                                                                                  \
+        T##_init((T *)v);                                                                                              \
     }
 #define MOTION_ENTRY(T) MOTION_ENTRY_SET(T, NULL)
-#define MOTION_ENTRY_SET(T, set)                                                                                       \
+#define MOTION_ENTRY_SET(T, set) MOTION_ENTRY_ALL(T, set, NULL)
+#define MOTION_ENTRY_GEN(T, gen) MOTION_ENTRY_ALL(T, NULL, gen)
+#define MOTION_ENTRY_ALL(T, set, gen)                                                                                  \
     {&T##_desc, set, sizeof T##_prediction_error_names / sizeof T##_prediction_error_names[0], error_##T, backup_##T,     \
-     restore_##T}
+     restore_##T, init_##T, gen}
 /* Calls setter f of record T with src's value when bit k of pick is set (k counts up). */
 #define SET(T, f)                                                                                                      \
     if (pick & (UINT32_C(1) << (k++ % 32u))) T##_set_##f((T *)v, ((const T *)src)->f)
-#define SET_AT(T, f, i)                                                                                                \
-    if (pick & (UINT32_C(1) << (k++ % 32u))) T##_set_##f((T *)v, i, ((const T *)src)->f[i])
+/* gen's helpers: set field f (element i) of record T to the arguments, or to a struct S made by make(),
+ * or to random bytes of a random length up to twice the capacity, when bit k of pick is set. */
+#define GEN_AT(T, f, i, ...)                                                                                           \
+    if (pick & (UINT32_C(1) << (k++ % 32u))) T##_set_##f((T *)v, i, __VA_ARGS__)
+#define GEN_REF_AT(T, f, i, S, make)                                                                                   \
+    if (pick & (UINT32_C(1) << (k++ % 32u))) {                                                                         \
+        const S s_ = make();                                                                                           \
+        T##_set_##f((T *)v, i, &s_);                                                                                   \
+    }
+#define GEN_BYTES_AT(T, f, i)                                                                                          \
+    if (pick & (UINT32_C(1) << (k++ % 32u))) {                                                                         \
+        uint8_t b_[2 * sizeof ((T *)v)->f[i].data];                                                                    \
+        const size_t n_ = next() % (sizeof b_ + 1u);                                                                   \
+        random_bytes(b_, n_);                                                                                          \
+        T##_set_##f((T *)v, i, b_, n_);                                                                                \
+    }
 #if defined(E2E_SCHEMA_HASH)
 static void set_e2e_Scalars(void *v, const void *src, uint32_t pick)
 {
@@ -354,27 +378,102 @@ MOTION_WRAPPERS(modes_Stance)
 static const motion_fns motion_table[] = {MOTION_ENTRY(modes_Avatar), MOTION_ENTRY(modes_Owned), MOTION_ENTRY(modes_Plain),
                                           MOTION_ENTRY(modes_Stance)};
 #elif defined(ARR_SCHEMA_HASH)
-static void set_arr_Loadout(void *v, const void *src, uint32_t pick)
+/* A NUL-terminated text of 0 to 19 bytes from an alphabet of ASCII, a valid two- and three-byte
+ * UTF-8 sequence's bytes, a continuation byte and 0xff: valid, cut and stray sequences alike,
+ * longer than most capacities, for the string setters' sanitizing (static: valid until the next). */
+static const char *random_text(void)
+{
+    static const unsigned char alphabet[] = {'a', 'b', 0xc3, 0xa9, 0xe2, 0x82, 0xac, 0x80, 0xff};
+    static char text[20];
+    const size_t n = next() % sizeof text;
+    for (size_t i = 0; i < n; i++) text[i] = (char)alphabet[next() % sizeof alphabet];
+    text[n] = '\0';
+    return text;
+}
+
+/* Generated values, each draw in its own statement (an initializer's order is the compiler's),
+ * padding zeroed (a struct setter copies it). */
+static ns_vec3 random_vec3(void)
+{
+    ns_vec3 p;
+    p.x = special_f32();
+    p.y = special_f32();
+    p.z = special_f32();
+    return p;
+}
+static ns_quat random_quat(void)
+{
+    ns_quat q;
+    q.x = special_f32();
+    q.y = special_f32();
+    q.z = special_f32();
+    q.w = special_f32();
+    return q;
+}
+static arr_Item random_item(void)
+{
+    arr_Item it;
+    memset(&it, 0, sizeof it);
+    it.id = (uint16_t)next();
+    const char *text = random_text(); /* raw: a struct's setter does not sanitize */
+    for (size_t i = 0; i < sizeof it.name - 1 && text[i]; i++) it.name[i] = text[i];
+    return it;
+}
+static arr_Pair random_pair(void)
+{
+    arr_Pair p;
+    memset(&p, 0, sizeof p);
+    p.v[0] = (uint8_t)(next() % 12);
+    p.v[1] = (uint8_t)(next() % 12);
+    p.on = next() % 2 != 0;
+    p.w[0] = (int8_t)next();
+    p.w[1] = (int8_t)next();
+    return p;
+}
+
+/* Every setter of Loadout, elements past the end included, on generated values, then some on
+ * the values they hold (no change: no dirty bit; the member itself as the source); first, now
+ * and then, _clear_dirty, so that a dirty bit set without a change shows. */
+static void gen_arr_Loadout(void *v, uint32_t pick)
 {
     unsigned k = 0;
-    for (uint32_t i = 0; i < 2; i++) {
-        SET_AT(arr_Loadout, ammo, i);
-        SET_AT(arr_Loadout, heat, i);
-        SET_AT(arr_Loadout, slots, i);
-        SET_AT(arr_Loadout, targets, i);
-        SET_AT(arr_Loadout, points, i);
-        SET_AT(arr_Loadout, flags, i);
-        SET_AT(arr_Loadout, big, i);
-        SET_AT(arr_Loadout, exact, i);
+    arr_Loadout *l = (arr_Loadout *)v;
+    if (pick & UINT32_C(0x80000000)) arr_Loadout_clear_dirty(l);
+    for (uint32_t i = 0; i < 3; i++) { /* 2: past the end of most */
+        GEN_AT(arr_Loadout, ammo, i, (uint16_t)(next() % 1200));
+        GEN_AT(arr_Loadout, heat, i, special_f32());
+        GEN_AT(arr_Loadout, slots, i, (arr_Slot)(next() % 4));
+        GEN_AT(arr_Loadout, targets, i, (ns_entity)next());
+        GEN_AT(arr_Loadout, tags, i, random_text());
+        GEN_REF_AT(arr_Loadout, items, i, arr_Item, random_item);
+        GEN_REF_AT(arr_Loadout, pairs, i, arr_Pair, random_pair);
+        GEN_AT(arr_Loadout, points, i, random_vec3());
+        GEN_AT(arr_Loadout, flags, i, next() % 2 != 0);
+        GEN_AT(arr_Loadout, turns, i, random_quat());
+        GEN_AT(arr_Loadout, big, i, (int64_t)((uint64_t)next() << 32 | next()));
+        GEN_AT(arr_Loadout, exact, i, special_f64());
+        GEN_BYTES_AT(arr_Loadout, blobs, i % 2);
+        GEN_AT(arr_Loadout, whole, i, (int16_t)next());
+        GEN_REF_AT(arr_Loadout, citems, i, arr_Item, random_item);
+        GEN_AT(arr_Loadout, cnames, i, random_text());
+        GEN_AT(arr_Loadout, cfloats, i, special_f32());
     }
-    SET_AT(arr_Loadout, ammo, 3);
-    SET_AT(arr_Loadout, turns, 0);
-    SET(arr_Loadout, score);
+    if (pick & 1u) arr_Loadout_set_score((arr_Loadout *)v, (int32_t)next());
+    for (uint32_t i = 0; i < 2; i++) {
+        GEN_AT(arr_Loadout, tags, i, l->tags[i]);
+        GEN_AT(arr_Loadout, items, i, &l->items[i]);
+        GEN_AT(arr_Loadout, pairs, i, &l->pairs[i]);
+        GEN_AT(arr_Loadout, cnames, i, l->cnames[i]);
+        GEN_AT(arr_Loadout, blobs, i, l->blobs[i].data, l->blobs[i].len);
+        GEN_AT(arr_Loadout, heat, i, l->heat[i]);
+        GEN_AT(arr_Loadout, points, i, l->points[i]);
+    }
+    if (pick & 2u) arr_Loadout_set_score(l, l->score);
 }
 MOTION_WRAPPERS(arr_Loadout)
 MOTION_WRAPPERS(arr_Tiny)
 MOTION_WRAPPERS(arr_TinyWhole)
-static const motion_fns motion_table[] = {MOTION_ENTRY_SET(arr_Loadout, set_arr_Loadout), MOTION_ENTRY(arr_Tiny), MOTION_ENTRY(arr_TinyWhole)};
+static const motion_fns motion_table[] = {MOTION_ENTRY_GEN(arr_Loadout, gen_arr_Loadout), MOTION_ENTRY(arr_Tiny), MOTION_ENTRY(arr_TinyWhole)};
 #elif defined(STRK_SCHEMA_HASH)
 MOTION_WRAPPERS(strk_Names)
 static const motion_fns motion_table[] = {MOTION_ENTRY(strk_Names)};
@@ -524,6 +623,23 @@ static void equal_checks(const ns_type_desc *t, value_equal_fn eq, const uint8_t
             (uint32_t)eq(value, scratch) | (uint32_t)eq(scratch, value) << 1);
 }
 
+/* The setters of a record with a gen function (motion_table): from _init, ROUNDS rounds of a
+ * random choice of fields set to generated values, the whole value (dirty bits included) mixed
+ * after each. gen draws the values, so this runs for records values_unsafe keeps from random bytes. */
+static void setter_stream(const ns_type_desc *t, digest *d)
+{
+    const motion_fns *m = motion_of(t);
+    if (!m || !m->gen) return;
+    uint8_t *v = (uint8_t *)malloc(t->value_size);
+    if (!v) abort();
+    m->init(v);
+    for (int round = 0; round < ROUNDS; round++) {
+        m->gen(v, round % 8 == 0 ? UINT32_MAX : next());
+        mix(d, v, t->value_size);
+    }
+    free(v);
+}
+
 /* Quantizes random values, dequantizes the result and the stream's snapshots, quantizes again:
  * the bytes of every snapshot and value. */
 static void stream_values(const ns_type_desc *t, void (*quantize)(const void *, void *),
@@ -531,6 +647,7 @@ static void stream_values(const ns_type_desc *t, void (*quantize)(const void *, 
                           void (*interpolate)(const void *, const void *, float, void *), const uint8_t *snaps,
                           digest *d)
 {
+    setter_stream(t, d);
     if (values_unsafe(t)) return;
     const size_t vz = t->value_size, sz = t->snap_size;
     const value_equal_fn eq = value_equal(t);

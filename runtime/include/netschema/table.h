@@ -135,29 +135,63 @@ void ns_table_copy_predicted(const ns_value_table *t, const void *from, void *in
  * generated _set_<field> does: nothing if they are bitwise equal, else the copy and dirty bit i. */
 void ns_table_set(const ns_value_table *t, uint32_t i, void *v, const void *src);
 
-/* A table-driven component's or input's setters of such members, its _is_dirty and its
- * _clear_dirty are macros in the generated header that expand to these, not functions: gcc -O2
- * spends about 2.5 ms building each small function, a macro nothing until it is used
- * (docs/generated-api.md "Table mode"). T is the record's C type, values its value table, i the
- * member's index (an array's first element's), n an array's length, type the member's C type.
- * Each argument is evaluated once; the value is converted to `type` as a parameter would be, so
- * `v, (ns_vec3){1, 2, 3}` works unparenthesized; v must point to a (non-const) T, which the
- * conditional expression checks at compile time. Being statements, the setters have no value. */
-#define NS__TABLE_SELF(T, v) (1 ? (v) : (T *)0)
-#define NS_TABLE_SET(T, values, i, type, v, ...)                                                     \
-    do {                                                                                             \
-        const type ns_value_ = (__VA_ARGS__);                                                        \
-        ns_table_set(&(values), (i), NS__TABLE_SELF(T, v), &ns_value_);                              \
+/* The same for a string member: value sanitized as ns_string_sanitize does (cut at the capacity
+ * on a UTF-8 boundary, invalid UTF-8 dropped), the rest of the member zeroed. value may be the
+ * member itself, and must not otherwise overlap it. */
+void ns_table_set_string(const ns_value_table *t, uint32_t i, void *v, const char *value);
+
+/* The same for a bytes member: at most its capacity of data's len bytes. */
+void ns_table_set_bytes(const ns_value_table *t, uint32_t i, void *v, const void *data, size_t len);
+
+/* The same for a struct member of `size` bytes, compared with its own table (ns_table_equal). */
+void ns_table_set_struct(const ns_value_table *t, uint32_t i, void *v, const void *value, size_t size);
+
+/* A table-driven component's or input's setters, _is_dirty and _clear_dirty are macros in the
+ * generated header that expand to these, not functions: gcc -O2 spends about 2.5 ms building
+ * each small function, a macro nothing until it is used (docs/generated-api.md "Setters and dirty
+ * bits"). T is the record's C type (its value table is T_values), i the member's index (an
+ * array's first element's), n the array's length (1 for a single field, whose index is 0), type
+ * the member's C type, S a struct member's. Each argument is evaluated once, in the order written;
+ * the value is converted to `type` as a parameter would be, and is the last argument, so
+ * `v, (ns_vec3){1, 2, 3}` needs no parentheses; v must point to a non-const T, as a parameter
+ * would check. An index of n or more changes nothing. Setters are statements: they have no value. */
+#define NS_TABLE_SET(T, i, type, v, ...)                                                            \
+    do {                                                                                            \
+        T *const ns_self_ = (v);                                                                    \
+        const type ns_value_ = (__VA_ARGS__);                                                       \
+        ns_table_set(&T##_values, (i), ns_self_, &ns_value_);                                       \
     } while (0)
-/* An array element's setter: an index of n or more changes nothing. */
-#define NS_TABLE_SET_AT(T, values, i, n, type, v, index, ...)                                        \
-    do {                                                                                             \
-        const type ns_value_ = (__VA_ARGS__);                                                        \
-        const uint32_t ns_index_ = (index);                                                          \
-        if (ns_index_ < (n)) ns_table_set(&(values), (i) + ns_index_, NS__TABLE_SELF(T, v), &ns_value_); \
+#define NS_TABLE_SET_AT(T, i, n, type, v, index, ...)                                               \
+    do {                                                                                            \
+        T *const ns_self_ = (v);                                                                    \
+        const uint32_t ns_index_ = (index);                                                         \
+        const type ns_value_ = (__VA_ARGS__);                                                       \
+        if (ns_index_ < (n)) ns_table_set(&T##_values, (i) + ns_index_, ns_self_, &ns_value_);      \
+    } while (0)
+#define NS_TABLE_SET_STRING(T, i, n, v, index, value)                                               \
+    do {                                                                                            \
+        T *const ns_self_ = (v);                                                                    \
+        const uint32_t ns_index_ = (index);                                                         \
+        const char *const ns_text_ = (value);                                                       \
+        if (ns_index_ < (n)) ns_table_set_string(&T##_values, (i) + ns_index_, ns_self_, ns_text_); \
+    } while (0)
+#define NS_TABLE_SET_BYTES(T, i, n, v, index, data, len)                                            \
+    do {                                                                                            \
+        T *const ns_self_ = (v);                                                                    \
+        const uint32_t ns_index_ = (index);                                                         \
+        const void *const ns_data_ = (data);                                                        \
+        const size_t ns_len_ = (len);                                                               \
+        if (ns_index_ < (n)) ns_table_set_bytes(&T##_values, (i) + ns_index_, ns_self_, ns_data_, ns_len_); \
+    } while (0)
+#define NS_TABLE_SET_STRUCT(T, i, n, S, v, index, value)                                            \
+    do {                                                                                            \
+        T *const ns_self_ = (v);                                                                    \
+        const uint32_t ns_index_ = (index);                                                         \
+        const S *const ns_ref_ = (value);                                                           \
+        if (ns_index_ < (n)) ns_table_set_struct(&T##_values, (i) + ns_index_, ns_self_, ns_ref_, sizeof(S)); \
     } while (0)
 #define NS_TABLE_IS_DIRTY(T, v) ns_dirty_any((1 ? (v) : (const T *)0)->ns_dirty, NS__DIRTY_WORDS(T))
-#define NS_TABLE_CLEAR_DIRTY(T, v) ns_dirty_clear(NS__TABLE_SELF(T, v)->ns_dirty, NS__DIRTY_WORDS(T))
+#define NS_TABLE_CLEAR_DIRTY(T, v) ns_dirty_clear((1 ? (v) : (T *)0)->ns_dirty, NS__DIRTY_WORDS(T))
 #define NS__DIRTY_WORDS(T) (sizeof ((T *)0)->ns_dirty / sizeof(uint32_t))
 
 /* True if any of the n words of a dirty mask is non-zero. */

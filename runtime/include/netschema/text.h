@@ -23,8 +23,13 @@ size_t ns_strnlen(const char *s, size_t cap);
 
 /* Copies src (up to src_cap bytes or its NUL) into dst, which holds cap bytes plus a NUL:
  * stops at cap bytes, never splits a UTF-8 sequence, and replaces invalid UTF-8 by nothing
- * (drops it). Returns the length copied. */
+ * (drops it). Returns the length copied. dst may be src, or lie before it: sanitizes in place. */
 size_t ns_string_sanitize(char *dst, size_t cap, const char *src, size_t src_cap);
+
+/* True if the string ns_string_sanitize(dst, cap, src, src_cap) would write equals the string
+ * have (cap bytes plus a NUL), as strncmp over cap + 1 bytes decides: a setter's change test
+ * without a scratch copy. */
+bool ns_string_sanitize_equal(const char *have, size_t cap, const char *src, size_t src_cap);
 
 /* True if s[0..n) is valid UTF-8 without NUL bytes. */
 bool ns_utf8_valid(const char *s, size_t n);

@@ -313,22 +313,6 @@ void mixed_Body_prediction_error(const mixed_Body *predicted, const mixed_Body *
     ns_table_prediction_error(&mixed_Body_values, predicted, authoritative, out);
 }
 
-void mixed_Body_set_p(mixed_Body *v, const mixed_Pair *value)
-{
-    if (mixed_Pair_equal(&v->p, value)) return;
-    v->p = *value;
-    v->ns_dirty[0] |= UINT32_C(1) << 3;
-}
-
-void mixed_Body_set_tag(mixed_Body *v, const char *value)
-{
-    char clean[8 + 1] = {0}; /* what the value holds after the string: zeros */
-    ns_string_sanitize(clean, 8, value, strlen(value));
-    if (strncmp(clean, v->tag, sizeof clean) == 0) return;
-    memcpy(v->tag, clean, sizeof clean);
-    v->ns_dirty[0] |= UINT32_C(1) << 4;
-}
-
 static const ns_field_desc mixed_Body_desc_fields[] = {
     {"pos", NS_ENC_VEC_Q, 3, 0, 0x8bu, NS_FIELD_AT(mixed_Body, pos), INT64_C(-2147483648), INT64_C(2147483647), 100, 114u, 0u, NULL, NULL, NULL, NULL},
     {"rot", NS_ENC_QUAT_S3, 1, 11, 0x43u, NS_FIELD_AT(mixed_Body, rot), 0, 0, 0, 35u, 0u, NULL, NULL, NULL, NULL},

@@ -278,21 +278,20 @@ ns_status mixed_Body_read(ns_reader *r, mixed_Body_snap *out, const ns_baselines
 void mixed_Body_interpolate(const mixed_Body_snap *from, const mixed_Body_snap *to, float t, mixed_Body *out);
 /* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void mixed_Body_apply(mixed_Body *live, const mixed_Body_snap *s, const mixed_Body_hooks *hooks, void *ctx);
-/* Table mode: the setters of numbers, enums, vectors and quaternions, _is_dirty and */
-/* _clear_dirty are macros over this table (netschema/table.h NS_TABLE_SET). */
+/* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table mixed_Body_values;
 /* Sets pos; marks it dirty if the value changed. */
-#define mixed_Body_set_pos(v, ...) NS_TABLE_SET(mixed_Body, mixed_Body_values, 0u, ns_vec3, v, __VA_ARGS__)
+#define mixed_Body_set_pos(v, ...) NS_TABLE_SET(mixed_Body, 0u, ns_vec3, v, __VA_ARGS__)
 /* Sets rot; marks it dirty if the value changed. */
-#define mixed_Body_set_rot(v, ...) NS_TABLE_SET(mixed_Body, mixed_Body_values, 1u, ns_quat, v, __VA_ARGS__)
+#define mixed_Body_set_rot(v, ...) NS_TABLE_SET(mixed_Body, 1u, ns_quat, v, __VA_ARGS__)
 /* Sets hp; marks it dirty if the value changed. */
-#define mixed_Body_set_hp(v, ...) NS_TABLE_SET(mixed_Body, mixed_Body_values, 2u, int32_t, v, __VA_ARGS__)
+#define mixed_Body_set_hp(v, ...) NS_TABLE_SET(mixed_Body, 2u, int32_t, v, __VA_ARGS__)
 /* Sets p; marks it dirty if the value changed. */
-void mixed_Body_set_p(mixed_Body *v, const mixed_Pair *value);
+#define mixed_Body_set_p(v, value) NS_TABLE_SET_STRUCT(mixed_Body, 3u, 1u, mixed_Pair, v, 0u, value)
 /* Sets tag; marks it dirty if the value changed. */
-void mixed_Body_set_tag(mixed_Body *v, const char *value);
+#define mixed_Body_set_tag(v, value) NS_TABLE_SET_STRING(mixed_Body, 4u, 1u, v, 0u, value)
 /* Sets on; marks it dirty if the value changed. */
-#define mixed_Body_set_on(v, ...) NS_TABLE_SET(mixed_Body, mixed_Body_values, 5u, bool, v, __VA_ARGS__)
+#define mixed_Body_set_on(v, ...) NS_TABLE_SET(mixed_Body, 5u, bool, v, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define mixed_Body_is_dirty(v) NS_TABLE_IS_DIRTY(mixed_Body, v)
 #define mixed_Body_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(mixed_Body, v)
@@ -377,15 +376,14 @@ bool mixed_Move_equal(const mixed_Move *a, const mixed_Move *b);
 ns_status mixed_Move_write(ns_writer *w, const mixed_Move_snap *cur, const mixed_Move_snap *prev);
 /* Reads what _write wrote against the same previous input. On error out keeps what it held. */
 ns_status mixed_Move_read(ns_reader *r, mixed_Move_snap *out, const mixed_Move_snap *prev);
-/* Table mode: the setters of numbers, enums, vectors and quaternions, _is_dirty and */
-/* _clear_dirty are macros over this table (netschema/table.h NS_TABLE_SET). */
+/* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table mixed_Move_values;
 /* Sets dx; marks it dirty if the value changed. */
-#define mixed_Move_set_dx(v, ...) NS_TABLE_SET(mixed_Move, mixed_Move_values, 0u, int8_t, v, __VA_ARGS__)
+#define mixed_Move_set_dx(v, ...) NS_TABLE_SET(mixed_Move, 0u, int8_t, v, __VA_ARGS__)
 /* Sets dy; marks it dirty if the value changed. */
-#define mixed_Move_set_dy(v, ...) NS_TABLE_SET(mixed_Move, mixed_Move_values, 1u, int8_t, v, __VA_ARGS__)
+#define mixed_Move_set_dy(v, ...) NS_TABLE_SET(mixed_Move, 1u, int8_t, v, __VA_ARGS__)
 /* Sets jump; marks it dirty if the value changed. */
-#define mixed_Move_set_jump(v, ...) NS_TABLE_SET(mixed_Move, mixed_Move_values, 2u, bool, v, __VA_ARGS__)
+#define mixed_Move_set_jump(v, ...) NS_TABLE_SET(mixed_Move, 2u, bool, v, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define mixed_Move_is_dirty(v) NS_TABLE_IS_DIRTY(mixed_Move, v)
 #define mixed_Move_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(mixed_Move, v)

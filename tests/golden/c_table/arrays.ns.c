@@ -340,60 +340,6 @@ void arr_Loadout_prediction_error(const arr_Loadout *predicted, const arr_Loadou
     ns_table_prediction_error(&arr_Loadout_values, predicted, authoritative, out);
 }
 
-void arr_Loadout_set_tags(arr_Loadout *v, uint32_t index, const char *value)
-{
-    if (index >= 2u) return;
-    char clean[8 + 1] = {0}; /* what the value holds after the string: zeros */
-    ns_string_sanitize(clean, 8, value, strlen(value));
-    if (strncmp(clean, v->tags[index], sizeof clean) == 0) return;
-    memcpy(v->tags[index], clean, sizeof clean);
-    v->ns_dirty[(11u + index) / 32u] |= UINT32_C(1) << ((11u + index) % 32u);
-}
-
-void arr_Loadout_set_items(arr_Loadout *v, uint32_t index, const arr_Item *value)
-{
-    if (index >= 3u) return;
-    if (arr_Item_equal(&v->items[index], value)) return;
-    v->items[index] = *value;
-    v->ns_dirty[(13u + index) / 32u] |= UINT32_C(1) << ((13u + index) % 32u);
-}
-
-void arr_Loadout_set_pairs(arr_Loadout *v, uint32_t index, const arr_Pair *value)
-{
-    if (index >= 2u) return;
-    if (arr_Pair_equal(&v->pairs[index], value)) return;
-    v->pairs[index] = *value;
-    v->ns_dirty[(16u + index) / 32u] |= UINT32_C(1) << ((16u + index) % 32u);
-}
-
-void arr_Loadout_set_blobs(arr_Loadout *v, uint32_t index, const void *data, size_t len)
-{
-    if (index >= 2u) return;
-    if (len > 4) len = 4;
-    if (v->blobs[index].len == len && memcmp(v->blobs[index].data, data, len) == 0) return;
-    v->blobs[index].len = (uint16_t)len;
-    memcpy(v->blobs[index].data, data, len);
-    v->ns_dirty[(30u + index) / 32u] |= UINT32_C(1) << ((30u + index) % 32u);
-}
-
-void arr_Loadout_set_citems(arr_Loadout *v, uint32_t index, const arr_Item *value)
-{
-    if (index >= 2u) return;
-    if (arr_Item_equal(&v->citems[index], value)) return;
-    v->citems[index] = *value;
-    v->ns_dirty[(36u + index) / 32u] |= UINT32_C(1) << ((36u + index) % 32u);
-}
-
-void arr_Loadout_set_cnames(arr_Loadout *v, uint32_t index, const char *value)
-{
-    if (index >= 2u) return;
-    char clean[4 + 1] = {0}; /* what the value holds after the string: zeros */
-    ns_string_sanitize(clean, 4, value, strlen(value));
-    if (strncmp(clean, v->cnames[index], sizeof clean) == 0) return;
-    memcpy(v->cnames[index], clean, sizeof clean);
-    v->ns_dirty[(38u + index) / 32u] |= UINT32_C(1) << ((38u + index) % 32u);
-}
-
 static const ns_enum_value arr_Loadout_desc_enum_values[] = {
     {0, "empty"},
     {1, "sword"},

@@ -266,45 +266,44 @@ ns_status arr_Loadout_read(ns_reader *r, arr_Loadout_snap *out, const ns_baselin
 void arr_Loadout_interpolate(const arr_Loadout_snap *from, const arr_Loadout_snap *to, float t, arr_Loadout *out);
 /* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void arr_Loadout_apply(arr_Loadout *live, const arr_Loadout_snap *s, const arr_Loadout_hooks *hooks, void *ctx);
-/* Table mode: the setters of numbers, enums, vectors and quaternions, _is_dirty and */
-/* _clear_dirty are macros over this table (netschema/table.h NS_TABLE_SET). */
+/* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table arr_Loadout_values;
 /* Sets ammo[index] (index < 4); marks it dirty if the value changed. */
-#define arr_Loadout_set_ammo(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, arr_Loadout_values, 0u, 4u, uint16_t, v, index, __VA_ARGS__)
+#define arr_Loadout_set_ammo(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 0u, 4u, uint16_t, v, index, __VA_ARGS__)
 /* Sets heat[index] (index < 3); marks it dirty if the value changed. */
-#define arr_Loadout_set_heat(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, arr_Loadout_values, 4u, 3u, float, v, index, __VA_ARGS__)
+#define arr_Loadout_set_heat(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 4u, 3u, float, v, index, __VA_ARGS__)
 /* Sets slots[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Loadout_set_slots(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, arr_Loadout_values, 7u, 2u, arr_Slot, v, index, __VA_ARGS__)
+#define arr_Loadout_set_slots(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 7u, 2u, arr_Slot, v, index, __VA_ARGS__)
 /* Sets targets[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Loadout_set_targets(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, arr_Loadout_values, 9u, 2u, ns_entity, v, index, __VA_ARGS__)
+#define arr_Loadout_set_targets(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 9u, 2u, ns_entity, v, index, __VA_ARGS__)
 /* Sets tags[index] (index < 2); marks it dirty if the value changed. */
-void arr_Loadout_set_tags(arr_Loadout *v, uint32_t index, const char *value);
+#define arr_Loadout_set_tags(v, index, value) NS_TABLE_SET_STRING(arr_Loadout, 11u, 2u, v, index, value)
 /* Sets items[index] (index < 3); marks it dirty if the value changed. */
-void arr_Loadout_set_items(arr_Loadout *v, uint32_t index, const arr_Item *value);
+#define arr_Loadout_set_items(v, index, value) NS_TABLE_SET_STRUCT(arr_Loadout, 13u, 3u, arr_Item, v, index, value)
 /* Sets pairs[index] (index < 2); marks it dirty if the value changed. */
-void arr_Loadout_set_pairs(arr_Loadout *v, uint32_t index, const arr_Pair *value);
+#define arr_Loadout_set_pairs(v, index, value) NS_TABLE_SET_STRUCT(arr_Loadout, 16u, 2u, arr_Pair, v, index, value)
 /* Sets points[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Loadout_set_points(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, arr_Loadout_values, 18u, 2u, ns_vec3, v, index, __VA_ARGS__)
+#define arr_Loadout_set_points(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 18u, 2u, ns_vec3, v, index, __VA_ARGS__)
 /* Sets flags[index] (index < 5); marks it dirty if the value changed. */
-#define arr_Loadout_set_flags(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, arr_Loadout_values, 20u, 5u, bool, v, index, __VA_ARGS__)
+#define arr_Loadout_set_flags(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 20u, 5u, bool, v, index, __VA_ARGS__)
 /* Sets turns[index] (index < 1); marks it dirty if the value changed. */
-#define arr_Loadout_set_turns(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, arr_Loadout_values, 25u, 1u, ns_quat, v, index, __VA_ARGS__)
+#define arr_Loadout_set_turns(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 25u, 1u, ns_quat, v, index, __VA_ARGS__)
 /* Sets big[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Loadout_set_big(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, arr_Loadout_values, 26u, 2u, int64_t, v, index, __VA_ARGS__)
+#define arr_Loadout_set_big(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 26u, 2u, int64_t, v, index, __VA_ARGS__)
 /* Sets exact[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Loadout_set_exact(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, arr_Loadout_values, 28u, 2u, double, v, index, __VA_ARGS__)
+#define arr_Loadout_set_exact(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 28u, 2u, double, v, index, __VA_ARGS__)
 /* Sets blobs[index] (index < 2); marks it dirty if the value changed. */
-void arr_Loadout_set_blobs(arr_Loadout *v, uint32_t index, const void *data, size_t len);
+#define arr_Loadout_set_blobs(v, index, data, len) NS_TABLE_SET_BYTES(arr_Loadout, 30u, 2u, v, index, data, len)
 /* Sets score; marks it dirty if the value changed. */
-#define arr_Loadout_set_score(v, ...) NS_TABLE_SET(arr_Loadout, arr_Loadout_values, 32u, int32_t, v, __VA_ARGS__)
+#define arr_Loadout_set_score(v, ...) NS_TABLE_SET(arr_Loadout, 32u, int32_t, v, __VA_ARGS__)
 /* Sets whole[index] (index < 3); marks it dirty if the value changed. */
-#define arr_Loadout_set_whole(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, arr_Loadout_values, 33u, 3u, int16_t, v, index, __VA_ARGS__)
+#define arr_Loadout_set_whole(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 33u, 3u, int16_t, v, index, __VA_ARGS__)
 /* Sets citems[index] (index < 2); marks it dirty if the value changed. */
-void arr_Loadout_set_citems(arr_Loadout *v, uint32_t index, const arr_Item *value);
+#define arr_Loadout_set_citems(v, index, value) NS_TABLE_SET_STRUCT(arr_Loadout, 36u, 2u, arr_Item, v, index, value)
 /* Sets cnames[index] (index < 2); marks it dirty if the value changed. */
-void arr_Loadout_set_cnames(arr_Loadout *v, uint32_t index, const char *value);
+#define arr_Loadout_set_cnames(v, index, value) NS_TABLE_SET_STRING(arr_Loadout, 38u, 2u, v, index, value)
 /* Sets cfloats[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Loadout_set_cfloats(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, arr_Loadout_values, 40u, 2u, float, v, index, __VA_ARGS__)
+#define arr_Loadout_set_cfloats(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 40u, 2u, float, v, index, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define arr_Loadout_is_dirty(v) NS_TABLE_IS_DIRTY(arr_Loadout, v)
 #define arr_Loadout_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(arr_Loadout, v)
@@ -329,11 +328,10 @@ ns_status arr_Tiny_read(ns_reader *r, arr_Tiny_snap *out, const ns_baselines *ba
 void arr_Tiny_interpolate(const arr_Tiny_snap *from, const arr_Tiny_snap *to, float t, arr_Tiny *out);
 /* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void arr_Tiny_apply(arr_Tiny *live, const arr_Tiny_snap *s, const arr_Tiny_hooks *hooks, void *ctx);
-/* Table mode: the setters of numbers, enums, vectors and quaternions, _is_dirty and */
-/* _clear_dirty are macros over this table (netschema/table.h NS_TABLE_SET). */
+/* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table arr_Tiny_values;
 /* Sets v[index] (index < 3); marks it dirty if the value changed. */
-#define arr_Tiny_set_v(v, index, ...) NS_TABLE_SET_AT(arr_Tiny, arr_Tiny_values, 0u, 3u, uint8_t, v, index, __VA_ARGS__)
+#define arr_Tiny_set_v(v, index, ...) NS_TABLE_SET_AT(arr_Tiny, 0u, 3u, uint8_t, v, index, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define arr_Tiny_is_dirty(v) NS_TABLE_IS_DIRTY(arr_Tiny, v)
 #define arr_Tiny_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(arr_Tiny, v)
@@ -358,11 +356,10 @@ ns_status arr_TinyWhole_read(ns_reader *r, arr_TinyWhole_snap *out, const ns_bas
 void arr_TinyWhole_interpolate(const arr_TinyWhole_snap *from, const arr_TinyWhole_snap *to, float t, arr_TinyWhole *out);
 /* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void arr_TinyWhole_apply(arr_TinyWhole *live, const arr_TinyWhole_snap *s, const arr_TinyWhole_hooks *hooks, void *ctx);
-/* Table mode: the setters of numbers, enums, vectors and quaternions, _is_dirty and */
-/* _clear_dirty are macros over this table (netschema/table.h NS_TABLE_SET). */
+/* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table arr_TinyWhole_values;
 /* Sets v[index] (index < 3); marks it dirty if the value changed. */
-#define arr_TinyWhole_set_v(v, index, ...) NS_TABLE_SET_AT(arr_TinyWhole, arr_TinyWhole_values, 0u, 3u, uint8_t, v, index, __VA_ARGS__)
+#define arr_TinyWhole_set_v(v, index, ...) NS_TABLE_SET_AT(arr_TinyWhole, 0u, 3u, uint8_t, v, index, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define arr_TinyWhole_is_dirty(v) NS_TABLE_IS_DIRTY(arr_TinyWhole, v)
 #define arr_TinyWhole_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(arr_TinyWhole, v)
@@ -383,13 +380,12 @@ bool arr_Keys_equal(const arr_Keys *a, const arr_Keys *b);
 ns_status arr_Keys_write(ns_writer *w, const arr_Keys_snap *cur, const arr_Keys_snap *prev);
 /* Reads what _write wrote against the same previous input. On error out keeps what it held. */
 ns_status arr_Keys_read(ns_reader *r, arr_Keys_snap *out, const arr_Keys_snap *prev);
-/* Table mode: the setters of numbers, enums, vectors and quaternions, _is_dirty and */
-/* _clear_dirty are macros over this table (netschema/table.h NS_TABLE_SET). */
+/* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table arr_Keys_values;
 /* Sets down[index] (index < 4); marks it dirty if the value changed. */
-#define arr_Keys_set_down(v, index, ...) NS_TABLE_SET_AT(arr_Keys, arr_Keys_values, 0u, 4u, bool, v, index, __VA_ARGS__)
+#define arr_Keys_set_down(v, index, ...) NS_TABLE_SET_AT(arr_Keys, 0u, 4u, bool, v, index, __VA_ARGS__)
 /* Sets axes[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Keys_set_axes(v, index, ...) NS_TABLE_SET_AT(arr_Keys, arr_Keys_values, 4u, 2u, int8_t, v, index, __VA_ARGS__)
+#define arr_Keys_set_axes(v, index, ...) NS_TABLE_SET_AT(arr_Keys, 4u, 2u, int8_t, v, index, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define arr_Keys_is_dirty(v) NS_TABLE_IS_DIRTY(arr_Keys, v)
 #define arr_Keys_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(arr_Keys, v)
