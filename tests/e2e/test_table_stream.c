@@ -301,13 +301,16 @@ typedef struct motion_fns {
 /* Calls setter f of record T with src's value when bit k of pick is set (k counts up). */
 #define SET(T, f)                                                                                                      \
     if (pick & (UINT32_C(1) << (k++ % 32u))) T##_set_##f((T *)v, ((const T *)src)->f)
-/* gen's helpers: set field f (element i) of record T to the arguments, or to a struct S made by make(),
- * or to random bytes of a random length up to twice the capacity, when bit k of pick is set. */
+/* gen's helpers: set field f (element i) of record T to the arguments, or to a struct S filled
+ * by make(&s), or to random bytes of a random length up to twice the capacity, when bit k
+ * of pick is set. */
 #define GEN_AT(T, f, i, ...)                                                                                           \
     if (pick & (UINT32_C(1) << (k++ % 32u))) T##_set_##f((T *)v, i, __VA_ARGS__)
 #define GEN_REF_AT(T, f, i, S, make)                                                                                   \
     if (pick & (UINT32_C(1) << (k++ % 32u))) {                                                                         \
-        const S s_ = make();                                                                                           \
+        S s_;                                                                                                          \
+        memset(&s_, 0, sizeof s_); /* padding: a struct setter may copy it, and a returned struct's is any */          \
+        make(&s_);                                                                                                     \
         T##_set_##f((T *)v, i, &s_);                                                                                   \
     }
 #define GEN_BYTES_AT(T, f, i)                                                                                          \
@@ -391,8 +394,8 @@ static const char *random_text(void)
     return text;
 }
 
-/* Generated values, each draw in its own statement (an initializer's order is the compiler's),
- * padding zeroed (a struct setter copies it). */
+/* Generated values, each draw in its own statement (an initializer's order is the compiler's);
+ * structs filled in place, into zeroed memory (GEN_REF_AT). */
 static ns_vec3 random_vec3(void)
 {
     ns_vec3 p;
@@ -410,25 +413,24 @@ static ns_quat random_quat(void)
     q.w = special_f32();
     return q;
 }
-static arr_Item random_item(void)
+static int64_t random_i64(void)
 {
-    arr_Item it;
-    memset(&it, 0, sizeof it);
-    it.id = (uint16_t)next();
-    const char *text = random_text(); /* raw: a struct's setter does not sanitize */
-    for (size_t i = 0; i < sizeof it.name - 1 && text[i]; i++) it.name[i] = text[i];
-    return it;
+    const uint64_t hi = next();
+    return (int64_t)(hi << 32 | next());
 }
-static arr_Pair random_pair(void)
+static void random_item(arr_Item *it)
 {
-    arr_Pair p;
-    memset(&p, 0, sizeof p);
-    p.v[0] = (uint8_t)(next() % 12);
-    p.v[1] = (uint8_t)(next() % 12);
-    p.on = next() % 2 != 0;
-    p.w[0] = (int8_t)next();
-    p.w[1] = (int8_t)next();
-    return p;
+    it->id = (uint16_t)next();
+    const char *text = random_text(); /* raw: a struct's setter does not sanitize */
+    for (size_t i = 0; i < sizeof it->name - 1 && text[i]; i++) it->name[i] = text[i];
+}
+static void random_pair(arr_Pair *p)
+{
+    p->v[0] = (uint8_t)(next() % 12);
+    p->v[1] = (uint8_t)(next() % 12);
+    p->on = next() % 2 != 0;
+    p->w[0] = (int8_t)next();
+    p->w[1] = (int8_t)next();
 }
 
 /* Every setter of Loadout, elements past the end included, on generated values, then some on
@@ -450,7 +452,7 @@ static void gen_arr_Loadout(void *v, uint32_t pick)
         GEN_AT(arr_Loadout, points, i, random_vec3());
         GEN_AT(arr_Loadout, flags, i, next() % 2 != 0);
         GEN_AT(arr_Loadout, turns, i, random_quat());
-        GEN_AT(arr_Loadout, big, i, (int64_t)((uint64_t)next() << 32 | next()));
+        GEN_AT(arr_Loadout, big, i, random_i64());
         GEN_AT(arr_Loadout, exact, i, special_f64());
         GEN_BYTES_AT(arr_Loadout, blobs, i % 2);
         GEN_AT(arr_Loadout, whole, i, (int16_t)next());
@@ -630,7 +632,7 @@ static void setter_stream(const ns_type_desc *t, digest *d)
 {
     const motion_fns *m = motion_of(t);
     if (!m || !m->gen) return;
-    uint8_t *v = (uint8_t *)malloc(t->value_size);
+    uint8_t *v = (uint8_t *)calloc(1, t->value_size); /* padding _init may leave alone: zero in both modes */
     if (!v) abort();
     m->init(v);
     for (int round = 0; round < ROUNDS; round++) {
