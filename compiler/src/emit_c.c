@@ -139,7 +139,7 @@ static void records(nsc_cgen *g)
         nsc_cg_apply(g, d);
         if (!nsc_cg_table_prediction(g, d)) nsc_cg_prediction(g, d, NULL); /* --codec table: by the value table */
         nsc_cg_authority(g, d);
-        nsc_cg_setters(g, d); /* --codec table: most are header macros over the value table */
+        nsc_cg_setters(g, d); /* --codec table: none, header macros over the value table instead */
         nsc_cg_coll_helpers(g, d);
         nsc_cg_descriptor(g, d);
         nsc_cg_entropy(g, d);

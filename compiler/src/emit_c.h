@@ -89,8 +89,8 @@ const char *nsc_cg_inverse(nsc_cgen *g, double scale, bool f32);
 void nsc_cg_literal(nsc_cgen *g, const nsc_type *t, const nsc_literal *l, nsc_strbuf *sb);
 
 /* ---- setters and dirty bits of components and inputs (emit_c_setters.c) ---- */
-/* True if d's setters of plain values, _is_dirty and _clear_dirty are header macros over its
- * value table (a table-driven record: nsc_cg_table_values) rather than functions. */
+/* True if d's setters, _is_dirty and _clear_dirty are header macros over its value table (a
+ * table-driven record: nsc_cg_table_values) rather than functions. */
 bool nsc_cg_setter_macros(nsc_cgen *g, const nsc_decl *d);
 void nsc_cg_setter_prototypes(nsc_cgen *g, const nsc_decl *d); /* header: prototypes and macros */
 void nsc_cg_setters(nsc_cgen *g, const nsc_decl *d);           /* source: the functions */

@@ -50,27 +50,26 @@ static void setter_macro(nsc_cgen *g, const nsc_decl *d, size_t i)
                    count, type, index);
         break;
     default:
-        if (f->array_of)
-            nsc_p_line(g->h, "#define %s(v, index, ...) NS_TABLE_SET_AT(%s, %zuu, %uu, %s, v, index, __VA_ARGS__)", fn, n, i,
-                       count, type);
-        else
-            nsc_p_line(g->h, "#define %s(v, ...) NS_TABLE_SET(%s, %zuu, %s, v, __VA_ARGS__)", fn, n, i, type);
+        nsc_p_line(g->h, "#define %s(%s, ...) NS_TABLE_SET(%s, %zuu, %uu, %s, v, %s, __VA_ARGS__)", fn, params, n, i, count,
+                   type, index);
     }
 }
 
-/* Field f's setter prototype; v is the record parameter ("T *v" or "T *v, uint32_t index"). */
-static void setter_prototype(nsc_cgen *g, const nsc_field *f, const char *fn, const char *v)
+/* Field f's setter signature, "void <fn>(<T> *v[, uint32_t index], <value parameters>)": the
+ * header's prototype and the source's definition. */
+static const char *setter_signature(nsc_cgen *g, const nsc_decl *d, const nsc_field *f)
 {
-    nsc_printer *h = g->h;
     const nsc_type *t = f->sem.type;
-    if (t->kind == NSC_T_STRING)
-        nsc_p_line(h, "void %s(%s, const char *value);", fn, v);
-    else if (t->kind == NSC_T_BYTES)
-        nsc_p_line(h, "void %s(%s, const void *data, size_t len);", fn, v);
+    const char *fn = nsc_cg_fn(g, d, NSC_FMT(g, "set_%s", nsc_field_base_name(f)));
+    /* An array's setter sets one element: an index past the end changes nothing. */
+    const char *self = NSC_FMT(g, f->array_of ? "%s *v, uint32_t index" : "%s *v", nsc_cg_name(g, d));
+    const char *value;
+    if (t->kind == NSC_T_STRING) value = "const char *value";
+    else if (t->kind == NSC_T_BYTES) value = "const void *data, size_t len";
     else if (t->kind == NSC_T_STRUCT || t->kind == NSC_T_EXTERN || t->kind == NSC_T_UNION)
-        nsc_p_line(h, "void %s(%s, const %s *value);", fn, v, nsc_cg_value_type(g, t));
-    else
-        nsc_p_line(h, "void %s(%s, %s value);", fn, v, nsc_cg_value_type(g, t));
+        value = NSC_FMT(g, "const %s *value", nsc_cg_value_type(g, t));
+    else value = NSC_FMT(g, "%s value", nsc_cg_value_type(g, t));
+    return NSC_FMT(g, "void %s(%s, %s)", fn, self, value);
 }
 
 void nsc_cg_setter_prototypes(nsc_cgen *g, const nsc_decl *d)
@@ -86,16 +85,13 @@ void nsc_cg_setter_prototypes(nsc_cgen *g, const nsc_decl *d)
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
         if (!has_setter(f)) continue;
-        const char *fn = nsc_cg_fn(g, d, NSC_FMT(g, "set_%s", nsc_field_base_name(f)));
-        /* An array's setter sets one element: an index past the end changes nothing. */
-        const char *v = f->array_of ? NSC_FMT(g, "%s *v, uint32_t index", n) : NSC_FMT(g, "%s *v", n);
         if (f->array_of)
             nsc_p_comment(h, "Sets %s[index] (index < %u); marks it dirty if the value changed.", f->array_of->name.text,
                           f->array_of->sem.array_n);
         else
             nsc_p_comment(h, "Sets %s; marks it dirty if the value changed.", f->name.text);
         if (macros) setter_macro(g, d, i);
-        else setter_prototype(g, f, fn, v);
+        else nsc_p_line(h, "%s;", setter_signature(g, d, f));
     }
     nsc_p_comment(h, "True if a setter or collection helper changed a field since the last _clear_dirty.");
     if (macros) nsc_p_line(h, "#define %s(v) NS_TABLE_IS_DIRTY(%s, v)", nsc_cg_fn(g, d, "is_dirty"), n);
@@ -112,32 +108,26 @@ static void setter(nsc_cgen *g, const nsc_decl *d, size_t i)
     nsc_printer *c = g->c;
     const nsc_field *f = d->fields[i];
     const nsc_type *t = f->sem.type;
-    const char *n = nsc_cg_name(g, d), *m = f->name.text;
-    const char *fn = nsc_cg_fn(g, d, NSC_FMT(g, "set_%s", nsc_field_base_name(f)));
+    const char *m = f->name.text;
     const char *mark = NSC_FMT(g, "v->ns_dirty[%zu] |= UINT32_C(1) << %zu;", i / 32, i % 32);
-    const char *self = NSC_FMT(g, "%s *v", n);
+    nsc_p_empty(c);
+    nsc_p_line(c, "%s", setter_signature(g, d, f));
+    nsc_p_open(c, "{");
     if (f->array_of) {
         /* A fixed array: one setter taking the index; each element has its own dirty bit, the
          * elements' bits consecutive from the first's (i). */
         m = NSC_FMT(g, "%s[index]", f->array_of->name.text);
         mark = NSC_FMT(g, "v->ns_dirty[(%zuu + index) / 32u] |= UINT32_C(1) << ((%zuu + index) %% 32u);", i, i);
-        self = NSC_FMT(g, "%s *v, uint32_t index", n);
+        nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
     }
-    nsc_p_empty(c);
     switch (t->kind) {
     case NSC_T_STRING:
-        nsc_p_line(c, "void %s(%s, const char *value)", fn, self);
-        nsc_p_open(c, "{");
-        if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
         nsc_p_line(c, "char clean[%u + 1] = {0}; /* what the value holds after the string: zeros */", t->capacity);
         nsc_p_line(c, "ns_string_sanitize(clean, %u, value, strlen(value));", t->capacity);
         nsc_p_line(c, "if (strncmp(clean, v->%s, sizeof clean) == 0) return;", m);
         nsc_p_line(c, "memcpy(v->%s, clean, sizeof clean);", m);
         break;
     case NSC_T_BYTES:
-        nsc_p_line(c, "void %s(%s, const void *data, size_t len)", fn, self);
-        nsc_p_open(c, "{");
-        if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
         nsc_p_line(c, "if (len > %u) len = %u;", t->capacity, t->capacity);
         nsc_p_line(c, "if (v->%s.len == len && memcmp(v->%s.data, data, len) == 0) return;", m, m);
         nsc_p_line(c, "v->%s.len = (uint16_t)len;", m);
@@ -146,16 +136,10 @@ static void setter(nsc_cgen *g, const nsc_decl *d, size_t i)
     case NSC_T_STRUCT:
     case NSC_T_UNION:
     case NSC_T_EXTERN:
-        nsc_p_line(c, "void %s(%s, const %s *value)", fn, self, nsc_cg_value_type(g, t));
-        nsc_p_open(c, "{");
-        if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
         nsc_p_line(c, "if (%s(&v->%s, value)) return;", nsc_cg_fn(g, t->decl, "equal"), m);
         nsc_p_line(c, "v->%s = *value;", m);
         break;
     default:
-        nsc_p_line(c, "void %s(%s, %s value)", fn, self, nsc_cg_value_type(g, t));
-        nsc_p_open(c, "{");
-        if (f->array_of) nsc_p_line(c, "if (index >= %uu) return;", f->array_of->sem.array_n);
         if (nsc_type_is_float(t) || nsc_type_is_vector(t) || t->kind == NSC_T_QUAT)
             nsc_p_line(c, "if (memcmp(&v->%s, &value, sizeof value) == 0) return; /* bitwise, so NaN and -0 count */", m);
         else

@@ -56,7 +56,10 @@ bool ns_utf8_valid(const char *s, size_t n)
     return true;
 }
 
-size_t ns_string_sanitize(char *dst, size_t cap, const char *src, size_t src_cap)
+/* ns_string_sanitize's walk over src: each whole, valid character that fits in cap bytes is
+ * copied to dst (may be src, or before it: out <= i) or, with dst NULL, compared with have.
+ * Returns the sanitized length, or SIZE_MAX at the first byte that differs from have. */
+static size_t sanitize_walk(char *dst, const char *have, size_t cap, const char *src, size_t src_cap)
 {
     const unsigned char *s = (const unsigned char *)src;
     size_t n = ns_strnlen(src, src_cap), out = 0;
@@ -67,30 +70,25 @@ size_t ns_string_sanitize(char *dst, size_t cap, const char *src, size_t src_cap
             continue;
         }
         if (out + len > cap) break;
-        memmove(dst + out, s + i, len); /* in place: out <= i */
+        if (dst) memmove(dst + out, s + i, len);
+        else if (memcmp(have + out, s + i, len) != 0) return SIZE_MAX;
         out += len;
         i += len;
     }
+    return out;
+}
+
+size_t ns_string_sanitize(char *dst, size_t cap, const char *src, size_t src_cap)
+{
+    const size_t out = sanitize_walk(dst, NULL, cap, src, src_cap);
     dst[out] = '\0';
     return out;
 }
 
 bool ns_string_sanitize_equal(const char *have, size_t cap, const char *src, size_t src_cap)
 {
-    const unsigned char *s = (const unsigned char *)src;
-    size_t n = ns_strnlen(src, src_cap), out = 0;
-    for (size_t i = 0; i < n;) { /* ns_string_sanitize's walk, comparing instead of copying */
-        size_t len = utf8_len(s + i, n - i);
-        if (!len) {
-            i++;
-            continue;
-        }
-        if (out + len > cap) break;
-        if (memcmp(have + out, s + i, len) != 0) return false;
-        out += len;
-        i += len;
-    }
-    return have[out] == '\0';
+    const size_t out = sanitize_walk(NULL, have, cap, src, src_cap);
+    return out != SIZE_MAX && have[out] == '\0';
 }
 
 void ns_write_text(ns_writer *w, const uint8_t *cur, size_t cur_len, const uint8_t *ref, size_t ref_len)

@@ -155,13 +155,7 @@ void ns_table_set_struct(const ns_value_table *t, uint32_t i, void *v, const voi
  * the value is converted to `type` as a parameter would be, and is the last argument, so
  * `v, (ns_vec3){1, 2, 3}` needs no parentheses; v must point to a non-const T, as a parameter
  * would check. An index of n or more changes nothing. Setters are statements: they have no value. */
-#define NS_TABLE_SET(T, i, type, v, ...)                                                            \
-    do {                                                                                            \
-        T *const ns_self_ = (v);                                                                    \
-        const type ns_value_ = (__VA_ARGS__);                                                       \
-        ns_table_set(&T##_values, (i), ns_self_, &ns_value_);                                       \
-    } while (0)
-#define NS_TABLE_SET_AT(T, i, n, type, v, index, ...)                                               \
+#define NS_TABLE_SET(T, i, n, type, v, index, ...)                                                  \
     do {                                                                                            \
         T *const ns_self_ = (v);                                                                    \
         const uint32_t ns_index_ = (index);                                                         \

@@ -281,17 +281,17 @@ void mixed_Body_apply(mixed_Body *live, const mixed_Body_snap *s, const mixed_Bo
 /* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table mixed_Body_values;
 /* Sets pos; marks it dirty if the value changed. */
-#define mixed_Body_set_pos(v, ...) NS_TABLE_SET(mixed_Body, 0u, ns_vec3, v, __VA_ARGS__)
+#define mixed_Body_set_pos(v, ...) NS_TABLE_SET(mixed_Body, 0u, 1u, ns_vec3, v, 0u, __VA_ARGS__)
 /* Sets rot; marks it dirty if the value changed. */
-#define mixed_Body_set_rot(v, ...) NS_TABLE_SET(mixed_Body, 1u, ns_quat, v, __VA_ARGS__)
+#define mixed_Body_set_rot(v, ...) NS_TABLE_SET(mixed_Body, 1u, 1u, ns_quat, v, 0u, __VA_ARGS__)
 /* Sets hp; marks it dirty if the value changed. */
-#define mixed_Body_set_hp(v, ...) NS_TABLE_SET(mixed_Body, 2u, int32_t, v, __VA_ARGS__)
+#define mixed_Body_set_hp(v, ...) NS_TABLE_SET(mixed_Body, 2u, 1u, int32_t, v, 0u, __VA_ARGS__)
 /* Sets p; marks it dirty if the value changed. */
 #define mixed_Body_set_p(v, value) NS_TABLE_SET_STRUCT(mixed_Body, 3u, 1u, mixed_Pair, v, 0u, value)
 /* Sets tag; marks it dirty if the value changed. */
 #define mixed_Body_set_tag(v, value) NS_TABLE_SET_STRING(mixed_Body, 4u, 1u, v, 0u, value)
 /* Sets on; marks it dirty if the value changed. */
-#define mixed_Body_set_on(v, ...) NS_TABLE_SET(mixed_Body, 5u, bool, v, __VA_ARGS__)
+#define mixed_Body_set_on(v, ...) NS_TABLE_SET(mixed_Body, 5u, 1u, bool, v, 0u, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define mixed_Body_is_dirty(v) NS_TABLE_IS_DIRTY(mixed_Body, v)
 #define mixed_Body_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(mixed_Body, v)
@@ -379,11 +379,11 @@ ns_status mixed_Move_read(ns_reader *r, mixed_Move_snap *out, const mixed_Move_s
 /* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table mixed_Move_values;
 /* Sets dx; marks it dirty if the value changed. */
-#define mixed_Move_set_dx(v, ...) NS_TABLE_SET(mixed_Move, 0u, int8_t, v, __VA_ARGS__)
+#define mixed_Move_set_dx(v, ...) NS_TABLE_SET(mixed_Move, 0u, 1u, int8_t, v, 0u, __VA_ARGS__)
 /* Sets dy; marks it dirty if the value changed. */
-#define mixed_Move_set_dy(v, ...) NS_TABLE_SET(mixed_Move, 1u, int8_t, v, __VA_ARGS__)
+#define mixed_Move_set_dy(v, ...) NS_TABLE_SET(mixed_Move, 1u, 1u, int8_t, v, 0u, __VA_ARGS__)
 /* Sets jump; marks it dirty if the value changed. */
-#define mixed_Move_set_jump(v, ...) NS_TABLE_SET(mixed_Move, 2u, bool, v, __VA_ARGS__)
+#define mixed_Move_set_jump(v, ...) NS_TABLE_SET(mixed_Move, 2u, 1u, bool, v, 0u, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define mixed_Move_is_dirty(v) NS_TABLE_IS_DIRTY(mixed_Move, v)
 #define mixed_Move_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(mixed_Move, v)

@@ -269,13 +269,13 @@ void arr_Loadout_apply(arr_Loadout *live, const arr_Loadout_snap *s, const arr_L
 /* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table arr_Loadout_values;
 /* Sets ammo[index] (index < 4); marks it dirty if the value changed. */
-#define arr_Loadout_set_ammo(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 0u, 4u, uint16_t, v, index, __VA_ARGS__)
+#define arr_Loadout_set_ammo(v, index, ...) NS_TABLE_SET(arr_Loadout, 0u, 4u, uint16_t, v, index, __VA_ARGS__)
 /* Sets heat[index] (index < 3); marks it dirty if the value changed. */
-#define arr_Loadout_set_heat(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 4u, 3u, float, v, index, __VA_ARGS__)
+#define arr_Loadout_set_heat(v, index, ...) NS_TABLE_SET(arr_Loadout, 4u, 3u, float, v, index, __VA_ARGS__)
 /* Sets slots[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Loadout_set_slots(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 7u, 2u, arr_Slot, v, index, __VA_ARGS__)
+#define arr_Loadout_set_slots(v, index, ...) NS_TABLE_SET(arr_Loadout, 7u, 2u, arr_Slot, v, index, __VA_ARGS__)
 /* Sets targets[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Loadout_set_targets(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 9u, 2u, ns_entity, v, index, __VA_ARGS__)
+#define arr_Loadout_set_targets(v, index, ...) NS_TABLE_SET(arr_Loadout, 9u, 2u, ns_entity, v, index, __VA_ARGS__)
 /* Sets tags[index] (index < 2); marks it dirty if the value changed. */
 #define arr_Loadout_set_tags(v, index, value) NS_TABLE_SET_STRING(arr_Loadout, 11u, 2u, v, index, value)
 /* Sets items[index] (index < 3); marks it dirty if the value changed. */
@@ -283,27 +283,27 @@ extern const ns_value_table arr_Loadout_values;
 /* Sets pairs[index] (index < 2); marks it dirty if the value changed. */
 #define arr_Loadout_set_pairs(v, index, value) NS_TABLE_SET_STRUCT(arr_Loadout, 16u, 2u, arr_Pair, v, index, value)
 /* Sets points[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Loadout_set_points(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 18u, 2u, ns_vec3, v, index, __VA_ARGS__)
+#define arr_Loadout_set_points(v, index, ...) NS_TABLE_SET(arr_Loadout, 18u, 2u, ns_vec3, v, index, __VA_ARGS__)
 /* Sets flags[index] (index < 5); marks it dirty if the value changed. */
-#define arr_Loadout_set_flags(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 20u, 5u, bool, v, index, __VA_ARGS__)
+#define arr_Loadout_set_flags(v, index, ...) NS_TABLE_SET(arr_Loadout, 20u, 5u, bool, v, index, __VA_ARGS__)
 /* Sets turns[index] (index < 1); marks it dirty if the value changed. */
-#define arr_Loadout_set_turns(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 25u, 1u, ns_quat, v, index, __VA_ARGS__)
+#define arr_Loadout_set_turns(v, index, ...) NS_TABLE_SET(arr_Loadout, 25u, 1u, ns_quat, v, index, __VA_ARGS__)
 /* Sets big[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Loadout_set_big(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 26u, 2u, int64_t, v, index, __VA_ARGS__)
+#define arr_Loadout_set_big(v, index, ...) NS_TABLE_SET(arr_Loadout, 26u, 2u, int64_t, v, index, __VA_ARGS__)
 /* Sets exact[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Loadout_set_exact(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 28u, 2u, double, v, index, __VA_ARGS__)
+#define arr_Loadout_set_exact(v, index, ...) NS_TABLE_SET(arr_Loadout, 28u, 2u, double, v, index, __VA_ARGS__)
 /* Sets blobs[index] (index < 2); marks it dirty if the value changed. */
 #define arr_Loadout_set_blobs(v, index, data, len) NS_TABLE_SET_BYTES(arr_Loadout, 30u, 2u, v, index, data, len)
 /* Sets score; marks it dirty if the value changed. */
-#define arr_Loadout_set_score(v, ...) NS_TABLE_SET(arr_Loadout, 32u, int32_t, v, __VA_ARGS__)
+#define arr_Loadout_set_score(v, ...) NS_TABLE_SET(arr_Loadout, 32u, 1u, int32_t, v, 0u, __VA_ARGS__)
 /* Sets whole[index] (index < 3); marks it dirty if the value changed. */
-#define arr_Loadout_set_whole(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 33u, 3u, int16_t, v, index, __VA_ARGS__)
+#define arr_Loadout_set_whole(v, index, ...) NS_TABLE_SET(arr_Loadout, 33u, 3u, int16_t, v, index, __VA_ARGS__)
 /* Sets citems[index] (index < 2); marks it dirty if the value changed. */
 #define arr_Loadout_set_citems(v, index, value) NS_TABLE_SET_STRUCT(arr_Loadout, 36u, 2u, arr_Item, v, index, value)
 /* Sets cnames[index] (index < 2); marks it dirty if the value changed. */
 #define arr_Loadout_set_cnames(v, index, value) NS_TABLE_SET_STRING(arr_Loadout, 38u, 2u, v, index, value)
 /* Sets cfloats[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Loadout_set_cfloats(v, index, ...) NS_TABLE_SET_AT(arr_Loadout, 40u, 2u, float, v, index, __VA_ARGS__)
+#define arr_Loadout_set_cfloats(v, index, ...) NS_TABLE_SET(arr_Loadout, 40u, 2u, float, v, index, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define arr_Loadout_is_dirty(v) NS_TABLE_IS_DIRTY(arr_Loadout, v)
 #define arr_Loadout_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(arr_Loadout, v)
@@ -331,7 +331,7 @@ void arr_Tiny_apply(arr_Tiny *live, const arr_Tiny_snap *s, const arr_Tiny_hooks
 /* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table arr_Tiny_values;
 /* Sets v[index] (index < 3); marks it dirty if the value changed. */
-#define arr_Tiny_set_v(v, index, ...) NS_TABLE_SET_AT(arr_Tiny, 0u, 3u, uint8_t, v, index, __VA_ARGS__)
+#define arr_Tiny_set_v(v, index, ...) NS_TABLE_SET(arr_Tiny, 0u, 3u, uint8_t, v, index, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define arr_Tiny_is_dirty(v) NS_TABLE_IS_DIRTY(arr_Tiny, v)
 #define arr_Tiny_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(arr_Tiny, v)
@@ -359,7 +359,7 @@ void arr_TinyWhole_apply(arr_TinyWhole *live, const arr_TinyWhole_snap *s, const
 /* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table arr_TinyWhole_values;
 /* Sets v[index] (index < 3); marks it dirty if the value changed. */
-#define arr_TinyWhole_set_v(v, index, ...) NS_TABLE_SET_AT(arr_TinyWhole, 0u, 3u, uint8_t, v, index, __VA_ARGS__)
+#define arr_TinyWhole_set_v(v, index, ...) NS_TABLE_SET(arr_TinyWhole, 0u, 3u, uint8_t, v, index, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define arr_TinyWhole_is_dirty(v) NS_TABLE_IS_DIRTY(arr_TinyWhole, v)
 #define arr_TinyWhole_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(arr_TinyWhole, v)
@@ -383,9 +383,9 @@ ns_status arr_Keys_read(ns_reader *r, arr_Keys_snap *out, const arr_Keys_snap *p
 /* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table arr_Keys_values;
 /* Sets down[index] (index < 4); marks it dirty if the value changed. */
-#define arr_Keys_set_down(v, index, ...) NS_TABLE_SET_AT(arr_Keys, 0u, 4u, bool, v, index, __VA_ARGS__)
+#define arr_Keys_set_down(v, index, ...) NS_TABLE_SET(arr_Keys, 0u, 4u, bool, v, index, __VA_ARGS__)
 /* Sets axes[index] (index < 2); marks it dirty if the value changed. */
-#define arr_Keys_set_axes(v, index, ...) NS_TABLE_SET_AT(arr_Keys, 4u, 2u, int8_t, v, index, __VA_ARGS__)
+#define arr_Keys_set_axes(v, index, ...) NS_TABLE_SET(arr_Keys, 4u, 2u, int8_t, v, index, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define arr_Keys_is_dirty(v) NS_TABLE_IS_DIRTY(arr_Keys, v)
 #define arr_Keys_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(arr_Keys, v)

@@ -139,15 +139,15 @@ ns_status ctl_Move_read(ns_reader *r, ctl_Move_snap *out, const ctl_Move_snap *p
 /* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table ctl_Move_values;
 /* Sets stick; marks it dirty if the value changed. */
-#define ctl_Move_set_stick(v, ...) NS_TABLE_SET(ctl_Move, 0u, ns_vec2, v, __VA_ARGS__)
+#define ctl_Move_set_stick(v, ...) NS_TABLE_SET(ctl_Move, 0u, 1u, ns_vec2, v, 0u, __VA_ARGS__)
 /* Sets jump; marks it dirty if the value changed. */
-#define ctl_Move_set_jump(v, ...) NS_TABLE_SET(ctl_Move, 1u, bool, v, __VA_ARGS__)
+#define ctl_Move_set_jump(v, ...) NS_TABLE_SET(ctl_Move, 1u, 1u, bool, v, 0u, __VA_ARGS__)
 /* Sets crouch; marks it dirty if the value changed. */
-#define ctl_Move_set_crouch(v, ...) NS_TABLE_SET(ctl_Move, 2u, bool, v, __VA_ARGS__)
+#define ctl_Move_set_crouch(v, ...) NS_TABLE_SET(ctl_Move, 2u, 1u, bool, v, 0u, __VA_ARGS__)
 /* Sets buttons; marks it dirty if the value changed. */
-#define ctl_Move_set_buttons(v, ...) NS_TABLE_SET(ctl_Move, 3u, uint8_t, v, __VA_ARGS__)
+#define ctl_Move_set_buttons(v, ...) NS_TABLE_SET(ctl_Move, 3u, 1u, uint8_t, v, 0u, __VA_ARGS__)
 /* Sets tick; marks it dirty if the value changed. */
-#define ctl_Move_set_tick(v, ...) NS_TABLE_SET(ctl_Move, 4u, uint32_t, v, __VA_ARGS__)
+#define ctl_Move_set_tick(v, ...) NS_TABLE_SET(ctl_Move, 4u, 1u, uint32_t, v, 0u, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define ctl_Move_is_dirty(v) NS_TABLE_IS_DIRTY(ctl_Move, v)
 #define ctl_Move_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(ctl_Move, v)
@@ -171,7 +171,7 @@ ns_status ctl_Aim_read(ns_reader *r, ctl_Aim_snap *out, const ctl_Aim_snap *prev
 /* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table ctl_Aim_values;
 /* Sets view; marks it dirty if the value changed. */
-#define ctl_Aim_set_view(v, ...) NS_TABLE_SET(ctl_Aim, 0u, ns_quat, v, __VA_ARGS__)
+#define ctl_Aim_set_view(v, ...) NS_TABLE_SET(ctl_Aim, 0u, 1u, ns_quat, v, 0u, __VA_ARGS__)
 /* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define ctl_Aim_is_dirty(v) NS_TABLE_IS_DIRTY(ctl_Aim, v)
 #define ctl_Aim_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(ctl_Aim, v)
