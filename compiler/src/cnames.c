@@ -16,7 +16,7 @@ const char *const nsc_record_suffixes[] = {
     "entropy_read", "entropy_write",
     /* file-local in the generated source */
     "reference", "reference_any", "check", "desc_fields", "pred", "decode", "values", "values_fields",
-    "values_motion", "desc_enums", "desc_enum_values", "desc_elems", "unit_lo", "unit_hi", "unit_gather",
+    "values_motion", "desc_elems", "unit_lo", "unit_hi", "unit_gather",
     "unit_scatter",
     /* file-local in every source whose dispatch tables list the record (emit_c_dispatch.c) */
     "dispatch_one", "erased_snap_default", "erased_init", "erased_quantize", "erased_dequantize",
@@ -409,8 +409,8 @@ static void claim_enum(nsc_checker *c, const nsc_decl *d)
 {
     what w = describe("enum '%s'", d->name.text, NULL);
     claim(c, nsc_cname(c->a, d), d, w, d->name.loc);
-    static const char *const suffixes[] = {"is_valid", "name"};
-    for (size_t i = 0; i < 2; i++) claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, w, d->name.loc);
+    static const char *const suffixes[] = {"is_valid", "name", "desc", "desc_values"};
+    for (size_t i = 0; i < 4; i++) claim(c, nsc_cname_suffix(c->a, d, suffixes[i]), d, w, d->name.loc);
     claim(c, nsc_macro_name(c->a, d, "COUNT"), d, w, d->name.loc);
     for (size_t i = 0; i < d->nvalues; i++) {
         const nsc_enum_value *v = d->values[i];

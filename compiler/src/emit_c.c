@@ -155,6 +155,7 @@ static void source(nsc_cgen *g)
     preamble(g, c, "c");
     includes(g, c);
     nsc_cg_enum_functions(g);
+    nsc_cg_enum_descriptors(g);
     for (size_t i = 0; i < g->u->ndecls; i++)
         if (g->u->decls[i]->kind == NSC_D_EXTERN) nsc_cg_extern_descriptor(g, g->u->decls[i]);
     records(g);

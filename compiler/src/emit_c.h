@@ -112,6 +112,7 @@ void nsc_cg_apply(nsc_cgen *g, const nsc_decl *d);
 
 /* ---- descriptors (emit_c_desc.c) ---- */
 void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d);
+void nsc_cg_enum_descriptors(nsc_cgen *g); /* one ns_enum_desc per enum, which records share */
 
 /* ---- prediction errors of components (emit_c_predict.c) ---- */
 void nsc_cg_prediction_header(nsc_cgen *g);                 /* counts, name tables, prototypes */

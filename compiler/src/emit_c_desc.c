@@ -72,71 +72,35 @@ static const nsc_slot *scalar_elem(const nsc_slot *s)
     return s->elem && s->elem->enc != NSC_ENC_STRUCT ? s->elem : NULL;
 }
 
-/* The enums a record's slots use (the slots, then the collections' elements), each once, in
- * order of first use: the record describes them in one array, so that no name beyond the
- * record's own claimed suffixes is generated (cnames.c). */
-typedef struct enum_list {
-    const nsc_decl **decl;
-    size_t           count;
-} enum_list;
-
-static const nsc_slot *slot_or_elem(const nsc_layout *l, size_t i)
-{
-    return i < l->nslots ? &l->slots[i] : scalar_elem(&l->slots[i - l->nslots]);
-}
-
-static enum_list record_enums(nsc_cgen *g, const nsc_decl *d)
-{
-    const nsc_layout *l = d->layout;
-    enum_list e = {nsc_arena_alloc(g->a, 2 * l->nslots * sizeof *e.decl), 0};
-    for (size_t i = 0; i < 2 * l->nslots; i++) {
-        const nsc_slot *s = slot_or_elem(l, i);
-        if (!s || !s->type || s->type->kind != NSC_T_ENUM) continue;
-        size_t k = 0;
-        while (k < e.count && e.decl[k] != s->type->decl) k++;
-        if (k == e.count) e.decl[e.count++] = s->type->decl;
-    }
-    return e;
-}
-
-/* "&<record>_desc_enums[k]" for an enum slot, "NULL" for any other. */
-static const char *enum_desc_ref(nsc_cgen *g, const nsc_decl *d, const enum_list *e, const nsc_slot *s)
+/* "&<prefix>_<Enum>_desc" for an enum slot (the enum's own descriptor, which every record using
+ * it shares, an imported enum's in its schema's source), "NULL" for any other. */
+static const char *enum_desc_ref(nsc_cgen *g, const nsc_slot *s)
 {
     if (!s->type || s->type->kind != NSC_T_ENUM) return "NULL";
-    size_t k = 0;
-    while (e->decl[k] != s->type->decl) k++;
-    return NSC_FMT(g, "&%s[%zu]", nsc_cg_fn(g, d, "desc_enums"), k);
+    return NSC_FMT(g, "&%s", nsc_cg_fn(g, s->type->decl, "desc"));
 }
 
-/* The values of every enum the record's slots use, then their descriptors (static: an enum of
- * an imported schema needs no symbol of its own). */
-static void enum_tables(nsc_cgen *g, const nsc_decl *d, const enum_list *e)
+static void enum_descriptor(nsc_cgen *g, const nsc_decl *en)
 {
-    if (!e->count) return;
     nsc_printer *c = g->c;
-    const char *values = nsc_cg_fn(g, d, "desc_enum_values");
-    unsigned *count = nsc_arena_alloc(g->a, e->count * sizeof *count);
+    const char *values = nsc_cg_fn(g, en, "desc_values");
+    unsigned count = 0;
+    nsc_p_empty(c);
     nsc_p_open(c, "static const ns_enum_value %s[] = {", values);
-    for (size_t i = 0; i < e->count; i++) {
-        const nsc_decl *en = e->decl[i];
-        for (size_t k = 0; k < en->nvalues; k++) {
-            bool alias = false;
-            for (size_t m = 0; m < k && !alias; m++) alias = en->values[m]->resolved == en->values[k]->resolved;
-            if (alias) continue;
-            nsc_p_line(c, "{%s, \"%s\"},", i64(g, en->values[k]->resolved), en->values[k]->name.text);
-            count[i]++;
-        }
+    for (size_t k = 0; k < en->nvalues; k++) {
+        bool alias = false; /* an alias names a value already listed */
+        for (size_t m = 0; m < k && !alias; m++) alias = en->values[m]->resolved == en->values[k]->resolved;
+        if (alias) continue;
+        nsc_p_line(c, "{%s, \"%s\"},", i64(g, en->values[k]->resolved), en->values[k]->name.text);
+        count++;
     }
     nsc_p_close(c, "};");
-    nsc_p_open(c, "static const ns_enum_desc %s[] = {", nsc_cg_fn(g, d, "desc_enums"));
-    for (size_t i = 0, at = 0; i < e->count; at += count[i], i++)
-        nsc_p_line(c, "{\"%s\", %s + %zu, %uu},", e->decl[i]->name.text, values, at, count[i]);
-    nsc_p_close(c, "};");
+    nsc_p_line(c, "const ns_enum_desc %s = {\"%s\", %s, %uu};", nsc_cg_fn(g, en, "desc"), en->name.text, values, count);
 }
 
 /* The element descriptors of the record's lists and maps of scalars (what a dump prints), one
  * array in slot order; elem[i] gets "&<record>_desc_elems[k]" for slot i, "NULL" for none. */
-static void elem_descs(nsc_cgen *g, const nsc_decl *d, const enum_list *en, const char **elem)
+static void elem_descs(nsc_cgen *g, const nsc_decl *d, const char **elem)
 {
     const nsc_layout *l = d->layout;
     const char *name = nsc_cg_fn(g, d, "desc_elems");
@@ -152,10 +116,16 @@ static void elem_descs(nsc_cgen *g, const nsc_decl *d, const enum_list *en, cons
                          "NULL, NULL}, /* %s */",
                    enc_name(e->enc), e->arity, e->raw_bits, flags(g, e), nsc_cg_name(g, d), one,
                    i64(g, e->bounded ? e->lo : 0), i64(g, e->bounded ? e->hi : 0), e->scale, e->max_bits,
-                   e->type->capacity, elem_desc(g, e), enum_desc_ref(g, d, en, e), s->path);
+                   e->type->capacity, elem_desc(g, e), enum_desc_ref(g, e), s->path);
         elem[i] = NSC_FMT(g, "&%s[%zu]", name, k++);
     }
     if (k) nsc_p_close(g->c, "};");
+}
+
+void nsc_cg_enum_descriptors(nsc_cgen *g)
+{
+    for (size_t i = 0; i < g->u->ndecls; i++)
+        if (g->u->decls[i]->kind == NSC_D_ENUM) enum_descriptor(g, g->u->decls[i]);
 }
 
 void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
@@ -165,10 +135,8 @@ void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
     const char *n = nsc_cg_name(g, d);
     const char *fields = nsc_cg_fn(g, d, "desc_fields");
     nsc_p_empty(c);
-    enum_list enums = record_enums(g, d);
-    enum_tables(g, d, &enums);
     const char **elem = nsc_arena_alloc(g->a, l->nslots * sizeof *elem);
-    elem_descs(g, d, &enums, elem);
+    elem_descs(g, d, elem);
     if (l->nslots) {
         nsc_p_open(c, "static const ns_field_desc %s[] = {", fields);
         for (size_t i = 0; i < l->nslots; i++) {
@@ -178,7 +146,7 @@ void nsc_cg_descriptor(nsc_cgen *g, const nsc_decl *d)
                        i64(g, s->bounded ? s->lo : 0), i64(g, s->bounded ? s->hi : 0), s->scale, s->max_bits,
                        s->enc == NSC_ENC_ARRAY || s->enc == NSC_ENC_UNION ? (unsigned)s->composite->nslots
                                                                           : s->type->capacity,
-                       elem_desc(g, s), enum_desc_ref(g, d, &enums, s),
+                       elem_desc(g, s), enum_desc_ref(g, s),
                        nsc_type_is_collection(s->type) ? NSC_FMT(g, "&%s", nsc_cg_coll(g, s, "ops")) : "NULL", elem[i]);
         }
         nsc_p_close(c, "};");

@@ -2,6 +2,8 @@
  * <C>_prediction_error, how far a predicted value was from the server's, one number per field,
  * and the table of those fields' names; <C>_backup and <C>_restore, which save and put back the
  * predicted fields of a snapshot (docs/generated-api.md, "_prediction_error", "_backup"). */
+#include <string.h>
+
 #include "emit_c.h"
 
 /* Types with a distance (netschema/interp.h): numbers, vectors, quaternions; bools, enums and
@@ -88,8 +90,15 @@ static const char *error_expr(nsc_cgen *g, const nsc_field *f, const char *p, co
     }
 }
 
-/* The names ("position", "stats.hp") or the statements (out[k] = ...) of d's entries. */
-static void entries(nsc_cgen *g, const nsc_decl *d, const char *path, bool names, size_t *k)
+/* The names ("position", "stats.hp") or the statements (out[k] = ...) of d's entries. Names
+ * gather in *names, several to a line: print_names prints what is left. */
+static void print_names(nsc_cgen *g, nsc_strbuf *names)
+{
+    if (names->len) nsc_p_line(g->c, "%s", nsc_sb_str(names));
+    nsc_sb_reset(names);
+}
+
+static void entries(nsc_cgen *g, const nsc_decl *d, const char *path, nsc_strbuf *names, size_t *k)
 {
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
@@ -99,41 +108,50 @@ static void entries(nsc_cgen *g, const nsc_decl *d, const char *path, bool names
             entries(g, f->sem.type->decl, NSC_FMT(g, "%s.", at), names, k);
             continue;
         }
-        if (names)
-            nsc_p_line(g->c, "\"%s\",", at);
-        else
+        if (names) {
+            if (names->len + strlen(at) > 88) print_names(g, names);
+            nsc_sb_printf(names, "%s\"%s\",", names->len ? " " : "", at);
+        } else {
             nsc_p_line(g->c, "out[%zu] = %s;", *k, error_expr(g, f, NSC_FMT(g, "predicted->%s", at),
                                                              NSC_FMT(g, "authoritative->%s", at)));
+        }
         (*k)++;
     }
 }
 
+/* What _backup, _restore and the prediction errors do, said once before the first component
+ * that has them rather than before each. */
+static const char *const prediction_legend[] = {
+    "/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or",
+    " * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies",
+    " * them back into `into`, snapshot to snapshot; every other field of the destination is left as",
+    " * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per",
+    " * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */",
+};
+
 /* Prototypes of _backup and _restore, for a component with predicted fields. */
 static void backup_header(nsc_cgen *g, const nsc_decl *d)
 {
-    if (d->kind != NSC_D_COMPONENT || count_predicted(d) == 0) return;
-    nsc_printer *h = g->h;
+    if (count_predicted(d) == 0) return;
     const char *snap = NSC_FMT(g, "%s_snap", nsc_cg_name(g, d));
-    nsc_p_empty(h);
-    nsc_p_comment(h, "Backup and restore of the predicted fields of %s (those its owner receives: @sync all or",
-                  d->name.text);
-    nsc_p_comment(h, "owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them");
-    nsc_p_comment(h, "back into `into`; every other field of the destination is left as it was.");
-    nsc_p_line(h, "void %s(const %s *from, %s *backup);", nsc_cg_fn(g, d, "backup"), snap, snap);
-    nsc_p_line(h, "void %s(%s *into, const %s *backup);", nsc_cg_fn(g, d, "restore"), snap, snap);
+    nsc_p_line(g->h, "void %s(const %s *from, %s *backup);", nsc_cg_fn(g, d, "backup"), snap, snap);
+    nsc_p_line(g->h, "void %s(%s *into, const %s *backup);", nsc_cg_fn(g, d, "restore"), snap, snap);
 }
 
-static void prediction_header(nsc_cgen *g, const nsc_decl *d)
+/* The prediction prototypes of d; *legend says whether prediction_legend is out already. */
+static void prediction_header(nsc_cgen *g, const nsc_decl *d, bool *legend)
 {
-    backup_header(g, d);
-    size_t n = d->kind == NSC_D_COMPONENT ? count_errors(d) : 0;
-    if (n == 0) return;
+    if (d->kind != NSC_D_COMPONENT) return;
+    size_t n = count_errors(d);
+    if (n == 0 && count_predicted(d) == 0) return;
     nsc_printer *h = g->h;
-    const char *name = nsc_cg_name(g, d), *count = nsc_cg_macro(g, d, "PREDICTION_ERRORS");
     nsc_p_empty(h);
-    nsc_p_comment(h, "Prediction errors: how far a predicted %s was from the server's, one entry per field its owner",
-                  d->name.text);
-    nsc_p_comment(h, "receives, named in %s (distances as in netschema/interp.h).", nsc_cg_fn(g, d, "prediction_error_names"));
+    if (!*legend)
+        for (size_t i = 0; i < sizeof prediction_legend / sizeof prediction_legend[0]; i++) nsc_p_line(h, "%s", prediction_legend[i]);
+    *legend = true;
+    backup_header(g, d);
+    if (n == 0) return;
+    const char *name = nsc_cg_name(g, d), *count = nsc_cg_macro(g, d, "PREDICTION_ERRORS");
     nsc_p_line(h, "#define %s %zuu", count, n);
     nsc_p_line(h, "extern const char *const %s[%s];", nsc_cg_fn(g, d, "prediction_error_names"), count);
     nsc_p_line(h, "void %s(const %s *predicted, const %s *authoritative, float out[%s]);",
@@ -142,9 +160,10 @@ static void prediction_header(nsc_cgen *g, const nsc_decl *d)
 
 void nsc_cg_prediction_header(nsc_cgen *g)
 {
+    bool legend = false;
     for (size_t i = 0; i < g->norder; i++) {
         nsc_arena_mark mark = nsc_arena_get_mark(g->a);
-        prediction_header(g, g->order[i]);
+        prediction_header(g, g->order[i], &legend);
         nsc_arena_release(g->a, mark);
     }
 }
@@ -199,7 +218,10 @@ void nsc_cg_prediction(nsc_cgen *g, const nsc_decl *d, const char *values)
     size_t k = 0;
     nsc_p_empty(c);
     nsc_p_open(c, "const char *const %s[%s] = {", nsc_cg_fn(g, d, "prediction_error_names"), count);
-    entries(g, d, "", true, &k);
+    nsc_strbuf names = NSC_STRBUF_INIT;
+    entries(g, d, "", &names, &k);
+    print_names(g, &names);
+    nsc_sb_free(&names);
     nsc_p_close(c, "};");
     nsc_p_empty(c);
     nsc_p_line(c, "void %s(const %s *predicted, const %s *authoritative, float out[%s])",
@@ -207,6 +229,6 @@ void nsc_cg_prediction(nsc_cgen *g, const nsc_decl *d, const char *values)
     nsc_p_open(c, "{");
     k = 0;
     if (values) nsc_p_line(c, "ns_table_prediction_error(&%s, predicted, authoritative, out);", values);
-    else entries(g, d, "", false, &k);
+    else entries(g, d, "", NULL, &k);
     nsc_p_close(c, "}");
 }

@@ -78,22 +78,12 @@ void nsc_cg_setter_prototypes(nsc_cgen *g, const nsc_decl *d)
     nsc_printer *h = g->h;
     const char *n = nsc_cg_name(g, d);
     const bool macros = nsc_cg_setter_macros(g, d);
-    if (macros) {
-        nsc_p_comment(h, "Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h).");
-        nsc_p_line(h, "extern const ns_value_table %s;", nsc_cg_fn(g, d, "values"));
-    }
+    if (macros) nsc_p_line(h, "extern const ns_value_table %s;", nsc_cg_fn(g, d, "values"));
     for (size_t i = 0; i < d->nfields; i++) {
-        const nsc_field *f = d->fields[i];
-        if (!has_setter(f)) continue;
-        if (f->array_of)
-            nsc_p_comment(h, "Sets %s[index] (index < %u); marks it dirty if the value changed.", f->array_of->name.text,
-                          f->array_of->sem.array_n);
-        else
-            nsc_p_comment(h, "Sets %s; marks it dirty if the value changed.", f->name.text);
+        if (!has_setter(d->fields[i])) continue;
         if (macros) setter_macro(g, d, i);
-        else nsc_p_line(h, "%s;", setter_signature(g, d, f));
+        else nsc_p_line(h, "%s;", setter_signature(g, d, d->fields[i]));
     }
-    nsc_p_comment(h, "True if a setter or collection helper changed a field since the last _clear_dirty.");
     if (macros) nsc_p_line(h, "#define %s(v) NS_TABLE_IS_DIRTY(%s, v)", nsc_cg_fn(g, d, "is_dirty"), n);
     else nsc_p_line(h, "bool %s(const %s *v);", nsc_cg_fn(g, d, "is_dirty"), n);
     if (macros) nsc_p_line(h, "#define %s(v) NS_TABLE_CLEAR_DIRTY(%s, v)", nsc_cg_fn(g, d, "clear_dirty"), n);

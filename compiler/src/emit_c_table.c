@@ -43,37 +43,33 @@ void nsc_cg_table_codec(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *c = g->c;
     const char *n = nsc_cg_name(g, d), *desc = nsc_cg_fn(g, d, "desc");
-    const char *params, *ref, *base, *to, *profile;
+    const char *params, *ref, *base, *to;
     switch (d->kind) {
     case NSC_D_COMPONENT:
         params = "const ns_baselines *base, ns_audience to";
-        ref = "NULL", base = "base", to = "to", profile = "base, to, NULL";
+        ref = "NULL", base = "base", to = "to";
         break;
     case NSC_D_INPUT:
         params = NSC_FMT(g, "const %s_snap *prev", n);
-        ref = "prev", base = "NULL", to = "NS_TO_OWNER", profile = "NULL, NS_TO_OWNER, prev";
+        ref = "prev", base = "NULL", to = "NS_TO_OWNER";
         break;
     case NSC_D_STRUCT:
         params = NSC_FMT(g, "const %s_snap *ref_in", n);
-        ref = "ref_in", base = "NULL", to = "NS_TO_OWNER", profile = NULL; /* counted in their collection */
+        ref = "ref_in", base = "NULL", to = "NS_TO_OWNER";
         break;
     default:
         params = NULL;
-        ref = "NULL", base = "NULL", to = "NS_TO_OWNER", profile = "NULL, NS_TO_OWNER, NULL";
+        ref = "NULL", base = "NULL", to = "NS_TO_OWNER";
         break;
     }
     const char *sep = params ? ", " : "";
     params = params ? params : "";
+    /* ns_table_write_commit keeps *w on an error and counts the write in w's profile, as the
+     * default mode's _write does. */
     nsc_p_empty(c);
-    nsc_p_line(c, "ns_status %s(ns_writer *wp, const %s_snap *cur%s%s)", nsc_cg_fn(g, d, "write"), n, sep, params);
+    nsc_p_line(c, "ns_status %s(ns_writer *w, const %s_snap *cur%s%s)", nsc_cg_fn(g, d, "write"), n, sep, params);
     nsc_p_open(c, "{");
-    nsc_p_comment(c, "Table mode (netschema/table.h).");
-    nsc_p_line(c, "ns_writer w = *wp;");
-    nsc_p_line(c, "const ns_status st = ns_table_write(&w, &%s, cur, %s, %s, %s);", desc, ref, base, to);
-    nsc_p_line(c, "if (st != NS_OK) return st;");
-    if (profile) nsc_p_line(c, "NS_PROFILE_WRITE(&%s, wp, &w, %s);", desc, profile);
-    nsc_p_line(c, "*wp = w;");
-    nsc_p_line(c, "return ns_writer_status(&w);");
+    nsc_p_line(c, "return ns_table_write_commit(w, &%s, cur, %s, %s, %s);", desc, ref, base, to);
     nsc_p_close(c, "}");
     nsc_p_empty(c);
     nsc_p_line(c, "ns_status %s(ns_reader *r, %s_snap *out%s%s)", nsc_cg_fn(g, d, "read"), n, sep, params);

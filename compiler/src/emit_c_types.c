@@ -109,6 +109,8 @@ static void header_enum(nsc_cgen *g, const nsc_decl *d)
     nsc_p_close(h, "}");
     nsc_p_comment(h, "The value's name as written in the schema, or \"?\".");
     nsc_p_line(h, "const char *%s(%s v);", nsc_cg_fn(g, d, "name"), name);
+    nsc_p_comment(h, "Its values and their names, for generic tools; the descriptors of enum fields point here.");
+    nsc_p_line(h, "extern const ns_enum_desc %s;", nsc_cg_fn(g, d, "desc"));
 }
 
 void nsc_cg_enum_functions(nsc_cgen *g)
@@ -228,21 +230,32 @@ static void event_hooks(nsc_cgen *g, const char *name, const nsc_field *f)
                hook_param(g, t->elem, "old_value"));
 }
 
+/* True if d has a field _apply calls a hook for: @notify, or a collection. */
+static bool has_hooks(const nsc_decl *d)
+{
+    for (size_t i = 0; i < d->nfields; i++)
+        if (d->fields[i]->sem.notify || nsc_type_is_collection(d->fields[i]->sem.type)) return true;
+    return false;
+}
+
 static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *h = g->h;
     const char *name = nsc_cg_name(g, d);
+    if (!has_hooks(d)) {
+        nsc_p_comment(h, "%s has no hooks: no @notify field and no collection.", nsc_cg_fn(g, d, "apply"));
+        nsc_p_line(h, "typedef struct %s_hooks { void *ns_unused; } %s_hooks;", name, name);
+        return;
+    }
     nsc_p_comment(h, "Hooks %s calls (NULL members are skipped): per list, set and map element and per fast-array",
                   nsc_cg_fn(g, d, "apply"));
     nsc_p_comment(h, "item, removes first; then, once the whole component is updated, the @notify fields that changed.");
     nsc_p_open(h, "typedef struct %s_hooks {", name);
-    bool any = false;
     for (size_t i = 0; i < d->nfields; i++) {
         const nsc_field *f = d->fields[i];
         const nsc_type *t = f->sem.type;
         if (t->kind == NSC_T_FASTARRAY) {
             const char *item = nsc_coll_name(g->a, d, f, "item"), *m = f->name.text;
-            any = true;
             nsc_p_line(h, "void (*%s_remove)(void *ctx, %s *live, const %s *item); /* item still in live */", m, name, item);
             nsc_p_line(h, "void (*%s_add)(void *ctx, %s *live, const %s *item);", m, name, item);
             nsc_p_line(h, "void (*%s_change)(void *ctx, %s *live, const %s *item, const %s *old);", m, name, item, item);
@@ -251,7 +264,6 @@ static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
         if (f->sem.notify && f->array_of) {
             /* A fixed array: one hook, called per changed element with its index. */
             if (f->array_index > 0) continue;
-            any = true;
             const char *vt = t->kind == NSC_T_BYTES ? "void" : nsc_cg_value_type(g, t), *m = f->array_of->name.text;
             if (t->kind == NSC_T_STRING)
                 nsc_p_line(h, "void (*%s)(void *ctx, %s *live, uint32_t index, const char *old_value, const char *new_value);",
@@ -265,7 +277,6 @@ static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
             continue;
         }
         if (f->sem.notify) {
-            any = true;
             if (nsc_type_is_collection(t))
                 nsc_p_line(h, "void (*%s)(void *ctx, %s *live); /* after it changed */", f->name.text, name);
             else if (t->kind == NSC_T_STRING)
@@ -280,13 +291,20 @@ static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
                            nsc_cg_value_type(g, t), nsc_cg_value_type(g, t));
         }
         if (nsc_type_is_collection(t)) {
-            any = true;
             event_hooks(g, name, f);
         }
     }
-    if (!any) nsc_p_line(h, "void *ns_unused; /* no @notify fields and no collections */");
     nsc_p_close(h, "} %s_hooks;", name);
 }
+
+/* What every record's types and macros are, said once before the first record. */
+static const char *const types_legend[] = {
+    "/* Each record T below has a value struct T, which the game reads and writes (set the fields of a",
+    " * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,",
+    " * its quantized state: exactly what travels on the wire. A component also has T_hooks, the",
+    " * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH",
+    " * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */",
+};
 
 static void header_record(nsc_cgen *g, const nsc_decl *d)
 {
@@ -302,10 +320,9 @@ static void header_record(nsc_cgen *g, const nsc_decl *d)
     for (size_t i = 0; i < d->nfields; i++) value_member(g, d, d->fields[i]);
     if (d->nfields == 0) nsc_p_line(h, "uint8_t ns_unused; /* no fields */");
     if (nsc_cg_has_dirty(d) && d->nfields)
-        nsc_p_line(h, "uint32_t ns_dirty[%u]; /* fields changed by the setters since _clear_dirty */", dirty_words(d));
+        nsc_p_line(h, "uint32_t ns_dirty[%u]; /* see _is_dirty */", dirty_words(d));
     nsc_p_close(h, "} %s;", name);
     nsc_p_empty(h);
-    nsc_p_comment(h, "The quantized state of %s: exactly what travels on the wire.", name);
     nsc_p_open(h, "typedef struct %s_snap {", name);
     for (size_t i = 0; i < d->nfields; i++) snap_member(g, l, d->fields[i]);
     if (d->nfields == 0) nsc_p_line(h, "uint8_t ns_unused; /* no fields */");
@@ -315,7 +332,6 @@ static void header_record(nsc_cgen *g, const nsc_decl *d)
         hooks_struct(g, d);
     }
     nsc_p_empty(h);
-    nsc_p_comment(h, "The largest write of one %s, in bits and bytes.", name);
     nsc_p_line(h, "#define %s %uu", nsc_cg_macro(g, d, "MAX_BITS"), l->max_bits_all);
     nsc_p_line(h, "#define %s %uu", nsc_cg_macro(g, d, "MAX_BYTES"), (l->max_bits_all + 7) / 8);
     if (d->kind != NSC_D_STRUCT) nsc_p_line(h, "#define %s %uu", nsc_cg_macro(g, d, "ID"), d->id);
@@ -341,6 +357,10 @@ void nsc_cg_header_types(nsc_cgen *g)
         if (g->u->decls[i]->kind == NSC_D_ENUM) header_enum(g, g->u->decls[i]);
     const nsc_decl **order = g->order;
     size_t n = g->norder;
+    if (n) {
+        nsc_p_blank(h);
+        for (size_t i = 0; i < sizeof types_legend / sizeof types_legend[0]; i++) nsc_p_line(h, "%s", types_legend[i]);
+    }
     for (size_t i = 0; i < n; i++) {
         nsc_arena_mark mark = nsc_arena_get_mark(g->a); /* see source() in emit_c.c */
         if (order[i]->kind == NSC_D_UNION) nsc_cg_union_types(g, order[i]);
@@ -351,59 +371,70 @@ void nsc_cg_header_types(nsc_cgen *g)
 
 /* ---- prototypes ------------------------------------------------------------------------- */
 
+/* The functions every record has, documented once at the head of the functions instead of
+ * before each prototype: the same sentences on every record were a third of the header. */
+static const char *const functions_legend[] = {
+    "/* Each record T below (a struct, component, input or rpc) has these functions, documented here",
+    " * once (docs/generated-api.md section 6 has the details):",
+    " *   T_init           sets every field to its schema default;",
+    " *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;",
+    " *   T_dequantize     the value a snapshot stands for;",
+    " *   T_snap_equal     true if two snapshots are identical;",
+    " *   T_equal          true if two values are identical, field by field (floats bitwise);",
+    " *   T_write          writes cur: a component's against the baselines for one audience, an input's",
+    " *                    against the previous input, a struct's against ref (NULL or no baseline:",
+    " *                    against the defaults); an rpc's whole, a field at its default in one bit;",
+    " *   T_read           reads what _write wrote, given the same baselines and audience, previous",
+    " *                    input or ref; on error out keeps what it held;",
+    " *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0",
+    " *                    at from, 1 at to);",
+    " *   T_apply          (components) brings live to s: collections element by element with their",
+    " *                    hooks, then the @notify hooks;",
+    " *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index",
+    " *                    past the end changes nothing), and marks it dirty if the value changed;",
+    " *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;",
+    " *   T_clear_dirty    forgets those changes;",
+    " *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).",
+    " * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table",
+    " * T_values (netschema/table.h). Collection helpers are documented where they are declared. */",
+};
+
 static void prototypes(nsc_cgen *g, const nsc_decl *d)
 {
     nsc_printer *h = g->h;
     const char *n = nsc_cg_name(g, d);
     nsc_p_blank(h);
     nsc_p_line(h, "/* %s */", n);
-    nsc_p_comment(h, "Sets every field to its schema default.");
     nsc_p_line(h, "void %s(%s *v);", nsc_cg_fn(g, d, "init"), n);
-    nsc_p_comment(h, "Quantizes (and clamps to @range) a value into its snapshot.");
     nsc_p_line(h, "void %s(const %s *v, %s_snap *s);", nsc_cg_fn(g, d, "quantize"), n, n);
-    nsc_p_comment(h, "The value a snapshot stands for.");
     nsc_p_line(h, "void %s(const %s_snap *s, %s *v);", nsc_cg_fn(g, d, "dequantize"), n, n);
-    nsc_p_comment(h, "True if two snapshots are identical.");
     nsc_p_line(h, "bool %s(const %s_snap *a, const %s_snap *b);", nsc_cg_fn(g, d, "snap_equal"), n, n);
-    nsc_p_comment(h, "True if two values are identical, field by field (floats bitwise).");
     nsc_p_line(h, "bool %s(const %s *a, const %s *b);", nsc_cg_fn(g, d, "equal"), n, n);
     switch (d->kind) {
     case NSC_D_COMPONENT:
-        nsc_p_comment(h, "Writes cur against the baselines (NULL or none: against the defaults) for one audience.");
         nsc_p_line(h, "ns_status %s(ns_writer *w, const %s_snap *cur, const ns_baselines *base, ns_audience to);",
                    nsc_cg_fn(g, d, "write"), n);
-        nsc_p_comment(h, "Reads what _write wrote with the same baselines and audience. On error out keeps what it held.");
         nsc_p_line(h, "ns_status %s(ns_reader *r, %s_snap *out, const ns_baselines *base, ns_audience to);",
                    nsc_cg_fn(g, d, "read"), n);
         break;
     case NSC_D_INPUT:
-        nsc_p_comment(h, "Writes cur against the previous input (NULL: against the defaults).");
         nsc_p_line(h, "ns_status %s(ns_writer *w, const %s_snap *cur, const %s_snap *prev);", nsc_cg_fn(g, d, "write"), n, n);
-        nsc_p_comment(h, "Reads what _write wrote against the same previous input. On error out keeps what it held.");
         nsc_p_line(h, "ns_status %s(ns_reader *r, %s_snap *out, const %s_snap *prev);", nsc_cg_fn(g, d, "read"), n, n);
         break;
     case NSC_D_RPC:
-        nsc_p_comment(h, "Writes a whole message (fields equal to their defaults cost one bit).");
         nsc_p_line(h, "ns_status %s(ns_writer *w, const %s_snap *cur);", nsc_cg_fn(g, d, "write"), n);
-        nsc_p_comment(h, "Reads a message written by _write. On error out keeps what it held.");
         nsc_p_line(h, "ns_status %s(ns_reader *r, %s_snap *out);", nsc_cg_fn(g, d, "read"), n);
         break;
     default:
-        nsc_p_comment(h, "Writes cur against ref (NULL: against the defaults).");
         nsc_p_line(h, "ns_status %s(ns_writer *w, const %s_snap *cur, const %s_snap *ref);", nsc_cg_fn(g, d, "write"), n, n);
-        nsc_p_comment(h, "Reads what _write wrote against the same ref. On error out keeps what it held.");
         nsc_p_line(h, "ns_status %s(ns_reader *r, %s_snap *out, const %s_snap *ref);", nsc_cg_fn(g, d, "read"), n, n);
     }
-    if (d->kind == NSC_D_COMPONENT || d->kind == NSC_D_STRUCT) {
-        nsc_p_comment(h, "Fills out between two snapshots per @smooth (t = 0 at from, 1 at to).");
+    if (d->kind == NSC_D_COMPONENT || d->kind == NSC_D_STRUCT)
         nsc_p_line(h, "void %s(const %s_snap *from, const %s_snap *to, float t, %s *out);", nsc_cg_fn(g, d, "interpolate"),
                    n, n, n);
-    }
-    if (d->kind == NSC_D_COMPONENT) {
-        nsc_p_comment(h, "Brings live to s: collections element by element with their hooks, then the @notify hooks.");
+    if (d->kind == NSC_D_COMPONENT)
         nsc_p_line(h, "void %s(%s *live, const %s_snap *s, const %s_hooks *hooks, void *ctx);", nsc_cg_fn(g, d, "apply"), n,
                    n, n);
-    }
     nsc_cg_setter_prototypes(g, d);
     nsc_cg_coll_prototypes(g, d);
     nsc_p_line(h, "extern const ns_type_desc %s;", nsc_cg_fn(g, d, "desc"));
@@ -415,6 +446,9 @@ void nsc_cg_header_functions(nsc_cgen *g)
     size_t n = g->norder;
     nsc_p_blank(g->h);
     nsc_p_line(g->h, "/* ---- functions ---- */");
+    nsc_p_empty(g->h);
+    for (size_t i = 0; i < sizeof functions_legend / sizeof functions_legend[0]; i++)
+        nsc_p_line(g->h, "%s", functions_legend[i]);
     size_t records = 0; /* unions have no place in the type table */
     for (size_t i = 0; i < n; i++) {
         nsc_arena_mark mark = nsc_arena_get_mark(g->a);

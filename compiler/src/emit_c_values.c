@@ -363,7 +363,6 @@ void nsc_cg_defaults(nsc_cgen *g, const nsc_decl *d)
     nsc_strbuf sb = NSC_STRBUF_INIT;
     snap_record(g, d, NULL, &sb);
     nsc_p_blank(c);
-    nsc_p_comment(c, "The snapshot of the schema defaults: what fields are coded against with no baseline.");
     /* An extern struct's zero is NS_ZERO_INIT, C's universal {0}: whatever the user's type
      * starts with (an array, a struct), gcc's -Wmissing-braces would ask for more braces. */
     bool custom = holds_custom(d->layout);

@@ -9,6 +9,7 @@
 #include <netschema/collections.h>
 #include <netschema/floats.h>
 #include <netschema/packed.h>
+#include <netschema/profile.h>
 #include <netschema/quant.h>
 #include <netschema/table.h>
 #include <netschema/text.h>
@@ -298,4 +299,16 @@ ns_status ns_table_write(ns_writer *w, const ns_type_desc *t, const void *cur, c
     }
     if (!ref || t->kind == NS_KIND_RPC) ref = t->snap_default;
     return write_record(w, t, (const uint8_t *)cur, (const uint8_t *)ref, base, to);
+}
+
+ns_status ns_table_write_commit(ns_writer *w, const ns_type_desc *t, const void *cur, const void *ref,
+                                const ns_baselines *base, ns_audience to)
+{
+    if (!w || !t) return NS_ERR_ARGUMENT;
+    ns_writer copy = *w;
+    const ns_status st = ns_table_write(&copy, t, cur, ref, base, to);
+    if (st != NS_OK) return st;
+    if (t->kind != NS_KIND_STRUCT) NS_PROFILE_WRITE(t, w, &copy, base, to, ref);
+    *w = copy;
+    return ns_writer_status(&copy);
 }

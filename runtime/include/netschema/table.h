@@ -27,6 +27,12 @@ extern "C" {
 ns_status ns_table_write(ns_writer *w, const ns_type_desc *t, const void *cur, const void *ref,
                          const ns_baselines *base, ns_audience to);
 
+/* A table-driven record's whole _write: ns_table_write on a copy of *w, committed to *w only on
+ * NS_OK, then counted by w's profile (a runtime built with NS_PROFILE; not structs, which their
+ * collection counts). Returns the error, or the writer's status. */
+ns_status ns_table_write_commit(ns_writer *w, const ns_type_desc *t, const void *cur, const void *ref,
+                                const ns_baselines *base, ns_audience to);
+
 /* Reads a record of t written by ns_table_write (or the generated _write) with the same ref,
  * base and to into out, as t's generated _read does: r advanced (or failed) as it advances it,
  * out written on NS_OK only. Records holding collections refuse out == the reference

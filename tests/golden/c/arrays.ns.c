@@ -15,9 +15,15 @@ const char *arr_Slot_name(arr_Slot v)
     }
 }
 
+static const ns_enum_value arr_Slot_desc_values[] = {
+    {0, "empty"},
+    {1, "sword"},
+    {2, "shield"},
+};
+const ns_enum_desc arr_Slot_desc = {"Slot", arr_Slot_desc_values, 3u};
+
 /* ---- struct Pair ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const arr_Pair_snap arr_Pair_snap_default = {{0, 0}, false, {0, 0}};
 
 void arr_Pair_init(arr_Pair *v)
@@ -163,7 +169,6 @@ const ns_type_desc arr_Pair_desc = {
 
 /* ---- struct Item ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const arr_Item_snap arr_Item_snap_default = {0, ""};
 
 void arr_Item_init(arr_Item *v)
@@ -270,7 +275,6 @@ const ns_type_desc arr_Item_desc = {
 
 /* ---- component Loadout ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const arr_Loadout_snap arr_Loadout_snap_default = {{0, 0, 0, 0}, {0, 0, 0}, {0u, 0u}, {0, 0}, {"x", "x"}, {{0, ""}, {0, ""}, {0, ""}}, {{{0, 0}, false, {0, 0}}, {{0, 0}, false, {0, 0}}}, {{0, 0, 0}, {0, 0, 0}}, {false, false, false, false, false}, {{0, 0, 0, 1000}}, {0, 0}, {UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000)}, {{0, {0}}, {0, {0}}}, 0, {0, 0, 0}, {{0, ""}, {0, ""}}, {"", ""}, {0x00000000u, 0x00000000u}};
 
 void arr_Loadout_init(arr_Loadout *v)
@@ -1285,48 +1289,13 @@ void arr_Loadout_restore(arr_Loadout_snap *into, const arr_Loadout_snap *backup)
 }
 
 const char *const arr_Loadout_prediction_error_names[ARR_LOADOUT_PREDICTION_ERRORS] = {
-    "ammo[0]",
-    "ammo[1]",
-    "ammo[2]",
-    "ammo[3]",
-    "heat[0]",
-    "heat[1]",
-    "heat[2]",
-    "slots[0]",
-    "slots[1]",
-    "items[0].id",
-    "items[1].id",
-    "items[2].id",
-    "pairs[0].v[0]",
-    "pairs[0].v[1]",
-    "pairs[0].on",
-    "pairs[0].w[0]",
-    "pairs[0].w[1]",
-    "pairs[1].v[0]",
-    "pairs[1].v[1]",
-    "pairs[1].on",
-    "pairs[1].w[0]",
-    "pairs[1].w[1]",
-    "points[0]",
-    "points[1]",
-    "flags[0]",
-    "flags[1]",
-    "flags[2]",
-    "flags[3]",
-    "flags[4]",
-    "turns[0]",
-    "big[0]",
-    "big[1]",
-    "exact[0]",
-    "exact[1]",
-    "score",
-    "whole[0]",
-    "whole[1]",
-    "whole[2]",
-    "citems[0].id",
-    "citems[1].id",
-    "cfloats[0]",
-    "cfloats[1]",
+    "ammo[0]", "ammo[1]", "ammo[2]", "ammo[3]", "heat[0]", "heat[1]", "heat[2]", "slots[0]",
+    "slots[1]", "items[0].id", "items[1].id", "items[2].id", "pairs[0].v[0]", "pairs[0].v[1]",
+    "pairs[0].on", "pairs[0].w[0]", "pairs[0].w[1]", "pairs[1].v[0]", "pairs[1].v[1]",
+    "pairs[1].on", "pairs[1].w[0]", "pairs[1].w[1]", "points[0]", "points[1]", "flags[0]",
+    "flags[1]", "flags[2]", "flags[3]", "flags[4]", "turns[0]", "big[0]", "big[1]", "exact[0]",
+    "exact[1]", "score", "whole[0]", "whole[1]", "whole[2]", "citems[0].id", "citems[1].id",
+    "cfloats[0]", "cfloats[1]",
 };
 
 void arr_Loadout_prediction_error(const arr_Loadout *predicted, const arr_Loadout *authoritative, float out[ARR_LOADOUT_PREDICTION_ERRORS])
@@ -1536,14 +1505,6 @@ void arr_Loadout_clear_dirty(arr_Loadout *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value arr_Loadout_desc_enum_values[] = {
-    {0, "empty"},
-    {1, "sword"},
-    {2, "shield"},
-};
-static const ns_enum_desc arr_Loadout_desc_enums[] = {
-    {"Slot", arr_Loadout_desc_enum_values + 0, 3u},
-};
 static const ns_field_desc arr_Loadout_desc_elems[] = {
     {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Loadout_snap *)0)->pairs[0].w[0]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL}, /* pairs[0].w */
     {"", NS_ENC_INT, 1, 0, 0x83u, 0, 0, sizeof(((arr_Loadout_snap *)0)->pairs[1].w[0]), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL}, /* pairs[1].w */
@@ -1560,8 +1521,8 @@ static const ns_field_desc arr_Loadout_desc_fields[] = {
     {"heat[0]", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, heat[0]), 0, 10000, 100, 21u, 0u, NULL, NULL, NULL, NULL},
     {"heat[1]", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, heat[1]), 0, 10000, 100, 21u, 0u, NULL, NULL, NULL, NULL},
     {"heat[2]", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(arr_Loadout, heat[2]), 0, 10000, 100, 21u, 0u, NULL, NULL, NULL, NULL},
-    {"slots[0]", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(arr_Loadout, slots[0]), 0, 2, 0, 5u, 0u, NULL, &arr_Loadout_desc_enums[0], NULL, NULL},
-    {"slots[1]", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(arr_Loadout, slots[1]), 0, 2, 0, 5u, 0u, NULL, &arr_Loadout_desc_enums[0], NULL, NULL},
+    {"slots[0]", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(arr_Loadout, slots[0]), 0, 2, 0, 5u, 0u, NULL, &arr_Slot_desc, NULL, NULL},
+    {"slots[1]", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(arr_Loadout, slots[1]), 0, 2, 0, 5u, 0u, NULL, &arr_Slot_desc, NULL, NULL},
     {"targets[0]", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(arr_Loadout, targets[0]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
     {"targets[1]", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(arr_Loadout, targets[1]), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
     {"tags[0]", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(arr_Loadout, tags[0]), 0, 0, 0, 78u, 8u, NULL, NULL, NULL, NULL},
@@ -1607,7 +1568,6 @@ const ns_type_desc arr_Loadout_desc = {
 
 /* ---- component Tiny ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const arr_Tiny_snap arr_Tiny_snap_default = {{0, 0, 0}};
 
 void arr_Tiny_init(arr_Tiny *v)
@@ -1821,9 +1781,7 @@ void arr_Tiny_restore(arr_Tiny_snap *into, const arr_Tiny_snap *backup)
 }
 
 const char *const arr_Tiny_prediction_error_names[ARR_TINY_PREDICTION_ERRORS] = {
-    "v[0]",
-    "v[1]",
-    "v[2]",
+    "v[0]", "v[1]", "v[2]",
 };
 
 void arr_Tiny_prediction_error(const arr_Tiny *predicted, const arr_Tiny *authoritative, float out[ARR_TINY_PREDICTION_ERRORS])
@@ -1865,7 +1823,6 @@ const ns_type_desc arr_Tiny_desc = {
 
 /* ---- component TinyWhole ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const arr_TinyWhole_snap arr_TinyWhole_snap_default = {{0, 0, 0}};
 
 void arr_TinyWhole_init(arr_TinyWhole *v)
@@ -1998,9 +1955,7 @@ void arr_TinyWhole_restore(arr_TinyWhole_snap *into, const arr_TinyWhole_snap *b
 }
 
 const char *const arr_TinyWhole_prediction_error_names[ARR_TINYWHOLE_PREDICTION_ERRORS] = {
-    "v[0]",
-    "v[1]",
-    "v[2]",
+    "v[0]", "v[1]", "v[2]",
 };
 
 void arr_TinyWhole_prediction_error(const arr_TinyWhole *predicted, const arr_TinyWhole *authoritative, float out[ARR_TINYWHOLE_PREDICTION_ERRORS])
@@ -2043,7 +1998,6 @@ const ns_type_desc arr_TinyWhole_desc = {
 
 /* ---- input Keys ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const arr_Keys_snap arr_Keys_snap_default = {{false, false, false, false}, {0, 0}};
 
 void arr_Keys_init(arr_Keys *v)

@@ -36,6 +36,14 @@ static inline bool arr_Slot_is_valid(int64_t v)
 }
 /* The value's name as written in the schema, or "?". */
 const char *arr_Slot_name(arr_Slot v);
+/* Its values and their names, for generic tools; the descriptors of enum fields point here. */
+extern const ns_enum_desc arr_Slot_desc;
+
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
 
 /* ---- struct Pair ---- */
 
@@ -45,14 +53,12 @@ typedef struct arr_Pair {
     int8_t w[2];
 } arr_Pair;
 
-/* The quantized state of arr_Pair: exactly what travels on the wire. */
 typedef struct arr_Pair_snap {
     uint8_t v[2];
     bool on;
     int8_t w[2];
 } arr_Pair_snap;
 
-/* The largest write of one arr_Pair, in bits and bytes. */
 #define ARR_PAIR_MAX_BITS 51u
 #define ARR_PAIR_MAX_BYTES 7u
 #define ARR_PAIR_HASH UINT64_C(0xf64a99f240ba3fab)
@@ -64,13 +70,11 @@ typedef struct arr_Item {
     char name[6 + 1]; /* UTF-8, NUL-terminated */
 } arr_Item;
 
-/* The quantized state of arr_Item: exactly what travels on the wire. */
 typedef struct arr_Item_snap {
     uint16_t id;
     char name[6 + 1];
 } arr_Item_snap;
 
-/* The largest write of one arr_Item, in bits and bytes. */
 #define ARR_ITEM_MAX_BITS 85u
 #define ARR_ITEM_MAX_BYTES 11u
 #define ARR_ITEM_HASH UINT64_C(0x5f6e9fdf0ba50cb3)
@@ -96,10 +100,9 @@ typedef struct arr_Loadout {
     arr_Item citems[2];
     char cnames[2][4 + 1]; /* UTF-8, NUL-terminated */
     float cfloats[2];
-    uint32_t ns_dirty[2]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[2]; /* see _is_dirty */
 } arr_Loadout;
 
-/* The quantized state of arr_Loadout: exactly what travels on the wire. */
 typedef struct arr_Loadout_snap {
     uint16_t ammo[4];
     int32_t heat[3]; /* quantized: round(v * 100) */
@@ -127,7 +130,6 @@ typedef struct arr_Loadout_hooks {
     void (*slots)(void *ctx, arr_Loadout *live, uint32_t index, arr_Slot old_value, arr_Slot new_value);
 } arr_Loadout_hooks;
 
-/* The largest write of one arr_Loadout, in bits and bytes. */
 #define ARR_LOADOUT_MAX_BITS 1806u
 #define ARR_LOADOUT_MAX_BYTES 226u
 #define ARR_LOADOUT_ID 0u
@@ -140,21 +142,16 @@ typedef struct arr_Loadout_hooks {
  */
 typedef struct arr_Tiny {
     uint8_t v[3];
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } arr_Tiny;
 
-/* The quantized state of arr_Tiny: exactly what travels on the wire. */
 typedef struct arr_Tiny_snap {
     uint8_t v[3];
 } arr_Tiny_snap;
 
-/* Hooks arr_Tiny_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct arr_Tiny_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} arr_Tiny_hooks;
+/* arr_Tiny_apply has no hooks: no @notify field and no collection. */
+typedef struct arr_Tiny_hooks { void *ns_unused; } arr_Tiny_hooks;
 
-/* The largest write of one arr_Tiny, in bits and bytes. */
 #define ARR_TINY_MAX_BITS 13u
 #define ARR_TINY_MAX_BYTES 2u
 #define ARR_TINY_ID 1u
@@ -167,21 +164,16 @@ typedef struct arr_Tiny_hooks {
  */
 typedef struct arr_TinyWhole {
     uint8_t v[3];
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } arr_TinyWhole;
 
-/* The quantized state of arr_TinyWhole: exactly what travels on the wire. */
 typedef struct arr_TinyWhole_snap {
     uint8_t v[3];
 } arr_TinyWhole_snap;
 
-/* Hooks arr_TinyWhole_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct arr_TinyWhole_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} arr_TinyWhole_hooks;
+/* arr_TinyWhole_apply has no hooks: no @notify field and no collection. */
+typedef struct arr_TinyWhole_hooks { void *ns_unused; } arr_TinyWhole_hooks;
 
-/* The largest write of one arr_TinyWhole, in bits and bytes. */
 #define ARR_TINYWHOLE_MAX_BITS 10u
 #define ARR_TINYWHOLE_MAX_BYTES 2u
 #define ARR_TINYWHOLE_ID 2u
@@ -192,16 +184,14 @@ typedef struct arr_TinyWhole_hooks {
 typedef struct arr_Keys {
     bool down[4];
     int8_t axes[2];
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } arr_Keys;
 
-/* The quantized state of arr_Keys: exactly what travels on the wire. */
 typedef struct arr_Keys_snap {
     bool down[4];
     int8_t axes[2];
 } arr_Keys_snap;
 
-/* The largest write of one arr_Keys, in bits and bytes. */
 #define ARR_KEYS_MAX_BITS 37u
 #define ARR_KEYS_MAX_BYTES 5u
 #define ARR_KEYS_ID 3u
@@ -209,176 +199,124 @@ typedef struct arr_Keys_snap {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* arr_Pair */
-/* Sets every field to its schema default. */
 void arr_Pair_init(arr_Pair *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void arr_Pair_quantize(const arr_Pair *v, arr_Pair_snap *s);
-/* The value a snapshot stands for. */
 void arr_Pair_dequantize(const arr_Pair_snap *s, arr_Pair *v);
-/* True if two snapshots are identical. */
 bool arr_Pair_snap_equal(const arr_Pair_snap *a, const arr_Pair_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool arr_Pair_equal(const arr_Pair *a, const arr_Pair *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status arr_Pair_write(ns_writer *w, const arr_Pair_snap *cur, const arr_Pair_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status arr_Pair_read(ns_reader *r, arr_Pair_snap *out, const arr_Pair_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void arr_Pair_interpolate(const arr_Pair_snap *from, const arr_Pair_snap *to, float t, arr_Pair *out);
 extern const ns_type_desc arr_Pair_desc;
 
 /* arr_Item */
-/* Sets every field to its schema default. */
 void arr_Item_init(arr_Item *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void arr_Item_quantize(const arr_Item *v, arr_Item_snap *s);
-/* The value a snapshot stands for. */
 void arr_Item_dequantize(const arr_Item_snap *s, arr_Item *v);
-/* True if two snapshots are identical. */
 bool arr_Item_snap_equal(const arr_Item_snap *a, const arr_Item_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool arr_Item_equal(const arr_Item *a, const arr_Item *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status arr_Item_write(ns_writer *w, const arr_Item_snap *cur, const arr_Item_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status arr_Item_read(ns_reader *r, arr_Item_snap *out, const arr_Item_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void arr_Item_interpolate(const arr_Item_snap *from, const arr_Item_snap *to, float t, arr_Item *out);
 extern const ns_type_desc arr_Item_desc;
 
 /* arr_Loadout */
-/* Sets every field to its schema default. */
 void arr_Loadout_init(arr_Loadout *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void arr_Loadout_quantize(const arr_Loadout *v, arr_Loadout_snap *s);
-/* The value a snapshot stands for. */
 void arr_Loadout_dequantize(const arr_Loadout_snap *s, arr_Loadout *v);
-/* True if two snapshots are identical. */
 bool arr_Loadout_snap_equal(const arr_Loadout_snap *a, const arr_Loadout_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool arr_Loadout_equal(const arr_Loadout *a, const arr_Loadout *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status arr_Loadout_write(ns_writer *w, const arr_Loadout_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status arr_Loadout_read(ns_reader *r, arr_Loadout_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void arr_Loadout_interpolate(const arr_Loadout_snap *from, const arr_Loadout_snap *to, float t, arr_Loadout *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void arr_Loadout_apply(arr_Loadout *live, const arr_Loadout_snap *s, const arr_Loadout_hooks *hooks, void *ctx);
-/* Sets ammo[index] (index < 4); marks it dirty if the value changed. */
 void arr_Loadout_set_ammo(arr_Loadout *v, uint32_t index, uint16_t value);
-/* Sets heat[index] (index < 3); marks it dirty if the value changed. */
 void arr_Loadout_set_heat(arr_Loadout *v, uint32_t index, float value);
-/* Sets slots[index] (index < 2); marks it dirty if the value changed. */
 void arr_Loadout_set_slots(arr_Loadout *v, uint32_t index, arr_Slot value);
-/* Sets targets[index] (index < 2); marks it dirty if the value changed. */
 void arr_Loadout_set_targets(arr_Loadout *v, uint32_t index, ns_entity value);
-/* Sets tags[index] (index < 2); marks it dirty if the value changed. */
 void arr_Loadout_set_tags(arr_Loadout *v, uint32_t index, const char *value);
-/* Sets items[index] (index < 3); marks it dirty if the value changed. */
 void arr_Loadout_set_items(arr_Loadout *v, uint32_t index, const arr_Item *value);
-/* Sets pairs[index] (index < 2); marks it dirty if the value changed. */
 void arr_Loadout_set_pairs(arr_Loadout *v, uint32_t index, const arr_Pair *value);
-/* Sets points[index] (index < 2); marks it dirty if the value changed. */
 void arr_Loadout_set_points(arr_Loadout *v, uint32_t index, ns_vec3 value);
-/* Sets flags[index] (index < 5); marks it dirty if the value changed. */
 void arr_Loadout_set_flags(arr_Loadout *v, uint32_t index, bool value);
-/* Sets turns[index] (index < 1); marks it dirty if the value changed. */
 void arr_Loadout_set_turns(arr_Loadout *v, uint32_t index, ns_quat value);
-/* Sets big[index] (index < 2); marks it dirty if the value changed. */
 void arr_Loadout_set_big(arr_Loadout *v, uint32_t index, int64_t value);
-/* Sets exact[index] (index < 2); marks it dirty if the value changed. */
 void arr_Loadout_set_exact(arr_Loadout *v, uint32_t index, double value);
-/* Sets blobs[index] (index < 2); marks it dirty if the value changed. */
 void arr_Loadout_set_blobs(arr_Loadout *v, uint32_t index, const void *data, size_t len);
-/* Sets score; marks it dirty if the value changed. */
 void arr_Loadout_set_score(arr_Loadout *v, int32_t value);
-/* Sets whole[index] (index < 3); marks it dirty if the value changed. */
 void arr_Loadout_set_whole(arr_Loadout *v, uint32_t index, int16_t value);
-/* Sets citems[index] (index < 2); marks it dirty if the value changed. */
 void arr_Loadout_set_citems(arr_Loadout *v, uint32_t index, const arr_Item *value);
-/* Sets cnames[index] (index < 2); marks it dirty if the value changed. */
 void arr_Loadout_set_cnames(arr_Loadout *v, uint32_t index, const char *value);
-/* Sets cfloats[index] (index < 2); marks it dirty if the value changed. */
 void arr_Loadout_set_cfloats(arr_Loadout *v, uint32_t index, float value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool arr_Loadout_is_dirty(const arr_Loadout *v);
 void arr_Loadout_clear_dirty(arr_Loadout *v);
 extern const ns_type_desc arr_Loadout_desc;
 
 /* arr_Tiny */
-/* Sets every field to its schema default. */
 void arr_Tiny_init(arr_Tiny *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void arr_Tiny_quantize(const arr_Tiny *v, arr_Tiny_snap *s);
-/* The value a snapshot stands for. */
 void arr_Tiny_dequantize(const arr_Tiny_snap *s, arr_Tiny *v);
-/* True if two snapshots are identical. */
 bool arr_Tiny_snap_equal(const arr_Tiny_snap *a, const arr_Tiny_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool arr_Tiny_equal(const arr_Tiny *a, const arr_Tiny *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status arr_Tiny_write(ns_writer *w, const arr_Tiny_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status arr_Tiny_read(ns_reader *r, arr_Tiny_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void arr_Tiny_interpolate(const arr_Tiny_snap *from, const arr_Tiny_snap *to, float t, arr_Tiny *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void arr_Tiny_apply(arr_Tiny *live, const arr_Tiny_snap *s, const arr_Tiny_hooks *hooks, void *ctx);
-/* Sets v[index] (index < 3); marks it dirty if the value changed. */
 void arr_Tiny_set_v(arr_Tiny *v, uint32_t index, uint8_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool arr_Tiny_is_dirty(const arr_Tiny *v);
 void arr_Tiny_clear_dirty(arr_Tiny *v);
 extern const ns_type_desc arr_Tiny_desc;
 
 /* arr_TinyWhole */
-/* Sets every field to its schema default. */
 void arr_TinyWhole_init(arr_TinyWhole *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void arr_TinyWhole_quantize(const arr_TinyWhole *v, arr_TinyWhole_snap *s);
-/* The value a snapshot stands for. */
 void arr_TinyWhole_dequantize(const arr_TinyWhole_snap *s, arr_TinyWhole *v);
-/* True if two snapshots are identical. */
 bool arr_TinyWhole_snap_equal(const arr_TinyWhole_snap *a, const arr_TinyWhole_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool arr_TinyWhole_equal(const arr_TinyWhole *a, const arr_TinyWhole *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status arr_TinyWhole_write(ns_writer *w, const arr_TinyWhole_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status arr_TinyWhole_read(ns_reader *r, arr_TinyWhole_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void arr_TinyWhole_interpolate(const arr_TinyWhole_snap *from, const arr_TinyWhole_snap *to, float t, arr_TinyWhole *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void arr_TinyWhole_apply(arr_TinyWhole *live, const arr_TinyWhole_snap *s, const arr_TinyWhole_hooks *hooks, void *ctx);
-/* Sets v[index] (index < 3); marks it dirty if the value changed. */
 void arr_TinyWhole_set_v(arr_TinyWhole *v, uint32_t index, uint8_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool arr_TinyWhole_is_dirty(const arr_TinyWhole *v);
 void arr_TinyWhole_clear_dirty(arr_TinyWhole *v);
 extern const ns_type_desc arr_TinyWhole_desc;
 
 /* arr_Keys */
-/* Sets every field to its schema default. */
 void arr_Keys_init(arr_Keys *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void arr_Keys_quantize(const arr_Keys *v, arr_Keys_snap *s);
-/* The value a snapshot stands for. */
 void arr_Keys_dequantize(const arr_Keys_snap *s, arr_Keys *v);
-/* True if two snapshots are identical. */
 bool arr_Keys_snap_equal(const arr_Keys_snap *a, const arr_Keys_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool arr_Keys_equal(const arr_Keys *a, const arr_Keys *b);
-/* Writes cur against the previous input (NULL: against the defaults). */
 ns_status arr_Keys_write(ns_writer *w, const arr_Keys_snap *cur, const arr_Keys_snap *prev);
-/* Reads what _write wrote against the same previous input. On error out keeps what it held. */
 ns_status arr_Keys_read(ns_reader *r, arr_Keys_snap *out, const arr_Keys_snap *prev);
-/* Sets down[index] (index < 4); marks it dirty if the value changed. */
 void arr_Keys_set_down(arr_Keys *v, uint32_t index, bool value);
-/* Sets axes[index] (index < 2); marks it dirty if the value changed. */
 void arr_Keys_set_axes(arr_Keys *v, uint32_t index, int8_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool arr_Keys_is_dirty(const arr_Keys *v);
 void arr_Keys_clear_dirty(arr_Keys *v);
 extern const ns_type_desc arr_Keys_desc;
@@ -418,38 +356,25 @@ ns_status arr_dispatch(ns_reader *r, const arr_handlers *h, void *ctx, uint32_t 
 /* Writes the id and msg against *prev (NULL: the defaults); on success *prev becomes msg. */
 ns_status arr_Keys_send(ns_writer *w, const arr_Keys *msg, arr_Keys_snap *prev);
 
-/* Backup and restore of the predicted fields of Loadout (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void arr_Loadout_backup(const arr_Loadout_snap *from, arr_Loadout_snap *backup);
 void arr_Loadout_restore(arr_Loadout_snap *into, const arr_Loadout_snap *backup);
-
-/* Prediction errors: how far a predicted Loadout was from the server's, one entry per field its owner */
-/* receives, named in arr_Loadout_prediction_error_names (distances as in netschema/interp.h). */
 #define ARR_LOADOUT_PREDICTION_ERRORS 42u
 extern const char *const arr_Loadout_prediction_error_names[ARR_LOADOUT_PREDICTION_ERRORS];
 void arr_Loadout_prediction_error(const arr_Loadout *predicted, const arr_Loadout *authoritative, float out[ARR_LOADOUT_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Tiny (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void arr_Tiny_backup(const arr_Tiny_snap *from, arr_Tiny_snap *backup);
 void arr_Tiny_restore(arr_Tiny_snap *into, const arr_Tiny_snap *backup);
-
-/* Prediction errors: how far a predicted Tiny was from the server's, one entry per field its owner */
-/* receives, named in arr_Tiny_prediction_error_names (distances as in netschema/interp.h). */
 #define ARR_TINY_PREDICTION_ERRORS 3u
 extern const char *const arr_Tiny_prediction_error_names[ARR_TINY_PREDICTION_ERRORS];
 void arr_Tiny_prediction_error(const arr_Tiny *predicted, const arr_Tiny *authoritative, float out[ARR_TINY_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of TinyWhole (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void arr_TinyWhole_backup(const arr_TinyWhole_snap *from, arr_TinyWhole_snap *backup);
 void arr_TinyWhole_restore(arr_TinyWhole_snap *into, const arr_TinyWhole_snap *backup);
-
-/* Prediction errors: how far a predicted TinyWhole was from the server's, one entry per field its owner */
-/* receives, named in arr_TinyWhole_prediction_error_names (distances as in netschema/interp.h). */
 #define ARR_TINYWHOLE_PREDICTION_ERRORS 3u
 extern const char *const arr_TinyWhole_prediction_error_names[ARR_TINYWHOLE_PREDICTION_ERRORS];
 void arr_TinyWhole_prediction_error(const arr_TinyWhole *predicted, const arr_TinyWhole *authoritative, float out[ARR_TINYWHOLE_PREDICTION_ERRORS]);

@@ -15,9 +15,15 @@ const char *au_Stance_name(au_Stance v)
     }
 }
 
+static const ns_enum_value au_Stance_desc_values[] = {
+    {0, "stand"},
+    {1, "crouch"},
+    {2, "prone"},
+};
+const ns_enum_desc au_Stance_desc = {"Stance", au_Stance_desc_values, 3u};
+
 /* ---- component Pawn ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const au_Pawn_snap au_Pawn_snap_default = {{0, 0, 0}, 0, 0, 0u, false, 0x00000000u, 100};
 
 void au_Pawn_init(au_Pawn *v)
@@ -308,13 +314,7 @@ void au_Pawn_restore(au_Pawn_snap *into, const au_Pawn_snap *backup)
 }
 
 const char *const au_Pawn_prediction_error_names[AU_PAWN_PREDICTION_ERRORS] = {
-    "pos",
-    "yaw",
-    "speed",
-    "stance",
-    "firing",
-    "aim",
-    "hp",
+    "pos", "yaw", "speed", "stance", "firing", "aim", "hp",
 };
 
 void au_Pawn_prediction_error(const au_Pawn *predicted, const au_Pawn *authoritative, float out[AU_PAWN_PREDICTION_ERRORS])
@@ -453,19 +453,11 @@ void au_Pawn_clear_dirty(au_Pawn *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value au_Pawn_desc_enum_values[] = {
-    {0, "stand"},
-    {1, "crouch"},
-    {2, "prone"},
-};
-static const ns_enum_desc au_Pawn_desc_enums[] = {
-    {"Stance", au_Pawn_desc_enum_values + 0, 3u},
-};
 static const ns_field_desc au_Pawn_desc_fields[] = {
     {"pos", NS_ENC_VEC_Q, 3, 0, 0x9bu, NS_FIELD_AT(au_Pawn, pos), -10000, 10000, 100, 72u, 0u, NULL, NULL, NULL, NULL},
     {"yaw", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(au_Pawn, yaw), -18000, 18000, 100, 24u, 0u, NULL, NULL, NULL, NULL},
     {"speed", NS_ENC_INT, 1, 0, 0x9bu, NS_FIELD_AT(au_Pawn, speed), 0, 50, 0, 13u, 0u, NULL, NULL, NULL, NULL},
-    {"stance", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(au_Pawn, stance), 0, 2, 0, 5u, 0u, NULL, &au_Pawn_desc_enums[0], NULL, NULL},
+    {"stance", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(au_Pawn, stance), 0, 2, 0, 5u, 0u, NULL, &au_Stance_desc, NULL, NULL},
     {"firing", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(au_Pawn, firing), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
     {"aim", NS_ENC_FLOAT32, 1, 0, 0x43u, NS_FIELD_AT(au_Pawn, aim), 0, 0, 0, 42u, 0u, NULL, NULL, NULL, NULL},
     {"hp", NS_ENC_INT, 1, 0, 0x9bu, NS_FIELD_AT(au_Pawn, hp), 0, 100, 0, 13u, 0u, NULL, NULL, NULL, NULL},
@@ -477,7 +469,6 @@ const ns_type_desc au_Pawn_desc = {
 
 /* ---- component Marker ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const au_Marker_snap au_Marker_snap_default = {0};
 
 void au_Marker_init(au_Marker *v)

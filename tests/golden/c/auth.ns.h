@@ -40,6 +40,14 @@ static inline bool au_Stance_is_valid(int64_t v)
 }
 /* The value's name as written in the schema, or "?". */
 const char *au_Stance_name(au_Stance v);
+/* Its values and their names, for generic tools; the descriptors of enum fields point here. */
+extern const ns_enum_desc au_Stance_desc;
+
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
 
 /* ---- component Pawn ---- */
 
@@ -51,10 +59,9 @@ typedef struct au_Pawn {
     bool firing;
     float aim;
     int32_t hp;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } au_Pawn;
 
-/* The quantized state of au_Pawn: exactly what travels on the wire. */
 typedef struct au_Pawn_snap {
     int32_t pos[3]; /* quantized: round(v * 100) */
     int32_t yaw; /* quantized: round(v * 100) */
@@ -65,13 +72,9 @@ typedef struct au_Pawn_snap {
     int32_t hp;
 } au_Pawn_snap;
 
-/* Hooks au_Pawn_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct au_Pawn_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} au_Pawn_hooks;
+/* au_Pawn_apply has no hooks: no @notify field and no collection. */
+typedef struct au_Pawn_hooks { void *ns_unused; } au_Pawn_hooks;
 
-/* The largest write of one au_Pawn, in bits and bytes. */
 #define AU_PAWN_MAX_BITS 177u
 #define AU_PAWN_MAX_BYTES 23u
 #define AU_PAWN_ID 0u
@@ -84,21 +87,16 @@ typedef struct au_Pawn_hooks {
  */
 typedef struct au_Marker {
     uint16_t kind;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } au_Marker;
 
-/* The quantized state of au_Marker: exactly what travels on the wire. */
 typedef struct au_Marker_snap {
     uint16_t kind;
 } au_Marker_snap;
 
-/* Hooks au_Marker_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct au_Marker_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} au_Marker_hooks;
+/* au_Marker_apply has no hooks: no @notify field and no collection. */
+typedef struct au_Marker_hooks { void *ns_unused; } au_Marker_hooks;
 
-/* The largest write of one au_Marker, in bits and bytes. */
 #define AU_MARKER_MAX_BITS 25u
 #define AU_MARKER_MAX_BYTES 4u
 #define AU_MARKER_ID 1u
@@ -106,66 +104,62 @@ typedef struct au_Marker_hooks {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* au_Pawn */
-/* Sets every field to its schema default. */
 void au_Pawn_init(au_Pawn *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void au_Pawn_quantize(const au_Pawn *v, au_Pawn_snap *s);
-/* The value a snapshot stands for. */
 void au_Pawn_dequantize(const au_Pawn_snap *s, au_Pawn *v);
-/* True if two snapshots are identical. */
 bool au_Pawn_snap_equal(const au_Pawn_snap *a, const au_Pawn_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool au_Pawn_equal(const au_Pawn *a, const au_Pawn *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status au_Pawn_write(ns_writer *w, const au_Pawn_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status au_Pawn_read(ns_reader *r, au_Pawn_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void au_Pawn_interpolate(const au_Pawn_snap *from, const au_Pawn_snap *to, float t, au_Pawn *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void au_Pawn_apply(au_Pawn *live, const au_Pawn_snap *s, const au_Pawn_hooks *hooks, void *ctx);
-/* Sets pos; marks it dirty if the value changed. */
 void au_Pawn_set_pos(au_Pawn *v, ns_vec3 value);
-/* Sets yaw; marks it dirty if the value changed. */
 void au_Pawn_set_yaw(au_Pawn *v, float value);
-/* Sets speed; marks it dirty if the value changed. */
 void au_Pawn_set_speed(au_Pawn *v, int16_t value);
-/* Sets stance; marks it dirty if the value changed. */
 void au_Pawn_set_stance(au_Pawn *v, au_Stance value);
-/* Sets firing; marks it dirty if the value changed. */
 void au_Pawn_set_firing(au_Pawn *v, bool value);
-/* Sets aim; marks it dirty if the value changed. */
 void au_Pawn_set_aim(au_Pawn *v, float value);
-/* Sets hp; marks it dirty if the value changed. */
 void au_Pawn_set_hp(au_Pawn *v, int32_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool au_Pawn_is_dirty(const au_Pawn *v);
 void au_Pawn_clear_dirty(au_Pawn *v);
 extern const ns_type_desc au_Pawn_desc;
 
 /* au_Marker */
-/* Sets every field to its schema default. */
 void au_Marker_init(au_Marker *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void au_Marker_quantize(const au_Marker *v, au_Marker_snap *s);
-/* The value a snapshot stands for. */
 void au_Marker_dequantize(const au_Marker_snap *s, au_Marker *v);
-/* True if two snapshots are identical. */
 bool au_Marker_snap_equal(const au_Marker_snap *a, const au_Marker_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool au_Marker_equal(const au_Marker *a, const au_Marker *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status au_Marker_write(ns_writer *w, const au_Marker_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status au_Marker_read(ns_reader *r, au_Marker_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void au_Marker_interpolate(const au_Marker_snap *from, const au_Marker_snap *to, float t, au_Marker *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void au_Marker_apply(au_Marker *live, const au_Marker_snap *s, const au_Marker_hooks *hooks, void *ctx);
-/* Sets kind; marks it dirty if the value changed. */
 void au_Marker_set_kind(au_Marker *v, uint16_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool au_Marker_is_dirty(const au_Marker *v);
 void au_Marker_clear_dirty(au_Marker *v);
 extern const ns_type_desc au_Marker_desc;
@@ -194,26 +188,19 @@ typedef struct au_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status au_dispatch(ns_reader *r, const au_handlers *h, void *ctx, uint32_t *id_out);
 
-/* Backup and restore of the predicted fields of Pawn (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void au_Pawn_backup(const au_Pawn_snap *from, au_Pawn_snap *backup);
 void au_Pawn_restore(au_Pawn_snap *into, const au_Pawn_snap *backup);
-
-/* Prediction errors: how far a predicted Pawn was from the server's, one entry per field its owner */
-/* receives, named in au_Pawn_prediction_error_names (distances as in netschema/interp.h). */
 #define AU_PAWN_PREDICTION_ERRORS 7u
 extern const char *const au_Pawn_prediction_error_names[AU_PAWN_PREDICTION_ERRORS];
 void au_Pawn_prediction_error(const au_Pawn *predicted, const au_Pawn *authoritative, float out[AU_PAWN_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Marker (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void au_Marker_backup(const au_Marker_snap *from, au_Marker_snap *backup);
 void au_Marker_restore(au_Marker_snap *into, const au_Marker_snap *backup);
-
-/* Prediction errors: how far a predicted Marker was from the server's, one entry per field its owner */
-/* receives, named in au_Marker_prediction_error_names (distances as in netschema/interp.h). */
 #define AU_MARKER_PREDICTION_ERRORS 1u
 extern const char *const au_Marker_prediction_error_names[AU_MARKER_PREDICTION_ERRORS];
 void au_Marker_prediction_error(const au_Marker *predicted, const au_Marker *authoritative, float out[AU_MARKER_PREDICTION_ERRORS]);

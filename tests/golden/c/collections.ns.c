@@ -15,9 +15,15 @@ const char *bag_Slot_name(bag_Slot v)
     }
 }
 
+static const ns_enum_value bag_Slot_desc_values[] = {
+    {0, "head"},
+    {1, "chest"},
+    {2, "legs"},
+};
+const ns_enum_desc bag_Slot_desc = {"Slot", bag_Slot_desc_values, 3u};
+
 /* ---- struct Item ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const bag_Item_snap bag_Item_snap_default = {0, 0, 100};
 
 void bag_Item_init(bag_Item *v)
@@ -135,7 +141,6 @@ const ns_type_desc bag_Item_desc = {
 
 /* ---- component Inventory ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const bag_Inventory_snap bag_Inventory_snap_default = {{0, {0}, {0}, {{0, 0, {0, 0, 0}}}}, {0, {{0, 0, {0, 0, 0}}}}, {0, {0}}, {0, {{0}}}, {0, {{0}}}, {0, {{0, 0, 0}}}, {0, {0}, {0}}, {0, {0}, {{0, 0, 0}}}, {0, {0}}, {0, {0}}};
 
 void bag_Inventory_init(bag_Inventory *v)

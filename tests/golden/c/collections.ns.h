@@ -39,6 +39,14 @@ static inline bool bag_Slot_is_valid(int64_t v)
 }
 /* The value's name as written in the schema, or "?". */
 const char *bag_Slot_name(bag_Slot v);
+/* Its values and their names, for generic tools; the descriptors of enum fields point here. */
+extern const ns_enum_desc bag_Slot_desc;
+
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
 
 /* ---- struct Item ---- */
 
@@ -48,14 +56,12 @@ typedef struct bag_Item {
     float durability;
 } bag_Item;
 
-/* The quantized state of bag_Item: exactly what travels on the wire. */
 typedef struct bag_Item_snap {
     uint16_t kind;
     uint8_t count;
     int32_t durability; /* quantized: round(v * 100) */
 } bag_Item_snap;
 
-/* The largest write of one bag_Item, in bits and bytes. */
 #define BAG_ITEM_MAX_BITS 54u
 #define BAG_ITEM_MAX_BYTES 7u
 #define BAG_ITEM_HASH UINT64_C(0x53db69825f64fc61)
@@ -203,10 +209,9 @@ typedef struct bag_Inventory {
     bag_Inventory_equipped equipped;
     bag_Inventory_unlocked unlocked;
     bag_Inventory_friends friends;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } bag_Inventory;
 
-/* The quantized state of bag_Inventory: exactly what travels on the wire. */
 typedef struct bag_Inventory_snap {
     bag_Inventory_items_snap items;
     bag_Inventory_stash_snap stash;
@@ -257,7 +262,6 @@ typedef struct bag_Inventory_hooks {
     void (*friends_remove)(void *ctx, bag_Inventory *live, ns_entity key); /* still in live */
 } bag_Inventory_hooks;
 
-/* The largest write of one bag_Inventory, in bits and bytes. */
 #define BAG_INVENTORY_MAX_BITS 598679u
 #define BAG_INVENTORY_MAX_BYTES 74835u
 #define BAG_INVENTORY_ID 0u
@@ -265,45 +269,51 @@ typedef struct bag_Inventory_hooks {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* bag_Item */
-/* Sets every field to its schema default. */
 void bag_Item_init(bag_Item *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void bag_Item_quantize(const bag_Item *v, bag_Item_snap *s);
-/* The value a snapshot stands for. */
 void bag_Item_dequantize(const bag_Item_snap *s, bag_Item *v);
-/* True if two snapshots are identical. */
 bool bag_Item_snap_equal(const bag_Item_snap *a, const bag_Item_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool bag_Item_equal(const bag_Item *a, const bag_Item *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status bag_Item_write(ns_writer *w, const bag_Item_snap *cur, const bag_Item_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status bag_Item_read(ns_reader *r, bag_Item_snap *out, const bag_Item_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void bag_Item_interpolate(const bag_Item_snap *from, const bag_Item_snap *to, float t, bag_Item *out);
 extern const ns_type_desc bag_Item_desc;
 
 /* bag_Inventory */
-/* Sets every field to its schema default. */
 void bag_Inventory_init(bag_Inventory *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void bag_Inventory_quantize(const bag_Inventory *v, bag_Inventory_snap *s);
-/* The value a snapshot stands for. */
 void bag_Inventory_dequantize(const bag_Inventory_snap *s, bag_Inventory *v);
-/* True if two snapshots are identical. */
 bool bag_Inventory_snap_equal(const bag_Inventory_snap *a, const bag_Inventory_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool bag_Inventory_equal(const bag_Inventory *a, const bag_Inventory *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status bag_Inventory_write(ns_writer *w, const bag_Inventory_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status bag_Inventory_read(ns_reader *r, bag_Inventory_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void bag_Inventory_interpolate(const bag_Inventory_snap *from, const bag_Inventory_snap *to, float t, bag_Inventory *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void bag_Inventory_apply(bag_Inventory *live, const bag_Inventory_snap *s, const bag_Inventory_hooks *hooks, void *ctx);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool bag_Inventory_is_dirty(const bag_Inventory *v);
 void bag_Inventory_clear_dirty(bag_Inventory *v);
 /* items: the helpers keep it valid and dirty; they never write past its capacity (256). */
@@ -486,9 +496,11 @@ typedef struct bag_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status bag_dispatch(ns_reader *r, const bag_handlers *h, void *ctx, uint32_t *id_out);
 
-/* Backup and restore of the predicted fields of Inventory (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void bag_Inventory_backup(const bag_Inventory_snap *from, bag_Inventory_snap *backup);
 void bag_Inventory_restore(bag_Inventory_snap *into, const bag_Inventory_snap *backup);
 

@@ -15,9 +15,15 @@ const char *game_common_Team_name(game_common_Team v)
     }
 }
 
+static const ns_enum_value game_common_Team_desc_values[] = {
+    {0, "red"},
+    {1, "blue"},
+    {7, "spectator"},
+};
+const ns_enum_desc game_common_Team_desc = {"Team", game_common_Team_desc_values, 3u};
+
 /* ---- struct ItemStack ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const game_common_ItemStack_snap game_common_ItemStack_snap_default = {0, 1u};
 
 void game_common_ItemStack_init(game_common_ItemStack *v)

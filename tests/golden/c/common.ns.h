@@ -49,6 +49,14 @@ static inline bool game_common_Team_is_valid(int64_t v)
 }
 /* The value's name as written in the schema, or "?". */
 const char *game_common_Team_name(game_common_Team v);
+/* Its values and their names, for generic tools; the descriptors of enum fields point here. */
+extern const ns_enum_desc game_common_Team_desc;
+
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
 
 /* ---- struct ItemStack ---- */
 
@@ -60,35 +68,49 @@ typedef struct game_common_ItemStack {
     uint8_t count;
 } game_common_ItemStack;
 
-/* The quantized state of game_common_ItemStack: exactly what travels on the wire. */
 typedef struct game_common_ItemStack_snap {
     uint16_t kind;
     uint8_t count;
 } game_common_ItemStack_snap;
 
-/* The largest write of one game_common_ItemStack, in bits and bytes. */
 #define GAME_COMMON_ITEMSTACK_MAX_BITS 40u
 #define GAME_COMMON_ITEMSTACK_MAX_BYTES 5u
 #define GAME_COMMON_ITEMSTACK_HASH UINT64_C(0x8a579c725dfb3d1e)
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* game_common_ItemStack */
-/* Sets every field to its schema default. */
 void game_common_ItemStack_init(game_common_ItemStack *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void game_common_ItemStack_quantize(const game_common_ItemStack *v, game_common_ItemStack_snap *s);
-/* The value a snapshot stands for. */
 void game_common_ItemStack_dequantize(const game_common_ItemStack_snap *s, game_common_ItemStack *v);
-/* True if two snapshots are identical. */
 bool game_common_ItemStack_snap_equal(const game_common_ItemStack_snap *a, const game_common_ItemStack_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool game_common_ItemStack_equal(const game_common_ItemStack *a, const game_common_ItemStack *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status game_common_ItemStack_write(ns_writer *w, const game_common_ItemStack_snap *cur, const game_common_ItemStack_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status game_common_ItemStack_read(ns_reader *r, game_common_ItemStack_snap *out, const game_common_ItemStack_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_common_ItemStack_interpolate(const game_common_ItemStack_snap *from, const game_common_ItemStack_snap *to, float t, game_common_ItemStack *out);
 extern const ns_type_desc game_common_ItemStack_desc;
 

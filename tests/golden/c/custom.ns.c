@@ -17,7 +17,6 @@ const ns_type_desc cust_Tag_desc = {
 
 /* ---- struct Look ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-braces"
@@ -141,7 +140,6 @@ const ns_type_desc cust_Look_desc = {
 
 /* ---- component Paint ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-braces"
@@ -435,12 +433,7 @@ void cust_Paint_restore(cust_Paint_snap *into, const cust_Paint_snap *backup)
 }
 
 const char *const cust_Paint_prediction_error_names[CUST_PAINT_PREDICTION_ERRORS] = {
-    "hp",
-    "tint",
-    "tag",
-    "look.level",
-    "look.tint",
-    "mine",
+    "hp", "tint", "tag", "look.level", "look.tint", "mine",
 };
 
 void cust_Paint_prediction_error(const cust_Paint *predicted, const cust_Paint *authoritative, float out[CUST_PAINT_PREDICTION_ERRORS])
@@ -515,7 +508,6 @@ const ns_type_desc cust_Paint_desc = {
 
 /* ---- input Brush ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-braces"
@@ -660,7 +652,6 @@ const ns_type_desc cust_Brush_desc = {
 
 /* ---- rpc Stamp ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-braces"

@@ -35,9 +35,29 @@ const char *e2e_Signed_name(e2e_Signed v)
     }
 }
 
+static const ns_enum_value e2e_Mode_desc_values[] = {
+    {0, "idle"},
+    {1, "walk"},
+    {5, "run"},
+    {200, "fly"},
+};
+const ns_enum_desc e2e_Mode_desc = {"Mode", e2e_Mode_desc_values, 4u};
+
+static const ns_enum_value e2e_Wide_desc_values[] = {
+    {1, "small"},
+    {INT64_C(4000000000), "huge"},
+};
+const ns_enum_desc e2e_Wide_desc = {"Wide", e2e_Wide_desc_values, 2u};
+
+static const ns_enum_value e2e_Signed_desc_values[] = {
+    {-300, "down"},
+    {0, "level"},
+    {300, "up"},
+};
+const ns_enum_desc e2e_Signed_desc = {"Signed", e2e_Signed_desc_values, 3u};
+
 /* ---- struct Pair ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_Pair_snap e2e_Pair_snap_default = {-7, 7u};
 
 void e2e_Pair_init(e2e_Pair *v)
@@ -142,7 +162,6 @@ const ns_type_desc e2e_Pair_desc = {
 
 /* ---- struct Tag ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_Tag_snap e2e_Tag_snap_default = {0, true, 0, "tag"};
 
 void e2e_Tag_init(e2e_Tag *v)
@@ -286,7 +305,6 @@ const ns_type_desc e2e_Tag_desc = {
 
 /* ---- struct Nest ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_Nest_snap e2e_Nest_snap_default = {{-7, 7u}, {0, true, 0, "tag"}, UINT64_C(0xff7fbff)};
 
 void e2e_Nest_init(e2e_Nest *v)
@@ -436,7 +454,6 @@ const ns_type_desc e2e_Nest_desc = {
 
 /* ---- component Scalars ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_Scalars_snap e2e_Scalars_snap_default = {true, -5, 200u, -3000, 60000u, -100000, 4000000000u, INT64_C(-5000000000), UINT64_C(18446744073709551615), 0x3fc00000u, UINT64_C(0xc002000000000000), 0, 1u, 4000000000u, -300};
 
 void e2e_Scalars_init(e2e_Scalars *v)
@@ -839,20 +856,8 @@ void e2e_Scalars_restore(e2e_Scalars_snap *into, const e2e_Scalars_snap *backup)
 }
 
 const char *const e2e_Scalars_prediction_error_names[E2E_SCALARS_PREDICTION_ERRORS] = {
-    "b",
-    "i8v",
-    "u8v",
-    "i16v",
-    "u16v",
-    "i32v",
-    "u32v",
-    "i64v",
-    "u64v",
-    "f32v",
-    "f64v",
-    "mode",
-    "wide",
-    "sgn",
+    "b", "i8v", "u8v", "i16v", "u16v", "i32v", "u32v", "i64v", "u64v", "f32v", "f64v", "mode",
+    "wide", "sgn",
 };
 
 void e2e_Scalars_prediction_error(const e2e_Scalars *predicted, const e2e_Scalars *authoritative, float out[E2E_SCALARS_PREDICTION_ERRORS])
@@ -990,22 +995,6 @@ void e2e_Scalars_clear_dirty(e2e_Scalars *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value e2e_Scalars_desc_enum_values[] = {
-    {0, "idle"},
-    {1, "walk"},
-    {5, "run"},
-    {200, "fly"},
-    {1, "small"},
-    {INT64_C(4000000000), "huge"},
-    {-300, "down"},
-    {0, "level"},
-    {300, "up"},
-};
-static const ns_enum_desc e2e_Scalars_desc_enums[] = {
-    {"Mode", e2e_Scalars_desc_enum_values + 0, 4u},
-    {"Wide", e2e_Scalars_desc_enum_values + 4, 2u},
-    {"Signed", e2e_Scalars_desc_enum_values + 6, 3u},
-};
 static const ns_field_desc e2e_Scalars_desc_fields[] = {
     {"b", NS_ENC_BOOL, 1, 0, 0x3u, NS_FIELD_AT(e2e_Scalars, b), 0, 0, 0, 0u, 0u, NULL, NULL, NULL, NULL},
     {"i8v", NS_ENC_INT, 1, 0, 0x8bu, NS_FIELD_AT(e2e_Scalars, i8v), -128, 127, 0, 15u, 0u, NULL, NULL, NULL, NULL},
@@ -1019,9 +1008,9 @@ static const ns_field_desc e2e_Scalars_desc_fields[] = {
     {"f32v", NS_ENC_FLOAT32, 1, 0, 0x43u, NS_FIELD_AT(e2e_Scalars, f32v), 0, 0, 0, 42u, 0u, NULL, NULL, NULL, NULL},
     {"f64v", NS_ENC_FLOAT64, 1, 0, 0x43u, NS_FIELD_AT(e2e_Scalars, f64v), 0, 0, 0, 76u, 0u, NULL, NULL, NULL, NULL},
     {"e", NS_ENC_INT, 1, 0, 0xc3u, NS_FIELD_AT(e2e_Scalars, e), 0, INT64_C(4294967295), 0, 38u, 0u, NULL, NULL, NULL, NULL},
-    {"mode", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Scalars, mode), 0, 200, 0, 15u, 0u, NULL, &e2e_Scalars_desc_enums[0], NULL, NULL},
-    {"wide", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Scalars, wide), 1, INT64_C(4000000000), 0, 38u, 0u, NULL, &e2e_Scalars_desc_enums[1], NULL, NULL},
-    {"sgn", NS_ENC_INT, 1, 0, 0x93u, NS_FIELD_AT(e2e_Scalars, sgn), -300, 300, 0, 15u, 0u, NULL, &e2e_Scalars_desc_enums[2], NULL, NULL},
+    {"mode", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Scalars, mode), 0, 200, 0, 15u, 0u, NULL, &e2e_Mode_desc, NULL, NULL},
+    {"wide", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Scalars, wide), 1, INT64_C(4000000000), 0, 38u, 0u, NULL, &e2e_Wide_desc, NULL, NULL},
+    {"sgn", NS_ENC_INT, 1, 0, 0x93u, NS_FIELD_AT(e2e_Scalars, sgn), -300, 300, 0, 15u, 0u, NULL, &e2e_Signed_desc, NULL, NULL},
 };
 const ns_type_desc e2e_Scalars_desc = {
     "Scalars", "e2e_Scalars", "e2e", NS_KIND_COMPONENT, 0u, UINT64_C(0xad3cb7f5a3fb807c),
@@ -1030,7 +1019,6 @@ const ns_type_desc e2e_Scalars_desc = {
 
 /* ---- component Motion ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_Motion_snap e2e_Motion_snap_default = {{0, 0}, {0, 0, 0}, {255, 128, 64, 255}, {0, 0, 0, 10000}, UINT64_C(0x3ff7fefff), {0x00000000u, 0x00000000u, 0x00000000u, 0x3f800000u}, {0, 0, 0}, 200, 0, 0x00000000u, {0x00000000u, 0x00000000u, 0x00000000u}, 0, 0, 0};
 
 void e2e_Motion_init(e2e_Motion *v)
@@ -1607,20 +1595,8 @@ void e2e_Motion_restore(e2e_Motion_snap *into, const e2e_Motion_snap *backup)
 }
 
 const char *const e2e_Motion_prediction_error_names[E2E_MOTION_PREDICTION_ERRORS] = {
-    "v2",
-    "pos",
-    "color",
-    "rot",
-    "rot3",
-    "rawrot",
-    "vel",
-    "heat",
-    "precise",
-    "plain",
-    "dir",
-    "level",
-    "steps",
-    "jumpy",
+    "v2", "pos", "color", "rot", "rot3", "rawrot", "vel", "heat", "precise", "plain", "dir",
+    "level", "steps", "jumpy",
 };
 
 void e2e_Motion_prediction_error(const e2e_Motion *predicted, const e2e_Motion *authoritative, float out[E2E_MOTION_PREDICTION_ERRORS])
@@ -1774,7 +1750,6 @@ const ns_type_desc e2e_Motion_desc = {
 
 /* ---- component Coded ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_Coded_snap e2e_Coded_snap_default = {0, 0, 0, 0, 0, 0, 0u, 0, 0, UINT64_C(10)};
 
 void e2e_Coded_init(e2e_Coded *v)
@@ -2107,16 +2082,7 @@ void e2e_Coded_restore(e2e_Coded_snap *into, const e2e_Coded_snap *backup)
 }
 
 const char *const e2e_Coded_prediction_error_names[E2E_CODED_PREDICTION_ERRORS] = {
-    "small",
-    "ranged",
-    "wide",
-    "wide64",
-    "full64",
-    "tiny",
-    "m",
-    "steady",
-    "q",
-    "bigu",
+    "small", "ranged", "wide", "wide64", "full64", "tiny", "m", "steady", "q", "bigu",
 };
 
 void e2e_Coded_prediction_error(const e2e_Coded *predicted, const e2e_Coded *authoritative, float out[E2E_CODED_PREDICTION_ERRORS])
@@ -2215,15 +2181,6 @@ void e2e_Coded_clear_dirty(e2e_Coded *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value e2e_Coded_desc_enum_values[] = {
-    {0, "idle"},
-    {1, "walk"},
-    {5, "run"},
-    {200, "fly"},
-};
-static const ns_enum_desc e2e_Coded_desc_enums[] = {
-    {"Mode", e2e_Coded_desc_enum_values + 0, 4u},
-};
 static const ns_field_desc e2e_Coded_desc_fields[] = {
     {"small", NS_ENC_RAW, 1, 8, 0xcbu, NS_FIELD_AT(e2e_Coded, small), 0, 255, 0, 8u, 0u, NULL, NULL, NULL, NULL},
     {"ranged", NS_ENC_RAW, 1, 10, 0x9bu, NS_FIELD_AT(e2e_Coded, ranged), -500, 500, 0, 10u, 0u, NULL, NULL, NULL, NULL},
@@ -2231,7 +2188,7 @@ static const ns_field_desc e2e_Coded_desc_fields[] = {
     {"wide64", NS_ENC_RAW, 1, 41, 0x9bu, NS_FIELD_AT(e2e_Coded, wide64), INT64_C(-1000000000000), INT64_C(1000000000000), 0, 41u, 0u, NULL, NULL, NULL, NULL},
     {"full64", NS_ENC_RAW, 1, 64, 0x4bu, NS_FIELD_AT(e2e_Coded, full64), 0, 0, 0, 64u, 0u, NULL, NULL, NULL, NULL},
     {"tiny", NS_ENC_RAW, 1, 8, 0x8bu, NS_FIELD_AT(e2e_Coded, tiny), -128, 127, 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"m", NS_ENC_RAW, 1, 8, 0xd3u, NS_FIELD_AT(e2e_Coded, m), 0, 200, 0, 8u, 0u, NULL, &e2e_Coded_desc_enums[0], NULL, NULL},
+    {"m", NS_ENC_RAW, 1, 8, 0xd3u, NS_FIELD_AT(e2e_Coded, m), 0, 200, 0, 8u, 0u, NULL, &e2e_Mode_desc, NULL, NULL},
     {"steady", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(e2e_Coded, steady), INT64_C(-2147483648), INT64_C(2147483647), 0, 38u, 0u, NULL, NULL, NULL, NULL},
     {"q", NS_ENC_QUANT, 1, 0, 0x83u, NS_FIELD_AT(e2e_Coded, q), INT64_C(-2147483648), INT64_C(2147483647), 100, 38u, 0u, NULL, NULL, NULL, NULL},
     {"bigu", NS_ENC_INT64, 1, 0, 0xdbu, NS_FIELD_AT(e2e_Coded, bigu), 10, INT64_C(1000000), 0, 29u, 0u, NULL, NULL, NULL, NULL},
@@ -2243,7 +2200,6 @@ const ns_type_desc e2e_Coded_desc = {
 
 /* ---- component Text ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_Text_snap e2e_Text_snap_default = {"hero", "", {3, {0, 1, 255}}, {0, {0}}};
 
 void e2e_Text_init(e2e_Text *v)
@@ -2481,7 +2437,6 @@ const ns_type_desc e2e_Text_desc = {
 
 /* ---- component Shapes ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_Shapes_snap e2e_Shapes_snap_default = {{-7, 7u}, {-7, 7u}, {{-7, 7u}, {0, true, 0, "tag"}, UINT64_C(0xff7fbff)}, {{-7, 7u}, {0, true, 0, "tag"}, UINT64_C(0xff7fbff)}};
 
 void e2e_Shapes_init(e2e_Shapes *v)
@@ -2784,22 +2739,9 @@ void e2e_Shapes_restore(e2e_Shapes_snap *into, const e2e_Shapes_snap *backup)
 }
 
 const char *const e2e_Shapes_prediction_error_names[E2E_SHAPES_PREDICTION_ERRORS] = {
-    "p.a",
-    "p.b",
-    "pc.a",
-    "pc.b",
-    "n.inner.a",
-    "n.inner.b",
-    "n.tag.code",
-    "n.tag.on",
-    "n.tag.weight",
-    "n.q",
-    "nc.inner.a",
-    "nc.inner.b",
-    "nc.tag.code",
-    "nc.tag.on",
-    "nc.tag.weight",
-    "nc.q",
+    "p.a", "p.b", "pc.a", "pc.b", "n.inner.a", "n.inner.b", "n.tag.code", "n.tag.on",
+    "n.tag.weight", "n.q", "nc.inner.a", "nc.inner.b", "nc.tag.code", "nc.tag.on",
+    "nc.tag.weight", "nc.q",
 };
 
 void e2e_Shapes_prediction_error(const e2e_Shapes *predicted, const e2e_Shapes *authoritative, float out[E2E_SHAPES_PREDICTION_ERRORS])
@@ -2879,7 +2821,6 @@ const ns_type_desc e2e_Shapes_desc = {
 
 /* ---- component Audience ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_Audience_snap e2e_Audience_snap_default = {100, 0, 0, 0, "", {0, 0, 0}, {-7, 7u}, 0x00000000u};
 
 void e2e_Audience_init(e2e_Audience *v)
@@ -3216,12 +3157,7 @@ void e2e_Audience_restore(e2e_Audience_snap *into, const e2e_Audience_snap *back
 }
 
 const char *const e2e_Audience_prediction_error_names[E2E_AUDIENCE_PREDICTION_ERRORS] = {
-    "hp",
-    "ammo",
-    "spot",
-    "pair.a",
-    "pair.b",
-    "mood",
+    "hp", "ammo", "spot", "pair.a", "pair.b", "mood",
 };
 
 void e2e_Audience_prediction_error(const e2e_Audience *predicted, const e2e_Audience *authoritative, float out[E2E_AUDIENCE_PREDICTION_ERRORS])
@@ -3322,7 +3258,6 @@ const ns_type_desc e2e_Audience_desc = {
 
 /* ---- component OwnerOnly ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_OwnerOnly_snap e2e_OwnerOnly_snap_default = {0, 0};
 
 void e2e_OwnerOnly_init(e2e_OwnerOnly *v)
@@ -3511,8 +3446,7 @@ void e2e_OwnerOnly_restore(e2e_OwnerOnly_snap *into, const e2e_OwnerOnly_snap *b
 }
 
 const char *const e2e_OwnerOnly_prediction_error_names[E2E_OWNERONLY_PREDICTION_ERRORS] = {
-    "secret",
-    "level",
+    "secret", "level",
 };
 
 void e2e_OwnerOnly_prediction_error(const e2e_OwnerOnly *predicted, const e2e_OwnerOnly *authoritative, float out[E2E_OWNERONLY_PREDICTION_ERRORS])
@@ -3558,7 +3492,6 @@ const ns_type_desc e2e_OwnerOnly_desc = {
 
 /* ---- component Marker ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_Marker_snap e2e_Marker_snap_default = {0};
 
 void e2e_Marker_init(e2e_Marker *v)
@@ -3674,7 +3607,6 @@ const ns_type_desc e2e_Marker_desc = {
 
 /* ---- input Controls ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_Controls_snap e2e_Controls_snap_default = {{0, 0}, false, 0, 0};
 
 void e2e_Controls_init(e2e_Controls *v)
@@ -3850,7 +3782,6 @@ const ns_type_desc e2e_Controls_desc = {
 
 /* ---- rpc Notice ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const e2e_Notice_snap e2e_Notice_snap_default = {"", 0u, {-7, 7u}};
 
 void e2e_Notice_init(e2e_Notice *v)
@@ -3964,18 +3895,9 @@ ns_status e2e_Notice_read(ns_reader *r, e2e_Notice_snap *out)
     return NS_OK;
 }
 
-static const ns_enum_value e2e_Notice_desc_enum_values[] = {
-    {0, "idle"},
-    {1, "walk"},
-    {5, "run"},
-    {200, "fly"},
-};
-static const ns_enum_desc e2e_Notice_desc_enums[] = {
-    {"Mode", e2e_Notice_desc_enum_values + 0, 4u},
-};
 static const ns_field_desc e2e_Notice_desc_fields[] = {
     {"text", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(e2e_Notice, text), 0, 0, 0, 826u, 100u, NULL, NULL, NULL, NULL},
-    {"level", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Notice, level), 0, 200, 0, 15u, 0u, NULL, &e2e_Notice_desc_enums[0], NULL, NULL},
+    {"level", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Notice, level), 0, 200, 0, 15u, 0u, NULL, &e2e_Mode_desc, NULL, NULL},
     {"where.a", NS_ENC_INT, 1, 0, 0x83u, NS_FIELD_AT(e2e_Notice, where.a), INT64_C(-32768), 32767, 0, 24u, 0u, NULL, NULL, NULL, NULL},
     {"where.b", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(e2e_Notice, where.b), 0, 9000, 0, 21u, 0u, NULL, NULL, NULL, NULL},
 };

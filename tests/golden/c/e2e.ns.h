@@ -46,6 +46,8 @@ static inline bool e2e_Mode_is_valid(int64_t v)
 }
 /* The value's name as written in the schema, or "?". */
 const char *e2e_Mode_name(e2e_Mode v);
+/* Its values and their names, for generic tools; the descriptors of enum fields point here. */
+extern const ns_enum_desc e2e_Mode_desc;
 
 typedef uint32_t e2e_Wide;
 #define e2e_Wide_small ((e2e_Wide)1)
@@ -65,6 +67,8 @@ static inline bool e2e_Wide_is_valid(int64_t v)
 }
 /* The value's name as written in the schema, or "?". */
 const char *e2e_Wide_name(e2e_Wide v);
+/* Its values and their names, for generic tools; the descriptors of enum fields point here. */
+extern const ns_enum_desc e2e_Wide_desc;
 
 typedef int16_t e2e_Signed;
 #define e2e_Signed_down ((e2e_Signed)-300)
@@ -86,6 +90,14 @@ static inline bool e2e_Signed_is_valid(int64_t v)
 }
 /* The value's name as written in the schema, or "?". */
 const char *e2e_Signed_name(e2e_Signed v);
+/* Its values and their names, for generic tools; the descriptors of enum fields point here. */
+extern const ns_enum_desc e2e_Signed_desc;
+
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
 
 /* ---- struct Pair ---- */
 
@@ -94,13 +106,11 @@ typedef struct e2e_Pair {
     uint16_t b;
 } e2e_Pair;
 
-/* The quantized state of e2e_Pair: exactly what travels on the wire. */
 typedef struct e2e_Pair_snap {
     int16_t a;
     uint16_t b;
 } e2e_Pair_snap;
 
-/* The largest write of one e2e_Pair, in bits and bytes. */
 #define E2E_PAIR_MAX_BITS 48u
 #define E2E_PAIR_MAX_BYTES 6u
 #define E2E_PAIR_HASH UINT64_C(0x188cb270361bf61c)
@@ -114,7 +124,6 @@ typedef struct e2e_Tag {
     char label[8 + 1]; /* UTF-8, NUL-terminated */
 } e2e_Tag;
 
-/* The quantized state of e2e_Tag: exactly what travels on the wire. */
 typedef struct e2e_Tag_snap {
     uint8_t code;
     bool on;
@@ -122,7 +131,6 @@ typedef struct e2e_Tag_snap {
     char label[8 + 1];
 } e2e_Tag_snap;
 
-/* The largest write of one e2e_Tag, in bits and bytes. */
 #define E2E_TAG_MAX_BITS 104u
 #define E2E_TAG_MAX_BYTES 13u
 #define E2E_TAG_HASH UINT64_C(0xbf8e901014390d5d)
@@ -135,14 +143,12 @@ typedef struct e2e_Nest {
     ns_quat q;
 } e2e_Nest;
 
-/* The quantized state of e2e_Nest: exactly what travels on the wire. */
 typedef struct e2e_Nest_snap {
     e2e_Pair_snap inner;
     e2e_Tag_snap tag;
     uint64_t q; /* smallest-three, 9 bits per component */
 } e2e_Nest_snap;
 
-/* The largest write of one e2e_Nest, in bits and bytes. */
 #define E2E_NEST_MAX_BITS 180u
 #define E2E_NEST_MAX_BYTES 23u
 #define E2E_NEST_HASH UINT64_C(0xd9d95841de055041)
@@ -168,10 +174,9 @@ typedef struct e2e_Scalars {
     e2e_Mode mode;
     e2e_Wide wide;
     e2e_Signed sgn;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } e2e_Scalars;
 
-/* The quantized state of e2e_Scalars: exactly what travels on the wire. */
 typedef struct e2e_Scalars_snap {
     bool b;
     int8_t i8v;
@@ -190,13 +195,9 @@ typedef struct e2e_Scalars_snap {
     int16_t sgn;
 } e2e_Scalars_snap;
 
-/* Hooks e2e_Scalars_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct e2e_Scalars_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} e2e_Scalars_hooks;
+/* e2e_Scalars_apply has no hooks: no @notify field and no collection. */
+typedef struct e2e_Scalars_hooks { void *ns_unused; } e2e_Scalars_hooks;
 
-/* The largest write of one e2e_Scalars, in bits and bytes. */
 #define E2E_SCALARS_MAX_BITS 546u
 #define E2E_SCALARS_MAX_BYTES 69u
 #define E2E_SCALARS_ID 0u
@@ -222,10 +223,9 @@ typedef struct e2e_Motion {
     int32_t level;
     uint16_t steps;
     int16_t jumpy;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } e2e_Motion;
 
-/* The quantized state of e2e_Motion: exactly what travels on the wire. */
 typedef struct e2e_Motion_snap {
     int32_t v2[2]; /* quantized: round(v * 100) */
     int32_t pos[3]; /* quantized: round(v * 1000) */
@@ -243,13 +243,9 @@ typedef struct e2e_Motion_snap {
     int16_t jumpy;
 } e2e_Motion_snap;
 
-/* Hooks e2e_Motion_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct e2e_Motion_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} e2e_Motion_hooks;
+/* e2e_Motion_apply has no hooks: no @notify field and no collection. */
+typedef struct e2e_Motion_hooks { void *ns_unused; } e2e_Motion_hooks;
 
-/* The largest write of one e2e_Motion, in bits and bytes. */
 #define E2E_MOTION_MAX_BITS 929u
 #define E2E_MOTION_MAX_BYTES 117u
 #define E2E_MOTION_ID 1u
@@ -271,10 +267,9 @@ typedef struct e2e_Coded {
     int32_t steady;
     float q;
     uint64_t bigu;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } e2e_Coded;
 
-/* The quantized state of e2e_Coded: exactly what travels on the wire. */
 typedef struct e2e_Coded_snap {
     uint8_t small;
     int16_t ranged;
@@ -288,13 +283,9 @@ typedef struct e2e_Coded_snap {
     uint64_t bigu;
 } e2e_Coded_snap;
 
-/* Hooks e2e_Coded_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct e2e_Coded_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} e2e_Coded_hooks;
+/* e2e_Coded_apply has no hooks: no @notify field and no collection. */
+typedef struct e2e_Coded_hooks { void *ns_unused; } e2e_Coded_hooks;
 
-/* The largest write of one e2e_Coded, in bits and bytes. */
 #define E2E_CODED_MAX_BITS 287u
 #define E2E_CODED_MAX_BYTES 36u
 #define E2E_CODED_ID 2u
@@ -310,10 +301,9 @@ typedef struct e2e_Text {
     char essay[300 + 1]; /* UTF-8, NUL-terminated */
     struct { uint16_t len; uint8_t data[16]; } blob;
     struct { uint16_t len; uint8_t data[1]; } one;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } e2e_Text;
 
-/* The quantized state of e2e_Text: exactly what travels on the wire. */
 typedef struct e2e_Text_snap {
     char name[24 + 1];
     char essay[300 + 1];
@@ -321,13 +311,9 @@ typedef struct e2e_Text_snap {
     struct { uint16_t len; uint8_t data[1]; } one;
 } e2e_Text_snap;
 
-/* Hooks e2e_Text_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct e2e_Text_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} e2e_Text_hooks;
+/* e2e_Text_apply has no hooks: no @notify field and no collection. */
+typedef struct e2e_Text_hooks { void *ns_unused; } e2e_Text_hooks;
 
-/* The largest write of one e2e_Text, in bits and bytes. */
 #define E2E_TEXT_MAX_BITS 2797u
 #define E2E_TEXT_MAX_BYTES 350u
 #define E2E_TEXT_ID 3u
@@ -343,10 +329,9 @@ typedef struct e2e_Shapes {
     e2e_Pair pc;
     e2e_Nest n;
     e2e_Nest nc;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } e2e_Shapes;
 
-/* The quantized state of e2e_Shapes: exactly what travels on the wire. */
 typedef struct e2e_Shapes_snap {
     e2e_Pair_snap p;
     e2e_Pair_snap pc;
@@ -354,13 +339,9 @@ typedef struct e2e_Shapes_snap {
     e2e_Nest_snap nc;
 } e2e_Shapes_snap;
 
-/* Hooks e2e_Shapes_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct e2e_Shapes_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} e2e_Shapes_hooks;
+/* e2e_Shapes_apply has no hooks: no @notify field and no collection. */
+typedef struct e2e_Shapes_hooks { void *ns_unused; } e2e_Shapes_hooks;
 
-/* The largest write of one e2e_Shapes, in bits and bytes. */
 #define E2E_SHAPES_MAX_BITS 449u
 #define E2E_SHAPES_MAX_BYTES 57u
 #define E2E_SHAPES_ID 4u
@@ -380,10 +361,9 @@ typedef struct e2e_Audience {
     ns_vec3 spot;
     e2e_Pair pair;
     float mood;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } e2e_Audience;
 
-/* The quantized state of e2e_Audience: exactly what travels on the wire. */
 typedef struct e2e_Audience_snap {
     int32_t hp;
     uint16_t ammo;
@@ -406,7 +386,6 @@ typedef struct e2e_Audience_hooks {
     void (*mood)(void *ctx, e2e_Audience *live, float old_value, float new_value);
 } e2e_Audience_hooks;
 
-/* The largest write of one e2e_Audience, in bits and bytes. */
 #define E2E_AUDIENCE_MAX_BITS 458u
 #define E2E_AUDIENCE_MAX_BYTES 58u
 #define E2E_AUDIENCE_ID 5u
@@ -417,22 +396,17 @@ typedef struct e2e_Audience_hooks {
 typedef struct e2e_OwnerOnly {
     uint32_t secret;
     uint8_t level;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } e2e_OwnerOnly;
 
-/* The quantized state of e2e_OwnerOnly: exactly what travels on the wire. */
 typedef struct e2e_OwnerOnly_snap {
     uint32_t secret;
     uint8_t level;
 } e2e_OwnerOnly_snap;
 
-/* Hooks e2e_OwnerOnly_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct e2e_OwnerOnly_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} e2e_OwnerOnly_hooks;
+/* e2e_OwnerOnly_apply has no hooks: no @notify field and no collection. */
+typedef struct e2e_OwnerOnly_hooks { void *ns_unused; } e2e_OwnerOnly_hooks;
 
-/* The largest write of one e2e_OwnerOnly, in bits and bytes. */
 #define E2E_OWNERONLY_MAX_BITS 56u
 #define E2E_OWNERONLY_MAX_BYTES 7u
 #define E2E_OWNERONLY_ID 40u
@@ -447,18 +421,13 @@ typedef struct e2e_Marker {
     uint8_t ns_unused; /* no fields */
 } e2e_Marker;
 
-/* The quantized state of e2e_Marker: exactly what travels on the wire. */
 typedef struct e2e_Marker_snap {
     uint8_t ns_unused; /* no fields */
 } e2e_Marker_snap;
 
-/* Hooks e2e_Marker_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct e2e_Marker_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} e2e_Marker_hooks;
+/* e2e_Marker_apply has no hooks: no @notify field and no collection. */
+typedef struct e2e_Marker_hooks { void *ns_unused; } e2e_Marker_hooks;
 
-/* The largest write of one e2e_Marker, in bits and bytes. */
 #define E2E_MARKER_MAX_BITS 0u
 #define E2E_MARKER_MAX_BYTES 0u
 #define E2E_MARKER_ID 6u
@@ -471,10 +440,9 @@ typedef struct e2e_Controls {
     bool fire;
     uint8_t weapon;
     uint32_t tick;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } e2e_Controls;
 
-/* The quantized state of e2e_Controls: exactly what travels on the wire. */
 typedef struct e2e_Controls_snap {
     int32_t stick[2]; /* quantized: round(v * 100) */
     bool fire;
@@ -482,7 +450,6 @@ typedef struct e2e_Controls_snap {
     uint32_t tick;
 } e2e_Controls_snap;
 
-/* The largest write of one e2e_Controls, in bits and bytes. */
 #define E2E_CONTROLS_MAX_BITS 81u
 #define E2E_CONTROLS_MAX_BYTES 11u
 #define E2E_CONTROLS_ID 7u
@@ -496,14 +463,12 @@ typedef struct e2e_Notice {
     e2e_Pair where;
 } e2e_Notice;
 
-/* The quantized state of e2e_Notice: exactly what travels on the wire. */
 typedef struct e2e_Notice_snap {
     char text[100 + 1];
     uint8_t level;
     e2e_Pair_snap where;
 } e2e_Notice_snap;
 
-/* The largest write of one e2e_Notice, in bits and bytes. */
 #define E2E_NOTICE_MAX_BITS 891u
 #define E2E_NOTICE_MAX_BYTES 112u
 #define E2E_NOTICE_ID 8u
@@ -511,411 +476,255 @@ typedef struct e2e_Notice_snap {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* e2e_Pair */
-/* Sets every field to its schema default. */
 void e2e_Pair_init(e2e_Pair *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_Pair_quantize(const e2e_Pair *v, e2e_Pair_snap *s);
-/* The value a snapshot stands for. */
 void e2e_Pair_dequantize(const e2e_Pair_snap *s, e2e_Pair *v);
-/* True if two snapshots are identical. */
 bool e2e_Pair_snap_equal(const e2e_Pair_snap *a, const e2e_Pair_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_Pair_equal(const e2e_Pair *a, const e2e_Pair *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status e2e_Pair_write(ns_writer *w, const e2e_Pair_snap *cur, const e2e_Pair_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status e2e_Pair_read(ns_reader *r, e2e_Pair_snap *out, const e2e_Pair_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Pair_interpolate(const e2e_Pair_snap *from, const e2e_Pair_snap *to, float t, e2e_Pair *out);
 extern const ns_type_desc e2e_Pair_desc;
 
 /* e2e_Tag */
-/* Sets every field to its schema default. */
 void e2e_Tag_init(e2e_Tag *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_Tag_quantize(const e2e_Tag *v, e2e_Tag_snap *s);
-/* The value a snapshot stands for. */
 void e2e_Tag_dequantize(const e2e_Tag_snap *s, e2e_Tag *v);
-/* True if two snapshots are identical. */
 bool e2e_Tag_snap_equal(const e2e_Tag_snap *a, const e2e_Tag_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_Tag_equal(const e2e_Tag *a, const e2e_Tag *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status e2e_Tag_write(ns_writer *w, const e2e_Tag_snap *cur, const e2e_Tag_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status e2e_Tag_read(ns_reader *r, e2e_Tag_snap *out, const e2e_Tag_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Tag_interpolate(const e2e_Tag_snap *from, const e2e_Tag_snap *to, float t, e2e_Tag *out);
 extern const ns_type_desc e2e_Tag_desc;
 
 /* e2e_Nest */
-/* Sets every field to its schema default. */
 void e2e_Nest_init(e2e_Nest *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_Nest_quantize(const e2e_Nest *v, e2e_Nest_snap *s);
-/* The value a snapshot stands for. */
 void e2e_Nest_dequantize(const e2e_Nest_snap *s, e2e_Nest *v);
-/* True if two snapshots are identical. */
 bool e2e_Nest_snap_equal(const e2e_Nest_snap *a, const e2e_Nest_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_Nest_equal(const e2e_Nest *a, const e2e_Nest *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status e2e_Nest_write(ns_writer *w, const e2e_Nest_snap *cur, const e2e_Nest_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status e2e_Nest_read(ns_reader *r, e2e_Nest_snap *out, const e2e_Nest_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Nest_interpolate(const e2e_Nest_snap *from, const e2e_Nest_snap *to, float t, e2e_Nest *out);
 extern const ns_type_desc e2e_Nest_desc;
 
 /* e2e_Scalars */
-/* Sets every field to its schema default. */
 void e2e_Scalars_init(e2e_Scalars *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_Scalars_quantize(const e2e_Scalars *v, e2e_Scalars_snap *s);
-/* The value a snapshot stands for. */
 void e2e_Scalars_dequantize(const e2e_Scalars_snap *s, e2e_Scalars *v);
-/* True if two snapshots are identical. */
 bool e2e_Scalars_snap_equal(const e2e_Scalars_snap *a, const e2e_Scalars_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_Scalars_equal(const e2e_Scalars *a, const e2e_Scalars *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Scalars_write(ns_writer *w, const e2e_Scalars_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Scalars_read(ns_reader *r, e2e_Scalars_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Scalars_interpolate(const e2e_Scalars_snap *from, const e2e_Scalars_snap *to, float t, e2e_Scalars *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Scalars_apply(e2e_Scalars *live, const e2e_Scalars_snap *s, const e2e_Scalars_hooks *hooks, void *ctx);
-/* Sets b; marks it dirty if the value changed. */
 void e2e_Scalars_set_b(e2e_Scalars *v, bool value);
-/* Sets i8v; marks it dirty if the value changed. */
 void e2e_Scalars_set_i8v(e2e_Scalars *v, int8_t value);
-/* Sets u8v; marks it dirty if the value changed. */
 void e2e_Scalars_set_u8v(e2e_Scalars *v, uint8_t value);
-/* Sets i16v; marks it dirty if the value changed. */
 void e2e_Scalars_set_i16v(e2e_Scalars *v, int16_t value);
-/* Sets u16v; marks it dirty if the value changed. */
 void e2e_Scalars_set_u16v(e2e_Scalars *v, uint16_t value);
-/* Sets i32v; marks it dirty if the value changed. */
 void e2e_Scalars_set_i32v(e2e_Scalars *v, int32_t value);
-/* Sets u32v; marks it dirty if the value changed. */
 void e2e_Scalars_set_u32v(e2e_Scalars *v, uint32_t value);
-/* Sets i64v; marks it dirty if the value changed. */
 void e2e_Scalars_set_i64v(e2e_Scalars *v, int64_t value);
-/* Sets u64v; marks it dirty if the value changed. */
 void e2e_Scalars_set_u64v(e2e_Scalars *v, uint64_t value);
-/* Sets f32v; marks it dirty if the value changed. */
 void e2e_Scalars_set_f32v(e2e_Scalars *v, float value);
-/* Sets f64v; marks it dirty if the value changed. */
 void e2e_Scalars_set_f64v(e2e_Scalars *v, double value);
-/* Sets e; marks it dirty if the value changed. */
 void e2e_Scalars_set_e(e2e_Scalars *v, ns_entity value);
-/* Sets mode; marks it dirty if the value changed. */
 void e2e_Scalars_set_mode(e2e_Scalars *v, e2e_Mode value);
-/* Sets wide; marks it dirty if the value changed. */
 void e2e_Scalars_set_wide(e2e_Scalars *v, e2e_Wide value);
-/* Sets sgn; marks it dirty if the value changed. */
 void e2e_Scalars_set_sgn(e2e_Scalars *v, e2e_Signed value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Scalars_is_dirty(const e2e_Scalars *v);
 void e2e_Scalars_clear_dirty(e2e_Scalars *v);
 extern const ns_type_desc e2e_Scalars_desc;
 
 /* e2e_Motion */
-/* Sets every field to its schema default. */
 void e2e_Motion_init(e2e_Motion *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_Motion_quantize(const e2e_Motion *v, e2e_Motion_snap *s);
-/* The value a snapshot stands for. */
 void e2e_Motion_dequantize(const e2e_Motion_snap *s, e2e_Motion *v);
-/* True if two snapshots are identical. */
 bool e2e_Motion_snap_equal(const e2e_Motion_snap *a, const e2e_Motion_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_Motion_equal(const e2e_Motion *a, const e2e_Motion *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Motion_write(ns_writer *w, const e2e_Motion_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Motion_read(ns_reader *r, e2e_Motion_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Motion_interpolate(const e2e_Motion_snap *from, const e2e_Motion_snap *to, float t, e2e_Motion *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Motion_apply(e2e_Motion *live, const e2e_Motion_snap *s, const e2e_Motion_hooks *hooks, void *ctx);
-/* Sets v2; marks it dirty if the value changed. */
 void e2e_Motion_set_v2(e2e_Motion *v, ns_vec2 value);
-/* Sets pos; marks it dirty if the value changed. */
 void e2e_Motion_set_pos(e2e_Motion *v, ns_vec3 value);
-/* Sets color; marks it dirty if the value changed. */
 void e2e_Motion_set_color(e2e_Motion *v, ns_vec4 value);
-/* Sets rot; marks it dirty if the value changed. */
 void e2e_Motion_set_rot(e2e_Motion *v, ns_quat value);
-/* Sets rot3; marks it dirty if the value changed. */
 void e2e_Motion_set_rot3(e2e_Motion *v, ns_quat value);
-/* Sets rawrot; marks it dirty if the value changed. */
 void e2e_Motion_set_rawrot(e2e_Motion *v, ns_quat value);
-/* Sets vel; marks it dirty if the value changed. */
 void e2e_Motion_set_vel(e2e_Motion *v, ns_vec3 value);
-/* Sets heat; marks it dirty if the value changed. */
 void e2e_Motion_set_heat(e2e_Motion *v, float value);
-/* Sets precise; marks it dirty if the value changed. */
 void e2e_Motion_set_precise(e2e_Motion *v, double value);
-/* Sets plain; marks it dirty if the value changed. */
 void e2e_Motion_set_plain(e2e_Motion *v, float value);
-/* Sets dir; marks it dirty if the value changed. */
 void e2e_Motion_set_dir(e2e_Motion *v, ns_vec3 value);
-/* Sets level; marks it dirty if the value changed. */
 void e2e_Motion_set_level(e2e_Motion *v, int32_t value);
-/* Sets steps; marks it dirty if the value changed. */
 void e2e_Motion_set_steps(e2e_Motion *v, uint16_t value);
-/* Sets jumpy; marks it dirty if the value changed. */
 void e2e_Motion_set_jumpy(e2e_Motion *v, int16_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Motion_is_dirty(const e2e_Motion *v);
 void e2e_Motion_clear_dirty(e2e_Motion *v);
 extern const ns_type_desc e2e_Motion_desc;
 
 /* e2e_Coded */
-/* Sets every field to its schema default. */
 void e2e_Coded_init(e2e_Coded *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_Coded_quantize(const e2e_Coded *v, e2e_Coded_snap *s);
-/* The value a snapshot stands for. */
 void e2e_Coded_dequantize(const e2e_Coded_snap *s, e2e_Coded *v);
-/* True if two snapshots are identical. */
 bool e2e_Coded_snap_equal(const e2e_Coded_snap *a, const e2e_Coded_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_Coded_equal(const e2e_Coded *a, const e2e_Coded *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Coded_write(ns_writer *w, const e2e_Coded_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Coded_read(ns_reader *r, e2e_Coded_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Coded_interpolate(const e2e_Coded_snap *from, const e2e_Coded_snap *to, float t, e2e_Coded *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Coded_apply(e2e_Coded *live, const e2e_Coded_snap *s, const e2e_Coded_hooks *hooks, void *ctx);
-/* Sets small; marks it dirty if the value changed. */
 void e2e_Coded_set_small(e2e_Coded *v, uint8_t value);
-/* Sets ranged; marks it dirty if the value changed. */
 void e2e_Coded_set_ranged(e2e_Coded *v, int16_t value);
-/* Sets wide; marks it dirty if the value changed. */
 void e2e_Coded_set_wide(e2e_Coded *v, uint32_t value);
-/* Sets wide64; marks it dirty if the value changed. */
 void e2e_Coded_set_wide64(e2e_Coded *v, int64_t value);
-/* Sets full64; marks it dirty if the value changed. */
 void e2e_Coded_set_full64(e2e_Coded *v, uint64_t value);
-/* Sets tiny; marks it dirty if the value changed. */
 void e2e_Coded_set_tiny(e2e_Coded *v, int8_t value);
-/* Sets m; marks it dirty if the value changed. */
 void e2e_Coded_set_m(e2e_Coded *v, e2e_Mode value);
-/* Sets steady; marks it dirty if the value changed. */
 void e2e_Coded_set_steady(e2e_Coded *v, int32_t value);
-/* Sets q; marks it dirty if the value changed. */
 void e2e_Coded_set_q(e2e_Coded *v, float value);
-/* Sets bigu; marks it dirty if the value changed. */
 void e2e_Coded_set_bigu(e2e_Coded *v, uint64_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Coded_is_dirty(const e2e_Coded *v);
 void e2e_Coded_clear_dirty(e2e_Coded *v);
 extern const ns_type_desc e2e_Coded_desc;
 
 /* e2e_Text */
-/* Sets every field to its schema default. */
 void e2e_Text_init(e2e_Text *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_Text_quantize(const e2e_Text *v, e2e_Text_snap *s);
-/* The value a snapshot stands for. */
 void e2e_Text_dequantize(const e2e_Text_snap *s, e2e_Text *v);
-/* True if two snapshots are identical. */
 bool e2e_Text_snap_equal(const e2e_Text_snap *a, const e2e_Text_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_Text_equal(const e2e_Text *a, const e2e_Text *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Text_write(ns_writer *w, const e2e_Text_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Text_read(ns_reader *r, e2e_Text_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Text_interpolate(const e2e_Text_snap *from, const e2e_Text_snap *to, float t, e2e_Text *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Text_apply(e2e_Text *live, const e2e_Text_snap *s, const e2e_Text_hooks *hooks, void *ctx);
-/* Sets name; marks it dirty if the value changed. */
 void e2e_Text_set_name(e2e_Text *v, const char *value);
-/* Sets essay; marks it dirty if the value changed. */
 void e2e_Text_set_essay(e2e_Text *v, const char *value);
-/* Sets blob; marks it dirty if the value changed. */
 void e2e_Text_set_blob(e2e_Text *v, const void *data, size_t len);
-/* Sets one; marks it dirty if the value changed. */
 void e2e_Text_set_one(e2e_Text *v, const void *data, size_t len);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Text_is_dirty(const e2e_Text *v);
 void e2e_Text_clear_dirty(e2e_Text *v);
 extern const ns_type_desc e2e_Text_desc;
 
 /* e2e_Shapes */
-/* Sets every field to its schema default. */
 void e2e_Shapes_init(e2e_Shapes *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_Shapes_quantize(const e2e_Shapes *v, e2e_Shapes_snap *s);
-/* The value a snapshot stands for. */
 void e2e_Shapes_dequantize(const e2e_Shapes_snap *s, e2e_Shapes *v);
-/* True if two snapshots are identical. */
 bool e2e_Shapes_snap_equal(const e2e_Shapes_snap *a, const e2e_Shapes_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_Shapes_equal(const e2e_Shapes *a, const e2e_Shapes *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Shapes_write(ns_writer *w, const e2e_Shapes_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Shapes_read(ns_reader *r, e2e_Shapes_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Shapes_interpolate(const e2e_Shapes_snap *from, const e2e_Shapes_snap *to, float t, e2e_Shapes *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Shapes_apply(e2e_Shapes *live, const e2e_Shapes_snap *s, const e2e_Shapes_hooks *hooks, void *ctx);
-/* Sets p; marks it dirty if the value changed. */
 void e2e_Shapes_set_p(e2e_Shapes *v, const e2e_Pair *value);
-/* Sets pc; marks it dirty if the value changed. */
 void e2e_Shapes_set_pc(e2e_Shapes *v, const e2e_Pair *value);
-/* Sets n; marks it dirty if the value changed. */
 void e2e_Shapes_set_n(e2e_Shapes *v, const e2e_Nest *value);
-/* Sets nc; marks it dirty if the value changed. */
 void e2e_Shapes_set_nc(e2e_Shapes *v, const e2e_Nest *value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Shapes_is_dirty(const e2e_Shapes *v);
 void e2e_Shapes_clear_dirty(e2e_Shapes *v);
 extern const ns_type_desc e2e_Shapes_desc;
 
 /* e2e_Audience */
-/* Sets every field to its schema default. */
 void e2e_Audience_init(e2e_Audience *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_Audience_quantize(const e2e_Audience *v, e2e_Audience_snap *s);
-/* The value a snapshot stands for. */
 void e2e_Audience_dequantize(const e2e_Audience_snap *s, e2e_Audience *v);
-/* True if two snapshots are identical. */
 bool e2e_Audience_snap_equal(const e2e_Audience_snap *a, const e2e_Audience_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_Audience_equal(const e2e_Audience *a, const e2e_Audience *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Audience_write(ns_writer *w, const e2e_Audience_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Audience_read(ns_reader *r, e2e_Audience_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Audience_interpolate(const e2e_Audience_snap *from, const e2e_Audience_snap *to, float t, e2e_Audience *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Audience_apply(e2e_Audience *live, const e2e_Audience_snap *s, const e2e_Audience_hooks *hooks, void *ctx);
-/* Sets hp; marks it dirty if the value changed. */
 void e2e_Audience_set_hp(e2e_Audience *v, int32_t value);
-/* Sets ammo; marks it dirty if the value changed. */
 void e2e_Audience_set_ammo(e2e_Audience *v, uint16_t value);
-/* Sets taunt; marks it dirty if the value changed. */
 void e2e_Audience_set_taunt(e2e_Audience *v, uint8_t value);
-/* Sets local_only; marks it dirty if the value changed. */
 void e2e_Audience_set_local_only(e2e_Audience *v, uint32_t value);
-/* Sets title; marks it dirty if the value changed. */
 void e2e_Audience_set_title(e2e_Audience *v, const char *value);
-/* Sets spot; marks it dirty if the value changed. */
 void e2e_Audience_set_spot(e2e_Audience *v, ns_vec3 value);
-/* Sets pair; marks it dirty if the value changed. */
 void e2e_Audience_set_pair(e2e_Audience *v, const e2e_Pair *value);
-/* Sets mood; marks it dirty if the value changed. */
 void e2e_Audience_set_mood(e2e_Audience *v, float value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Audience_is_dirty(const e2e_Audience *v);
 void e2e_Audience_clear_dirty(e2e_Audience *v);
 extern const ns_type_desc e2e_Audience_desc;
 
 /* e2e_OwnerOnly */
-/* Sets every field to its schema default. */
 void e2e_OwnerOnly_init(e2e_OwnerOnly *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_OwnerOnly_quantize(const e2e_OwnerOnly *v, e2e_OwnerOnly_snap *s);
-/* The value a snapshot stands for. */
 void e2e_OwnerOnly_dequantize(const e2e_OwnerOnly_snap *s, e2e_OwnerOnly *v);
-/* True if two snapshots are identical. */
 bool e2e_OwnerOnly_snap_equal(const e2e_OwnerOnly_snap *a, const e2e_OwnerOnly_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_OwnerOnly_equal(const e2e_OwnerOnly *a, const e2e_OwnerOnly *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_OwnerOnly_write(ns_writer *w, const e2e_OwnerOnly_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_OwnerOnly_read(ns_reader *r, e2e_OwnerOnly_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_OwnerOnly_interpolate(const e2e_OwnerOnly_snap *from, const e2e_OwnerOnly_snap *to, float t, e2e_OwnerOnly *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_OwnerOnly_apply(e2e_OwnerOnly *live, const e2e_OwnerOnly_snap *s, const e2e_OwnerOnly_hooks *hooks, void *ctx);
-/* Sets secret; marks it dirty if the value changed. */
 void e2e_OwnerOnly_set_secret(e2e_OwnerOnly *v, uint32_t value);
-/* Sets level; marks it dirty if the value changed. */
 void e2e_OwnerOnly_set_level(e2e_OwnerOnly *v, uint8_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_OwnerOnly_is_dirty(const e2e_OwnerOnly *v);
 void e2e_OwnerOnly_clear_dirty(e2e_OwnerOnly *v);
 extern const ns_type_desc e2e_OwnerOnly_desc;
 
 /* e2e_Marker */
-/* Sets every field to its schema default. */
 void e2e_Marker_init(e2e_Marker *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_Marker_quantize(const e2e_Marker *v, e2e_Marker_snap *s);
-/* The value a snapshot stands for. */
 void e2e_Marker_dequantize(const e2e_Marker_snap *s, e2e_Marker *v);
-/* True if two snapshots are identical. */
 bool e2e_Marker_snap_equal(const e2e_Marker_snap *a, const e2e_Marker_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_Marker_equal(const e2e_Marker *a, const e2e_Marker *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status e2e_Marker_write(ns_writer *w, const e2e_Marker_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status e2e_Marker_read(ns_reader *r, e2e_Marker_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void e2e_Marker_interpolate(const e2e_Marker_snap *from, const e2e_Marker_snap *to, float t, e2e_Marker *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void e2e_Marker_apply(e2e_Marker *live, const e2e_Marker_snap *s, const e2e_Marker_hooks *hooks, void *ctx);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Marker_is_dirty(const e2e_Marker *v);
 void e2e_Marker_clear_dirty(e2e_Marker *v);
 extern const ns_type_desc e2e_Marker_desc;
 
 /* e2e_Controls */
-/* Sets every field to its schema default. */
 void e2e_Controls_init(e2e_Controls *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_Controls_quantize(const e2e_Controls *v, e2e_Controls_snap *s);
-/* The value a snapshot stands for. */
 void e2e_Controls_dequantize(const e2e_Controls_snap *s, e2e_Controls *v);
-/* True if two snapshots are identical. */
 bool e2e_Controls_snap_equal(const e2e_Controls_snap *a, const e2e_Controls_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_Controls_equal(const e2e_Controls *a, const e2e_Controls *b);
-/* Writes cur against the previous input (NULL: against the defaults). */
 ns_status e2e_Controls_write(ns_writer *w, const e2e_Controls_snap *cur, const e2e_Controls_snap *prev);
-/* Reads what _write wrote against the same previous input. On error out keeps what it held. */
 ns_status e2e_Controls_read(ns_reader *r, e2e_Controls_snap *out, const e2e_Controls_snap *prev);
-/* Sets stick; marks it dirty if the value changed. */
 void e2e_Controls_set_stick(e2e_Controls *v, ns_vec2 value);
-/* Sets fire; marks it dirty if the value changed. */
 void e2e_Controls_set_fire(e2e_Controls *v, bool value);
-/* Sets weapon; marks it dirty if the value changed. */
 void e2e_Controls_set_weapon(e2e_Controls *v, uint8_t value);
-/* Sets tick; marks it dirty if the value changed. */
 void e2e_Controls_set_tick(e2e_Controls *v, uint32_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool e2e_Controls_is_dirty(const e2e_Controls *v);
 void e2e_Controls_clear_dirty(e2e_Controls *v);
 extern const ns_type_desc e2e_Controls_desc;
 
 /* e2e_Notice */
-/* Sets every field to its schema default. */
 void e2e_Notice_init(e2e_Notice *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void e2e_Notice_quantize(const e2e_Notice *v, e2e_Notice_snap *s);
-/* The value a snapshot stands for. */
 void e2e_Notice_dequantize(const e2e_Notice_snap *s, e2e_Notice *v);
-/* True if two snapshots are identical. */
 bool e2e_Notice_snap_equal(const e2e_Notice_snap *a, const e2e_Notice_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool e2e_Notice_equal(const e2e_Notice *a, const e2e_Notice *b);
-/* Writes a whole message (fields equal to their defaults cost one bit). */
 ns_status e2e_Notice_write(ns_writer *w, const e2e_Notice_snap *cur);
-/* Reads a message written by _write. On error out keeps what it held. */
 ns_status e2e_Notice_read(ns_reader *r, e2e_Notice_snap *out);
 extern const ns_type_desc e2e_Notice_desc;
 
@@ -965,80 +774,46 @@ ns_status e2e_Controls_send(ns_writer *w, const e2e_Controls *msg, e2e_Controls_
 /* Writes the id and msg, for e2e_dispatch to read. */
 ns_status e2e_Notice_send(ns_writer *w, const e2e_Notice *msg);
 
-/* Backup and restore of the predicted fields of Scalars (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void e2e_Scalars_backup(const e2e_Scalars_snap *from, e2e_Scalars_snap *backup);
 void e2e_Scalars_restore(e2e_Scalars_snap *into, const e2e_Scalars_snap *backup);
-
-/* Prediction errors: how far a predicted Scalars was from the server's, one entry per field its owner */
-/* receives, named in e2e_Scalars_prediction_error_names (distances as in netschema/interp.h). */
 #define E2E_SCALARS_PREDICTION_ERRORS 14u
 extern const char *const e2e_Scalars_prediction_error_names[E2E_SCALARS_PREDICTION_ERRORS];
 void e2e_Scalars_prediction_error(const e2e_Scalars *predicted, const e2e_Scalars *authoritative, float out[E2E_SCALARS_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Motion (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void e2e_Motion_backup(const e2e_Motion_snap *from, e2e_Motion_snap *backup);
 void e2e_Motion_restore(e2e_Motion_snap *into, const e2e_Motion_snap *backup);
-
-/* Prediction errors: how far a predicted Motion was from the server's, one entry per field its owner */
-/* receives, named in e2e_Motion_prediction_error_names (distances as in netschema/interp.h). */
 #define E2E_MOTION_PREDICTION_ERRORS 14u
 extern const char *const e2e_Motion_prediction_error_names[E2E_MOTION_PREDICTION_ERRORS];
 void e2e_Motion_prediction_error(const e2e_Motion *predicted, const e2e_Motion *authoritative, float out[E2E_MOTION_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Coded (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void e2e_Coded_backup(const e2e_Coded_snap *from, e2e_Coded_snap *backup);
 void e2e_Coded_restore(e2e_Coded_snap *into, const e2e_Coded_snap *backup);
-
-/* Prediction errors: how far a predicted Coded was from the server's, one entry per field its owner */
-/* receives, named in e2e_Coded_prediction_error_names (distances as in netschema/interp.h). */
 #define E2E_CODED_PREDICTION_ERRORS 10u
 extern const char *const e2e_Coded_prediction_error_names[E2E_CODED_PREDICTION_ERRORS];
 void e2e_Coded_prediction_error(const e2e_Coded *predicted, const e2e_Coded *authoritative, float out[E2E_CODED_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Text (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void e2e_Text_backup(const e2e_Text_snap *from, e2e_Text_snap *backup);
 void e2e_Text_restore(e2e_Text_snap *into, const e2e_Text_snap *backup);
 
-/* Backup and restore of the predicted fields of Shapes (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void e2e_Shapes_backup(const e2e_Shapes_snap *from, e2e_Shapes_snap *backup);
 void e2e_Shapes_restore(e2e_Shapes_snap *into, const e2e_Shapes_snap *backup);
-
-/* Prediction errors: how far a predicted Shapes was from the server's, one entry per field its owner */
-/* receives, named in e2e_Shapes_prediction_error_names (distances as in netschema/interp.h). */
 #define E2E_SHAPES_PREDICTION_ERRORS 16u
 extern const char *const e2e_Shapes_prediction_error_names[E2E_SHAPES_PREDICTION_ERRORS];
 void e2e_Shapes_prediction_error(const e2e_Shapes *predicted, const e2e_Shapes *authoritative, float out[E2E_SHAPES_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Audience (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void e2e_Audience_backup(const e2e_Audience_snap *from, e2e_Audience_snap *backup);
 void e2e_Audience_restore(e2e_Audience_snap *into, const e2e_Audience_snap *backup);
-
-/* Prediction errors: how far a predicted Audience was from the server's, one entry per field its owner */
-/* receives, named in e2e_Audience_prediction_error_names (distances as in netschema/interp.h). */
 #define E2E_AUDIENCE_PREDICTION_ERRORS 6u
 extern const char *const e2e_Audience_prediction_error_names[E2E_AUDIENCE_PREDICTION_ERRORS];
 void e2e_Audience_prediction_error(const e2e_Audience *predicted, const e2e_Audience *authoritative, float out[E2E_AUDIENCE_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of OwnerOnly (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void e2e_OwnerOnly_backup(const e2e_OwnerOnly_snap *from, e2e_OwnerOnly_snap *backup);
 void e2e_OwnerOnly_restore(e2e_OwnerOnly_snap *into, const e2e_OwnerOnly_snap *backup);
-
-/* Prediction errors: how far a predicted OwnerOnly was from the server's, one entry per field its owner */
-/* receives, named in e2e_OwnerOnly_prediction_error_names (distances as in netschema/interp.h). */
 #define E2E_OWNERONLY_PREDICTION_ERRORS 2u
 extern const char *const e2e_OwnerOnly_prediction_error_names[E2E_OWNERONLY_PREDICTION_ERRORS];
 void e2e_OwnerOnly_prediction_error(const e2e_OwnerOnly *predicted, const e2e_OwnerOnly *authoritative, float out[E2E_OWNERONLY_PREDICTION_ERRORS]);

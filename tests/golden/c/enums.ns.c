@@ -37,9 +37,31 @@ const char *enums_Weapon_name(enums_Weapon v)
     }
 }
 
+static const ns_enum_value enums_Direction_desc_values[] = {
+    {0, "north"},
+    {1, "east"},
+    {2, "south"},
+    {3, "west"},
+};
+const ns_enum_desc enums_Direction_desc = {"Direction", enums_Direction_desc_values, 4u};
+
+static const ns_enum_value enums_Delta_desc_values[] = {
+    {-1, "back"},
+    {0, "stay"},
+    {1, "forward"},
+    {1000, "leap"},
+};
+const ns_enum_desc enums_Delta_desc = {"Delta", enums_Delta_desc_values, 4u};
+
+static const ns_enum_value enums_Weapon_desc_values[] = {
+    {0, "none"},
+    {INT64_C(100000), "sword"},
+    {INT64_C(100001), "bow"},
+};
+const ns_enum_desc enums_Weapon_desc = {"Weapon", enums_Weapon_desc_values, 3u};
+
 /* ---- component Facing ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const enums_Facing_snap enums_Facing_snap_default = {1u, 0, 0u};
 
 void enums_Facing_init(enums_Facing *v)
@@ -200,9 +222,7 @@ void enums_Facing_restore(enums_Facing_snap *into, const enums_Facing_snap *back
 }
 
 const char *const enums_Facing_prediction_error_names[ENUMS_FACING_PREDICTION_ERRORS] = {
-    "dir",
-    "step",
-    "weapon",
+    "dir", "step", "weapon",
 };
 
 void enums_Facing_prediction_error(const enums_Facing *predicted, const enums_Facing *authoritative, float out[ENUMS_FACING_PREDICTION_ERRORS])
@@ -245,28 +265,10 @@ void enums_Facing_clear_dirty(enums_Facing *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value enums_Facing_desc_enum_values[] = {
-    {0, "north"},
-    {1, "east"},
-    {2, "south"},
-    {3, "west"},
-    {-1, "back"},
-    {0, "stay"},
-    {1, "forward"},
-    {1000, "leap"},
-    {0, "none"},
-    {INT64_C(100000), "sword"},
-    {INT64_C(100001), "bow"},
-};
-static const ns_enum_desc enums_Facing_desc_enums[] = {
-    {"Direction", enums_Facing_desc_enum_values + 0, 4u},
-    {"Delta", enums_Facing_desc_enum_values + 4, 4u},
-    {"Weapon", enums_Facing_desc_enum_values + 8, 3u},
-};
 static const ns_field_desc enums_Facing_desc_fields[] = {
-    {"dir", NS_ENC_RAW, 1, 2, 0xd3u, NS_FIELD_AT(enums_Facing, dir), 0, 3, 0, 2u, 0u, NULL, &enums_Facing_desc_enums[0], NULL, NULL},
-    {"step", NS_ENC_INT, 1, 0, 0x93u, NS_FIELD_AT(enums_Facing, step), -1, 1000, 0, 17u, 0u, NULL, &enums_Facing_desc_enums[1], NULL, NULL},
-    {"weapon", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(enums_Facing, weapon), 0, INT64_C(100001), 0, 24u, 0u, NULL, &enums_Facing_desc_enums[2], NULL, NULL},
+    {"dir", NS_ENC_RAW, 1, 2, 0xd3u, NS_FIELD_AT(enums_Facing, dir), 0, 3, 0, 2u, 0u, NULL, &enums_Direction_desc, NULL, NULL},
+    {"step", NS_ENC_INT, 1, 0, 0x93u, NS_FIELD_AT(enums_Facing, step), -1, 1000, 0, 17u, 0u, NULL, &enums_Delta_desc, NULL, NULL},
+    {"weapon", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(enums_Facing, weapon), 0, INT64_C(100001), 0, 24u, 0u, NULL, &enums_Weapon_desc, NULL, NULL},
 };
 const ns_type_desc enums_Facing_desc = {
     "Facing", "enums_Facing", "enums", NS_KIND_COMPONENT, 0u, UINT64_C(0x8b8e4709d0d11057),

@@ -41,6 +41,8 @@ static inline bool enums_Direction_is_valid(int64_t v)
 }
 /* The value's name as written in the schema, or "?". */
 const char *enums_Direction_name(enums_Direction v);
+/* Its values and their names, for generic tools; the descriptors of enum fields point here. */
+extern const ns_enum_desc enums_Direction_desc;
 
 /**
  * Signed values and gaps.
@@ -67,6 +69,8 @@ static inline bool enums_Delta_is_valid(int64_t v)
 }
 /* The value's name as written in the schema, or "?". */
 const char *enums_Delta_name(enums_Delta v);
+/* Its values and their names, for generic tools; the descriptors of enum fields point here. */
+extern const ns_enum_desc enums_Delta_desc;
 
 typedef uint32_t enums_Weapon;
 #define enums_Weapon_none ((enums_Weapon)0)
@@ -88,6 +92,14 @@ static inline bool enums_Weapon_is_valid(int64_t v)
 }
 /* The value's name as written in the schema, or "?". */
 const char *enums_Weapon_name(enums_Weapon v);
+/* Its values and their names, for generic tools; the descriptors of enum fields point here. */
+extern const ns_enum_desc enums_Weapon_desc;
+
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
 
 /* ---- component Facing ---- */
 
@@ -95,10 +107,9 @@ typedef struct enums_Facing {
     enums_Direction dir;
     enums_Delta step;
     enums_Weapon weapon;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } enums_Facing;
 
-/* The quantized state of enums_Facing: exactly what travels on the wire. */
 typedef struct enums_Facing_snap {
     uint8_t dir;
     int16_t step;
@@ -111,7 +122,6 @@ typedef struct enums_Facing_hooks {
     void (*weapon)(void *ctx, enums_Facing *live, enums_Weapon old_value, enums_Weapon new_value);
 } enums_Facing_hooks;
 
-/* The largest write of one enums_Facing, in bits and bytes. */
 #define ENUMS_FACING_MAX_BITS 47u
 #define ENUMS_FACING_MAX_BYTES 6u
 #define ENUMS_FACING_ID 0u
@@ -119,32 +129,43 @@ typedef struct enums_Facing_hooks {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* enums_Facing */
-/* Sets every field to its schema default. */
 void enums_Facing_init(enums_Facing *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void enums_Facing_quantize(const enums_Facing *v, enums_Facing_snap *s);
-/* The value a snapshot stands for. */
 void enums_Facing_dequantize(const enums_Facing_snap *s, enums_Facing *v);
-/* True if two snapshots are identical. */
 bool enums_Facing_snap_equal(const enums_Facing_snap *a, const enums_Facing_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool enums_Facing_equal(const enums_Facing *a, const enums_Facing *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status enums_Facing_write(ns_writer *w, const enums_Facing_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status enums_Facing_read(ns_reader *r, enums_Facing_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void enums_Facing_interpolate(const enums_Facing_snap *from, const enums_Facing_snap *to, float t, enums_Facing *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void enums_Facing_apply(enums_Facing *live, const enums_Facing_snap *s, const enums_Facing_hooks *hooks, void *ctx);
-/* Sets dir; marks it dirty if the value changed. */
 void enums_Facing_set_dir(enums_Facing *v, enums_Direction value);
-/* Sets step; marks it dirty if the value changed. */
 void enums_Facing_set_step(enums_Facing *v, enums_Delta value);
-/* Sets weapon; marks it dirty if the value changed. */
 void enums_Facing_set_weapon(enums_Facing *v, enums_Weapon value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool enums_Facing_is_dirty(const enums_Facing *v);
 void enums_Facing_clear_dirty(enums_Facing *v);
 extern const ns_type_desc enums_Facing_desc;
@@ -172,14 +193,13 @@ typedef struct enums_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status enums_dispatch(ns_reader *r, const enums_handlers *h, void *ctx, uint32_t *id_out);
 
-/* Backup and restore of the predicted fields of Facing (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void enums_Facing_backup(const enums_Facing_snap *from, enums_Facing_snap *backup);
 void enums_Facing_restore(enums_Facing_snap *into, const enums_Facing_snap *backup);
-
-/* Prediction errors: how far a predicted Facing was from the server's, one entry per field its owner */
-/* receives, named in enums_Facing_prediction_error_names (distances as in netschema/interp.h). */
 #define ENUMS_FACING_PREDICTION_ERRORS 3u
 extern const char *const enums_Facing_prediction_error_names[ENUMS_FACING_PREDICTION_ERRORS];
 void enums_Facing_prediction_error(const enums_Facing *predicted, const enums_Facing *authoritative, float out[ENUMS_FACING_PREDICTION_ERRORS]);

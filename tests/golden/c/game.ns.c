@@ -7,7 +7,6 @@
 
 /* ---- component Player ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const game_Player_snap game_Player_snap_default = {"", 1u, {0, 1u}};
 
 void game_Player_init(game_Player *v)
@@ -162,9 +161,7 @@ void game_Player_restore(game_Player_snap *into, const game_Player_snap *backup)
 }
 
 const char *const game_Player_prediction_error_names[GAME_PLAYER_PREDICTION_ERRORS] = {
-    "team",
-    "hand.kind",
-    "hand.count",
+    "team", "hand.kind", "hand.count",
 };
 
 void game_Player_prediction_error(const game_Player *predicted, const game_Player *authoritative, float out[GAME_PLAYER_PREDICTION_ERRORS])
@@ -209,17 +206,9 @@ void game_Player_clear_dirty(game_Player *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value game_Player_desc_enum_values[] = {
-    {0, "red"},
-    {1, "blue"},
-    {7, "spectator"},
-};
-static const ns_enum_desc game_Player_desc_enums[] = {
-    {"Team", game_Player_desc_enum_values + 0, 3u},
-};
 static const ns_field_desc game_Player_desc_fields[] = {
     {"name", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(game_Player, name), 0, 0, 0, 208u, 24u, NULL, NULL, NULL, NULL},
-    {"team", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(game_Player, team), 0, 7, 0, 7u, 0u, NULL, &game_Player_desc_enums[0], NULL, NULL},
+    {"team", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(game_Player, team), 0, 7, 0, 7u, 0u, NULL, &game_common_Team_desc, NULL, NULL},
     {"hand", NS_ENC_COMPOSITE, 1, 0, 0x3u, NS_FIELD_AT(game_Player, hand), 0, 0, 0, 37u, 0u, &game_common_ItemStack_desc, NULL, NULL, NULL},
 };
 const ns_type_desc game_Player_desc = {

@@ -7,7 +7,6 @@
 
 /* ---- input Move ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const ctl_Move_snap ctl_Move_snap_default = {{0, 0}, false, false, 0, 0};
 
 void ctl_Move_init(ctl_Move *v)
@@ -205,7 +204,6 @@ const ns_type_desc ctl_Move_desc = {
 
 /* ---- input Aim ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const ctl_Aim_snap ctl_Aim_snap_default = {UINT64_C(0x1ffdffdfff)};
 
 void ctl_Aim_init(ctl_Aim *v)
@@ -313,7 +311,6 @@ const ns_type_desc ctl_Aim_desc = {
 
 /* ---- rpc Say ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const ctl_Say_snap ctl_Say_snap_default = {"", 0};
 
 void ctl_Say_init(ctl_Say *v)
@@ -420,7 +417,6 @@ const ns_type_desc ctl_Say_desc = {
 
 /* ---- rpc Ping ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const ctl_Ping_snap ctl_Ping_snap_default = {0};
 
 void ctl_Ping_init(ctl_Ping *v)
@@ -508,7 +504,6 @@ const ns_type_desc ctl_Ping_desc = {
 
 /* ---- rpc Emote ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const ctl_Emote_snap ctl_Emote_snap_default = {0};
 
 void ctl_Emote_init(ctl_Emote *v)

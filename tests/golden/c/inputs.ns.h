@@ -19,6 +19,12 @@ extern "C" {
 /* Protocol hash of this schema: compare it in your handshake (see --hash for per-type hashes). */
 #define CTL_SCHEMA_HASH UINT64_C(0xfc0e491e495c8523)
 
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
+
 /* ---- input Move ---- */
 
 typedef struct ctl_Move {
@@ -27,10 +33,9 @@ typedef struct ctl_Move {
     bool crouch;
     uint8_t buttons;
     uint32_t tick;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } ctl_Move;
 
-/* The quantized state of ctl_Move: exactly what travels on the wire. */
 typedef struct ctl_Move_snap {
     int32_t stick[2]; /* quantized: round(v * 127) */
     bool jump;
@@ -39,7 +44,6 @@ typedef struct ctl_Move_snap {
     uint32_t tick;
 } ctl_Move_snap;
 
-/* The largest write of one ctl_Move, in bits and bytes. */
 #define CTL_MOVE_MAX_BITS 82u
 #define CTL_MOVE_MAX_BYTES 11u
 #define CTL_MOVE_ID 10u
@@ -49,15 +53,13 @@ typedef struct ctl_Move_snap {
 
 typedef struct ctl_Aim {
     ns_quat view;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } ctl_Aim;
 
-/* The quantized state of ctl_Aim: exactly what travels on the wire. */
 typedef struct ctl_Aim_snap {
     uint64_t view; /* smallest-three, 12 bits per component */
 } ctl_Aim_snap;
 
-/* The largest write of one ctl_Aim, in bits and bytes. */
 #define CTL_AIM_MAX_BITS 39u
 #define CTL_AIM_MAX_BYTES 5u
 #define CTL_AIM_ID 0u
@@ -73,13 +75,11 @@ typedef struct ctl_Say {
     uint8_t channel;
 } ctl_Say;
 
-/* The quantized state of ctl_Say: exactly what travels on the wire. */
 typedef struct ctl_Say_snap {
     char text[140 + 1];
     uint8_t channel;
 } ctl_Say_snap;
 
-/* The largest write of one ctl_Say, in bits and bytes. */
 #define CTL_SAY_MAX_BITS 1152u
 #define CTL_SAY_MAX_BYTES 144u
 #define CTL_SAY_ID 1u
@@ -91,12 +91,10 @@ typedef struct ctl_Ping {
     uint64_t sent_at;
 } ctl_Ping;
 
-/* The quantized state of ctl_Ping: exactly what travels on the wire. */
 typedef struct ctl_Ping_snap {
     uint64_t sent_at;
 } ctl_Ping_snap;
 
-/* The largest write of one ctl_Ping, in bits and bytes. */
 #define CTL_PING_MAX_BITS 77u
 #define CTL_PING_MAX_BYTES 10u
 #define CTL_PING_ID 2u
@@ -108,12 +106,10 @@ typedef struct ctl_Emote {
     uint16_t id;
 } ctl_Emote;
 
-/* The quantized state of ctl_Emote: exactly what travels on the wire. */
 typedef struct ctl_Emote_snap {
     uint16_t id;
 } ctl_Emote_snap;
 
-/* The largest write of one ctl_Emote, in bits and bytes. */
 #define CTL_EMOTE_MAX_BITS 25u
 #define CTL_EMOTE_MAX_BYTES 4u
 #define CTL_EMOTE_ID 11u
@@ -121,106 +117,87 @@ typedef struct ctl_Emote_snap {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* ctl_Move */
-/* Sets every field to its schema default. */
 void ctl_Move_init(ctl_Move *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void ctl_Move_quantize(const ctl_Move *v, ctl_Move_snap *s);
-/* The value a snapshot stands for. */
 void ctl_Move_dequantize(const ctl_Move_snap *s, ctl_Move *v);
-/* True if two snapshots are identical. */
 bool ctl_Move_snap_equal(const ctl_Move_snap *a, const ctl_Move_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool ctl_Move_equal(const ctl_Move *a, const ctl_Move *b);
-/* Writes cur against the previous input (NULL: against the defaults). */
 ns_status ctl_Move_write(ns_writer *w, const ctl_Move_snap *cur, const ctl_Move_snap *prev);
-/* Reads what _write wrote against the same previous input. On error out keeps what it held. */
 ns_status ctl_Move_read(ns_reader *r, ctl_Move_snap *out, const ctl_Move_snap *prev);
-/* Sets stick; marks it dirty if the value changed. */
 void ctl_Move_set_stick(ctl_Move *v, ns_vec2 value);
-/* Sets jump; marks it dirty if the value changed. */
 void ctl_Move_set_jump(ctl_Move *v, bool value);
-/* Sets crouch; marks it dirty if the value changed. */
 void ctl_Move_set_crouch(ctl_Move *v, bool value);
-/* Sets buttons; marks it dirty if the value changed. */
 void ctl_Move_set_buttons(ctl_Move *v, uint8_t value);
-/* Sets tick; marks it dirty if the value changed. */
 void ctl_Move_set_tick(ctl_Move *v, uint32_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool ctl_Move_is_dirty(const ctl_Move *v);
 void ctl_Move_clear_dirty(ctl_Move *v);
 extern const ns_type_desc ctl_Move_desc;
 
 /* ctl_Aim */
-/* Sets every field to its schema default. */
 void ctl_Aim_init(ctl_Aim *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void ctl_Aim_quantize(const ctl_Aim *v, ctl_Aim_snap *s);
-/* The value a snapshot stands for. */
 void ctl_Aim_dequantize(const ctl_Aim_snap *s, ctl_Aim *v);
-/* True if two snapshots are identical. */
 bool ctl_Aim_snap_equal(const ctl_Aim_snap *a, const ctl_Aim_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool ctl_Aim_equal(const ctl_Aim *a, const ctl_Aim *b);
-/* Writes cur against the previous input (NULL: against the defaults). */
 ns_status ctl_Aim_write(ns_writer *w, const ctl_Aim_snap *cur, const ctl_Aim_snap *prev);
-/* Reads what _write wrote against the same previous input. On error out keeps what it held. */
 ns_status ctl_Aim_read(ns_reader *r, ctl_Aim_snap *out, const ctl_Aim_snap *prev);
-/* Sets view; marks it dirty if the value changed. */
 void ctl_Aim_set_view(ctl_Aim *v, ns_quat value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool ctl_Aim_is_dirty(const ctl_Aim *v);
 void ctl_Aim_clear_dirty(ctl_Aim *v);
 extern const ns_type_desc ctl_Aim_desc;
 
 /* ctl_Say */
-/* Sets every field to its schema default. */
 void ctl_Say_init(ctl_Say *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void ctl_Say_quantize(const ctl_Say *v, ctl_Say_snap *s);
-/* The value a snapshot stands for. */
 void ctl_Say_dequantize(const ctl_Say_snap *s, ctl_Say *v);
-/* True if two snapshots are identical. */
 bool ctl_Say_snap_equal(const ctl_Say_snap *a, const ctl_Say_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool ctl_Say_equal(const ctl_Say *a, const ctl_Say *b);
-/* Writes a whole message (fields equal to their defaults cost one bit). */
 ns_status ctl_Say_write(ns_writer *w, const ctl_Say_snap *cur);
-/* Reads a message written by _write. On error out keeps what it held. */
 ns_status ctl_Say_read(ns_reader *r, ctl_Say_snap *out);
 extern const ns_type_desc ctl_Say_desc;
 
 /* ctl_Ping */
-/* Sets every field to its schema default. */
 void ctl_Ping_init(ctl_Ping *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void ctl_Ping_quantize(const ctl_Ping *v, ctl_Ping_snap *s);
-/* The value a snapshot stands for. */
 void ctl_Ping_dequantize(const ctl_Ping_snap *s, ctl_Ping *v);
-/* True if two snapshots are identical. */
 bool ctl_Ping_snap_equal(const ctl_Ping_snap *a, const ctl_Ping_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool ctl_Ping_equal(const ctl_Ping *a, const ctl_Ping *b);
-/* Writes a whole message (fields equal to their defaults cost one bit). */
 ns_status ctl_Ping_write(ns_writer *w, const ctl_Ping_snap *cur);
-/* Reads a message written by _write. On error out keeps what it held. */
 ns_status ctl_Ping_read(ns_reader *r, ctl_Ping_snap *out);
 extern const ns_type_desc ctl_Ping_desc;
 
 /* ctl_Emote */
-/* Sets every field to its schema default. */
 void ctl_Emote_init(ctl_Emote *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void ctl_Emote_quantize(const ctl_Emote *v, ctl_Emote_snap *s);
-/* The value a snapshot stands for. */
 void ctl_Emote_dequantize(const ctl_Emote_snap *s, ctl_Emote *v);
-/* True if two snapshots are identical. */
 bool ctl_Emote_snap_equal(const ctl_Emote_snap *a, const ctl_Emote_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool ctl_Emote_equal(const ctl_Emote *a, const ctl_Emote *b);
-/* Writes a whole message (fields equal to their defaults cost one bit). */
 ns_status ctl_Emote_write(ns_writer *w, const ctl_Emote_snap *cur);
-/* Reads a message written by _write. On error out keeps what it held. */
 ns_status ctl_Emote_read(ns_reader *r, ctl_Emote_snap *out);
 extern const ns_type_desc ctl_Emote_desc;
 

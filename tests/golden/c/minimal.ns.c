@@ -7,7 +7,6 @@
 
 /* ---- component Position ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const minimal_Position_snap minimal_Position_snap_default = {{0, 0, 0}};
 
 void minimal_Position_init(minimal_Position *v)

@@ -19,25 +19,26 @@ extern "C" {
 /* Protocol hash of this schema: compare it in your handshake (see --hash for per-type hashes). */
 #define MINIMAL_SCHEMA_HASH UINT64_C(0x910a37fed200ced3)
 
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
+
 /* ---- component Position ---- */
 
 typedef struct minimal_Position {
     ns_vec3 value;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } minimal_Position;
 
-/* The quantized state of minimal_Position: exactly what travels on the wire. */
 typedef struct minimal_Position_snap {
     int32_t value[3]; /* quantized: round(v * 100) */
 } minimal_Position_snap;
 
-/* Hooks minimal_Position_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct minimal_Position_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} minimal_Position_hooks;
+/* minimal_Position_apply has no hooks: no @notify field and no collection. */
+typedef struct minimal_Position_hooks { void *ns_unused; } minimal_Position_hooks;
 
-/* The largest write of one minimal_Position, in bits and bytes. */
 #define MINIMAL_POSITION_MAX_BITS 115u
 #define MINIMAL_POSITION_MAX_BYTES 15u
 #define MINIMAL_POSITION_ID 0u
@@ -45,28 +46,41 @@ typedef struct minimal_Position_hooks {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* minimal_Position */
-/* Sets every field to its schema default. */
 void minimal_Position_init(minimal_Position *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void minimal_Position_quantize(const minimal_Position *v, minimal_Position_snap *s);
-/* The value a snapshot stands for. */
 void minimal_Position_dequantize(const minimal_Position_snap *s, minimal_Position *v);
-/* True if two snapshots are identical. */
 bool minimal_Position_snap_equal(const minimal_Position_snap *a, const minimal_Position_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool minimal_Position_equal(const minimal_Position *a, const minimal_Position *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status minimal_Position_write(ns_writer *w, const minimal_Position_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status minimal_Position_read(ns_reader *r, minimal_Position_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void minimal_Position_interpolate(const minimal_Position_snap *from, const minimal_Position_snap *to, float t, minimal_Position *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void minimal_Position_apply(minimal_Position *live, const minimal_Position_snap *s, const minimal_Position_hooks *hooks, void *ctx);
-/* Sets value; marks it dirty if the value changed. */
 void minimal_Position_set_value(minimal_Position *v, ns_vec3 value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool minimal_Position_is_dirty(const minimal_Position *v);
 void minimal_Position_clear_dirty(minimal_Position *v);
 extern const ns_type_desc minimal_Position_desc;
@@ -94,14 +108,13 @@ typedef struct minimal_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status minimal_dispatch(ns_reader *r, const minimal_handlers *h, void *ctx, uint32_t *id_out);
 
-/* Backup and restore of the predicted fields of Position (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void minimal_Position_backup(const minimal_Position_snap *from, minimal_Position_snap *backup);
 void minimal_Position_restore(minimal_Position_snap *into, const minimal_Position_snap *backup);
-
-/* Prediction errors: how far a predicted Position was from the server's, one entry per field its owner */
-/* receives, named in minimal_Position_prediction_error_names (distances as in netschema/interp.h). */
 #define MINIMAL_POSITION_PREDICTION_ERRORS 1u
 extern const char *const minimal_Position_prediction_error_names[MINIMAL_POSITION_PREDICTION_ERRORS];
 void minimal_Position_prediction_error(const minimal_Position *predicted, const minimal_Position *authoritative, float out[MINIMAL_POSITION_PREDICTION_ERRORS]);

@@ -15,9 +15,15 @@ const char *mixed_Mode_name(mixed_Mode v)
     }
 }
 
+static const ns_enum_value mixed_Mode_desc_values[] = {
+    {0, "idle"},
+    {1, "walk"},
+    {2, "run"},
+};
+const ns_enum_desc mixed_Mode_desc = {"Mode", mixed_Mode_desc_values, 3u};
+
 /* ---- struct Pair ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const mixed_Pair_snap mixed_Pair_snap_default = {0, 0};
 
 void mixed_Pair_init(mixed_Pair *v)
@@ -51,14 +57,9 @@ bool mixed_Pair_equal(const mixed_Pair *a, const mixed_Pair *b)
     return ns_table_equal(&mixed_Pair_values, a, b);
 }
 
-ns_status mixed_Pair_write(ns_writer *wp, const mixed_Pair_snap *cur, const mixed_Pair_snap *ref_in)
+ns_status mixed_Pair_write(ns_writer *w, const mixed_Pair_snap *cur, const mixed_Pair_snap *ref_in)
 {
-    /* Table mode (netschema/table.h). */
-    ns_writer w = *wp;
-    const ns_status st = ns_table_write(&w, &mixed_Pair_desc, cur, ref_in, NULL, NS_TO_OWNER);
-    if (st != NS_OK) return st;
-    *wp = w;
-    return ns_writer_status(&w);
+    return ns_table_write_commit(w, &mixed_Pair_desc, cur, ref_in, NULL, NS_TO_OWNER);
 }
 
 ns_status mixed_Pair_read(ns_reader *r, mixed_Pair_snap *out, const mixed_Pair_snap *ref_in)
@@ -83,7 +84,6 @@ const ns_type_desc mixed_Pair_desc = {
 
 /* ---- struct Seg ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const mixed_Seg_snap mixed_Seg_snap_default = {{0, 0}, {0, 0}, 0};
 
 void mixed_Seg_init(mixed_Seg *v)
@@ -213,7 +213,6 @@ const ns_type_desc mixed_Seg_desc = {
 
 /* ---- component Body ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const mixed_Body_snap mixed_Body_snap_default = {{0, 0, 0}, UINT64_C(0x3ff7fefff), 100, {0, 0}, "", false};
 
 void mixed_Body_init(mixed_Body *v)
@@ -254,15 +253,9 @@ bool mixed_Body_equal(const mixed_Body *a, const mixed_Body *b)
     return ns_table_equal(&mixed_Body_values, a, b);
 }
 
-ns_status mixed_Body_write(ns_writer *wp, const mixed_Body_snap *cur, const ns_baselines *base, ns_audience to)
+ns_status mixed_Body_write(ns_writer *w, const mixed_Body_snap *cur, const ns_baselines *base, ns_audience to)
 {
-    /* Table mode (netschema/table.h). */
-    ns_writer w = *wp;
-    const ns_status st = ns_table_write(&w, &mixed_Body_desc, cur, NULL, base, to);
-    if (st != NS_OK) return st;
-    NS_PROFILE_WRITE(&mixed_Body_desc, wp, &w, base, to, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    return ns_table_write_commit(w, &mixed_Body_desc, cur, NULL, base, to);
 }
 
 ns_status mixed_Body_read(ns_reader *r, mixed_Body_snap *out, const ns_baselines *base, ns_audience to)
@@ -300,12 +293,7 @@ void mixed_Body_restore(mixed_Body_snap *into, const mixed_Body_snap *backup)
 }
 
 const char *const mixed_Body_prediction_error_names[MIXED_BODY_PREDICTION_ERRORS] = {
-    "pos",
-    "rot",
-    "hp",
-    "p.x",
-    "p.y",
-    "on",
+    "pos", "rot", "hp", "p.x", "p.y", "on",
 };
 
 void mixed_Body_prediction_error(const mixed_Body *predicted, const mixed_Body *authoritative, float out[MIXED_BODY_PREDICTION_ERRORS])
@@ -329,7 +317,6 @@ const ns_type_desc mixed_Body_desc = {
 
 /* ---- component Fast ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const mixed_Fast_snap mixed_Fast_snap_default = {0, 0, {{0, 0}, {0, 0}, 0}, 0, 0u};
 
 void mixed_Fast_init(mixed_Fast *v)
@@ -610,15 +597,7 @@ void mixed_Fast_restore(mixed_Fast_snap *into, const mixed_Fast_snap *backup)
 }
 
 const char *const mixed_Fast_prediction_error_names[MIXED_FAST_PREDICTION_ERRORS] = {
-    "a",
-    "c",
-    "s.a.x",
-    "s.a.y",
-    "s.b.x",
-    "s.b.y",
-    "s.w",
-    "raw",
-    "m",
+    "a", "c", "s.a.x", "s.a.y", "s.b.x", "s.b.y", "s.w", "raw", "m",
 };
 
 void mixed_Fast_prediction_error(const mixed_Fast *predicted, const mixed_Fast *authoritative, float out[MIXED_FAST_PREDICTION_ERRORS])
@@ -681,14 +660,6 @@ void mixed_Fast_clear_dirty(mixed_Fast *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value mixed_Fast_desc_enum_values[] = {
-    {0, "idle"},
-    {1, "walk"},
-    {2, "run"},
-};
-static const ns_enum_desc mixed_Fast_desc_enums[] = {
-    {"Mode", mixed_Fast_desc_enum_values + 0, 3u},
-};
 static const ns_field_desc mixed_Fast_desc_fields[] = {
     {"a", NS_ENC_INT, 1, 0, 0x9bu, NS_FIELD_AT(mixed_Fast, a), -50, 50, 0, 13u, 0u, NULL, NULL, NULL, NULL},
     {"c", NS_ENC_QUANT, 1, 0, 0x9bu, NS_FIELD_AT(mixed_Fast, c), -100, 100, 10, 15u, 0u, NULL, NULL, NULL, NULL},
@@ -697,7 +668,7 @@ static const ns_field_desc mixed_Fast_desc_fields[] = {
     {"s.b", NS_ENC_COMPOSITE, 1, 0, 0x3u, NS_FIELD_AT(mixed_Fast, s.b), 0, 0, 0, 48u, 0u, &mixed_Pair_desc, NULL, NULL, NULL},
     {"s.w", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(mixed_Fast, s.w), 0, 255, 0, 15u, 0u, NULL, NULL, NULL, NULL},
     {"raw", NS_ENC_RAW, 1, 8, 0xcbu, NS_FIELD_AT(mixed_Fast, raw), 0, 255, 0, 8u, 0u, NULL, NULL, NULL, NULL},
-    {"m", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(mixed_Fast, m), 0, 2, 0, 5u, 0u, NULL, &mixed_Fast_desc_enums[0], NULL, NULL},
+    {"m", NS_ENC_INT, 1, 0, 0xf3u, NS_FIELD_AT(mixed_Fast, m), 0, 2, 0, 5u, 0u, NULL, &mixed_Mode_desc, NULL, NULL},
 };
 const ns_type_desc mixed_Fast_desc = {
     "Fast", "mixed_Fast", "mixed", NS_KIND_COMPONENT, 1u, UINT64_C(0xe825e5cb44f72132),
@@ -706,7 +677,6 @@ const ns_type_desc mixed_Fast_desc = {
 
 /* ---- component Plain ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const mixed_Plain_snap mixed_Plain_snap_default = {0, 0u, {0, 0}};
 
 void mixed_Plain_init(mixed_Plain *v)
@@ -904,10 +874,7 @@ void mixed_Plain_restore(mixed_Plain_snap *into, const mixed_Plain_snap *backup)
 }
 
 const char *const mixed_Plain_prediction_error_names[MIXED_PLAIN_PREDICTION_ERRORS] = {
-    "b",
-    "m",
-    "q.x",
-    "q.y",
+    "b", "m", "q.x", "q.y",
 };
 
 void mixed_Plain_prediction_error(const mixed_Plain *predicted, const mixed_Plain *authoritative, float out[MIXED_PLAIN_PREDICTION_ERRORS])
@@ -951,17 +918,9 @@ void mixed_Plain_clear_dirty(mixed_Plain *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value mixed_Plain_desc_enum_values[] = {
-    {0, "idle"},
-    {1, "walk"},
-    {2, "run"},
-};
-static const ns_enum_desc mixed_Plain_desc_enums[] = {
-    {"Mode", mixed_Plain_desc_enum_values + 0, 3u},
-};
 static const ns_field_desc mixed_Plain_desc_fields[] = {
     {"b", NS_ENC_INT, 1, 0, 0xcbu, NS_FIELD_AT(mixed_Plain, b), 0, INT64_C(65535), 0, 24u, 0u, NULL, NULL, NULL, NULL},
-    {"m", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(mixed_Plain, m), 0, 2, 0, 5u, 0u, NULL, &mixed_Plain_desc_enums[0], NULL, NULL},
+    {"m", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(mixed_Plain, m), 0, 2, 0, 5u, 0u, NULL, &mixed_Mode_desc, NULL, NULL},
     {"q", NS_ENC_COMPOSITE, 1, 0, 0x3u, NS_FIELD_AT(mixed_Plain, q), 0, 0, 0, 48u, 0u, &mixed_Pair_desc, NULL, NULL, NULL},
 };
 const ns_type_desc mixed_Plain_desc = {
@@ -971,7 +930,6 @@ const ns_type_desc mixed_Plain_desc = {
 
 /* ---- input Move ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const mixed_Move_snap mixed_Move_snap_default = {0, 0, false};
 
 void mixed_Move_init(mixed_Move *v)
@@ -1006,15 +964,9 @@ bool mixed_Move_equal(const mixed_Move *a, const mixed_Move *b)
     return ns_table_equal(&mixed_Move_values, a, b);
 }
 
-ns_status mixed_Move_write(ns_writer *wp, const mixed_Move_snap *cur, const mixed_Move_snap *prev)
+ns_status mixed_Move_write(ns_writer *w, const mixed_Move_snap *cur, const mixed_Move_snap *prev)
 {
-    /* Table mode (netschema/table.h). */
-    ns_writer w = *wp;
-    const ns_status st = ns_table_write(&w, &mixed_Move_desc, cur, prev, NULL, NS_TO_OWNER);
-    if (st != NS_OK) return st;
-    NS_PROFILE_WRITE(&mixed_Move_desc, wp, &w, NULL, NS_TO_OWNER, prev);
-    *wp = w;
-    return ns_writer_status(&w);
+    return ns_table_write_commit(w, &mixed_Move_desc, cur, prev, NULL, NS_TO_OWNER);
 }
 
 ns_status mixed_Move_read(ns_reader *r, mixed_Move_snap *out, const mixed_Move_snap *prev)
@@ -1034,7 +986,6 @@ const ns_type_desc mixed_Move_desc = {
 
 /* ---- rpc Hit ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const mixed_Hit_snap mixed_Hit_snap_default = {0, 0};
 
 void mixed_Hit_init(mixed_Hit *v)

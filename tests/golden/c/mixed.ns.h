@@ -36,6 +36,14 @@ static inline bool mixed_Mode_is_valid(int64_t v)
 }
 /* The value's name as written in the schema, or "?". */
 const char *mixed_Mode_name(mixed_Mode v);
+/* Its values and their names, for generic tools; the descriptors of enum fields point here. */
+extern const ns_enum_desc mixed_Mode_desc;
+
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
 
 /* ---- struct Pair ---- */
 
@@ -47,13 +55,11 @@ typedef struct mixed_Pair {
     int16_t y;
 } mixed_Pair;
 
-/* The quantized state of mixed_Pair: exactly what travels on the wire. */
 typedef struct mixed_Pair_snap {
     int16_t x;
     int16_t y;
 } mixed_Pair_snap;
 
-/* The largest write of one mixed_Pair, in bits and bytes. */
 #define MIXED_PAIR_MAX_BITS 51u
 #define MIXED_PAIR_MAX_BYTES 7u
 #define MIXED_PAIR_HASH UINT64_C(0x5ede3fcc2177c26e)
@@ -69,14 +75,12 @@ typedef struct mixed_Seg {
     uint8_t w;
 } mixed_Seg;
 
-/* The quantized state of mixed_Seg: exactly what travels on the wire. */
 typedef struct mixed_Seg_snap {
     mixed_Pair_snap a;
     mixed_Pair_snap b;
     uint8_t w;
 } mixed_Seg_snap;
 
-/* The largest write of one mixed_Seg, in bits and bytes. */
 #define MIXED_SEG_MAX_BITS 116u
 #define MIXED_SEG_MAX_BYTES 15u
 #define MIXED_SEG_HASH UINT64_C(0xb8fe83e74cca81c6)
@@ -90,10 +94,9 @@ typedef struct mixed_Body {
     mixed_Pair p;
     char tag[8 + 1]; /* UTF-8, NUL-terminated */
     bool on;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } mixed_Body;
 
-/* The quantized state of mixed_Body: exactly what travels on the wire. */
 typedef struct mixed_Body_snap {
     int32_t pos[3]; /* quantized: round(v * 100) */
     uint64_t rot; /* smallest-three, 11 bits per component */
@@ -109,7 +112,6 @@ typedef struct mixed_Body_hooks {
     void (*hp)(void *ctx, mixed_Body *live, int32_t old_value, int32_t new_value);
 } mixed_Body_hooks;
 
-/* The largest write of one mixed_Body, in bits and bytes. */
 #define MIXED_BODY_MAX_BITS 300u
 #define MIXED_BODY_MAX_BYTES 38u
 #define MIXED_BODY_ID 0u
@@ -126,10 +128,9 @@ typedef struct mixed_Fast {
     mixed_Seg s;
     uint8_t raw;
     mixed_Mode m;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } mixed_Fast;
 
-/* The quantized state of mixed_Fast: exactly what travels on the wire. */
 typedef struct mixed_Fast_snap {
     int32_t a;
     int32_t c; /* quantized: round(v * 10) */
@@ -144,7 +145,6 @@ typedef struct mixed_Fast_hooks {
     void (*m)(void *ctx, mixed_Fast *live, mixed_Mode old_value, mixed_Mode new_value);
 } mixed_Fast_hooks;
 
-/* The largest write of one mixed_Fast, in bits and bytes. */
 #define MIXED_FAST_MAX_BITS 161u
 #define MIXED_FAST_MAX_BYTES 21u
 #define MIXED_FAST_ID 1u
@@ -156,23 +156,18 @@ typedef struct mixed_Plain {
     uint16_t b;
     mixed_Mode m;
     mixed_Pair q;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } mixed_Plain;
 
-/* The quantized state of mixed_Plain: exactly what travels on the wire. */
 typedef struct mixed_Plain_snap {
     uint16_t b;
     uint8_t m;
     mixed_Pair_snap q;
 } mixed_Plain_snap;
 
-/* Hooks mixed_Plain_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct mixed_Plain_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} mixed_Plain_hooks;
+/* mixed_Plain_apply has no hooks: no @notify field and no collection. */
+typedef struct mixed_Plain_hooks { void *ns_unused; } mixed_Plain_hooks;
 
-/* The largest write of one mixed_Plain, in bits and bytes. */
 #define MIXED_PLAIN_MAX_BITS 81u
 #define MIXED_PLAIN_MAX_BYTES 11u
 #define MIXED_PLAIN_ID 2u
@@ -184,17 +179,15 @@ typedef struct mixed_Move {
     int8_t dx;
     int8_t dy;
     bool jump;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } mixed_Move;
 
-/* The quantized state of mixed_Move: exactly what travels on the wire. */
 typedef struct mixed_Move_snap {
     int8_t dx;
     int8_t dy;
     bool jump;
 } mixed_Move_snap;
 
-/* The largest write of one mixed_Move, in bits and bytes. */
 #define MIXED_MOVE_MAX_BITS 34u
 #define MIXED_MOVE_MAX_BYTES 5u
 #define MIXED_MOVE_ID 3u
@@ -207,13 +200,11 @@ typedef struct mixed_Hit {
     uint8_t dmg;
 } mixed_Hit;
 
-/* The quantized state of mixed_Hit: exactly what travels on the wire. */
 typedef struct mixed_Hit_snap {
     uint32_t target;
     uint8_t dmg;
 } mixed_Hit_snap;
 
-/* The largest write of one mixed_Hit, in bits and bytes. */
 #define MIXED_HIT_MAX_BITS 56u
 #define MIXED_HIT_MAX_BYTES 7u
 #define MIXED_HIT_ID 4u
@@ -221,188 +212,132 @@ typedef struct mixed_Hit_snap {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* mixed_Pair */
-/* Sets every field to its schema default. */
 void mixed_Pair_init(mixed_Pair *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void mixed_Pair_quantize(const mixed_Pair *v, mixed_Pair_snap *s);
-/* The value a snapshot stands for. */
 void mixed_Pair_dequantize(const mixed_Pair_snap *s, mixed_Pair *v);
-/* True if two snapshots are identical. */
 bool mixed_Pair_snap_equal(const mixed_Pair_snap *a, const mixed_Pair_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool mixed_Pair_equal(const mixed_Pair *a, const mixed_Pair *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status mixed_Pair_write(ns_writer *w, const mixed_Pair_snap *cur, const mixed_Pair_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status mixed_Pair_read(ns_reader *r, mixed_Pair_snap *out, const mixed_Pair_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void mixed_Pair_interpolate(const mixed_Pair_snap *from, const mixed_Pair_snap *to, float t, mixed_Pair *out);
 extern const ns_type_desc mixed_Pair_desc;
 
 /* mixed_Seg */
-/* Sets every field to its schema default. */
 void mixed_Seg_init(mixed_Seg *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void mixed_Seg_quantize(const mixed_Seg *v, mixed_Seg_snap *s);
-/* The value a snapshot stands for. */
 void mixed_Seg_dequantize(const mixed_Seg_snap *s, mixed_Seg *v);
-/* True if two snapshots are identical. */
 bool mixed_Seg_snap_equal(const mixed_Seg_snap *a, const mixed_Seg_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool mixed_Seg_equal(const mixed_Seg *a, const mixed_Seg *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status mixed_Seg_write(ns_writer *w, const mixed_Seg_snap *cur, const mixed_Seg_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status mixed_Seg_read(ns_reader *r, mixed_Seg_snap *out, const mixed_Seg_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void mixed_Seg_interpolate(const mixed_Seg_snap *from, const mixed_Seg_snap *to, float t, mixed_Seg *out);
 extern const ns_type_desc mixed_Seg_desc;
 
 /* mixed_Body */
-/* Sets every field to its schema default. */
 void mixed_Body_init(mixed_Body *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void mixed_Body_quantize(const mixed_Body *v, mixed_Body_snap *s);
-/* The value a snapshot stands for. */
 void mixed_Body_dequantize(const mixed_Body_snap *s, mixed_Body *v);
-/* True if two snapshots are identical. */
 bool mixed_Body_snap_equal(const mixed_Body_snap *a, const mixed_Body_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool mixed_Body_equal(const mixed_Body *a, const mixed_Body *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status mixed_Body_write(ns_writer *w, const mixed_Body_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status mixed_Body_read(ns_reader *r, mixed_Body_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void mixed_Body_interpolate(const mixed_Body_snap *from, const mixed_Body_snap *to, float t, mixed_Body *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void mixed_Body_apply(mixed_Body *live, const mixed_Body_snap *s, const mixed_Body_hooks *hooks, void *ctx);
-/* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table mixed_Body_values;
-/* Sets pos; marks it dirty if the value changed. */
 #define mixed_Body_set_pos(v, ...) NS_TABLE_SET(mixed_Body, 0u, 1u, ns_vec3, v, 0u, __VA_ARGS__)
-/* Sets rot; marks it dirty if the value changed. */
 #define mixed_Body_set_rot(v, ...) NS_TABLE_SET(mixed_Body, 1u, 1u, ns_quat, v, 0u, __VA_ARGS__)
-/* Sets hp; marks it dirty if the value changed. */
 #define mixed_Body_set_hp(v, ...) NS_TABLE_SET(mixed_Body, 2u, 1u, int32_t, v, 0u, __VA_ARGS__)
-/* Sets p; marks it dirty if the value changed. */
 #define mixed_Body_set_p(v, value) NS_TABLE_SET_STRUCT(mixed_Body, 3u, 1u, mixed_Pair, v, 0u, value)
-/* Sets tag; marks it dirty if the value changed. */
 #define mixed_Body_set_tag(v, value) NS_TABLE_SET_STRING(mixed_Body, 4u, 1u, v, 0u, value)
-/* Sets on; marks it dirty if the value changed. */
 #define mixed_Body_set_on(v, ...) NS_TABLE_SET(mixed_Body, 5u, 1u, bool, v, 0u, __VA_ARGS__)
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define mixed_Body_is_dirty(v) NS_TABLE_IS_DIRTY(mixed_Body, v)
 #define mixed_Body_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(mixed_Body, v)
 extern const ns_type_desc mixed_Body_desc;
 
 /* mixed_Fast */
-/* Sets every field to its schema default. */
 void mixed_Fast_init(mixed_Fast *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void mixed_Fast_quantize(const mixed_Fast *v, mixed_Fast_snap *s);
-/* The value a snapshot stands for. */
 void mixed_Fast_dequantize(const mixed_Fast_snap *s, mixed_Fast *v);
-/* True if two snapshots are identical. */
 bool mixed_Fast_snap_equal(const mixed_Fast_snap *a, const mixed_Fast_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool mixed_Fast_equal(const mixed_Fast *a, const mixed_Fast *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status mixed_Fast_write(ns_writer *w, const mixed_Fast_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status mixed_Fast_read(ns_reader *r, mixed_Fast_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void mixed_Fast_interpolate(const mixed_Fast_snap *from, const mixed_Fast_snap *to, float t, mixed_Fast *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void mixed_Fast_apply(mixed_Fast *live, const mixed_Fast_snap *s, const mixed_Fast_hooks *hooks, void *ctx);
-/* Sets a; marks it dirty if the value changed. */
 void mixed_Fast_set_a(mixed_Fast *v, int32_t value);
-/* Sets c; marks it dirty if the value changed. */
 void mixed_Fast_set_c(mixed_Fast *v, float value);
-/* Sets s; marks it dirty if the value changed. */
 void mixed_Fast_set_s(mixed_Fast *v, const mixed_Seg *value);
-/* Sets raw; marks it dirty if the value changed. */
 void mixed_Fast_set_raw(mixed_Fast *v, uint8_t value);
-/* Sets m; marks it dirty if the value changed. */
 void mixed_Fast_set_m(mixed_Fast *v, mixed_Mode value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool mixed_Fast_is_dirty(const mixed_Fast *v);
 void mixed_Fast_clear_dirty(mixed_Fast *v);
 extern const ns_type_desc mixed_Fast_desc;
 
 /* mixed_Plain */
-/* Sets every field to its schema default. */
 void mixed_Plain_init(mixed_Plain *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void mixed_Plain_quantize(const mixed_Plain *v, mixed_Plain_snap *s);
-/* The value a snapshot stands for. */
 void mixed_Plain_dequantize(const mixed_Plain_snap *s, mixed_Plain *v);
-/* True if two snapshots are identical. */
 bool mixed_Plain_snap_equal(const mixed_Plain_snap *a, const mixed_Plain_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool mixed_Plain_equal(const mixed_Plain *a, const mixed_Plain *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status mixed_Plain_write(ns_writer *w, const mixed_Plain_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status mixed_Plain_read(ns_reader *r, mixed_Plain_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void mixed_Plain_interpolate(const mixed_Plain_snap *from, const mixed_Plain_snap *to, float t, mixed_Plain *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void mixed_Plain_apply(mixed_Plain *live, const mixed_Plain_snap *s, const mixed_Plain_hooks *hooks, void *ctx);
-/* Sets b; marks it dirty if the value changed. */
 void mixed_Plain_set_b(mixed_Plain *v, uint16_t value);
-/* Sets m; marks it dirty if the value changed. */
 void mixed_Plain_set_m(mixed_Plain *v, mixed_Mode value);
-/* Sets q; marks it dirty if the value changed. */
 void mixed_Plain_set_q(mixed_Plain *v, const mixed_Pair *value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool mixed_Plain_is_dirty(const mixed_Plain *v);
 void mixed_Plain_clear_dirty(mixed_Plain *v);
 extern const ns_type_desc mixed_Plain_desc;
 
 /* mixed_Move */
-/* Sets every field to its schema default. */
 void mixed_Move_init(mixed_Move *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void mixed_Move_quantize(const mixed_Move *v, mixed_Move_snap *s);
-/* The value a snapshot stands for. */
 void mixed_Move_dequantize(const mixed_Move_snap *s, mixed_Move *v);
-/* True if two snapshots are identical. */
 bool mixed_Move_snap_equal(const mixed_Move_snap *a, const mixed_Move_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool mixed_Move_equal(const mixed_Move *a, const mixed_Move *b);
-/* Writes cur against the previous input (NULL: against the defaults). */
 ns_status mixed_Move_write(ns_writer *w, const mixed_Move_snap *cur, const mixed_Move_snap *prev);
-/* Reads what _write wrote against the same previous input. On error out keeps what it held. */
 ns_status mixed_Move_read(ns_reader *r, mixed_Move_snap *out, const mixed_Move_snap *prev);
-/* Table mode: the setters, _is_dirty and _clear_dirty are macros over this table (netschema/table.h). */
 extern const ns_value_table mixed_Move_values;
-/* Sets dx; marks it dirty if the value changed. */
 #define mixed_Move_set_dx(v, ...) NS_TABLE_SET(mixed_Move, 0u, 1u, int8_t, v, 0u, __VA_ARGS__)
-/* Sets dy; marks it dirty if the value changed. */
 #define mixed_Move_set_dy(v, ...) NS_TABLE_SET(mixed_Move, 1u, 1u, int8_t, v, 0u, __VA_ARGS__)
-/* Sets jump; marks it dirty if the value changed. */
 #define mixed_Move_set_jump(v, ...) NS_TABLE_SET(mixed_Move, 2u, 1u, bool, v, 0u, __VA_ARGS__)
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 #define mixed_Move_is_dirty(v) NS_TABLE_IS_DIRTY(mixed_Move, v)
 #define mixed_Move_clear_dirty(v) NS_TABLE_CLEAR_DIRTY(mixed_Move, v)
 extern const ns_type_desc mixed_Move_desc;
 
 /* mixed_Hit */
-/* Sets every field to its schema default. */
 void mixed_Hit_init(mixed_Hit *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void mixed_Hit_quantize(const mixed_Hit *v, mixed_Hit_snap *s);
-/* The value a snapshot stands for. */
 void mixed_Hit_dequantize(const mixed_Hit_snap *s, mixed_Hit *v);
-/* True if two snapshots are identical. */
 bool mixed_Hit_snap_equal(const mixed_Hit_snap *a, const mixed_Hit_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool mixed_Hit_equal(const mixed_Hit *a, const mixed_Hit *b);
-/* Writes a whole message (fields equal to their defaults cost one bit). */
 ns_status mixed_Hit_write(ns_writer *w, const mixed_Hit_snap *cur);
-/* Reads a message written by _write. On error out keeps what it held. */
 ns_status mixed_Hit_read(ns_reader *r, mixed_Hit_snap *out);
 extern const ns_type_desc mixed_Hit_desc;
 
@@ -446,38 +381,25 @@ ns_status mixed_Move_send(ns_writer *w, const mixed_Move *msg, mixed_Move_snap *
 /* Writes the id and msg, for mixed_dispatch to read. */
 ns_status mixed_Hit_send(ns_writer *w, const mixed_Hit *msg);
 
-/* Backup and restore of the predicted fields of Body (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void mixed_Body_backup(const mixed_Body_snap *from, mixed_Body_snap *backup);
 void mixed_Body_restore(mixed_Body_snap *into, const mixed_Body_snap *backup);
-
-/* Prediction errors: how far a predicted Body was from the server's, one entry per field its owner */
-/* receives, named in mixed_Body_prediction_error_names (distances as in netschema/interp.h). */
 #define MIXED_BODY_PREDICTION_ERRORS 6u
 extern const char *const mixed_Body_prediction_error_names[MIXED_BODY_PREDICTION_ERRORS];
 void mixed_Body_prediction_error(const mixed_Body *predicted, const mixed_Body *authoritative, float out[MIXED_BODY_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Fast (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void mixed_Fast_backup(const mixed_Fast_snap *from, mixed_Fast_snap *backup);
 void mixed_Fast_restore(mixed_Fast_snap *into, const mixed_Fast_snap *backup);
-
-/* Prediction errors: how far a predicted Fast was from the server's, one entry per field its owner */
-/* receives, named in mixed_Fast_prediction_error_names (distances as in netschema/interp.h). */
 #define MIXED_FAST_PREDICTION_ERRORS 9u
 extern const char *const mixed_Fast_prediction_error_names[MIXED_FAST_PREDICTION_ERRORS];
 void mixed_Fast_prediction_error(const mixed_Fast *predicted, const mixed_Fast *authoritative, float out[MIXED_FAST_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Plain (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void mixed_Plain_backup(const mixed_Plain_snap *from, mixed_Plain_snap *backup);
 void mixed_Plain_restore(mixed_Plain_snap *into, const mixed_Plain_snap *backup);
-
-/* Prediction errors: how far a predicted Plain was from the server's, one entry per field its owner */
-/* receives, named in mixed_Plain_prediction_error_names (distances as in netschema/interp.h). */
 #define MIXED_PLAIN_PREDICTION_ERRORS 4u
 extern const char *const mixed_Plain_prediction_error_names[MIXED_PLAIN_PREDICTION_ERRORS];
 void mixed_Plain_prediction_error(const mixed_Plain *predicted, const mixed_Plain *authoritative, float out[MIXED_PLAIN_PREDICTION_ERRORS]);

@@ -7,7 +7,6 @@
 
 /* ---- component Avatar ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const modes_Avatar_snap modes_Avatar_snap_default = {0, 0, 0, 0, 0, 0, 0, 0};
 
 void modes_Avatar_init(modes_Avatar *v)
@@ -306,11 +305,7 @@ void modes_Avatar_restore(modes_Avatar_snap *into, const modes_Avatar_snap *back
 }
 
 const char *const modes_Avatar_prediction_error_names[MODES_AVATAR_PREDICTION_ERRORS] = {
-    "pos",
-    "ammo",
-    "aim",
-    "debug",
-    "kind",
+    "pos", "ammo", "aim", "debug", "kind",
 };
 
 void modes_Avatar_prediction_error(const modes_Avatar *predicted, const modes_Avatar *authoritative, float out[MODES_AVATAR_PREDICTION_ERRORS])
@@ -407,7 +402,6 @@ const ns_type_desc modes_Avatar_desc = {
 
 /* ---- component Stance ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const modes_Stance_snap modes_Stance_snap_default = {0, 0, 0};
 
 void modes_Stance_init(modes_Stance *v)
@@ -615,8 +609,7 @@ void modes_Stance_restore(modes_Stance_snap *into, const modes_Stance_snap *back
 }
 
 const char *const modes_Stance_prediction_error_names[MODES_STANCE_PREDICTION_ERRORS] = {
-    "lean",
-    "crouch",
+    "lean", "crouch",
 };
 
 void modes_Stance_prediction_error(const modes_Stance *predicted, const modes_Stance *authoritative, float out[MODES_STANCE_PREDICTION_ERRORS])
@@ -670,7 +663,6 @@ const ns_type_desc modes_Stance_desc = {
 
 /* ---- component Plain ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const modes_Plain_snap modes_Plain_snap_default = {0, 0};
 
 void modes_Plain_init(modes_Plain *v)
@@ -855,8 +847,7 @@ void modes_Plain_restore(modes_Plain_snap *into, const modes_Plain_snap *backup)
 }
 
 const char *const modes_Plain_prediction_error_names[MODES_PLAIN_PREDICTION_ERRORS] = {
-    "hp",
-    "clip",
+    "hp", "clip",
 };
 
 void modes_Plain_prediction_error(const modes_Plain *predicted, const modes_Plain *authoritative, float out[MODES_PLAIN_PREDICTION_ERRORS])
@@ -902,7 +893,6 @@ const ns_type_desc modes_Plain_desc = {
 
 /* ---- component Owned ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const modes_Owned_snap modes_Owned_snap_default = {0, 0, 0};
 
 void modes_Owned_init(modes_Owned *v)
@@ -1110,8 +1100,7 @@ void modes_Owned_restore(modes_Owned_snap *into, const modes_Owned_snap *backup)
 }
 
 const char *const modes_Owned_prediction_error_names[MODES_OWNED_PREDICTION_ERRORS] = {
-    "near",
-    "always",
+    "near", "always",
 };
 
 void modes_Owned_prediction_error(const modes_Owned *predicted, const modes_Owned *authoritative, float out[MODES_OWNED_PREDICTION_ERRORS])

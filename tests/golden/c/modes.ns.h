@@ -21,6 +21,12 @@ extern "C" {
 /* Protocol hash of this schema: compare it in your handshake (see --hash for per-type hashes). */
 #define MODES_SCHEMA_HASH UINT64_C(0xecdf8b359b4730b6)
 
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
+
 /* ---- component Avatar ---- */
 
 typedef struct modes_Avatar {
@@ -32,10 +38,9 @@ typedef struct modes_Avatar {
     uint8_t debug;
     uint8_t kind;
     uint32_t secret;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } modes_Avatar;
 
-/* The quantized state of modes_Avatar: exactly what travels on the wire. */
 typedef struct modes_Avatar_snap {
     int32_t pos;
     uint16_t ammo;
@@ -47,13 +52,9 @@ typedef struct modes_Avatar_snap {
     uint32_t secret;
 } modes_Avatar_snap;
 
-/* Hooks modes_Avatar_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct modes_Avatar_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} modes_Avatar_hooks;
+/* modes_Avatar_apply has no hooks: no @notify field and no collection. */
+typedef struct modes_Avatar_hooks { void *ns_unused; } modes_Avatar_hooks;
 
-/* The largest write of one modes_Avatar, in bits and bytes. */
 #define MODES_AVATAR_MAX_BITS 94u
 #define MODES_AVATAR_MAX_BYTES 12u
 #define MODES_AVATAR_ID 0u
@@ -65,23 +66,18 @@ typedef struct modes_Stance {
     int32_t lean;
     uint8_t crouch;
     uint8_t peek;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } modes_Stance;
 
-/* The quantized state of modes_Stance: exactly what travels on the wire. */
 typedef struct modes_Stance_snap {
     int32_t lean;
     uint8_t crouch;
     uint8_t peek;
 } modes_Stance_snap;
 
-/* Hooks modes_Stance_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct modes_Stance_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} modes_Stance_hooks;
+/* modes_Stance_apply has no hooks: no @notify field and no collection. */
+typedef struct modes_Stance_hooks { void *ns_unused; } modes_Stance_hooks;
 
-/* The largest write of one modes_Stance, in bits and bytes. */
 #define MODES_STANCE_MAX_BITS 33u
 #define MODES_STANCE_MAX_BYTES 5u
 #define MODES_STANCE_ID 1u
@@ -92,22 +88,17 @@ typedef struct modes_Stance_hooks {
 typedef struct modes_Plain {
     uint32_t hp;
     uint8_t clip;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } modes_Plain;
 
-/* The quantized state of modes_Plain: exactly what travels on the wire. */
 typedef struct modes_Plain_snap {
     uint32_t hp;
     uint8_t clip;
 } modes_Plain_snap;
 
-/* Hooks modes_Plain_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct modes_Plain_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} modes_Plain_hooks;
+/* modes_Plain_apply has no hooks: no @notify field and no collection. */
+typedef struct modes_Plain_hooks { void *ns_unused; } modes_Plain_hooks;
 
-/* The largest write of one modes_Plain, in bits and bytes. */
 #define MODES_PLAIN_MAX_BITS 56u
 #define MODES_PLAIN_MAX_BYTES 7u
 #define MODES_PLAIN_ID 2u
@@ -119,23 +110,18 @@ typedef struct modes_Owned {
     uint8_t near;
     uint8_t far;
     uint8_t always;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } modes_Owned;
 
-/* The quantized state of modes_Owned: exactly what travels on the wire. */
 typedef struct modes_Owned_snap {
     uint8_t near;
     uint8_t far;
     uint8_t always;
 } modes_Owned_snap;
 
-/* Hooks modes_Owned_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct modes_Owned_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} modes_Owned_hooks;
+/* modes_Owned_apply has no hooks: no @notify field and no collection. */
+typedef struct modes_Owned_hooks { void *ns_unused; } modes_Owned_hooks;
 
-/* The largest write of one modes_Owned, in bits and bytes. */
 #define MODES_OWNED_MAX_BITS 33u
 #define MODES_OWNED_MAX_BYTES 5u
 #define MODES_OWNED_ID 3u
@@ -143,130 +129,98 @@ typedef struct modes_Owned_hooks {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* modes_Avatar */
-/* Sets every field to its schema default. */
 void modes_Avatar_init(modes_Avatar *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void modes_Avatar_quantize(const modes_Avatar *v, modes_Avatar_snap *s);
-/* The value a snapshot stands for. */
 void modes_Avatar_dequantize(const modes_Avatar_snap *s, modes_Avatar *v);
-/* True if two snapshots are identical. */
 bool modes_Avatar_snap_equal(const modes_Avatar_snap *a, const modes_Avatar_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool modes_Avatar_equal(const modes_Avatar *a, const modes_Avatar *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status modes_Avatar_write(ns_writer *w, const modes_Avatar_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status modes_Avatar_read(ns_reader *r, modes_Avatar_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void modes_Avatar_interpolate(const modes_Avatar_snap *from, const modes_Avatar_snap *to, float t, modes_Avatar *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void modes_Avatar_apply(modes_Avatar *live, const modes_Avatar_snap *s, const modes_Avatar_hooks *hooks, void *ctx);
-/* Sets pos; marks it dirty if the value changed. */
 void modes_Avatar_set_pos(modes_Avatar *v, int32_t value);
-/* Sets ammo; marks it dirty if the value changed. */
 void modes_Avatar_set_ammo(modes_Avatar *v, uint16_t value);
-/* Sets emote; marks it dirty if the value changed. */
 void modes_Avatar_set_emote(modes_Avatar *v, uint8_t value);
-/* Sets aim; marks it dirty if the value changed. */
 void modes_Avatar_set_aim(modes_Avatar *v, int32_t value);
-/* Sets glide; marks it dirty if the value changed. */
 void modes_Avatar_set_glide(modes_Avatar *v, int32_t value);
-/* Sets debug; marks it dirty if the value changed. */
 void modes_Avatar_set_debug(modes_Avatar *v, uint8_t value);
-/* Sets kind; marks it dirty if the value changed. */
 void modes_Avatar_set_kind(modes_Avatar *v, uint8_t value);
-/* Sets secret; marks it dirty if the value changed. */
 void modes_Avatar_set_secret(modes_Avatar *v, uint32_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool modes_Avatar_is_dirty(const modes_Avatar *v);
 void modes_Avatar_clear_dirty(modes_Avatar *v);
 extern const ns_type_desc modes_Avatar_desc;
 
 /* modes_Stance */
-/* Sets every field to its schema default. */
 void modes_Stance_init(modes_Stance *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void modes_Stance_quantize(const modes_Stance *v, modes_Stance_snap *s);
-/* The value a snapshot stands for. */
 void modes_Stance_dequantize(const modes_Stance_snap *s, modes_Stance *v);
-/* True if two snapshots are identical. */
 bool modes_Stance_snap_equal(const modes_Stance_snap *a, const modes_Stance_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool modes_Stance_equal(const modes_Stance *a, const modes_Stance *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status modes_Stance_write(ns_writer *w, const modes_Stance_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status modes_Stance_read(ns_reader *r, modes_Stance_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void modes_Stance_interpolate(const modes_Stance_snap *from, const modes_Stance_snap *to, float t, modes_Stance *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void modes_Stance_apply(modes_Stance *live, const modes_Stance_snap *s, const modes_Stance_hooks *hooks, void *ctx);
-/* Sets lean; marks it dirty if the value changed. */
 void modes_Stance_set_lean(modes_Stance *v, int32_t value);
-/* Sets crouch; marks it dirty if the value changed. */
 void modes_Stance_set_crouch(modes_Stance *v, uint8_t value);
-/* Sets peek; marks it dirty if the value changed. */
 void modes_Stance_set_peek(modes_Stance *v, uint8_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool modes_Stance_is_dirty(const modes_Stance *v);
 void modes_Stance_clear_dirty(modes_Stance *v);
 extern const ns_type_desc modes_Stance_desc;
 
 /* modes_Plain */
-/* Sets every field to its schema default. */
 void modes_Plain_init(modes_Plain *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void modes_Plain_quantize(const modes_Plain *v, modes_Plain_snap *s);
-/* The value a snapshot stands for. */
 void modes_Plain_dequantize(const modes_Plain_snap *s, modes_Plain *v);
-/* True if two snapshots are identical. */
 bool modes_Plain_snap_equal(const modes_Plain_snap *a, const modes_Plain_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool modes_Plain_equal(const modes_Plain *a, const modes_Plain *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status modes_Plain_write(ns_writer *w, const modes_Plain_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status modes_Plain_read(ns_reader *r, modes_Plain_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void modes_Plain_interpolate(const modes_Plain_snap *from, const modes_Plain_snap *to, float t, modes_Plain *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void modes_Plain_apply(modes_Plain *live, const modes_Plain_snap *s, const modes_Plain_hooks *hooks, void *ctx);
-/* Sets hp; marks it dirty if the value changed. */
 void modes_Plain_set_hp(modes_Plain *v, uint32_t value);
-/* Sets clip; marks it dirty if the value changed. */
 void modes_Plain_set_clip(modes_Plain *v, uint8_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool modes_Plain_is_dirty(const modes_Plain *v);
 void modes_Plain_clear_dirty(modes_Plain *v);
 extern const ns_type_desc modes_Plain_desc;
 
 /* modes_Owned */
-/* Sets every field to its schema default. */
 void modes_Owned_init(modes_Owned *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void modes_Owned_quantize(const modes_Owned *v, modes_Owned_snap *s);
-/* The value a snapshot stands for. */
 void modes_Owned_dequantize(const modes_Owned_snap *s, modes_Owned *v);
-/* True if two snapshots are identical. */
 bool modes_Owned_snap_equal(const modes_Owned_snap *a, const modes_Owned_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool modes_Owned_equal(const modes_Owned *a, const modes_Owned *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status modes_Owned_write(ns_writer *w, const modes_Owned_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status modes_Owned_read(ns_reader *r, modes_Owned_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void modes_Owned_interpolate(const modes_Owned_snap *from, const modes_Owned_snap *to, float t, modes_Owned *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void modes_Owned_apply(modes_Owned *live, const modes_Owned_snap *s, const modes_Owned_hooks *hooks, void *ctx);
-/* Sets near; marks it dirty if the value changed. */
 void modes_Owned_set_near(modes_Owned *v, uint8_t value);
-/* Sets far; marks it dirty if the value changed. */
 void modes_Owned_set_far(modes_Owned *v, uint8_t value);
-/* Sets always; marks it dirty if the value changed. */
 void modes_Owned_set_always(modes_Owned *v, uint8_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool modes_Owned_is_dirty(const modes_Owned *v);
 void modes_Owned_clear_dirty(modes_Owned *v);
 extern const ns_type_desc modes_Owned_desc;
@@ -297,50 +251,31 @@ typedef struct modes_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status modes_dispatch(ns_reader *r, const modes_handlers *h, void *ctx, uint32_t *id_out);
 
-/* Backup and restore of the predicted fields of Avatar (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void modes_Avatar_backup(const modes_Avatar_snap *from, modes_Avatar_snap *backup);
 void modes_Avatar_restore(modes_Avatar_snap *into, const modes_Avatar_snap *backup);
-
-/* Prediction errors: how far a predicted Avatar was from the server's, one entry per field its owner */
-/* receives, named in modes_Avatar_prediction_error_names (distances as in netschema/interp.h). */
 #define MODES_AVATAR_PREDICTION_ERRORS 5u
 extern const char *const modes_Avatar_prediction_error_names[MODES_AVATAR_PREDICTION_ERRORS];
 void modes_Avatar_prediction_error(const modes_Avatar *predicted, const modes_Avatar *authoritative, float out[MODES_AVATAR_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Stance (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void modes_Stance_backup(const modes_Stance_snap *from, modes_Stance_snap *backup);
 void modes_Stance_restore(modes_Stance_snap *into, const modes_Stance_snap *backup);
-
-/* Prediction errors: how far a predicted Stance was from the server's, one entry per field its owner */
-/* receives, named in modes_Stance_prediction_error_names (distances as in netschema/interp.h). */
 #define MODES_STANCE_PREDICTION_ERRORS 2u
 extern const char *const modes_Stance_prediction_error_names[MODES_STANCE_PREDICTION_ERRORS];
 void modes_Stance_prediction_error(const modes_Stance *predicted, const modes_Stance *authoritative, float out[MODES_STANCE_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Plain (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void modes_Plain_backup(const modes_Plain_snap *from, modes_Plain_snap *backup);
 void modes_Plain_restore(modes_Plain_snap *into, const modes_Plain_snap *backup);
-
-/* Prediction errors: how far a predicted Plain was from the server's, one entry per field its owner */
-/* receives, named in modes_Plain_prediction_error_names (distances as in netschema/interp.h). */
 #define MODES_PLAIN_PREDICTION_ERRORS 2u
 extern const char *const modes_Plain_prediction_error_names[MODES_PLAIN_PREDICTION_ERRORS];
 void modes_Plain_prediction_error(const modes_Plain *predicted, const modes_Plain *authoritative, float out[MODES_PLAIN_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Owned (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void modes_Owned_backup(const modes_Owned_snap *from, modes_Owned_snap *backup);
 void modes_Owned_restore(modes_Owned_snap *into, const modes_Owned_snap *backup);
-
-/* Prediction errors: how far a predicted Owned was from the server's, one entry per field its owner */
-/* receives, named in modes_Owned_prediction_error_names (distances as in netschema/interp.h). */
 #define MODES_OWNED_PREDICTION_ERRORS 2u
 extern const char *const modes_Owned_prediction_error_names[MODES_OWNED_PREDICTION_ERRORS];
 void modes_Owned_prediction_error(const modes_Owned *predicted, const modes_Owned *authoritative, float out[MODES_OWNED_PREDICTION_ERRORS]);

@@ -7,7 +7,6 @@
 
 /* ---- struct Vec2i ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const game_core_Vec2i_snap game_core_Vec2i_snap_default = {0, 0};
 
 void game_core_Vec2i_init(game_core_Vec2i *v)
@@ -109,7 +108,6 @@ const ns_type_desc game_core_Vec2i_desc = {
 
 /* ---- struct Bounds ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const game_core_Bounds_snap game_core_Bounds_snap_default = {{0, 0}, {10, 10}};
 
 void game_core_Bounds_init(game_core_Bounds *v)
@@ -228,7 +226,6 @@ const ns_type_desc game_core_Bounds_desc = {
 
 /* ---- struct Stats ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const game_core_Stats_snap game_core_Stats_snap_default = {10u, 10u};
 
 void game_core_Stats_init(game_core_Stats *v)
@@ -334,7 +331,6 @@ const ns_type_desc game_core_Stats_desc = {
 
 /* ---- component Body ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const game_core_Body_snap game_core_Body_snap_default = {{{0, 0}, {10, 10}}, {10u, 10u}, {10u, 10u}};
 
 void game_core_Body_init(game_core_Body *v)
@@ -574,14 +570,8 @@ void game_core_Body_restore(game_core_Body_snap *into, const game_core_Body_snap
 }
 
 const char *const game_core_Body_prediction_error_names[GAME_CORE_BODY_PREDICTION_ERRORS] = {
-    "box.min.x",
-    "box.min.y",
-    "box.max.x",
-    "box.max.y",
-    "stats.strength",
-    "stats.agility",
-    "base.strength",
-    "base.agility",
+    "box.min.x", "box.min.y", "box.max.x", "box.max.y", "stats.strength", "stats.agility",
+    "base.strength", "base.agility",
 };
 
 void game_core_Body_prediction_error(const game_core_Body *predicted, const game_core_Body *authoritative, float out[GAME_CORE_BODY_PREDICTION_ERRORS])

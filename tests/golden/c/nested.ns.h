@@ -19,6 +19,12 @@ extern "C" {
 /* Protocol hash of this schema: compare it in your handshake (see --hash for per-type hashes). */
 #define GAME_CORE_SCHEMA_HASH UINT64_C(0x94256d3bcd96f53e)
 
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
+
 /* ---- struct Vec2i ---- */
 
 typedef struct game_core_Vec2i {
@@ -26,13 +32,11 @@ typedef struct game_core_Vec2i {
     int32_t y;
 } game_core_Vec2i;
 
-/* The quantized state of game_core_Vec2i: exactly what travels on the wire. */
 typedef struct game_core_Vec2i_snap {
     int32_t x;
     int32_t y;
 } game_core_Vec2i_snap;
 
-/* The largest write of one game_core_Vec2i, in bits and bytes. */
 #define GAME_CORE_VEC2I_MAX_BITS 79u
 #define GAME_CORE_VEC2I_MAX_BYTES 10u
 #define GAME_CORE_VEC2I_HASH UINT64_C(0x410262953a2f44db)
@@ -44,13 +48,11 @@ typedef struct game_core_Bounds {
     game_core_Vec2i max;
 } game_core_Bounds;
 
-/* The quantized state of game_core_Bounds: exactly what travels on the wire. */
 typedef struct game_core_Bounds_snap {
     game_core_Vec2i_snap min;
     game_core_Vec2i_snap max;
 } game_core_Bounds_snap;
 
-/* The largest write of one game_core_Bounds, in bits and bytes. */
 #define GAME_CORE_BOUNDS_MAX_BITS 157u
 #define GAME_CORE_BOUNDS_MAX_BYTES 20u
 #define GAME_CORE_BOUNDS_HASH UINT64_C(0xdeb8f9205430400c)
@@ -62,13 +64,11 @@ typedef struct game_core_Stats {
     uint8_t agility;
 } game_core_Stats;
 
-/* The quantized state of game_core_Stats: exactly what travels on the wire. */
 typedef struct game_core_Stats_snap {
     uint8_t strength;
     uint8_t agility;
 } game_core_Stats_snap;
 
-/* The largest write of one game_core_Stats, in bits and bytes. */
 #define GAME_CORE_STATS_MAX_BITS 23u
 #define GAME_CORE_STATS_MAX_BYTES 3u
 #define GAME_CORE_STATS_HASH UINT64_C(0xa4ff599a6330a94a)
@@ -79,23 +79,18 @@ typedef struct game_core_Body {
     game_core_Bounds box;
     game_core_Stats stats;
     game_core_Stats base;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } game_core_Body;
 
-/* The quantized state of game_core_Body: exactly what travels on the wire. */
 typedef struct game_core_Body_snap {
     game_core_Bounds_snap box;
     game_core_Stats_snap stats;
     game_core_Stats_snap base;
 } game_core_Body_snap;
 
-/* Hooks game_core_Body_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct game_core_Body_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} game_core_Body_hooks;
+/* game_core_Body_apply has no hooks: no @notify field and no collection. */
+typedef struct game_core_Body_hooks { void *ns_unused; } game_core_Body_hooks;
 
-/* The largest write of one game_core_Body, in bits and bytes. */
 #define GAME_CORE_BODY_MAX_BITS 199u
 #define GAME_CORE_BODY_MAX_BYTES 25u
 #define GAME_CORE_BODY_ID 0u
@@ -103,89 +98,76 @@ typedef struct game_core_Body_hooks {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* game_core_Vec2i */
-/* Sets every field to its schema default. */
 void game_core_Vec2i_init(game_core_Vec2i *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void game_core_Vec2i_quantize(const game_core_Vec2i *v, game_core_Vec2i_snap *s);
-/* The value a snapshot stands for. */
 void game_core_Vec2i_dequantize(const game_core_Vec2i_snap *s, game_core_Vec2i *v);
-/* True if two snapshots are identical. */
 bool game_core_Vec2i_snap_equal(const game_core_Vec2i_snap *a, const game_core_Vec2i_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool game_core_Vec2i_equal(const game_core_Vec2i *a, const game_core_Vec2i *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status game_core_Vec2i_write(ns_writer *w, const game_core_Vec2i_snap *cur, const game_core_Vec2i_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status game_core_Vec2i_read(ns_reader *r, game_core_Vec2i_snap *out, const game_core_Vec2i_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_core_Vec2i_interpolate(const game_core_Vec2i_snap *from, const game_core_Vec2i_snap *to, float t, game_core_Vec2i *out);
 extern const ns_type_desc game_core_Vec2i_desc;
 
 /* game_core_Bounds */
-/* Sets every field to its schema default. */
 void game_core_Bounds_init(game_core_Bounds *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void game_core_Bounds_quantize(const game_core_Bounds *v, game_core_Bounds_snap *s);
-/* The value a snapshot stands for. */
 void game_core_Bounds_dequantize(const game_core_Bounds_snap *s, game_core_Bounds *v);
-/* True if two snapshots are identical. */
 bool game_core_Bounds_snap_equal(const game_core_Bounds_snap *a, const game_core_Bounds_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool game_core_Bounds_equal(const game_core_Bounds *a, const game_core_Bounds *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status game_core_Bounds_write(ns_writer *w, const game_core_Bounds_snap *cur, const game_core_Bounds_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status game_core_Bounds_read(ns_reader *r, game_core_Bounds_snap *out, const game_core_Bounds_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_core_Bounds_interpolate(const game_core_Bounds_snap *from, const game_core_Bounds_snap *to, float t, game_core_Bounds *out);
 extern const ns_type_desc game_core_Bounds_desc;
 
 /* game_core_Stats */
-/* Sets every field to its schema default. */
 void game_core_Stats_init(game_core_Stats *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void game_core_Stats_quantize(const game_core_Stats *v, game_core_Stats_snap *s);
-/* The value a snapshot stands for. */
 void game_core_Stats_dequantize(const game_core_Stats_snap *s, game_core_Stats *v);
-/* True if two snapshots are identical. */
 bool game_core_Stats_snap_equal(const game_core_Stats_snap *a, const game_core_Stats_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool game_core_Stats_equal(const game_core_Stats *a, const game_core_Stats *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status game_core_Stats_write(ns_writer *w, const game_core_Stats_snap *cur, const game_core_Stats_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status game_core_Stats_read(ns_reader *r, game_core_Stats_snap *out, const game_core_Stats_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_core_Stats_interpolate(const game_core_Stats_snap *from, const game_core_Stats_snap *to, float t, game_core_Stats *out);
 extern const ns_type_desc game_core_Stats_desc;
 
 /* game_core_Body */
-/* Sets every field to its schema default. */
 void game_core_Body_init(game_core_Body *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void game_core_Body_quantize(const game_core_Body *v, game_core_Body_snap *s);
-/* The value a snapshot stands for. */
 void game_core_Body_dequantize(const game_core_Body_snap *s, game_core_Body *v);
-/* True if two snapshots are identical. */
 bool game_core_Body_snap_equal(const game_core_Body_snap *a, const game_core_Body_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool game_core_Body_equal(const game_core_Body *a, const game_core_Body *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status game_core_Body_write(ns_writer *w, const game_core_Body_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status game_core_Body_read(ns_reader *r, game_core_Body_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_core_Body_interpolate(const game_core_Body_snap *from, const game_core_Body_snap *to, float t, game_core_Body *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void game_core_Body_apply(game_core_Body *live, const game_core_Body_snap *s, const game_core_Body_hooks *hooks, void *ctx);
-/* Sets box; marks it dirty if the value changed. */
 void game_core_Body_set_box(game_core_Body *v, const game_core_Bounds *value);
-/* Sets stats; marks it dirty if the value changed. */
 void game_core_Body_set_stats(game_core_Body *v, const game_core_Stats *value);
-/* Sets base; marks it dirty if the value changed. */
 void game_core_Body_set_base(game_core_Body *v, const game_core_Stats *value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool game_core_Body_is_dirty(const game_core_Body *v);
 void game_core_Body_clear_dirty(game_core_Body *v);
 extern const ns_type_desc game_core_Body_desc;
@@ -216,14 +198,13 @@ typedef struct game_core_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status game_core_dispatch(ns_reader *r, const game_core_handlers *h, void *ctx, uint32_t *id_out);
 
-/* Backup and restore of the predicted fields of Body (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void game_core_Body_backup(const game_core_Body_snap *from, game_core_Body_snap *backup);
 void game_core_Body_restore(game_core_Body_snap *into, const game_core_Body_snap *backup);
-
-/* Prediction errors: how far a predicted Body was from the server's, one entry per field its owner */
-/* receives, named in game_core_Body_prediction_error_names (distances as in netschema/interp.h). */
 #define GAME_CORE_BODY_PREDICTION_ERRORS 8u
 extern const char *const game_core_Body_prediction_error_names[GAME_CORE_BODY_PREDICTION_ERRORS];
 void game_core_Body_prediction_error(const game_core_Body *predicted, const game_core_Body *authoritative, float out[GAME_CORE_BODY_PREDICTION_ERRORS]);

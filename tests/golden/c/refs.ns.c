@@ -7,7 +7,6 @@
 
 /* ---- struct Aim ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const rf_Aim_snap rf_Aim_snap_default = {0, 0};
 
 void rf_Aim_init(rf_Aim *v)
@@ -112,7 +111,6 @@ const ns_type_desc rf_Aim_desc = {
 
 /* ---- struct Pack ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const rf_Pack_snap rf_Pack_snap_default = {0, {0, 0}};
 
 void rf_Pack_init(rf_Pack *v)
@@ -227,7 +225,6 @@ const ns_type_desc rf_Pack_desc = {
 
 /* ---- struct Duo ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const rf_Duo_snap rf_Duo_snap_default = {{0, 0}, 0};
 
 void rf_Duo_init(rf_Duo *v)
@@ -346,7 +343,6 @@ const ns_type_desc rf_Duo_desc = {
 
 /* ---- struct Point ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const rf_Point_snap rf_Point_snap_default = {0};
 
 void rf_Point_init(rf_Point *v)
@@ -436,7 +432,6 @@ const ns_type_desc rf_Point_desc = {
 
 /* ---- struct Beam ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const rf_Beam_snap rf_Beam_snap_default = {0, 0};
 
 void rf_Beam_init(rf_Beam *v)
@@ -737,7 +732,6 @@ const ns_type_desc rf_Goal_desc = {
 
 /* ---- component Link ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const rf_Link_snap rf_Link_snap_default = {0, {0, 0}, {0, {{0}}}};
 
 void rf_Link_init(rf_Link *v)
@@ -943,8 +937,7 @@ void rf_Link_restore(rf_Link_snap *into, const rf_Link_snap *backup)
 }
 
 const char *const rf_Link_prediction_error_names[RF_LINK_PREDICTION_ERRORS] = {
-    "aim.slot",
-    "goal",
+    "aim.slot", "goal",
 };
 
 void rf_Link_prediction_error(const rf_Link *predicted, const rf_Link *authoritative, float out[RF_LINK_PREDICTION_ERRORS])
@@ -999,7 +992,6 @@ const ns_type_desc rf_Link_desc = {
 
 /* ---- component Crowd ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const rf_Crowd_snap rf_Crowd_snap_default = {{0, {0}}, {0, {{0, {0, 0}}}}, {0, {0}, {0}}, {0, {0}, {0}}, {0, {0}}, {0, {0}, {0}, {{0, 0, {0, 0}}}}, {0, {{0, 0, {0, 0}}}}, {0, 0}, {{0, 0}, {0, 0}}, {{0, 0}, 0}};
 
 void rf_Crowd_init(rf_Crowd *v)
@@ -2271,9 +2263,7 @@ void rf_Crowd_restore(rf_Crowd_snap *into, const rf_Crowd_snap *backup)
 }
 
 const char *const rf_Crowd_prediction_error_names[RF_CROWD_PREDICTION_ERRORS] = {
-    "aims[0].slot",
-    "aims[1].slot",
-    "duo.n",
+    "aims[0].slot", "aims[1].slot", "duo.n",
 };
 
 void rf_Crowd_prediction_error(const rf_Crowd *predicted, const rf_Crowd *authoritative, float out[RF_CROWD_PREDICTION_ERRORS])
@@ -2794,7 +2784,6 @@ const ns_type_desc rf_Crowd_desc = {
 
 /* ---- component Body ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const rf_Body_snap rf_Body_snap_default = {0};
 
 void rf_Body_init(rf_Body *v)

@@ -21,6 +21,12 @@ extern "C" {
 /* Protocol hash of this schema: compare it in your handshake (see --hash for per-type hashes). */
 #define RF_SCHEMA_HASH UINT64_C(0x187f7de5154ff934)
 
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
+
 /* ---- struct Aim ---- */
 
 typedef struct rf_Aim {
@@ -28,13 +34,11 @@ typedef struct rf_Aim {
     uint8_t slot;
 } rf_Aim;
 
-/* The quantized state of rf_Aim: exactly what travels on the wire. */
 typedef struct rf_Aim_snap {
     uint32_t at;
     uint8_t slot;
 } rf_Aim_snap;
 
-/* The largest write of one rf_Aim, in bits and bytes. */
 #define RF_AIM_MAX_BITS 56u
 #define RF_AIM_MAX_BYTES 7u
 #define RF_AIM_HASH UINT64_C(0x5911bc0fe025c613)
@@ -49,13 +53,11 @@ typedef struct rf_Pack {
     rf_Aim aim;
 } rf_Pack;
 
-/* The quantized state of rf_Pack: exactly what travels on the wire. */
 typedef struct rf_Pack_snap {
     uint32_t one;
     rf_Aim_snap aim;
 } rf_Pack_snap;
 
-/* The largest write of one rf_Pack, in bits and bytes. */
 #define RF_PACK_MAX_BITS 95u
 #define RF_PACK_MAX_BYTES 12u
 #define RF_PACK_HASH UINT64_C(0xf7ff1a7fc695024b)
@@ -70,13 +72,11 @@ typedef struct rf_Duo {
     uint8_t n;
 } rf_Duo;
 
-/* The quantized state of rf_Duo: exactly what travels on the wire. */
 typedef struct rf_Duo_snap {
     uint32_t two[2];
     uint8_t n;
 } rf_Duo_snap;
 
-/* The largest write of one rf_Duo, in bits and bytes. */
 #define RF_DUO_MAX_BITS 95u
 #define RF_DUO_MAX_BYTES 12u
 #define RF_DUO_HASH UINT64_C(0xfc9ceab3559e7deb)
@@ -90,12 +90,10 @@ typedef struct rf_Point {
     uint16_t x;
 } rf_Point;
 
-/* The quantized state of rf_Point: exactly what travels on the wire. */
 typedef struct rf_Point_snap {
     uint16_t x;
 } rf_Point_snap;
 
-/* The largest write of one rf_Point, in bits and bytes. */
 #define RF_POINT_MAX_BITS 25u
 #define RF_POINT_MAX_BYTES 4u
 #define RF_POINT_HASH UINT64_C(0x7a9bb60ba5bc446d)
@@ -107,13 +105,11 @@ typedef struct rf_Beam {
     ns_entity to;
 } rf_Beam;
 
-/* The quantized state of rf_Beam: exactly what travels on the wire. */
 typedef struct rf_Beam_snap {
     uint32_t from;
     uint32_t to;
 } rf_Beam_snap;
 
-/* The largest write of one rf_Beam, in bits and bytes. */
 #define RF_BEAM_MAX_BITS 79u
 #define RF_BEAM_MAX_BYTES 10u
 #define RF_BEAM_HASH UINT64_C(0x6cc0c7d1b559795f)
@@ -152,23 +148,18 @@ typedef struct rf_Link {
     ns_entity target;
     rf_Aim aim;
     rf_Goal goal;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } rf_Link;
 
-/* The quantized state of rf_Link: exactly what travels on the wire. */
 typedef struct rf_Link_snap {
     uint32_t target;
     rf_Aim_snap aim;
     rf_Goal_snap goal;
 } rf_Link_snap;
 
-/* Hooks rf_Link_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct rf_Link_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} rf_Link_hooks;
+/* rf_Link_apply has no hooks: no @notify field and no collection. */
+typedef struct rf_Link_hooks { void *ns_unused; } rf_Link_hooks;
 
-/* The largest write of one rf_Link, in bits and bytes. */
 #define RF_LINK_MAX_BITS 177u
 #define RF_LINK_MAX_BYTES 23u
 #define RF_LINK_ID 0u
@@ -287,10 +278,9 @@ typedef struct rf_Crowd {
     ns_entity pair[2];
     rf_Aim aims[2];
     rf_Duo duo;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } rf_Crowd;
 
-/* The quantized state of rf_Crowd: exactly what travels on the wire. */
 typedef struct rf_Crowd_snap {
     rf_Crowd_members_snap members;
     rf_Crowd_packs_snap packs;
@@ -331,7 +321,6 @@ typedef struct rf_Crowd_hooks {
     void (*crew_change)(void *ctx, rf_Crowd *live, const rf_Crowd_crew_item *item, const rf_Crowd_crew_item *old);
 } rf_Crowd_hooks;
 
-/* The largest write of one rf_Crowd, in bits and bytes. */
 #define RF_CROWD_MAX_BITS 2917u
 #define RF_CROWD_MAX_BYTES 365u
 #define RF_CROWD_ID 1u
@@ -341,21 +330,16 @@ typedef struct rf_Crowd_hooks {
 
 typedef struct rf_Body {
     uint16_t x;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } rf_Body;
 
-/* The quantized state of rf_Body: exactly what travels on the wire. */
 typedef struct rf_Body_snap {
     uint16_t x;
 } rf_Body_snap;
 
-/* Hooks rf_Body_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct rf_Body_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} rf_Body_hooks;
+/* rf_Body_apply has no hooks: no @notify field and no collection. */
+typedef struct rf_Body_hooks { void *ns_unused; } rf_Body_hooks;
 
-/* The largest write of one rf_Body, in bits and bytes. */
 #define RF_BODY_MAX_BITS 25u
 #define RF_BODY_MAX_BYTES 4u
 #define RF_BODY_ID 2u
@@ -363,98 +347,82 @@ typedef struct rf_Body_hooks {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* rf_Aim */
-/* Sets every field to its schema default. */
 void rf_Aim_init(rf_Aim *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void rf_Aim_quantize(const rf_Aim *v, rf_Aim_snap *s);
-/* The value a snapshot stands for. */
 void rf_Aim_dequantize(const rf_Aim_snap *s, rf_Aim *v);
-/* True if two snapshots are identical. */
 bool rf_Aim_snap_equal(const rf_Aim_snap *a, const rf_Aim_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool rf_Aim_equal(const rf_Aim *a, const rf_Aim *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status rf_Aim_write(ns_writer *w, const rf_Aim_snap *cur, const rf_Aim_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status rf_Aim_read(ns_reader *r, rf_Aim_snap *out, const rf_Aim_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void rf_Aim_interpolate(const rf_Aim_snap *from, const rf_Aim_snap *to, float t, rf_Aim *out);
 extern const ns_type_desc rf_Aim_desc;
 
 /* rf_Pack */
-/* Sets every field to its schema default. */
 void rf_Pack_init(rf_Pack *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void rf_Pack_quantize(const rf_Pack *v, rf_Pack_snap *s);
-/* The value a snapshot stands for. */
 void rf_Pack_dequantize(const rf_Pack_snap *s, rf_Pack *v);
-/* True if two snapshots are identical. */
 bool rf_Pack_snap_equal(const rf_Pack_snap *a, const rf_Pack_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool rf_Pack_equal(const rf_Pack *a, const rf_Pack *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status rf_Pack_write(ns_writer *w, const rf_Pack_snap *cur, const rf_Pack_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status rf_Pack_read(ns_reader *r, rf_Pack_snap *out, const rf_Pack_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void rf_Pack_interpolate(const rf_Pack_snap *from, const rf_Pack_snap *to, float t, rf_Pack *out);
 extern const ns_type_desc rf_Pack_desc;
 
 /* rf_Duo */
-/* Sets every field to its schema default. */
 void rf_Duo_init(rf_Duo *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void rf_Duo_quantize(const rf_Duo *v, rf_Duo_snap *s);
-/* The value a snapshot stands for. */
 void rf_Duo_dequantize(const rf_Duo_snap *s, rf_Duo *v);
-/* True if two snapshots are identical. */
 bool rf_Duo_snap_equal(const rf_Duo_snap *a, const rf_Duo_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool rf_Duo_equal(const rf_Duo *a, const rf_Duo *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status rf_Duo_write(ns_writer *w, const rf_Duo_snap *cur, const rf_Duo_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status rf_Duo_read(ns_reader *r, rf_Duo_snap *out, const rf_Duo_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void rf_Duo_interpolate(const rf_Duo_snap *from, const rf_Duo_snap *to, float t, rf_Duo *out);
 extern const ns_type_desc rf_Duo_desc;
 
 /* rf_Point */
-/* Sets every field to its schema default. */
 void rf_Point_init(rf_Point *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void rf_Point_quantize(const rf_Point *v, rf_Point_snap *s);
-/* The value a snapshot stands for. */
 void rf_Point_dequantize(const rf_Point_snap *s, rf_Point *v);
-/* True if two snapshots are identical. */
 bool rf_Point_snap_equal(const rf_Point_snap *a, const rf_Point_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool rf_Point_equal(const rf_Point *a, const rf_Point *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status rf_Point_write(ns_writer *w, const rf_Point_snap *cur, const rf_Point_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status rf_Point_read(ns_reader *r, rf_Point_snap *out, const rf_Point_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void rf_Point_interpolate(const rf_Point_snap *from, const rf_Point_snap *to, float t, rf_Point *out);
 extern const ns_type_desc rf_Point_desc;
 
 /* rf_Beam */
-/* Sets every field to its schema default. */
 void rf_Beam_init(rf_Beam *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void rf_Beam_quantize(const rf_Beam *v, rf_Beam_snap *s);
-/* The value a snapshot stands for. */
 void rf_Beam_dequantize(const rf_Beam_snap *s, rf_Beam *v);
-/* True if two snapshots are identical. */
 bool rf_Beam_snap_equal(const rf_Beam_snap *a, const rf_Beam_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool rf_Beam_equal(const rf_Beam *a, const rf_Beam *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status rf_Beam_write(ns_writer *w, const rf_Beam_snap *cur, const rf_Beam_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status rf_Beam_read(ns_reader *r, rf_Beam_snap *out, const rf_Beam_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void rf_Beam_interpolate(const rf_Beam_snap *from, const rf_Beam_snap *to, float t, rf_Beam *out);
 extern const ns_type_desc rf_Beam_desc;
 
@@ -488,61 +456,35 @@ extern const rf_Goal_snap rf_Goal_snap_default;
 extern const ns_type_desc rf_Goal_desc;
 
 /* rf_Link */
-/* Sets every field to its schema default. */
 void rf_Link_init(rf_Link *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void rf_Link_quantize(const rf_Link *v, rf_Link_snap *s);
-/* The value a snapshot stands for. */
 void rf_Link_dequantize(const rf_Link_snap *s, rf_Link *v);
-/* True if two snapshots are identical. */
 bool rf_Link_snap_equal(const rf_Link_snap *a, const rf_Link_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool rf_Link_equal(const rf_Link *a, const rf_Link *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status rf_Link_write(ns_writer *w, const rf_Link_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status rf_Link_read(ns_reader *r, rf_Link_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void rf_Link_interpolate(const rf_Link_snap *from, const rf_Link_snap *to, float t, rf_Link *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void rf_Link_apply(rf_Link *live, const rf_Link_snap *s, const rf_Link_hooks *hooks, void *ctx);
-/* Sets target; marks it dirty if the value changed. */
 void rf_Link_set_target(rf_Link *v, ns_entity value);
-/* Sets aim; marks it dirty if the value changed. */
 void rf_Link_set_aim(rf_Link *v, const rf_Aim *value);
-/* Sets goal; marks it dirty if the value changed. */
 void rf_Link_set_goal(rf_Link *v, const rf_Goal *value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool rf_Link_is_dirty(const rf_Link *v);
 void rf_Link_clear_dirty(rf_Link *v);
 extern const ns_type_desc rf_Link_desc;
 
 /* rf_Crowd */
-/* Sets every field to its schema default. */
 void rf_Crowd_init(rf_Crowd *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void rf_Crowd_quantize(const rf_Crowd *v, rf_Crowd_snap *s);
-/* The value a snapshot stands for. */
 void rf_Crowd_dequantize(const rf_Crowd_snap *s, rf_Crowd *v);
-/* True if two snapshots are identical. */
 bool rf_Crowd_snap_equal(const rf_Crowd_snap *a, const rf_Crowd_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool rf_Crowd_equal(const rf_Crowd *a, const rf_Crowd *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status rf_Crowd_write(ns_writer *w, const rf_Crowd_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status rf_Crowd_read(ns_reader *r, rf_Crowd_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void rf_Crowd_interpolate(const rf_Crowd_snap *from, const rf_Crowd_snap *to, float t, rf_Crowd *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void rf_Crowd_apply(rf_Crowd *live, const rf_Crowd_snap *s, const rf_Crowd_hooks *hooks, void *ctx);
-/* Sets pair[index] (index < 2); marks it dirty if the value changed. */
 void rf_Crowd_set_pair(rf_Crowd *v, uint32_t index, ns_entity value);
-/* Sets aims[index] (index < 2); marks it dirty if the value changed. */
 void rf_Crowd_set_aims(rf_Crowd *v, uint32_t index, const rf_Aim *value);
-/* Sets duo; marks it dirty if the value changed. */
 void rf_Crowd_set_duo(rf_Crowd *v, const rf_Duo *value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool rf_Crowd_is_dirty(const rf_Crowd *v);
 void rf_Crowd_clear_dirty(rf_Crowd *v);
 /* members: the helpers keep it valid and dirty; they never write past its capacity (6). */
@@ -656,27 +598,16 @@ extern const ns_coll_ops rf_Crowd_crew_ops;
 extern const ns_type_desc rf_Crowd_desc;
 
 /* rf_Body */
-/* Sets every field to its schema default. */
 void rf_Body_init(rf_Body *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void rf_Body_quantize(const rf_Body *v, rf_Body_snap *s);
-/* The value a snapshot stands for. */
 void rf_Body_dequantize(const rf_Body_snap *s, rf_Body *v);
-/* True if two snapshots are identical. */
 bool rf_Body_snap_equal(const rf_Body_snap *a, const rf_Body_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool rf_Body_equal(const rf_Body *a, const rf_Body *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status rf_Body_write(ns_writer *w, const rf_Body_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status rf_Body_read(ns_reader *r, rf_Body_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void rf_Body_interpolate(const rf_Body_snap *from, const rf_Body_snap *to, float t, rf_Body *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void rf_Body_apply(rf_Body *live, const rf_Body_snap *s, const rf_Body_hooks *hooks, void *ctx);
-/* Sets x; marks it dirty if the value changed. */
 void rf_Body_set_x(rf_Body *v, uint16_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool rf_Body_is_dirty(const rf_Body *v);
 void rf_Body_clear_dirty(rf_Body *v);
 extern const ns_type_desc rf_Body_desc;
@@ -711,38 +642,25 @@ typedef struct rf_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status rf_dispatch(ns_reader *r, const rf_handlers *h, void *ctx, uint32_t *id_out);
 
-/* Backup and restore of the predicted fields of Link (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void rf_Link_backup(const rf_Link_snap *from, rf_Link_snap *backup);
 void rf_Link_restore(rf_Link_snap *into, const rf_Link_snap *backup);
-
-/* Prediction errors: how far a predicted Link was from the server's, one entry per field its owner */
-/* receives, named in rf_Link_prediction_error_names (distances as in netschema/interp.h). */
 #define RF_LINK_PREDICTION_ERRORS 2u
 extern const char *const rf_Link_prediction_error_names[RF_LINK_PREDICTION_ERRORS];
 void rf_Link_prediction_error(const rf_Link *predicted, const rf_Link *authoritative, float out[RF_LINK_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Crowd (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void rf_Crowd_backup(const rf_Crowd_snap *from, rf_Crowd_snap *backup);
 void rf_Crowd_restore(rf_Crowd_snap *into, const rf_Crowd_snap *backup);
-
-/* Prediction errors: how far a predicted Crowd was from the server's, one entry per field its owner */
-/* receives, named in rf_Crowd_prediction_error_names (distances as in netschema/interp.h). */
 #define RF_CROWD_PREDICTION_ERRORS 3u
 extern const char *const rf_Crowd_prediction_error_names[RF_CROWD_PREDICTION_ERRORS];
 void rf_Crowd_prediction_error(const rf_Crowd *predicted, const rf_Crowd *authoritative, float out[RF_CROWD_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Body (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void rf_Body_backup(const rf_Body_snap *from, rf_Body_snap *backup);
 void rf_Body_restore(rf_Body_snap *into, const rf_Body_snap *backup);
-
-/* Prediction errors: how far a predicted Body was from the server's, one entry per field its owner */
-/* receives, named in rf_Body_prediction_error_names (distances as in netschema/interp.h). */
 #define RF_BODY_PREDICTION_ERRORS 1u
 extern const char *const rf_Body_prediction_error_names[RF_BODY_PREDICTION_ERRORS];
 void rf_Body_prediction_error(const rf_Body *predicted, const rf_Body *authoritative, float out[RF_BODY_PREDICTION_ERRORS]);

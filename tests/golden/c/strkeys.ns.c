@@ -7,7 +7,6 @@
 
 /* ---- struct Stat ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const strk_Stat_snap strk_Stat_snap_default = {0, 0};
 
 void strk_Stat_init(strk_Stat *v)
@@ -111,7 +110,6 @@ const ns_type_desc strk_Stat_desc = {
 
 /* ---- struct Bag ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const strk_Bag_snap strk_Bag_snap_default = {{0, {{0}}}};
 
 void strk_Bag_init(strk_Bag *v)
@@ -307,7 +305,6 @@ const ns_type_desc strk_Bag_desc = {
 
 /* ---- component Names ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const strk_Names_snap strk_Names_snap_default = {{0, {{0}}, {0}}, {0, {{0}}}, {0, {{0}}, {{0, 0}}}, {0, {{0}}, {{0}}}, {{0, {{0}}}}, 0};
 
 void strk_Names_init(strk_Names *v)
@@ -1394,7 +1391,6 @@ const ns_type_desc strk_Names_desc = {
 
 /* ---- component Tiny ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const strk_Tiny_snap strk_Tiny_snap_default = {{0, {{0}}}};
 
 void strk_Tiny_init(strk_Tiny *v)

@@ -20,6 +20,12 @@ extern "C" {
 /* Protocol hash of this schema: compare it in your handshake (see --hash for per-type hashes). */
 #define STRK_SCHEMA_HASH UINT64_C(0x9f34fed7ef5385b7)
 
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
+
 /* ---- struct Stat ---- */
 
 typedef struct strk_Stat {
@@ -27,13 +33,11 @@ typedef struct strk_Stat {
     int32_t xp;
 } strk_Stat;
 
-/* The quantized state of strk_Stat: exactly what travels on the wire. */
 typedef struct strk_Stat_snap {
     uint16_t level;
     int32_t xp;
 } strk_Stat_snap;
 
-/* The largest write of one strk_Stat, in bits and bytes. */
 #define STRK_STAT_MAX_BITS 54u
 #define STRK_STAT_MAX_BYTES 7u
 #define STRK_STAT_HASH UINT64_C(0x5e2cd5431bf30654)
@@ -54,12 +58,10 @@ typedef struct strk_Bag {
     strk_Bag_marks marks;
 } strk_Bag;
 
-/* The quantized state of strk_Bag: exactly what travels on the wire. */
 typedef struct strk_Bag_snap {
     strk_Bag_marks_snap marks;
 } strk_Bag_snap;
 
-/* The largest write of one strk_Bag, in bits and bytes. */
 #define STRK_BAG_MAX_BITS 416u
 #define STRK_BAG_MAX_BYTES 52u
 #define STRK_BAG_HASH UINT64_C(0x8b170970fd099e45)
@@ -119,10 +121,9 @@ typedef struct strk_Names {
     strk_Names_labels labels;
     strk_Bag bag;
     int32_t hp;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } strk_Names;
 
-/* The quantized state of strk_Names: exactly what travels on the wire. */
 typedef struct strk_Names_snap {
     strk_Names_scores_snap scores;
     strk_Names_tags_snap tags;
@@ -149,7 +150,6 @@ typedef struct strk_Names_hooks {
     void (*labels_remove)(void *ctx, strk_Names *live, const char *key, const char *old_value); /* still in live */
 } strk_Names_hooks;
 
-/* The largest write of one strk_Names, in bits and bytes. */
 #define STRK_NAMES_MAX_BITS 7353u
 #define STRK_NAMES_MAX_BYTES 920u
 #define STRK_NAMES_ID 0u
@@ -169,10 +169,9 @@ typedef struct strk_Tiny_few_snap {
 
 typedef struct strk_Tiny {
     strk_Tiny_few few;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } strk_Tiny;
 
-/* The quantized state of strk_Tiny: exactly what travels on the wire. */
 typedef struct strk_Tiny_snap {
     strk_Tiny_few_snap few;
 } strk_Tiny_snap;
@@ -184,7 +183,6 @@ typedef struct strk_Tiny_hooks {
     void (*few_remove)(void *ctx, strk_Tiny *live, const char *key); /* still in live */
 } strk_Tiny_hooks;
 
-/* The largest write of one strk_Tiny, in bits and bytes. */
 #define STRK_TINY_MAX_BITS 138u
 #define STRK_TINY_MAX_BYTES 18u
 #define STRK_TINY_ID 1u
@@ -192,41 +190,49 @@ typedef struct strk_Tiny_hooks {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* strk_Stat */
-/* Sets every field to its schema default. */
 void strk_Stat_init(strk_Stat *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void strk_Stat_quantize(const strk_Stat *v, strk_Stat_snap *s);
-/* The value a snapshot stands for. */
 void strk_Stat_dequantize(const strk_Stat_snap *s, strk_Stat *v);
-/* True if two snapshots are identical. */
 bool strk_Stat_snap_equal(const strk_Stat_snap *a, const strk_Stat_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool strk_Stat_equal(const strk_Stat *a, const strk_Stat *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status strk_Stat_write(ns_writer *w, const strk_Stat_snap *cur, const strk_Stat_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status strk_Stat_read(ns_reader *r, strk_Stat_snap *out, const strk_Stat_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void strk_Stat_interpolate(const strk_Stat_snap *from, const strk_Stat_snap *to, float t, strk_Stat *out);
 extern const ns_type_desc strk_Stat_desc;
 
 /* strk_Bag */
-/* Sets every field to its schema default. */
 void strk_Bag_init(strk_Bag *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void strk_Bag_quantize(const strk_Bag *v, strk_Bag_snap *s);
-/* The value a snapshot stands for. */
 void strk_Bag_dequantize(const strk_Bag_snap *s, strk_Bag *v);
-/* True if two snapshots are identical. */
 bool strk_Bag_snap_equal(const strk_Bag_snap *a, const strk_Bag_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool strk_Bag_equal(const strk_Bag *a, const strk_Bag *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status strk_Bag_write(ns_writer *w, const strk_Bag_snap *cur, const strk_Bag_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status strk_Bag_read(ns_reader *r, strk_Bag_snap *out, const strk_Bag_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void strk_Bag_interpolate(const strk_Bag_snap *from, const strk_Bag_snap *to, float t, strk_Bag *out);
 /* marks: the helpers keep it valid; they never write past its capacity (4). */
 /* Add (NS_OK if present; NS_ERR_CAPACITY when full; NS_ERR_RANGE for an invalid key) or remove */
@@ -245,29 +251,17 @@ extern const ns_coll_ops strk_Bag_marks_ops;
 extern const ns_type_desc strk_Bag_desc;
 
 /* strk_Names */
-/* Sets every field to its schema default. */
 void strk_Names_init(strk_Names *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void strk_Names_quantize(const strk_Names *v, strk_Names_snap *s);
-/* The value a snapshot stands for. */
 void strk_Names_dequantize(const strk_Names_snap *s, strk_Names *v);
-/* True if two snapshots are identical. */
 bool strk_Names_snap_equal(const strk_Names_snap *a, const strk_Names_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool strk_Names_equal(const strk_Names *a, const strk_Names *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status strk_Names_write(ns_writer *w, const strk_Names_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status strk_Names_read(ns_reader *r, strk_Names_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void strk_Names_interpolate(const strk_Names_snap *from, const strk_Names_snap *to, float t, strk_Names *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void strk_Names_apply(strk_Names *live, const strk_Names_snap *s, const strk_Names_hooks *hooks, void *ctx);
-/* Sets bag; marks it dirty if the value changed. */
 void strk_Names_set_bag(strk_Names *v, const strk_Bag *value);
-/* Sets hp; marks it dirty if the value changed. */
 void strk_Names_set_hp(strk_Names *v, int32_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool strk_Names_is_dirty(const strk_Names *v);
 void strk_Names_clear_dirty(strk_Names *v);
 /* scores: the helpers keep it valid and dirty; they never write past its capacity (16). */
@@ -329,25 +323,15 @@ extern const ns_coll_ops strk_Names_labels_ops;
 extern const ns_type_desc strk_Names_desc;
 
 /* strk_Tiny */
-/* Sets every field to its schema default. */
 void strk_Tiny_init(strk_Tiny *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void strk_Tiny_quantize(const strk_Tiny *v, strk_Tiny_snap *s);
-/* The value a snapshot stands for. */
 void strk_Tiny_dequantize(const strk_Tiny_snap *s, strk_Tiny *v);
-/* True if two snapshots are identical. */
 bool strk_Tiny_snap_equal(const strk_Tiny_snap *a, const strk_Tiny_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool strk_Tiny_equal(const strk_Tiny *a, const strk_Tiny *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status strk_Tiny_write(ns_writer *w, const strk_Tiny_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status strk_Tiny_read(ns_reader *r, strk_Tiny_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void strk_Tiny_interpolate(const strk_Tiny_snap *from, const strk_Tiny_snap *to, float t, strk_Tiny *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void strk_Tiny_apply(strk_Tiny *live, const strk_Tiny_snap *s, const strk_Tiny_hooks *hooks, void *ctx);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool strk_Tiny_is_dirty(const strk_Tiny *v);
 void strk_Tiny_clear_dirty(strk_Tiny *v);
 /* few: the helpers keep it valid and dirty; they never write past its capacity (2). */
@@ -392,21 +376,17 @@ typedef struct strk_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status strk_dispatch(ns_reader *r, const strk_handlers *h, void *ctx, uint32_t *id_out);
 
-/* Backup and restore of the predicted fields of Names (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void strk_Names_backup(const strk_Names_snap *from, strk_Names_snap *backup);
 void strk_Names_restore(strk_Names_snap *into, const strk_Names_snap *backup);
-
-/* Prediction errors: how far a predicted Names was from the server's, one entry per field its owner */
-/* receives, named in strk_Names_prediction_error_names (distances as in netschema/interp.h). */
 #define STRK_NAMES_PREDICTION_ERRORS 1u
 extern const char *const strk_Names_prediction_error_names[STRK_NAMES_PREDICTION_ERRORS];
 void strk_Names_prediction_error(const strk_Names *predicted, const strk_Names *authoritative, float out[STRK_NAMES_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Tiny (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void strk_Tiny_backup(const strk_Tiny_snap *from, strk_Tiny_snap *backup);
 void strk_Tiny_restore(strk_Tiny_snap *into, const strk_Tiny_snap *backup);
 

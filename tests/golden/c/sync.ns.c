@@ -7,7 +7,6 @@
 
 /* ---- component Secret ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const vis_Secret_snap vis_Secret_snap_default = {0, 0};
 
 void vis_Secret_init(vis_Secret *v)
@@ -194,8 +193,7 @@ void vis_Secret_restore(vis_Secret_snap *into, const vis_Secret_snap *backup)
 }
 
 const char *const vis_Secret_prediction_error_names[VIS_SECRET_PREDICTION_ERRORS] = {
-    "gold",
-    "keys",
+    "gold", "keys",
 };
 
 void vis_Secret_prediction_error(const vis_Secret *predicted, const vis_Secret *authoritative, float out[VIS_SECRET_PREDICTION_ERRORS])
@@ -241,7 +239,6 @@ const ns_type_desc vis_Secret_desc = {
 
 /* ---- component Mixed ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const vis_Mixed_snap vis_Mixed_snap_default = {{0, 0, 0}, 0, 0, 0, ""};
 
 void vis_Mixed_init(vis_Mixed *v)
@@ -500,8 +497,7 @@ void vis_Mixed_restore(vis_Mixed_snap *into, const vis_Mixed_snap *backup)
 }
 
 const char *const vis_Mixed_prediction_error_names[VIS_MIXED_PREDICTION_ERRORS] = {
-    "position",
-    "ammo",
+    "position", "ammo",
 };
 
 void vis_Mixed_prediction_error(const vis_Mixed *predicted, const vis_Mixed *authoritative, float out[VIS_MIXED_PREDICTION_ERRORS])
@@ -573,7 +569,6 @@ const ns_type_desc vis_Mixed_desc = {
 
 /* ---- component Hidden ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const vis_Hidden_snap vis_Hidden_snap_default = {0};
 
 void vis_Hidden_init(vis_Hidden *v)
@@ -750,7 +745,6 @@ const ns_type_desc vis_Hidden_desc = {
 
 /* ---- component Spectated ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const vis_Spectated_snap vis_Spectated_snap_default = {0};
 
 void vis_Spectated_init(vis_Spectated *v)

@@ -19,27 +19,28 @@ extern "C" {
 /* Protocol hash of this schema: compare it in your handshake (see --hash for per-type hashes). */
 #define VIS_SCHEMA_HASH UINT64_C(0x9eb94631aceb9ea1)
 
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
+
 /* ---- component Secret ---- */
 
 typedef struct vis_Secret {
     uint32_t gold;
     uint16_t keys;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } vis_Secret;
 
-/* The quantized state of vis_Secret: exactly what travels on the wire. */
 typedef struct vis_Secret_snap {
     uint32_t gold;
     uint16_t keys;
 } vis_Secret_snap;
 
-/* Hooks vis_Secret_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct vis_Secret_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} vis_Secret_hooks;
+/* vis_Secret_apply has no hooks: no @notify field and no collection. */
+typedef struct vis_Secret_hooks { void *ns_unused; } vis_Secret_hooks;
 
-/* The largest write of one vis_Secret, in bits and bytes. */
 #define VIS_SECRET_MAX_BITS 65u
 #define VIS_SECRET_MAX_BYTES 9u
 #define VIS_SECRET_ID 0u
@@ -53,10 +54,9 @@ typedef struct vis_Mixed {
     uint8_t mood;
     uint64_t debug_id;
     char display_name[64 + 1]; /* UTF-8, NUL-terminated */
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } vis_Mixed;
 
-/* The quantized state of vis_Mixed: exactly what travels on the wire. */
 typedef struct vis_Mixed_snap {
     int32_t position[3]; /* quantized: round(v * 100) */
     uint32_t ammo;
@@ -65,13 +65,9 @@ typedef struct vis_Mixed_snap {
     char display_name[64 + 1];
 } vis_Mixed_snap;
 
-/* Hooks vis_Mixed_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct vis_Mixed_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} vis_Mixed_hooks;
+/* vis_Mixed_apply has no hooks: no @notify field and no collection. */
+typedef struct vis_Mixed_hooks { void *ns_unused; } vis_Mixed_hooks;
 
-/* The largest write of one vis_Mixed, in bits and bytes. */
 #define VIS_MIXED_MAX_BITS 688u
 #define VIS_MIXED_MAX_BYTES 86u
 #define VIS_MIXED_ID 1u
@@ -81,21 +77,16 @@ typedef struct vis_Mixed_hooks {
 
 typedef struct vis_Hidden {
     int32_t counter;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } vis_Hidden;
 
-/* The quantized state of vis_Hidden: exactly what travels on the wire. */
 typedef struct vis_Hidden_snap {
     int32_t counter;
 } vis_Hidden_snap;
 
-/* Hooks vis_Hidden_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct vis_Hidden_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} vis_Hidden_hooks;
+/* vis_Hidden_apply has no hooks: no @notify field and no collection. */
+typedef struct vis_Hidden_hooks { void *ns_unused; } vis_Hidden_hooks;
 
-/* The largest write of one vis_Hidden, in bits and bytes. */
 #define VIS_HIDDEN_MAX_BITS 0u
 #define VIS_HIDDEN_MAX_BYTES 0u
 #define VIS_HIDDEN_ID 2u
@@ -105,21 +96,16 @@ typedef struct vis_Hidden_hooks {
 
 typedef struct vis_Spectated {
     uint8_t emote;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } vis_Spectated;
 
-/* The quantized state of vis_Spectated: exactly what travels on the wire. */
 typedef struct vis_Spectated_snap {
     uint8_t emote;
 } vis_Spectated_snap;
 
-/* Hooks vis_Spectated_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct vis_Spectated_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} vis_Spectated_hooks;
+/* vis_Spectated_apply has no hooks: no @notify field and no collection. */
+typedef struct vis_Spectated_hooks { void *ns_unused; } vis_Spectated_hooks;
 
-/* The largest write of one vis_Spectated, in bits and bytes. */
 #define VIS_SPECTATED_MAX_BITS 16u
 #define VIS_SPECTATED_MAX_BYTES 2u
 #define VIS_SPECTATED_ID 3u
@@ -127,116 +113,91 @@ typedef struct vis_Spectated_hooks {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* vis_Secret */
-/* Sets every field to its schema default. */
 void vis_Secret_init(vis_Secret *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void vis_Secret_quantize(const vis_Secret *v, vis_Secret_snap *s);
-/* The value a snapshot stands for. */
 void vis_Secret_dequantize(const vis_Secret_snap *s, vis_Secret *v);
-/* True if two snapshots are identical. */
 bool vis_Secret_snap_equal(const vis_Secret_snap *a, const vis_Secret_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool vis_Secret_equal(const vis_Secret *a, const vis_Secret *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status vis_Secret_write(ns_writer *w, const vis_Secret_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status vis_Secret_read(ns_reader *r, vis_Secret_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void vis_Secret_interpolate(const vis_Secret_snap *from, const vis_Secret_snap *to, float t, vis_Secret *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void vis_Secret_apply(vis_Secret *live, const vis_Secret_snap *s, const vis_Secret_hooks *hooks, void *ctx);
-/* Sets gold; marks it dirty if the value changed. */
 void vis_Secret_set_gold(vis_Secret *v, uint32_t value);
-/* Sets keys; marks it dirty if the value changed. */
 void vis_Secret_set_keys(vis_Secret *v, uint16_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool vis_Secret_is_dirty(const vis_Secret *v);
 void vis_Secret_clear_dirty(vis_Secret *v);
 extern const ns_type_desc vis_Secret_desc;
 
 /* vis_Mixed */
-/* Sets every field to its schema default. */
 void vis_Mixed_init(vis_Mixed *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void vis_Mixed_quantize(const vis_Mixed *v, vis_Mixed_snap *s);
-/* The value a snapshot stands for. */
 void vis_Mixed_dequantize(const vis_Mixed_snap *s, vis_Mixed *v);
-/* True if two snapshots are identical. */
 bool vis_Mixed_snap_equal(const vis_Mixed_snap *a, const vis_Mixed_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool vis_Mixed_equal(const vis_Mixed *a, const vis_Mixed *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status vis_Mixed_write(ns_writer *w, const vis_Mixed_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status vis_Mixed_read(ns_reader *r, vis_Mixed_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void vis_Mixed_interpolate(const vis_Mixed_snap *from, const vis_Mixed_snap *to, float t, vis_Mixed *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void vis_Mixed_apply(vis_Mixed *live, const vis_Mixed_snap *s, const vis_Mixed_hooks *hooks, void *ctx);
-/* Sets position; marks it dirty if the value changed. */
 void vis_Mixed_set_position(vis_Mixed *v, ns_vec3 value);
-/* Sets ammo; marks it dirty if the value changed. */
 void vis_Mixed_set_ammo(vis_Mixed *v, uint32_t value);
-/* Sets mood; marks it dirty if the value changed. */
 void vis_Mixed_set_mood(vis_Mixed *v, uint8_t value);
-/* Sets debug_id; marks it dirty if the value changed. */
 void vis_Mixed_set_debug_id(vis_Mixed *v, uint64_t value);
-/* Sets display_name; marks it dirty if the value changed. */
 void vis_Mixed_set_display_name(vis_Mixed *v, const char *value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool vis_Mixed_is_dirty(const vis_Mixed *v);
 void vis_Mixed_clear_dirty(vis_Mixed *v);
 extern const ns_type_desc vis_Mixed_desc;
 
 /* vis_Hidden */
-/* Sets every field to its schema default. */
 void vis_Hidden_init(vis_Hidden *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void vis_Hidden_quantize(const vis_Hidden *v, vis_Hidden_snap *s);
-/* The value a snapshot stands for. */
 void vis_Hidden_dequantize(const vis_Hidden_snap *s, vis_Hidden *v);
-/* True if two snapshots are identical. */
 bool vis_Hidden_snap_equal(const vis_Hidden_snap *a, const vis_Hidden_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool vis_Hidden_equal(const vis_Hidden *a, const vis_Hidden *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status vis_Hidden_write(ns_writer *w, const vis_Hidden_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status vis_Hidden_read(ns_reader *r, vis_Hidden_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void vis_Hidden_interpolate(const vis_Hidden_snap *from, const vis_Hidden_snap *to, float t, vis_Hidden *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void vis_Hidden_apply(vis_Hidden *live, const vis_Hidden_snap *s, const vis_Hidden_hooks *hooks, void *ctx);
-/* Sets counter; marks it dirty if the value changed. */
 void vis_Hidden_set_counter(vis_Hidden *v, int32_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool vis_Hidden_is_dirty(const vis_Hidden *v);
 void vis_Hidden_clear_dirty(vis_Hidden *v);
 extern const ns_type_desc vis_Hidden_desc;
 
 /* vis_Spectated */
-/* Sets every field to its schema default. */
 void vis_Spectated_init(vis_Spectated *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void vis_Spectated_quantize(const vis_Spectated *v, vis_Spectated_snap *s);
-/* The value a snapshot stands for. */
 void vis_Spectated_dequantize(const vis_Spectated_snap *s, vis_Spectated *v);
-/* True if two snapshots are identical. */
 bool vis_Spectated_snap_equal(const vis_Spectated_snap *a, const vis_Spectated_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool vis_Spectated_equal(const vis_Spectated *a, const vis_Spectated *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status vis_Spectated_write(ns_writer *w, const vis_Spectated_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status vis_Spectated_read(ns_reader *r, vis_Spectated_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void vis_Spectated_interpolate(const vis_Spectated_snap *from, const vis_Spectated_snap *to, float t, vis_Spectated *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void vis_Spectated_apply(vis_Spectated *live, const vis_Spectated_snap *s, const vis_Spectated_hooks *hooks, void *ctx);
-/* Sets emote; marks it dirty if the value changed. */
 void vis_Spectated_set_emote(vis_Spectated *v, uint8_t value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool vis_Spectated_is_dirty(const vis_Spectated *v);
 void vis_Spectated_clear_dirty(vis_Spectated *v);
 extern const ns_type_desc vis_Spectated_desc;
@@ -267,26 +228,19 @@ typedef struct vis_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status vis_dispatch(ns_reader *r, const vis_handlers *h, void *ctx, uint32_t *id_out);
 
-/* Backup and restore of the predicted fields of Secret (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void vis_Secret_backup(const vis_Secret_snap *from, vis_Secret_snap *backup);
 void vis_Secret_restore(vis_Secret_snap *into, const vis_Secret_snap *backup);
-
-/* Prediction errors: how far a predicted Secret was from the server's, one entry per field its owner */
-/* receives, named in vis_Secret_prediction_error_names (distances as in netschema/interp.h). */
 #define VIS_SECRET_PREDICTION_ERRORS 2u
 extern const char *const vis_Secret_prediction_error_names[VIS_SECRET_PREDICTION_ERRORS];
 void vis_Secret_prediction_error(const vis_Secret *predicted, const vis_Secret *authoritative, float out[VIS_SECRET_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Mixed (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void vis_Mixed_backup(const vis_Mixed_snap *from, vis_Mixed_snap *backup);
 void vis_Mixed_restore(vis_Mixed_snap *into, const vis_Mixed_snap *backup);
-
-/* Prediction errors: how far a predicted Mixed was from the server's, one entry per field its owner */
-/* receives, named in vis_Mixed_prediction_error_names (distances as in netschema/interp.h). */
 #define VIS_MIXED_PREDICTION_ERRORS 2u
 extern const char *const vis_Mixed_prediction_error_names[VIS_MIXED_PREDICTION_ERRORS];
 void vis_Mixed_prediction_error(const vis_Mixed *predicted, const vis_Mixed *authoritative, float out[VIS_MIXED_PREDICTION_ERRORS]);

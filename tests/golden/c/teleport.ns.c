@@ -7,7 +7,6 @@
 
 /* ---- component Body ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const teleport_Body_snap teleport_Body_snap_default = {{0, 0, 0}, UINT64_C(0x1ffdffdfff), 0, 0, 0, {0, 0, 0}};
 
 void teleport_Body_init(teleport_Body *v)
@@ -340,12 +339,7 @@ void teleport_Body_restore(teleport_Body_snap *into, const teleport_Body_snap *b
 }
 
 const char *const teleport_Body_prediction_error_names[TELEPORT_BODY_PREDICTION_ERRORS] = {
-    "position",
-    "facing",
-    "height",
-    "cell",
-    "yaw",
-    "slide",
+    "position", "facing", "height", "cell", "yaw", "slide",
 };
 
 void teleport_Body_prediction_error(const teleport_Body *predicted, const teleport_Body *authoritative, float out[TELEPORT_BODY_PREDICTION_ERRORS])

@@ -20,6 +20,12 @@ extern "C" {
 /* Protocol hash of this schema: compare it in your handshake (see --hash for per-type hashes). */
 #define TELEPORT_SCHEMA_HASH UINT64_C(0x02b80a6dc5492687)
 
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
+
 /* ---- component Body ---- */
 
 typedef struct teleport_Body {
@@ -29,10 +35,9 @@ typedef struct teleport_Body {
     int32_t cell;
     float yaw;
     ns_vec3 slide;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } teleport_Body;
 
-/* The quantized state of teleport_Body: exactly what travels on the wire. */
 typedef struct teleport_Body_snap {
     int32_t position[3]; /* quantized: round(v * 100) */
     uint64_t facing; /* smallest-three, 12 bits per component */
@@ -42,13 +47,9 @@ typedef struct teleport_Body_snap {
     int32_t slide[3]; /* quantized: round(v * 100) */
 } teleport_Body_snap;
 
-/* Hooks teleport_Body_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct teleport_Body_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} teleport_Body_hooks;
+/* teleport_Body_apply has no hooks: no @notify field and no collection. */
+typedef struct teleport_Body_hooks { void *ns_unused; } teleport_Body_hooks;
 
-/* The largest write of one teleport_Body, in bits and bytes. */
 #define TELEPORT_BODY_MAX_BITS 335u
 #define TELEPORT_BODY_MAX_BYTES 42u
 #define TELEPORT_BODY_ID 0u
@@ -56,38 +57,46 @@ typedef struct teleport_Body_hooks {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* teleport_Body */
-/* Sets every field to its schema default. */
 void teleport_Body_init(teleport_Body *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void teleport_Body_quantize(const teleport_Body *v, teleport_Body_snap *s);
-/* The value a snapshot stands for. */
 void teleport_Body_dequantize(const teleport_Body_snap *s, teleport_Body *v);
-/* True if two snapshots are identical. */
 bool teleport_Body_snap_equal(const teleport_Body_snap *a, const teleport_Body_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool teleport_Body_equal(const teleport_Body *a, const teleport_Body *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status teleport_Body_write(ns_writer *w, const teleport_Body_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status teleport_Body_read(ns_reader *r, teleport_Body_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void teleport_Body_interpolate(const teleport_Body_snap *from, const teleport_Body_snap *to, float t, teleport_Body *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void teleport_Body_apply(teleport_Body *live, const teleport_Body_snap *s, const teleport_Body_hooks *hooks, void *ctx);
-/* Sets position; marks it dirty if the value changed. */
 void teleport_Body_set_position(teleport_Body *v, ns_vec3 value);
-/* Sets facing; marks it dirty if the value changed. */
 void teleport_Body_set_facing(teleport_Body *v, ns_quat value);
-/* Sets height; marks it dirty if the value changed. */
 void teleport_Body_set_height(teleport_Body *v, float value);
-/* Sets cell; marks it dirty if the value changed. */
 void teleport_Body_set_cell(teleport_Body *v, int32_t value);
-/* Sets yaw; marks it dirty if the value changed. */
 void teleport_Body_set_yaw(teleport_Body *v, float value);
-/* Sets slide; marks it dirty if the value changed. */
 void teleport_Body_set_slide(teleport_Body *v, ns_vec3 value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool teleport_Body_is_dirty(const teleport_Body *v);
 void teleport_Body_clear_dirty(teleport_Body *v);
 extern const ns_type_desc teleport_Body_desc;
@@ -115,14 +124,13 @@ typedef struct teleport_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status teleport_dispatch(ns_reader *r, const teleport_handlers *h, void *ctx, uint32_t *id_out);
 
-/* Backup and restore of the predicted fields of Body (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void teleport_Body_backup(const teleport_Body_snap *from, teleport_Body_snap *backup);
 void teleport_Body_restore(teleport_Body_snap *into, const teleport_Body_snap *backup);
-
-/* Prediction errors: how far a predicted Body was from the server's, one entry per field its owner */
-/* receives, named in teleport_Body_prediction_error_names (distances as in netschema/interp.h). */
 #define TELEPORT_BODY_PREDICTION_ERRORS 6u
 extern const char *const teleport_Body_prediction_error_names[TELEPORT_BODY_PREDICTION_ERRORS];
 void teleport_Body_prediction_error(const teleport_Body *predicted, const teleport_Body *authoritative, float out[TELEPORT_BODY_PREDICTION_ERRORS]);

@@ -7,7 +7,6 @@
 
 /* ---- struct Circle ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const un_Circle_snap un_Circle_snap_default = {0};
 
 void un_Circle_init(un_Circle *v)
@@ -97,7 +96,6 @@ const ns_type_desc un_Circle_desc = {
 
 /* ---- struct Box ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const un_Box_snap un_Box_snap_default = {0, 0, false};
 
 void un_Box_init(un_Box *v)
@@ -214,7 +212,6 @@ const ns_type_desc un_Box_desc = {
 
 /* ---- struct Capsule ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const un_Capsule_snap un_Capsule_snap_default = {0, 0, 0};
 
 void un_Capsule_init(un_Capsule *v)
@@ -665,7 +662,6 @@ const ns_type_desc un_Only_desc = {
 
 /* ---- struct Flag ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const un_Flag_snap un_Flag_snap_default = {false};
 
 void un_Flag_init(un_Flag *v)
@@ -925,7 +921,6 @@ const ns_type_desc un_Tiny_desc = {
 
 /* ---- struct Body ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const un_Body_snap un_Body_snap_default = {0, {0, {{0}}}};
 
 void un_Body_init(un_Body *v)
@@ -1037,7 +1032,6 @@ const ns_type_desc un_Body_desc = {
 
 /* ---- component Collider ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const un_Collider_snap un_Collider_snap_default = {{0, {{0}}}, {0, {0, {{0}}}}, {0, {{0, 0, false}}}, 0, {0, {{0}}}};
 
 void un_Collider_init(un_Collider *v)
@@ -1306,12 +1300,7 @@ void un_Collider_restore(un_Collider_snap *into, const un_Collider_snap *backup)
 }
 
 const char *const un_Collider_prediction_error_names[UN_COLLIDER_PREDICTION_ERRORS] = {
-    "shape",
-    "body.mass",
-    "body.shape",
-    "only",
-    "layer",
-    "secret",
+    "shape", "body.mass", "body.shape", "only", "layer", "secret",
 };
 
 void un_Collider_prediction_error(const un_Collider *predicted, const un_Collider *authoritative, float out[UN_COLLIDER_PREDICTION_ERRORS])
@@ -1386,7 +1375,6 @@ const ns_type_desc un_Collider_desc = {
 
 /* ---- component Small ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const un_Small_snap un_Small_snap_default = {{0, {{false}}}};
 
 void un_Small_init(un_Small *v)
@@ -1544,7 +1532,6 @@ const ns_type_desc un_Small_desc = {
 
 /* ---- input Aim ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const un_Aim_snap un_Aim_snap_default = {{0, {{0}}}, false};
 
 void un_Aim_init(un_Aim *v)
@@ -1677,7 +1664,6 @@ const ns_type_desc un_Aim_desc = {
 
 /* ---- rpc Spawn ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const un_Spawn_snap un_Spawn_snap_default = {{0, {{0}}}, 0};
 
 void un_Spawn_init(un_Spawn *v)

@@ -21,18 +21,22 @@ extern "C" {
 /* Protocol hash of this schema: compare it in your handshake (see --hash for per-type hashes). */
 #define UN_SCHEMA_HASH UINT64_C(0x26925e1261f78e16)
 
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
+
 /* ---- struct Circle ---- */
 
 typedef struct un_Circle {
     float radius;
 } un_Circle;
 
-/* The quantized state of un_Circle: exactly what travels on the wire. */
 typedef struct un_Circle_snap {
     int32_t radius; /* quantized: round(v * 100) */
 } un_Circle_snap;
 
-/* The largest write of one un_Circle, in bits and bytes. */
 #define UN_CIRCLE_MAX_BITS 22u
 #define UN_CIRCLE_MAX_BYTES 3u
 #define UN_CIRCLE_HASH UINT64_C(0x580074997c51457e)
@@ -45,14 +49,12 @@ typedef struct un_Box {
     bool solid;
 } un_Box;
 
-/* The quantized state of un_Box: exactly what travels on the wire. */
 typedef struct un_Box_snap {
     uint16_t w;
     uint16_t h;
     bool solid;
 } un_Box_snap;
 
-/* The largest write of one un_Box, in bits and bytes. */
 #define UN_BOX_MAX_BITS 52u
 #define UN_BOX_MAX_BYTES 7u
 #define UN_BOX_HASH UINT64_C(0x71de6ab780036a90)
@@ -65,14 +67,12 @@ typedef struct un_Capsule {
     uint8_t axis;
 } un_Capsule;
 
-/* The quantized state of un_Capsule: exactly what travels on the wire. */
 typedef struct un_Capsule_snap {
     int32_t radius; /* quantized: round(v * 100) */
     int32_t height; /* quantized: round(v * 100) */
     uint8_t axis;
 } un_Capsule_snap;
 
-/* The largest write of one un_Capsule, in bits and bytes. */
 #define UN_CAPSULE_MAX_BITS 43u
 #define UN_CAPSULE_MAX_BYTES 6u
 #define UN_CAPSULE_HASH UINT64_C(0x1680eb937d08c613)
@@ -142,12 +142,10 @@ typedef struct un_Flag {
     bool on;
 } un_Flag;
 
-/* The quantized state of un_Flag: exactly what travels on the wire. */
 typedef struct un_Flag_snap {
     bool on;
 } un_Flag_snap;
 
-/* The largest write of one un_Flag, in bits and bytes. */
 #define UN_FLAG_MAX_BITS 1u
 #define UN_FLAG_MAX_BYTES 1u
 #define UN_FLAG_HASH UINT64_C(0x9f3eb9168a39a34e)
@@ -184,13 +182,11 @@ typedef struct un_Body {
     un_Shape shape;
 } un_Body;
 
-/* The quantized state of un_Body: exactly what travels on the wire. */
 typedef struct un_Body_snap {
     uint8_t mass;
     un_Shape_snap shape;
 } un_Body_snap;
 
-/* The largest write of one un_Body, in bits and bytes. */
 #define UN_BODY_MAX_BITS 72u
 #define UN_BODY_MAX_BYTES 9u
 #define UN_BODY_HASH UINT64_C(0x770454c04f8cd98f)
@@ -203,10 +199,9 @@ typedef struct un_Collider {
     un_Only only;
     uint16_t layer;
     un_Shape secret;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } un_Collider;
 
-/* The quantized state of un_Collider: exactly what travels on the wire. */
 typedef struct un_Collider_snap {
     un_Shape_snap shape;
     un_Body_snap body;
@@ -221,7 +216,6 @@ typedef struct un_Collider_hooks {
     void (*shape)(void *ctx, un_Collider *live, const un_Shape *old_value, const un_Shape *new_value);
 } un_Collider_hooks;
 
-/* The largest write of one un_Collider, in bits and bytes. */
 #define UN_COLLIDER_MAX_BITS 260u
 #define UN_COLLIDER_MAX_BYTES 33u
 #define UN_COLLIDER_ID 0u
@@ -231,21 +225,16 @@ typedef struct un_Collider_hooks {
 
 typedef struct un_Small {
     un_Tiny t;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } un_Small;
 
-/* The quantized state of un_Small: exactly what travels on the wire. */
 typedef struct un_Small_snap {
     un_Tiny_snap t;
 } un_Small_snap;
 
-/* Hooks un_Small_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct un_Small_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} un_Small_hooks;
+/* un_Small_apply has no hooks: no @notify field and no collection. */
+typedef struct un_Small_hooks { void *ns_unused; } un_Small_hooks;
 
-/* The largest write of one un_Small, in bits and bytes. */
 #define UN_SMALL_MAX_BITS 3u
 #define UN_SMALL_MAX_BYTES 1u
 #define UN_SMALL_ID 1u
@@ -256,16 +245,14 @@ typedef struct un_Small_hooks {
 typedef struct un_Aim {
     un_Shape shape;
     bool fire;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } un_Aim;
 
-/* The quantized state of un_Aim: exactly what travels on the wire. */
 typedef struct un_Aim_snap {
     un_Shape_snap shape;
     bool fire;
 } un_Aim_snap;
 
-/* The largest write of one un_Aim, in bits and bytes. */
 #define UN_AIM_MAX_BITS 57u
 #define UN_AIM_MAX_BYTES 8u
 #define UN_AIM_ID 2u
@@ -278,13 +265,11 @@ typedef struct un_Spawn {
     uint8_t n;
 } un_Spawn;
 
-/* The quantized state of un_Spawn: exactly what travels on the wire. */
 typedef struct un_Spawn_snap {
     un_Shape_snap shape;
     uint8_t n;
 } un_Spawn_snap;
 
-/* The largest write of one un_Spawn, in bits and bytes. */
 #define UN_SPAWN_MAX_BITS 72u
 #define UN_SPAWN_MAX_BYTES 9u
 #define UN_SPAWN_ID 3u
@@ -292,60 +277,60 @@ typedef struct un_Spawn_snap {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* un_Circle */
-/* Sets every field to its schema default. */
 void un_Circle_init(un_Circle *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void un_Circle_quantize(const un_Circle *v, un_Circle_snap *s);
-/* The value a snapshot stands for. */
 void un_Circle_dequantize(const un_Circle_snap *s, un_Circle *v);
-/* True if two snapshots are identical. */
 bool un_Circle_snap_equal(const un_Circle_snap *a, const un_Circle_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool un_Circle_equal(const un_Circle *a, const un_Circle *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status un_Circle_write(ns_writer *w, const un_Circle_snap *cur, const un_Circle_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status un_Circle_read(ns_reader *r, un_Circle_snap *out, const un_Circle_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void un_Circle_interpolate(const un_Circle_snap *from, const un_Circle_snap *to, float t, un_Circle *out);
 extern const ns_type_desc un_Circle_desc;
 
 /* un_Box */
-/* Sets every field to its schema default. */
 void un_Box_init(un_Box *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void un_Box_quantize(const un_Box *v, un_Box_snap *s);
-/* The value a snapshot stands for. */
 void un_Box_dequantize(const un_Box_snap *s, un_Box *v);
-/* True if two snapshots are identical. */
 bool un_Box_snap_equal(const un_Box_snap *a, const un_Box_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool un_Box_equal(const un_Box *a, const un_Box *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status un_Box_write(ns_writer *w, const un_Box_snap *cur, const un_Box_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status un_Box_read(ns_reader *r, un_Box_snap *out, const un_Box_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void un_Box_interpolate(const un_Box_snap *from, const un_Box_snap *to, float t, un_Box *out);
 extern const ns_type_desc un_Box_desc;
 
 /* un_Capsule */
-/* Sets every field to its schema default. */
 void un_Capsule_init(un_Capsule *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void un_Capsule_quantize(const un_Capsule *v, un_Capsule_snap *s);
-/* The value a snapshot stands for. */
 void un_Capsule_dequantize(const un_Capsule_snap *s, un_Capsule *v);
-/* True if two snapshots are identical. */
 bool un_Capsule_snap_equal(const un_Capsule_snap *a, const un_Capsule_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool un_Capsule_equal(const un_Capsule *a, const un_Capsule *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status un_Capsule_write(ns_writer *w, const un_Capsule_snap *cur, const un_Capsule_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status un_Capsule_read(ns_reader *r, un_Capsule_snap *out, const un_Capsule_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void un_Capsule_interpolate(const un_Capsule_snap *from, const un_Capsule_snap *to, float t, un_Capsule *out);
 extern const ns_type_desc un_Capsule_desc;
 
@@ -404,21 +389,13 @@ extern const un_Only_snap un_Only_snap_default;
 extern const ns_type_desc un_Only_desc;
 
 /* un_Flag */
-/* Sets every field to its schema default. */
 void un_Flag_init(un_Flag *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void un_Flag_quantize(const un_Flag *v, un_Flag_snap *s);
-/* The value a snapshot stands for. */
 void un_Flag_dequantize(const un_Flag_snap *s, un_Flag *v);
-/* True if two snapshots are identical. */
 bool un_Flag_snap_equal(const un_Flag_snap *a, const un_Flag_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool un_Flag_equal(const un_Flag *a, const un_Flag *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status un_Flag_write(ns_writer *w, const un_Flag_snap *cur, const un_Flag_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status un_Flag_read(ns_reader *r, un_Flag_snap *out, const un_Flag_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void un_Flag_interpolate(const un_Flag_snap *from, const un_Flag_snap *to, float t, un_Flag *out);
 extern const ns_type_desc un_Flag_desc;
 
@@ -450,122 +427,71 @@ extern const un_Tiny_snap un_Tiny_snap_default;
 extern const ns_type_desc un_Tiny_desc;
 
 /* un_Body */
-/* Sets every field to its schema default. */
 void un_Body_init(un_Body *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void un_Body_quantize(const un_Body *v, un_Body_snap *s);
-/* The value a snapshot stands for. */
 void un_Body_dequantize(const un_Body_snap *s, un_Body *v);
-/* True if two snapshots are identical. */
 bool un_Body_snap_equal(const un_Body_snap *a, const un_Body_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool un_Body_equal(const un_Body *a, const un_Body *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status un_Body_write(ns_writer *w, const un_Body_snap *cur, const un_Body_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status un_Body_read(ns_reader *r, un_Body_snap *out, const un_Body_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void un_Body_interpolate(const un_Body_snap *from, const un_Body_snap *to, float t, un_Body *out);
 extern const ns_type_desc un_Body_desc;
 
 /* un_Collider */
-/* Sets every field to its schema default. */
 void un_Collider_init(un_Collider *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void un_Collider_quantize(const un_Collider *v, un_Collider_snap *s);
-/* The value a snapshot stands for. */
 void un_Collider_dequantize(const un_Collider_snap *s, un_Collider *v);
-/* True if two snapshots are identical. */
 bool un_Collider_snap_equal(const un_Collider_snap *a, const un_Collider_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool un_Collider_equal(const un_Collider *a, const un_Collider *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status un_Collider_write(ns_writer *w, const un_Collider_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status un_Collider_read(ns_reader *r, un_Collider_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void un_Collider_interpolate(const un_Collider_snap *from, const un_Collider_snap *to, float t, un_Collider *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void un_Collider_apply(un_Collider *live, const un_Collider_snap *s, const un_Collider_hooks *hooks, void *ctx);
-/* Sets shape; marks it dirty if the value changed. */
 void un_Collider_set_shape(un_Collider *v, const un_Shape *value);
-/* Sets body; marks it dirty if the value changed. */
 void un_Collider_set_body(un_Collider *v, const un_Body *value);
-/* Sets only; marks it dirty if the value changed. */
 void un_Collider_set_only(un_Collider *v, const un_Only *value);
-/* Sets layer; marks it dirty if the value changed. */
 void un_Collider_set_layer(un_Collider *v, uint16_t value);
-/* Sets secret; marks it dirty if the value changed. */
 void un_Collider_set_secret(un_Collider *v, const un_Shape *value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool un_Collider_is_dirty(const un_Collider *v);
 void un_Collider_clear_dirty(un_Collider *v);
 extern const ns_type_desc un_Collider_desc;
 
 /* un_Small */
-/* Sets every field to its schema default. */
 void un_Small_init(un_Small *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void un_Small_quantize(const un_Small *v, un_Small_snap *s);
-/* The value a snapshot stands for. */
 void un_Small_dequantize(const un_Small_snap *s, un_Small *v);
-/* True if two snapshots are identical. */
 bool un_Small_snap_equal(const un_Small_snap *a, const un_Small_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool un_Small_equal(const un_Small *a, const un_Small *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status un_Small_write(ns_writer *w, const un_Small_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status un_Small_read(ns_reader *r, un_Small_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void un_Small_interpolate(const un_Small_snap *from, const un_Small_snap *to, float t, un_Small *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void un_Small_apply(un_Small *live, const un_Small_snap *s, const un_Small_hooks *hooks, void *ctx);
-/* Sets t; marks it dirty if the value changed. */
 void un_Small_set_t(un_Small *v, const un_Tiny *value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool un_Small_is_dirty(const un_Small *v);
 void un_Small_clear_dirty(un_Small *v);
 extern const ns_type_desc un_Small_desc;
 
 /* un_Aim */
-/* Sets every field to its schema default. */
 void un_Aim_init(un_Aim *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void un_Aim_quantize(const un_Aim *v, un_Aim_snap *s);
-/* The value a snapshot stands for. */
 void un_Aim_dequantize(const un_Aim_snap *s, un_Aim *v);
-/* True if two snapshots are identical. */
 bool un_Aim_snap_equal(const un_Aim_snap *a, const un_Aim_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool un_Aim_equal(const un_Aim *a, const un_Aim *b);
-/* Writes cur against the previous input (NULL: against the defaults). */
 ns_status un_Aim_write(ns_writer *w, const un_Aim_snap *cur, const un_Aim_snap *prev);
-/* Reads what _write wrote against the same previous input. On error out keeps what it held. */
 ns_status un_Aim_read(ns_reader *r, un_Aim_snap *out, const un_Aim_snap *prev);
-/* Sets shape; marks it dirty if the value changed. */
 void un_Aim_set_shape(un_Aim *v, const un_Shape *value);
-/* Sets fire; marks it dirty if the value changed. */
 void un_Aim_set_fire(un_Aim *v, bool value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool un_Aim_is_dirty(const un_Aim *v);
 void un_Aim_clear_dirty(un_Aim *v);
 extern const ns_type_desc un_Aim_desc;
 
 /* un_Spawn */
-/* Sets every field to its schema default. */
 void un_Spawn_init(un_Spawn *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void un_Spawn_quantize(const un_Spawn *v, un_Spawn_snap *s);
-/* The value a snapshot stands for. */
 void un_Spawn_dequantize(const un_Spawn_snap *s, un_Spawn *v);
-/* True if two snapshots are identical. */
 bool un_Spawn_snap_equal(const un_Spawn_snap *a, const un_Spawn_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool un_Spawn_equal(const un_Spawn *a, const un_Spawn *b);
-/* Writes a whole message (fields equal to their defaults cost one bit). */
 ns_status un_Spawn_write(ns_writer *w, const un_Spawn_snap *cur);
-/* Reads a message written by _write. On error out keeps what it held. */
 ns_status un_Spawn_read(ns_reader *r, un_Spawn_snap *out);
 extern const ns_type_desc un_Spawn_desc;
 
@@ -611,26 +537,19 @@ ns_status un_Aim_send(ns_writer *w, const un_Aim *msg, un_Aim_snap *prev);
 /* Writes the id and msg, for un_dispatch to read. */
 ns_status un_Spawn_send(ns_writer *w, const un_Spawn *msg);
 
-/* Backup and restore of the predicted fields of Collider (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void un_Collider_backup(const un_Collider_snap *from, un_Collider_snap *backup);
 void un_Collider_restore(un_Collider_snap *into, const un_Collider_snap *backup);
-
-/* Prediction errors: how far a predicted Collider was from the server's, one entry per field its owner */
-/* receives, named in un_Collider_prediction_error_names (distances as in netschema/interp.h). */
 #define UN_COLLIDER_PREDICTION_ERRORS 6u
 extern const char *const un_Collider_prediction_error_names[UN_COLLIDER_PREDICTION_ERRORS];
 void un_Collider_prediction_error(const un_Collider *predicted, const un_Collider *authoritative, float out[UN_COLLIDER_PREDICTION_ERRORS]);
 
-/* Backup and restore of the predicted fields of Small (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
 void un_Small_backup(const un_Small_snap *from, un_Small_snap *backup);
 void un_Small_restore(un_Small_snap *into, const un_Small_snap *backup);
-
-/* Prediction errors: how far a predicted Small was from the server's, one entry per field its owner */
-/* receives, named in un_Small_prediction_error_names (distances as in netschema/interp.h). */
 #define UN_SMALL_PREDICTION_ERRORS 1u
 extern const char *const un_Small_prediction_error_names[UN_SMALL_PREDICTION_ERRORS];
 void un_Small_prediction_error(const un_Small *predicted, const un_Small *authoritative, float out[UN_SMALL_PREDICTION_ERRORS]);

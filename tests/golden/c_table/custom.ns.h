@@ -47,6 +47,12 @@ bool cust_Tag_equal(const cust_Tag *a, const cust_Tag *b);
 /* Its descriptor: name and size only (generic walkers refuse records holding it). */
 extern const ns_type_desc cust_Tag_desc;
 
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
+
 /* ---- struct Look ---- */
 
 typedef struct cust_Look {
@@ -54,13 +60,11 @@ typedef struct cust_Look {
     cust_Tint tint;
 } cust_Look;
 
-/* The quantized state of cust_Look: exactly what travels on the wire. */
 typedef struct cust_Look_snap {
     uint8_t level;
     cust_Tint tint;
 } cust_Look_snap;
 
-/* The largest write of one cust_Look, in bits and bytes. */
 #define CUST_LOOK_MAX_BITS 45u
 #define CUST_LOOK_MAX_BYTES 6u
 #define CUST_LOOK_HASH UINT64_C(0xa79b0dc3842d0758)
@@ -73,10 +77,9 @@ typedef struct cust_Paint {
     cust_Tag tag;
     cust_Look look;
     cust_Tint mine;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } cust_Paint;
 
-/* The quantized state of cust_Paint: exactly what travels on the wire. */
 typedef struct cust_Paint_snap {
     uint16_t hp;
     cust_Tint tint;
@@ -91,7 +94,6 @@ typedef struct cust_Paint_hooks {
     void (*tint)(void *ctx, cust_Paint *live, cust_Tint old_value, cust_Tint new_value);
 } cust_Paint_hooks;
 
-/* The largest write of one cust_Paint, in bits and bytes. */
 #define CUST_PAINT_MAX_BITS 147u
 #define CUST_PAINT_MAX_BYTES 19u
 #define CUST_PAINT_ID 0u
@@ -102,16 +104,14 @@ typedef struct cust_Paint_hooks {
 typedef struct cust_Brush {
     cust_Tint tint;
     bool down;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } cust_Brush;
 
-/* The quantized state of cust_Brush: exactly what travels on the wire. */
 typedef struct cust_Brush_snap {
     cust_Tint tint;
     bool down;
 } cust_Brush_snap;
 
-/* The largest write of one cust_Brush, in bits and bytes. */
 #define CUST_BRUSH_MAX_BITS 30u
 #define CUST_BRUSH_MAX_BYTES 4u
 #define CUST_BRUSH_ID 1u
@@ -124,13 +124,11 @@ typedef struct cust_Stamp {
     uint8_t n;
 } cust_Stamp;
 
-/* The quantized state of cust_Stamp: exactly what travels on the wire. */
 typedef struct cust_Stamp_snap {
     cust_Tag tag;
     uint8_t n;
 } cust_Stamp_snap;
 
-/* The largest write of one cust_Stamp, in bits and bytes. */
 #define CUST_STAMP_MAX_BITS 38u
 #define CUST_STAMP_MAX_BYTES 5u
 #define CUST_STAMP_ID 2u
@@ -138,97 +136,81 @@ typedef struct cust_Stamp_snap {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* cust_Look */
-/* Sets every field to its schema default. */
 void cust_Look_init(cust_Look *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void cust_Look_quantize(const cust_Look *v, cust_Look_snap *s);
-/* The value a snapshot stands for. */
 void cust_Look_dequantize(const cust_Look_snap *s, cust_Look *v);
-/* True if two snapshots are identical. */
 bool cust_Look_snap_equal(const cust_Look_snap *a, const cust_Look_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool cust_Look_equal(const cust_Look *a, const cust_Look *b);
-/* Writes cur against ref (NULL: against the defaults). */
 ns_status cust_Look_write(ns_writer *w, const cust_Look_snap *cur, const cust_Look_snap *ref);
-/* Reads what _write wrote against the same ref. On error out keeps what it held. */
 ns_status cust_Look_read(ns_reader *r, cust_Look_snap *out, const cust_Look_snap *ref);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void cust_Look_interpolate(const cust_Look_snap *from, const cust_Look_snap *to, float t, cust_Look *out);
 extern const ns_type_desc cust_Look_desc;
 
 /* cust_Paint */
-/* Sets every field to its schema default. */
 void cust_Paint_init(cust_Paint *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void cust_Paint_quantize(const cust_Paint *v, cust_Paint_snap *s);
-/* The value a snapshot stands for. */
 void cust_Paint_dequantize(const cust_Paint_snap *s, cust_Paint *v);
-/* True if two snapshots are identical. */
 bool cust_Paint_snap_equal(const cust_Paint_snap *a, const cust_Paint_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool cust_Paint_equal(const cust_Paint *a, const cust_Paint *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status cust_Paint_write(ns_writer *w, const cust_Paint_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status cust_Paint_read(ns_reader *r, cust_Paint_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void cust_Paint_interpolate(const cust_Paint_snap *from, const cust_Paint_snap *to, float t, cust_Paint *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void cust_Paint_apply(cust_Paint *live, const cust_Paint_snap *s, const cust_Paint_hooks *hooks, void *ctx);
-/* Sets hp; marks it dirty if the value changed. */
 void cust_Paint_set_hp(cust_Paint *v, uint16_t value);
-/* Sets tint; marks it dirty if the value changed. */
 void cust_Paint_set_tint(cust_Paint *v, const cust_Tint *value);
-/* Sets tag; marks it dirty if the value changed. */
 void cust_Paint_set_tag(cust_Paint *v, const cust_Tag *value);
-/* Sets look; marks it dirty if the value changed. */
 void cust_Paint_set_look(cust_Paint *v, const cust_Look *value);
-/* Sets mine; marks it dirty if the value changed. */
 void cust_Paint_set_mine(cust_Paint *v, const cust_Tint *value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool cust_Paint_is_dirty(const cust_Paint *v);
 void cust_Paint_clear_dirty(cust_Paint *v);
 extern const ns_type_desc cust_Paint_desc;
 
 /* cust_Brush */
-/* Sets every field to its schema default. */
 void cust_Brush_init(cust_Brush *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void cust_Brush_quantize(const cust_Brush *v, cust_Brush_snap *s);
-/* The value a snapshot stands for. */
 void cust_Brush_dequantize(const cust_Brush_snap *s, cust_Brush *v);
-/* True if two snapshots are identical. */
 bool cust_Brush_snap_equal(const cust_Brush_snap *a, const cust_Brush_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool cust_Brush_equal(const cust_Brush *a, const cust_Brush *b);
-/* Writes cur against the previous input (NULL: against the defaults). */
 ns_status cust_Brush_write(ns_writer *w, const cust_Brush_snap *cur, const cust_Brush_snap *prev);
-/* Reads what _write wrote against the same previous input. On error out keeps what it held. */
 ns_status cust_Brush_read(ns_reader *r, cust_Brush_snap *out, const cust_Brush_snap *prev);
-/* Sets tint; marks it dirty if the value changed. */
 void cust_Brush_set_tint(cust_Brush *v, const cust_Tint *value);
-/* Sets down; marks it dirty if the value changed. */
 void cust_Brush_set_down(cust_Brush *v, bool value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool cust_Brush_is_dirty(const cust_Brush *v);
 void cust_Brush_clear_dirty(cust_Brush *v);
 extern const ns_type_desc cust_Brush_desc;
 
 /* cust_Stamp */
-/* Sets every field to its schema default. */
 void cust_Stamp_init(cust_Stamp *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void cust_Stamp_quantize(const cust_Stamp *v, cust_Stamp_snap *s);
-/* The value a snapshot stands for. */
 void cust_Stamp_dequantize(const cust_Stamp_snap *s, cust_Stamp *v);
-/* True if two snapshots are identical. */
 bool cust_Stamp_snap_equal(const cust_Stamp_snap *a, const cust_Stamp_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool cust_Stamp_equal(const cust_Stamp *a, const cust_Stamp *b);
-/* Writes a whole message (fields equal to their defaults cost one bit). */
 ns_status cust_Stamp_write(ns_writer *w, const cust_Stamp_snap *cur);
-/* Reads a message written by _write. On error out keeps what it held. */
 ns_status cust_Stamp_read(ns_reader *r, cust_Stamp_snap *out);
 extern const ns_type_desc cust_Stamp_desc;
 
@@ -269,14 +251,13 @@ ns_status cust_Brush_send(ns_writer *w, const cust_Brush *msg, cust_Brush_snap *
 /* Writes the id and msg, for cust_dispatch to read. */
 ns_status cust_Stamp_send(ns_writer *w, const cust_Stamp *msg);
 
-/* Backup and restore of the predicted fields of Paint (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void cust_Paint_backup(const cust_Paint_snap *from, cust_Paint_snap *backup);
 void cust_Paint_restore(cust_Paint_snap *into, const cust_Paint_snap *backup);
-
-/* Prediction errors: how far a predicted Paint was from the server's, one entry per field its owner */
-/* receives, named in cust_Paint_prediction_error_names (distances as in netschema/interp.h). */
 #define CUST_PAINT_PREDICTION_ERRORS 6u
 extern const char *const cust_Paint_prediction_error_names[CUST_PAINT_PREDICTION_ERRORS];
 void cust_Paint_prediction_error(const cust_Paint *predicted, const cust_Paint *authoritative, float out[CUST_PAINT_PREDICTION_ERRORS]);

@@ -7,7 +7,6 @@
 
 /* ---- component Player ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const game_Player_snap game_Player_snap_default = {"", 1u, {0, 1u}};
 
 void game_Player_init(game_Player *v)
@@ -46,15 +45,9 @@ bool game_Player_equal(const game_Player *a, const game_Player *b)
     return true;
 }
 
-ns_status game_Player_write(ns_writer *wp, const game_Player_snap *cur, const ns_baselines *base, ns_audience to)
+ns_status game_Player_write(ns_writer *w, const game_Player_snap *cur, const ns_baselines *base, ns_audience to)
 {
-    /* Table mode (netschema/table.h). */
-    ns_writer w = *wp;
-    const ns_status st = ns_table_write(&w, &game_Player_desc, cur, NULL, base, to);
-    if (st != NS_OK) return st;
-    NS_PROFILE_WRITE(&game_Player_desc, wp, &w, base, to, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    return ns_table_write_commit(w, &game_Player_desc, cur, NULL, base, to);
 }
 
 ns_status game_Player_read(ns_reader *r, game_Player_snap *out, const ns_baselines *base, ns_audience to)
@@ -89,9 +82,7 @@ void game_Player_restore(game_Player_snap *into, const game_Player_snap *backup)
 }
 
 const char *const game_Player_prediction_error_names[GAME_PLAYER_PREDICTION_ERRORS] = {
-    "team",
-    "hand.kind",
-    "hand.count",
+    "team", "hand.kind", "hand.count",
 };
 
 void game_Player_prediction_error(const game_Player *predicted, const game_Player *authoritative, float out[GAME_PLAYER_PREDICTION_ERRORS])
@@ -136,17 +127,9 @@ void game_Player_clear_dirty(game_Player *v)
     memset(v->ns_dirty, 0, sizeof v->ns_dirty);
 }
 
-static const ns_enum_value game_Player_desc_enum_values[] = {
-    {0, "red"},
-    {1, "blue"},
-    {7, "spectator"},
-};
-static const ns_enum_desc game_Player_desc_enums[] = {
-    {"Team", game_Player_desc_enum_values + 0, 3u},
-};
 static const ns_field_desc game_Player_desc_fields[] = {
     {"name", NS_ENC_STRING, 1, 0, 0x3u, NS_FIELD_AT(game_Player, name), 0, 0, 0, 208u, 24u, NULL, NULL, NULL, NULL},
-    {"team", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(game_Player, team), 0, 7, 0, 7u, 0u, NULL, &game_Player_desc_enums[0], NULL, NULL},
+    {"team", NS_ENC_INT, 1, 0, 0xd3u, NS_FIELD_AT(game_Player, team), 0, 7, 0, 7u, 0u, NULL, &game_common_Team_desc, NULL, NULL},
     {"hand", NS_ENC_COMPOSITE, 1, 0, 0x3u, NS_FIELD_AT(game_Player, hand), 0, 0, 0, 37u, 0u, &game_common_ItemStack_desc, NULL, NULL, NULL},
 };
 const ns_type_desc game_Player_desc = {

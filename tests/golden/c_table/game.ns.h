@@ -20,29 +20,30 @@ extern "C" {
 /* Protocol hash of this schema: compare it in your handshake (see --hash for per-type hashes). */
 #define GAME_SCHEMA_HASH UINT64_C(0xc93139375764bd45)
 
+/* Each record T below has a value struct T, which the game reads and writes (set the fields of a
+ * component or input through the setters below to keep its dirty bits), and a snapshot T_snap,
+ * its quantized state: exactly what travels on the wire. A component also has T_hooks, the
+ * callbacks its _apply calls. T_MAX_BITS and T_MAX_BYTES are the largest write of one T, T_HASH
+ * its protocol hash (netschemac --hash), and T_ID (not for structs) its type id. */
+
 /* ---- component Player ---- */
 
 typedef struct game_Player {
     char name[24 + 1]; /* UTF-8, NUL-terminated */
     game_common_Team team;
     game_common_ItemStack hand;
-    uint32_t ns_dirty[1]; /* fields changed by the setters since _clear_dirty */
+    uint32_t ns_dirty[1]; /* see _is_dirty */
 } game_Player;
 
-/* The quantized state of game_Player: exactly what travels on the wire. */
 typedef struct game_Player_snap {
     char name[24 + 1];
     uint8_t team;
     game_common_ItemStack_snap hand;
 } game_Player_snap;
 
-/* Hooks game_Player_apply calls (NULL members are skipped): per list, set and map element and per fast-array */
-/* item, removes first; then, once the whole component is updated, the @notify fields that changed. */
-typedef struct game_Player_hooks {
-    void *ns_unused; /* no @notify fields and no collections */
-} game_Player_hooks;
+/* game_Player_apply has no hooks: no @notify field and no collection. */
+typedef struct game_Player_hooks { void *ns_unused; } game_Player_hooks;
 
-/* The largest write of one game_Player, in bits and bytes. */
 #define GAME_PLAYER_MAX_BITS 256u
 #define GAME_PLAYER_MAX_BYTES 32u
 #define GAME_PLAYER_ID 0u
@@ -50,32 +51,43 @@ typedef struct game_Player_hooks {
 
 /* ---- functions ---- */
 
+/* Each record T below (a struct, component, input or rpc) has these functions, documented here
+ * once (docs/generated-api.md section 6 has the details):
+ *   T_init           sets every field to its schema default;
+ *   T_quantize       quantizes (and clamps to @range) a value into its snapshot;
+ *   T_dequantize     the value a snapshot stands for;
+ *   T_snap_equal     true if two snapshots are identical;
+ *   T_equal          true if two values are identical, field by field (floats bitwise);
+ *   T_write          writes cur: a component's against the baselines for one audience, an input's
+ *                    against the previous input, a struct's against ref (NULL or no baseline:
+ *                    against the defaults); an rpc's whole, a field at its default in one bit;
+ *   T_read           reads what _write wrote, given the same baselines and audience, previous
+ *                    input or ref; on error out keeps what it held;
+ *   T_interpolate    (structs, components) fills out between two snapshots per @smooth (t = 0
+ *                    at from, 1 at to);
+ *   T_apply          (components) brings live to s: collections element by element with their
+ *                    hooks, then the @notify hooks;
+ *   T_set_<field>    (components, inputs) sets a field, or element index of an array (an index
+ *                    past the end changes nothing), and marks it dirty if the value changed;
+ *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
+ *   T_clear_dirty    forgets those changes;
+ *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
+ * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
+
 /* game_Player */
-/* Sets every field to its schema default. */
 void game_Player_init(game_Player *v);
-/* Quantizes (and clamps to @range) a value into its snapshot. */
 void game_Player_quantize(const game_Player *v, game_Player_snap *s);
-/* The value a snapshot stands for. */
 void game_Player_dequantize(const game_Player_snap *s, game_Player *v);
-/* True if two snapshots are identical. */
 bool game_Player_snap_equal(const game_Player_snap *a, const game_Player_snap *b);
-/* True if two values are identical, field by field (floats bitwise). */
 bool game_Player_equal(const game_Player *a, const game_Player *b);
-/* Writes cur against the baselines (NULL or none: against the defaults) for one audience. */
 ns_status game_Player_write(ns_writer *w, const game_Player_snap *cur, const ns_baselines *base, ns_audience to);
-/* Reads what _write wrote with the same baselines and audience. On error out keeps what it held. */
 ns_status game_Player_read(ns_reader *r, game_Player_snap *out, const ns_baselines *base, ns_audience to);
-/* Fills out between two snapshots per @smooth (t = 0 at from, 1 at to). */
 void game_Player_interpolate(const game_Player_snap *from, const game_Player_snap *to, float t, game_Player *out);
-/* Brings live to s: collections element by element with their hooks, then the @notify hooks. */
 void game_Player_apply(game_Player *live, const game_Player_snap *s, const game_Player_hooks *hooks, void *ctx);
-/* Sets name; marks it dirty if the value changed. */
 void game_Player_set_name(game_Player *v, const char *value);
-/* Sets team; marks it dirty if the value changed. */
 void game_Player_set_team(game_Player *v, game_common_Team value);
-/* Sets hand; marks it dirty if the value changed. */
 void game_Player_set_hand(game_Player *v, const game_common_ItemStack *value);
-/* True if a setter or collection helper changed a field since the last _clear_dirty. */
 bool game_Player_is_dirty(const game_Player *v);
 void game_Player_clear_dirty(game_Player *v);
 extern const ns_type_desc game_Player_desc;
@@ -103,14 +115,13 @@ typedef struct game_handlers {
  * the id once read; an id of no input or rpc here is NS_ERR_UNKNOWN_TYPE. */
 ns_status game_dispatch(ns_reader *r, const game_handlers *h, void *ctx, uint32_t *id_out);
 
-/* Backup and restore of the predicted fields of Player (those its owner receives: @sync all or */
-/* owner), snapshot to snapshot: _backup copies them from `from` into `backup`, _restore copies them */
-/* back into `into`; every other field of the destination is left as it was. */
+/* Client prediction. A component T with predicted fields (those its owner receives: @sync all or
+ * owner) has T_backup, which copies them from `from` into `backup`, and T_restore, which copies
+ * them back into `into`, snapshot to snapshot; every other field of the destination is left as
+ * it was. T_prediction_error gives how far a predicted T was from the server's, one entry per
+ * field its owner receives, named in T_prediction_error_names (distances as in netschema/interp.h). */
 void game_Player_backup(const game_Player_snap *from, game_Player_snap *backup);
 void game_Player_restore(game_Player_snap *into, const game_Player_snap *backup);
-
-/* Prediction errors: how far a predicted Player was from the server's, one entry per field its owner */
-/* receives, named in game_Player_prediction_error_names (distances as in netschema/interp.h). */
 #define GAME_PLAYER_PREDICTION_ERRORS 3u
 extern const char *const game_Player_prediction_error_names[GAME_PLAYER_PREDICTION_ERRORS];
 void game_Player_prediction_error(const game_Player *predicted, const game_Player *authoritative, float out[GAME_PLAYER_PREDICTION_ERRORS]);

@@ -7,7 +7,6 @@
 
 /* ---- input Move ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const ctl_Move_snap ctl_Move_snap_default = {{0, 0}, false, false, 0, 0};
 
 void ctl_Move_init(ctl_Move *v)
@@ -44,15 +43,9 @@ bool ctl_Move_equal(const ctl_Move *a, const ctl_Move *b)
     return ns_table_equal(&ctl_Move_values, a, b);
 }
 
-ns_status ctl_Move_write(ns_writer *wp, const ctl_Move_snap *cur, const ctl_Move_snap *prev)
+ns_status ctl_Move_write(ns_writer *w, const ctl_Move_snap *cur, const ctl_Move_snap *prev)
 {
-    /* Table mode (netschema/table.h). */
-    ns_writer w = *wp;
-    const ns_status st = ns_table_write(&w, &ctl_Move_desc, cur, prev, NULL, NS_TO_OWNER);
-    if (st != NS_OK) return st;
-    NS_PROFILE_WRITE(&ctl_Move_desc, wp, &w, NULL, NS_TO_OWNER, prev);
-    *wp = w;
-    return ns_writer_status(&w);
+    return ns_table_write_commit(w, &ctl_Move_desc, cur, prev, NULL, NS_TO_OWNER);
 }
 
 ns_status ctl_Move_read(ns_reader *r, ctl_Move_snap *out, const ctl_Move_snap *prev)
@@ -74,7 +67,6 @@ const ns_type_desc ctl_Move_desc = {
 
 /* ---- input Aim ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const ctl_Aim_snap ctl_Aim_snap_default = {UINT64_C(0x1ffdffdfff)};
 
 void ctl_Aim_init(ctl_Aim *v)
@@ -108,15 +100,9 @@ bool ctl_Aim_equal(const ctl_Aim *a, const ctl_Aim *b)
     return ns_table_equal(&ctl_Aim_values, a, b);
 }
 
-ns_status ctl_Aim_write(ns_writer *wp, const ctl_Aim_snap *cur, const ctl_Aim_snap *prev)
+ns_status ctl_Aim_write(ns_writer *w, const ctl_Aim_snap *cur, const ctl_Aim_snap *prev)
 {
-    /* Table mode (netschema/table.h). */
-    ns_writer w = *wp;
-    const ns_status st = ns_table_write(&w, &ctl_Aim_desc, cur, prev, NULL, NS_TO_OWNER);
-    if (st != NS_OK) return st;
-    NS_PROFILE_WRITE(&ctl_Aim_desc, wp, &w, NULL, NS_TO_OWNER, prev);
-    *wp = w;
-    return ns_writer_status(&w);
+    return ns_table_write_commit(w, &ctl_Aim_desc, cur, prev, NULL, NS_TO_OWNER);
 }
 
 ns_status ctl_Aim_read(ns_reader *r, ctl_Aim_snap *out, const ctl_Aim_snap *prev)
@@ -134,7 +120,6 @@ const ns_type_desc ctl_Aim_desc = {
 
 /* ---- rpc Say ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const ctl_Say_snap ctl_Say_snap_default = {"", 0};
 
 void ctl_Say_init(ctl_Say *v)
@@ -168,15 +153,9 @@ bool ctl_Say_equal(const ctl_Say *a, const ctl_Say *b)
     return ns_table_equal(&ctl_Say_values, a, b);
 }
 
-ns_status ctl_Say_write(ns_writer *wp, const ctl_Say_snap *cur)
+ns_status ctl_Say_write(ns_writer *w, const ctl_Say_snap *cur)
 {
-    /* Table mode (netschema/table.h). */
-    ns_writer w = *wp;
-    const ns_status st = ns_table_write(&w, &ctl_Say_desc, cur, NULL, NULL, NS_TO_OWNER);
-    if (st != NS_OK) return st;
-    NS_PROFILE_WRITE(&ctl_Say_desc, wp, &w, NULL, NS_TO_OWNER, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    return ns_table_write_commit(w, &ctl_Say_desc, cur, NULL, NULL, NS_TO_OWNER);
 }
 
 ns_status ctl_Say_read(ns_reader *r, ctl_Say_snap *out)
@@ -195,7 +174,6 @@ const ns_type_desc ctl_Say_desc = {
 
 /* ---- rpc Ping ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const ctl_Ping_snap ctl_Ping_snap_default = {0};
 
 void ctl_Ping_init(ctl_Ping *v)
@@ -228,15 +206,9 @@ bool ctl_Ping_equal(const ctl_Ping *a, const ctl_Ping *b)
     return ns_table_equal(&ctl_Ping_values, a, b);
 }
 
-ns_status ctl_Ping_write(ns_writer *wp, const ctl_Ping_snap *cur)
+ns_status ctl_Ping_write(ns_writer *w, const ctl_Ping_snap *cur)
 {
-    /* Table mode (netschema/table.h). */
-    ns_writer w = *wp;
-    const ns_status st = ns_table_write(&w, &ctl_Ping_desc, cur, NULL, NULL, NS_TO_OWNER);
-    if (st != NS_OK) return st;
-    NS_PROFILE_WRITE(&ctl_Ping_desc, wp, &w, NULL, NS_TO_OWNER, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    return ns_table_write_commit(w, &ctl_Ping_desc, cur, NULL, NULL, NS_TO_OWNER);
 }
 
 ns_status ctl_Ping_read(ns_reader *r, ctl_Ping_snap *out)
@@ -254,7 +226,6 @@ const ns_type_desc ctl_Ping_desc = {
 
 /* ---- rpc Emote ---- */
 
-/* The snapshot of the schema defaults: what fields are coded against with no baseline. */
 const ctl_Emote_snap ctl_Emote_snap_default = {0};
 
 void ctl_Emote_init(ctl_Emote *v)
@@ -287,15 +258,9 @@ bool ctl_Emote_equal(const ctl_Emote *a, const ctl_Emote *b)
     return ns_table_equal(&ctl_Emote_values, a, b);
 }
 
-ns_status ctl_Emote_write(ns_writer *wp, const ctl_Emote_snap *cur)
+ns_status ctl_Emote_write(ns_writer *w, const ctl_Emote_snap *cur)
 {
-    /* Table mode (netschema/table.h). */
-    ns_writer w = *wp;
-    const ns_status st = ns_table_write(&w, &ctl_Emote_desc, cur, NULL, NULL, NS_TO_OWNER);
-    if (st != NS_OK) return st;
-    NS_PROFILE_WRITE(&ctl_Emote_desc, wp, &w, NULL, NS_TO_OWNER, NULL);
-    *wp = w;
-    return ns_writer_status(&w);
+    return ns_table_write_commit(w, &ctl_Emote_desc, cur, NULL, NULL, NS_TO_OWNER);
 }
 
 ns_status ctl_Emote_read(ns_reader *r, ctl_Emote_snap *out)
