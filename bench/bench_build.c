@@ -48,6 +48,14 @@ static const char *const proto_types[FIELDS] = {
     "Pair i%d", "uint32 j%d",
 };
 
+/* One line of (a): KB (1,024 bytes) of .c and .h per component, and both together against the
+ * target of 8 KB. */
+static void print_size(const char *what, long c_bytes, long h_bytes, int n)
+{
+    const double c = (double)c_bytes / n / 1024.0, h = (double)h_bytes / n / 1024.0;
+    printf("  %-30s %8.1f KB .c + %.1f KB .h = %.2f KB  (target: under 8 KB)\n", what, c, h, c + h);
+}
+
 static int write_file(const char *path, const char *text, size_t len)
 {
     FILE *f = fopen(path, "wb");
@@ -298,8 +306,7 @@ int main(int argc, char **argv)
     }
     long c_bytes = file_size(out_c), h_bytes = file_size(out_h);
     printf("bench_build: %d components x %d fields, compiled with %s\n", n, FIELDS, NS_CC);
-    printf("  generated C per component      %8.1f KB .c + %.1f KB .h  (target: under 8 KB in all)\n",
-           (double)c_bytes / n / 1024.0, (double)h_bytes / n / 1024.0);
+    print_size("generated C per component", c_bytes, h_bytes, n);
     /* Each level twice: as built by default (codec primitives forced inline at -O2; at -O0
      * they are called, netschema/platform.h), then with
      * NS_CODEC_AUTO_INLINE, which leaves inlining to the compiler (netschema/bits.h). The first
@@ -318,8 +325,7 @@ int main(int argc, char **argv)
                 return 1;
             }
             c_bytes = file_size(out_c), h_bytes = file_size(out_h);
-            printf("  %-30s %8.1f KB .c + %.1f KB .h\n", m == 2 ? "table mode: C per component" : "1/10 inline: C per component",
-                   (double)c_bytes / n / 1024.0, (double)h_bytes / n / 1024.0);
+            print_size(m == 2 ? "table mode: C per component" : "1/10 inline: C per component", c_bytes, h_bytes, n);
         }
         for (int i = 0; i < 2; i++) {
             char *cc[] = {(char *)NS_CC, (char *)levels[i], (char *)modes[m], (char *)"-c", inc, out_c, (char *)"-o",
