@@ -219,7 +219,7 @@ typedef struct arr_Keys_snap {
  *                    past the end changes nothing), and marks it dirty if the value changed;
  *   T_is_dirty       true if a setter or collection helper changed a field since _clear_dirty;
  *   T_clear_dirty    forgets those changes;
- *   T_desc           the record's descriptor, for generic tools (netschema/schema.h).
+ *   T_desc           the record's descriptor, for generic tools (netschema/desc.h).
  * A table-driven record's setters, _is_dirty and _clear_dirty are macros over its value table
  * T_values (netschema/table.h). Collection helpers are documented where they are declared. */
 
