@@ -90,14 +90,15 @@ static const char *error_expr(nsc_cgen *g, const nsc_field *f, const char *p, co
     }
 }
 
-/* The names ("position", "stats.hp") or the statements (out[k] = ...) of d's entries. Names
- * gather in *names, several to a line: print_names prints what is left. */
+/* Prints the names gathered in *names as one line and empties it. */
 static void print_names(nsc_cgen *g, nsc_strbuf *names)
 {
     if (names->len) nsc_p_line(g->c, "%s", nsc_sb_str(names));
     nsc_sb_reset(names);
 }
 
+/* The names ("position", "stats.hp") or, with names NULL, the statements (out[k] = ...) of d's
+ * entries. Names gather in *names, several to a line; the caller prints what is left. */
 static void entries(nsc_cgen *g, const nsc_decl *d, const char *path, nsc_strbuf *names, size_t *k)
 {
     for (size_t i = 0; i < d->nfields; i++) {
@@ -146,8 +147,7 @@ static void prediction_header(nsc_cgen *g, const nsc_decl *d, bool *legend)
     if (n == 0 && count_predicted(d) == 0) return;
     nsc_printer *h = g->h;
     nsc_p_empty(h);
-    if (!*legend)
-        for (size_t i = 0; i < sizeof prediction_legend / sizeof prediction_legend[0]; i++) nsc_p_line(h, "%s", prediction_legend[i]);
+    if (!*legend) nsc_p_lines(h, prediction_legend, sizeof prediction_legend / sizeof prediction_legend[0]);
     *legend = true;
     backup_header(g, d);
     if (n == 0) return;

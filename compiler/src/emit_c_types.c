@@ -359,7 +359,7 @@ void nsc_cg_header_types(nsc_cgen *g)
     size_t n = g->norder;
     if (n) {
         nsc_p_blank(h);
-        for (size_t i = 0; i < sizeof types_legend / sizeof types_legend[0]; i++) nsc_p_line(h, "%s", types_legend[i]);
+        nsc_p_lines(h, types_legend, sizeof types_legend / sizeof types_legend[0]);
     }
     for (size_t i = 0; i < n; i++) {
         nsc_arena_mark mark = nsc_arena_get_mark(g->a); /* see source() in emit_c.c */
@@ -447,8 +447,7 @@ void nsc_cg_header_functions(nsc_cgen *g)
     nsc_p_blank(g->h);
     nsc_p_line(g->h, "/* ---- functions ---- */");
     nsc_p_empty(g->h);
-    for (size_t i = 0; i < sizeof functions_legend / sizeof functions_legend[0]; i++)
-        nsc_p_line(g->h, "%s", functions_legend[i]);
+    nsc_p_lines(g->h, functions_legend, sizeof functions_legend / sizeof functions_legend[0]);
     size_t records = 0; /* unions have no place in the type table */
     for (size_t i = 0; i < n; i++) {
         nsc_arena_mark mark = nsc_arena_get_mark(g->a);

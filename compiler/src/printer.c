@@ -114,6 +114,11 @@ void nsc_p_blank(nsc_printer *p)
     nsc_sb_putc(&p->out, '\n');
 }
 
+void nsc_p_lines(nsc_printer *p, const char *const *lines, size_t n)
+{
+    for (size_t i = 0; i < n; i++) nsc_p_line(p, "%s", lines[i]);
+}
+
 void nsc_p_doc(nsc_printer *p, const char *doc)
 {
     if (!doc) return;

@@ -51,6 +51,8 @@ void nsc_p_empty(nsc_printer *p);
 void nsc_p_blank(nsc_printer *p);
 /* A schema doc comment as a C comment block ("/" "** ... *" "/"); nothing for NULL. */
 void nsc_p_doc(nsc_printer *p, const char *doc);
+/* n lines printed as they are (a block comment written once, like the header's legends). */
+void nsc_p_lines(nsc_printer *p, const char *const *lines, size_t n);
 /* A one-line comment. */
 void nsc_p_comment(nsc_printer *p, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
