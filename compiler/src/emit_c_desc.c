@@ -80,6 +80,7 @@ static const char *enum_desc_ref(nsc_cgen *g, const nsc_slot *s)
     return NSC_FMT(g, "&%s", nsc_cg_fn(g, s->type->decl, "desc"));
 }
 
+/* Enum en's values (each value once: an alias is left out) and its ns_enum_desc over them. */
 static void enum_descriptor(nsc_cgen *g, const nsc_decl *en)
 {
     nsc_printer *c = g->c;
@@ -88,7 +89,7 @@ static void enum_descriptor(nsc_cgen *g, const nsc_decl *en)
     nsc_p_empty(c);
     nsc_p_open(c, "static const ns_enum_value %s[] = {", values);
     for (size_t k = 0; k < en->nvalues; k++) {
-        bool alias = false; /* an alias names a value already listed */
+        bool alias = false;
         for (size_t m = 0; m < k && !alias; m++) alias = en->values[m]->resolved == en->values[k]->resolved;
         if (alias) continue;
         nsc_p_line(c, "{%s, \"%s\"},", i64(g, en->values[k]->resolved), en->values[k]->name.text);

@@ -290,9 +290,7 @@ static void hooks_struct(nsc_cgen *g, const nsc_decl *d)
                 nsc_p_line(h, "void (*%s)(void *ctx, %s *live, %s old_value, %s new_value);", f->name.text, name,
                            nsc_cg_value_type(g, t), nsc_cg_value_type(g, t));
         }
-        if (nsc_type_is_collection(t)) {
-            event_hooks(g, name, f);
-        }
+        if (nsc_type_is_collection(t)) event_hooks(g, name, f);
     }
     nsc_p_close(h, "} %s_hooks;", name);
 }

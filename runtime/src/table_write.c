@@ -304,7 +304,7 @@ ns_status ns_table_write(ns_writer *w, const ns_type_desc *t, const void *cur, c
 ns_status ns_table_write_commit(ns_writer *w, const ns_type_desc *t, const void *cur, const void *ref,
                                 const ns_baselines *base, ns_audience to)
 {
-    if (!w || !t) return NS_ERR_ARGUMENT;
+    if (!w) return NS_ERR_ARGUMENT; /* t and the rest: ns_table_write checks them */
     ns_writer copy = *w;
     const ns_status st = ns_table_write(&copy, t, cur, ref, base, to);
     if (st != NS_OK) return st;
