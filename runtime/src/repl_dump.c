@@ -30,7 +30,8 @@ typedef struct walk {
     uint32_t            *named;     /* ... the ids it named before its section, which the
                                        section's ids by reference leave out */
     size_t               nnamed, named_cap;
-    bool                 steady;    /* format 2's steady packet: one group, said by the header */
+    uint8_t              steady;    /* a steady packet (NS__STEADY_*): format 2's one group, said
+                                       by the header; from format 3 on, the crowd's section */
     uint32_t             gap0;      /* ... and its newest baseline's gap */
 } walk;
 
@@ -263,7 +264,8 @@ static ns_status section3(walk *k, const ns_model *dense, bool crowd)
     ns__section3_header h;
     ns_status st = ns__read_section3(k->in, k->schema, dense, r->lists,
                                      ns__idlist_slots(r->cfg.history_depth + r->cfg.reorder_window), k->tick,
-                                     r->cfg.history_depth, crowd && k->steady, !k->told, r->format4, crowd, &h);
+                                     r->cfg.history_depth, crowd ? k->steady : NS__STEADY_NO, !k->told, r->format,
+                                     crowd, &h);
     if (st == NS_OK && !k->told && h.ids == NS__IDS_GAPS) k->gaps = h.dense ? dense : NULL, k->told = true;
     if (st == NS_ERR_BASELINE && !h.ref)
         fprintf(k->out, "updates: refer to a packet the replica does not hold or to ticks out of history\n");
@@ -277,7 +279,7 @@ static ns_status section3(walk *k, const ns_model *dense, bool crowd)
     if (h.by_rtt) fprintf(k->out, ", packet %" PRIu32 " by the round trip%s", h.ref->tick,
                           h.rtt_change > 0 ? " + 1" : h.rtt_change < 0 ? " - 1" : "");
     if (h.by_type) {
-        fputs(", present by type:", k->out);
+        fputs(h.toggled ? ", present by type (one toggled):" : ", present by type:", k->out);
         for (uint32_t c = 0; c < k->schema->component_count; c++)
             if (h.types >> c & 1u) fprintf(k->out, " %s", k->schema->components[c].desc->name);
     }
@@ -374,18 +376,23 @@ ns_status ns_dump_repl_packet(FILE *out, const ns_schema *schema, const ns_repli
     const bool format2 = replica && replica->lists;
     const unsigned tick_bits =
         format2 ? ns__short_tick_bits(replica->cfg.reorder_window, replica->cfg.short_tick_bits) : 16u;
-    uint32_t short_tick = ns_read_bits(in, 1), tick = ns_read_bits(in, short_tick ? tick_bits : 32);
+    const uint32_t format = replica ? replica->format : NS_PACKET_FORMAT_1;
+    bool short_tick = true;
+    unsigned steady = NS__STEADY_NO;
+    if (format >= NS_PACKET_FORMAT_5) steady = ns__read_start5(in, &short_tick);
+    else short_tick = ns_read_bits(in, 1) != 0;
+    uint32_t tick = ns_read_bits(in, short_tick ? tick_bits : 32);
     const bool format3 = format2 && replica->format3;
     walk k = {.out = out, .schema = schema, .replica = replica, .in = in, .defaults = &defaults, .tick = tick,
-              .format2 = format2, .format3 = format3};
+              .format2 = format2, .format3 = format3, .steady = (uint8_t)steady};
     uint32_t counts[3] = {0, 0, format3 ? 0u : 1u};
-    k.steady = format2 && ns_read_bits(in, 1);
+    if (format2 && format < NS_PACKET_FORMAT_5 && ns_read_bits(in, 1)) k.steady = NS__STEADY_SAME;
     if (format3) {
         const bool events = !k.steady && ns_read_bits(in, 1);
         k.told = events;
         k.gaps = events && ns_read_bits(in, 1) ? &dense : NULL;
         k.sizes = replica->cfg.entity_sizes;
-        if (events) ns__read_counts3(in, &dense, replica->format4, counts);
+        if (events) ns__read_counts3(in, &dense, format >= NS_PACKET_FORMAT_4, counts);
     } else if (k.steady) {
         k.gap0 = ns_read_packed_u32(in, &dense);
         k.sizes = replica->cfg.entity_sizes;
@@ -402,7 +409,8 @@ ns_status ns_dump_repl_packet(FILE *out, const ns_schema *schema, const ns_repli
         k.tick = ns__resolve_tick(tick, tick_bits, replica ? ns_replica_newest(replica) : 0);
     if (st == NS_OK) {
         fprintf(out, "packet%s%s tick %" PRIu32 "%s: %" PRIu32 " despawns, %" PRIu32 " spawns, %" PRIu32 "%s%s%s (header %zu bits)\n",
-                !format2 ? "" : replica->format4 ? " (format 4" : format3 ? " (format 3" : " (format 2", !format2 ? "" : k.steady ? ", steady)" : ")", k.tick,
+                !format2 ? "" : format == NS_PACKET_FORMAT_5 ? " (format 5" : format == NS_PACKET_FORMAT_4 ? " (format 4" : format3 ? " (format 3" : " (format 2",
+                !format2 ? "" : k.steady == NS__STEADY_NEW ? ", steady, new presence)" : k.steady ? ", steady)" : ")", k.tick,
                 !short_tick ? "" : format2 ? " (short)" : " (16 bits)", counts[0], counts[1], counts[2],
                 format3 ? " without baselines" : " groups", k.sizes ? ", sizes" : "", k.gaps ? ", dense ids" : "",
                 ns_reader_bits(in) - start);

@@ -1,8 +1,8 @@
 /* repl_handshake.c — what a server tells a connecting client so that its replica matches the
  * world, and the check that both were generated from the same schema.
  *
- * Layout (24 bytes): "NSHS", the packet format (1 byte: 1 to 4), history_depth (1 byte),
- * reorder_window (1 byte), flags (1 byte: 0 in format 1; in formats 2 to 4 bit 0 says that
+ * Layout (24 bytes): "NSHS", the packet format (1 byte: 1 to 5), history_depth (1 byte),
+ * reorder_window (1 byte), flags (1 byte: 0 in format 1; in formats 2 to 5 bit 0 says that
  * records carry their sizes, which their packets do not repeat, and bits 1-5 hold
  * short_tick_bits, 0 when derived), schema hash (8 bytes), max_entities
  * (4 bytes), tick_rate (2 bytes), conn (2 bytes); integers little-endian. A world of format 1
@@ -72,7 +72,7 @@ ns_status ns_handshake_read(ns_reader *r, ns_handshake *out)
               h.history_depth + h.reorder_window <= NS_HISTORY_MAX_DEPTH && h.max_entities >= 1 &&
               h.max_entities <= (1u << 24) && h.tick_rate >= 1 &&
               ns__short_tick_bits_ok(h.reorder_window, h.short_tick_bits);
-    if (format < NS_PACKET_FORMAT_1 || format > NS_PACKET_FORMAT_4) return ns_reader_fail(r, NS_ERR_MISMATCH), NS_ERR_MISMATCH;
+    if (format < NS_PACKET_FORMAT_1 || format > NS_PACKET_FORMAT_5) return ns_reader_fail(r, NS_ERR_MISMATCH), NS_ERR_MISMATCH;
     if (!ok) return ns_reader_fail(r, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
     *out = h;
     return NS_OK;

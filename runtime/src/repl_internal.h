@@ -226,19 +226,41 @@ typedef struct ns__section3_header {
     int               rtt_change;      /* ... that changed by this many ticks (-1, 0, 1) since ref */
     bool              run;             /* format 4: the ladder is ref's tick and the ones just before */
     bool              same_presence;   /* the presence by type is ref's */
+    bool              toggled;         /* format 5: ref's presence by type with one type toggled */
     bool              dense;           /* need_dense: its id gaps are in the dense model */
     const ns__idlist *ref;
 } ns__section3_header;
 
-/* Reads format 3's (format4: format 4's) update section header of packet `tick`, up to its id
- * mask; crowd: the crowd's section (else the rest's); steady: the packet's first bit said the
- * section continues ref's. need_dense: no gaps came before (no events), so a section with id gaps
+/* What a packet's first bits said of its crowd's section: nothing (not a steady packet), that it
+ * continues ref's with ref's presence by type (formats 2 to 5), or that it continues ref's and
+ * its presence code follows the newest tick's name, less its first bit (format 5). */
+enum { NS__STEADY_NO, NS__STEADY_SAME, NS__STEADY_NEW };
+
+/* Reads the update section header (format 3's, 4's or 5's: `format`) of packet `tick`, up to its
+ * id mask; crowd: the crowd's section (else the rest's); steady: what the packet's first bits said
+ * of it (NS__STEADY_*). need_dense: no gaps came before (no events), so a section with id gaps
  * says their model. Ladder ticks must lie within history_depth − 1 ticks of the packet
  * (NS_ERR_BASELINE); the lists are the reader's packets (NS_ERR_BASELINE when the section names
  * one it does not hold). */
 ns_status ns__read_section3(ns_reader *in, const ns_schema *s, const ns_model *dense, const ns__idlist *lists,
-                            uint32_t nlists, uint32_t tick, uint32_t history_depth, bool steady, bool need_dense,
-                            bool format4, bool crowd, ns__section3_header *h);
+                            uint32_t nlists, uint32_t tick, uint32_t history_depth, unsigned steady, bool need_dense,
+                            uint32_t format, bool crowd, ns__section3_header *h);
+
+/* Format 5's first bits (docs/replication.md section 2, "Format 5"): '1' a short tick and a steady
+ * packet with ref's presence by type, '01' a short tick, '001' a short tick and a steady packet
+ * whose presence code follows, '000' a full tick (never steady). The read returns NS__STEADY_*. */
+unsigned ns__read_start5(ns_reader *in, bool *short_tick);
+void     ns__write_start5(ns_writer *out, bool short_tick, unsigned steady);
+
+/* The presence by type of format 5's steady packet with new presence, after the crowd's newest
+ * tick's name: '1' ref's with one type toggled, then the type's index in ns__type_index_bits bits;
+ * '0' then format 3's by-type bit and mask. */
+static inline unsigned ns__type_index_bits(uint32_t ntypes)
+{
+    unsigned b = 0;
+    while (ntypes > 1u && (1u << b) < ntypes) b++;
+    return b;
+}
 
 /* Format 3's event counts (despawns, spawns, updates without baselines), each in the dense model.
  * Format 4 (format4) codes the three commonest first: '1' one spawn, '01' one despawn, '001' one

@@ -111,17 +111,62 @@ static uint32_t read_gap0(ns_reader *in, const ns_model *dense, bool format4, ns
     return ns_read_packed_u32(in, dense);
 }
 
+unsigned ns__read_start5(ns_reader *in, bool *short_tick)
+{
+    *short_tick = true;
+    if (ns_read_bits(in, 1)) return NS__STEADY_SAME;
+    if (ns_read_bits(in, 1)) return NS__STEADY_NO;
+    if (ns_read_bits(in, 1)) return NS__STEADY_NEW;
+    *short_tick = false;
+    return NS__STEADY_NO;
+}
+
+void ns__write_start5(ns_writer *out, bool short_tick, unsigned steady)
+{
+    const bool plain = short_tick && steady == NS__STEADY_NO;
+    ns_write_bits(out, steady == NS__STEADY_SAME, 1);
+    if (steady == NS__STEADY_SAME) return;
+    ns_write_bits(out, plain, 1);
+    if (!plain) ns_write_bits(out, steady == NS__STEADY_NEW, 1);
+}
+
+/* The presence by type, after the ids: ref's when the section continues ref's; else 1 bit "ref's",
+ * then the by-type bit and mask. In format 5's steady packet with new presence (steady), the
+ * toggle bit first, then a type's index (ns__type_index_bits) or the by-type bit and mask. */
+static ns_status read_presence(ns_reader *in, const ns_schema *s, unsigned steady, bool cont, ns__section3_header *h)
+{
+    h->same_presence = steady == NS__STEADY_SAME || (steady == NS__STEADY_NO && (cont || ns_read_bits(in, 1)));
+    h->toggled = steady == NS__STEADY_NEW && ns_read_bits(in, 1);
+    uint32_t at = h->toggled ? ns_read_bits(in, ns__type_index_bits(s->component_count)) : 0;
+    if (ns_reader_failed(in)) return ns_reader_status(in);
+    if ((h->ids != NS__IDS_GAPS || h->same_presence || h->toggled) && !h->ref) return failed(in, NS_ERR_BASELINE);
+    if (h->same_presence || h->toggled) {
+        h->by_type = h->ref->ref_by_type;
+        h->types = h->ref->ref_types;
+    }
+    if (h->toggled) { /* one type more or less than ref's, which had presence by type */
+        if (!h->by_type) return failed(in, NS_ERR_BASELINE);
+        if (at >= s->component_count) return failed(in, NS_ERR_MALFORMED);
+        h->types ^= UINT64_C(1) << at;
+    } else if (!h->same_presence && (h->by_type = ns_read_bits(in, 1) != 0)) {
+        if (s->component_count > NS__MASK_TYPES) return failed(in, NS_ERR_MALFORMED);
+        h->types = ns__read_types(in, s->component_count);
+    }
+    return ns_reader_status(in);
+}
+
 ns_status ns__read_section3(ns_reader *in, const ns_schema *s, const ns_model *dense, const ns__idlist *lists,
-                            uint32_t nlists, uint32_t tick, uint32_t history_depth, bool steady, bool need_dense,
-                            bool format4, bool crowd, ns__section3_header *h)
+                            uint32_t nlists, uint32_t tick, uint32_t history_depth, unsigned steady, bool need_dense,
+                            uint32_t format, bool crowd, ns__section3_header *h)
 {
     memset(h, 0, sizeof *h);
     h->dense = !need_dense;
     /* Format 4's crowd names ref by the round trip, and its drop of 1 is ns__ladder_next4; the
      * rest's header is format 3's. */
-    const bool crowd4 = format4 && crowd;
-    /* 1: the section continues ref's (ladder less its oldest tick, all its ids, its presence) */
-    const bool cont = steady || ns_read_bits(in, 1);
+    const bool crowd4 = format >= NS_PACKET_FORMAT_4 && crowd;
+    /* 1: the section continues ref's (ladder less its oldest tick, all its ids, its presence but
+     * in format 5's steady packet with new presence) */
+    const bool cont = steady != NS__STEADY_NO || ns_read_bits(in, 1);
     uint32_t gap0 = read_gap0(in, dense, crowd4, h);
     if (ns_reader_failed(in)) return ns_reader_status(in);
     /* Ladder ticks lie within history_depth - 1 ticks before the packet: bit i < depth - 1. */
@@ -165,15 +210,5 @@ ns_status ns__read_section3(ns_reader *in, const ns_schema *s, const ns_model *d
         h->n = ns_read_packed_u32(in, NULL);
         if (need_dense) h->dense = ns_read_bits(in, 1) != 0; /* the packet's first gaps: their model */
     }
-    h->same_presence = cont || ns_read_bits(in, 1);
-    if (ns_reader_failed(in)) return ns_reader_status(in);
-    if ((h->ids != NS__IDS_GAPS || h->same_presence) && !h->ref) return failed(in, NS_ERR_BASELINE);
-    if (h->same_presence) {
-        h->by_type = h->ref->ref_by_type;
-        h->types = h->ref->ref_types;
-    } else if ((h->by_type = ns_read_bits(in, 1) != 0)) {
-        if (s->component_count > NS__MASK_TYPES) return failed(in, NS_ERR_MALFORMED);
-        h->types = ns__read_types(in, s->component_count);
-    }
-    return ns_reader_status(in);
+    return read_presence(in, s, steady, cont, h);
 }

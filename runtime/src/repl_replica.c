@@ -46,9 +46,9 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     for (uint32_t c = 0; c < r->schema->component_count; c++)
         if (r->schema->components[c].desc->snap_size > snap_max) snap_max = r->schema->components[c].desc->snap_size;
     r->refsnap = malloc(snap_max);
-    if (cfg->packet_format > NS_PACKET_FORMAT_4) return fail(r, status, NS_ERR_ARGUMENT);
-    r->format3 = ns__packet_format(cfg->packet_format) >= NS_PACKET_FORMAT_3;
-    r->format4 = ns__packet_format(cfg->packet_format) == NS_PACKET_FORMAT_4;
+    if (cfg->packet_format > NS_PACKET_FORMAT_5) return fail(r, status, NS_ERR_ARGUMENT);
+    r->format = ns__packet_format(cfg->packet_format);
+    r->format3 = r->format >= NS_PACKET_FORMAT_3;
     if (ns__packet_format(cfg->packet_format) >= NS_PACKET_FORMAT_2) {
         r->lists = calloc(ns__idlist_slots(ring_depth(r)), sizeof *r->lists);
         if (!r->lists) return fail(r, status, NS_ERR_NOMEM);
@@ -358,7 +358,8 @@ static ns_status read_section3(ns_replica *r, ns_reader *in, uint32_t tick, bool
 {
     ns__section3_header h;
     ns_status st = ns__read_section3(in, r->schema, &r->dense, r->lists, ns__idlist_slots(ring_depth(r)), tick,
-                                     r->cfg.history_depth, crowd && r->steady, !r->told, r->format4, crowd, &h);
+                                     r->cfg.history_depth, crowd ? r->steady : NS__STEADY_NO, !r->told, r->format,
+                                     crowd, &h);
     if (st != NS_OK) return st;
     if (!r->told && h.ids == NS__IDS_GAPS) r->gaps = h.dense ? &r->dense : NULL, r->told = true;
     const ns__run run = {h.ids, h.ref, NULL, 0, h.ladder, h.by_type ? &h.types : NULL};
@@ -588,14 +589,18 @@ static void collect(ns_replica *r)
 
 /* Reads a packet's header: its tick (resolved against the newest applied one when short), the
  * record sizes flag, the dense-ids flag, and the despawn, spawn and group counts. Format 2's
- * steady packet (one group, all said by the header) sets r->steady and r->gap0. */
+ * steady packet (one group, all said by the header) sets r->steady and r->gap0; format 5's first
+ * bits say the short tick and the steady packet together. */
 static ns_status read_header(ns_replica *r, ns_reader *in, uint32_t *tick, bool *sizes, bool *dense, uint32_t counts[3])
 {
     const bool format2 = r->lists != NULL;
     const unsigned k = format2 ? ns__short_tick_bits(r->cfg.reorder_window, r->cfg.short_tick_bits) : 16u;
-    uint32_t short_tick = ns_read_bits(in, 1);
+    bool short_tick = true;
+    r->steady = NS__STEADY_NO;
+    if (r->format >= NS_PACKET_FORMAT_5) r->steady = (uint8_t)ns__read_start5(in, &short_tick);
+    else short_tick = ns_read_bits(in, 1) != 0;
     *tick = ns_read_bits(in, short_tick ? k : 32);
-    r->steady = format2 && ns_read_bits(in, 1);
+    if (format2 && r->format < NS_PACKET_FORMAT_5 && ns_read_bits(in, 1)) r->steady = NS__STEADY_SAME;
     counts[0] = counts[1] = 0;
     if (r->format3) { /* steady: nothing more; else the events bit, and with it the gap model and counts */
         const bool events = !r->steady && ns_read_bits(in, 1);
@@ -603,7 +608,7 @@ static ns_status read_header(ns_replica *r, ns_reader *in, uint32_t *tick, bool 
         *sizes = r->cfg.entity_sizes;
         *dense = events && ns_read_bits(in, 1);
         counts[2] = 0;
-        if (events) ns__read_counts3(in, &r->dense, r->format4, counts);
+        if (events) ns__read_counts3(in, &r->dense, r->format >= NS_PACKET_FORMAT_4, counts);
     } else if (r->steady) {
         r->gap0 = ns_read_packed_u32(in, &r->dense);
         *sizes = r->cfg.entity_sizes;

@@ -105,9 +105,9 @@ struct ns_replica {
                                           ring tick (history_depth + reorder_window) */
     ns__idlist        note;            /* the packet being read: its reference group so far */
     uint32_t          note_records;    /* ... and that group's records */
-    bool              format3;         /* reads format 3 or 4 (lists are then set too) */
-    bool              format4;         /* reads format 4 */
-    bool              steady;          /* the packet being read is format 2's or 3's steady packet */
+    uint32_t          format;          /* the packet format it reads, NS_PACKET_FORMAT_1 to _5 */
+    bool              format3;         /* reads format 3 or later (lists are then set too) */
+    uint8_t           steady;          /* the packet being read is a steady packet: NS__STEADY_* */
     bool              told;            /* ... format 3: it said its id gaps' model already */
     uint32_t          gap0;            /* ... and its newest baseline's gap */
 };

@@ -12,7 +12,7 @@ static bool bad_config(const ns_world_config *c)
     return !c->schema || c->max_entities == 0 || c->max_entities > (1u << 24) || c->max_connections == 0 ||
            c->max_connections > 256 || c->history_depth < 2 || c->reorder_window == 0 ||
            c->history_depth + c->reorder_window > NS_HISTORY_MAX_DEPTH || c->tick_rate == 0 || c->budget < 16 ||
-           c->packet_format > NS_PACKET_FORMAT_4 ||
+           c->packet_format > NS_PACKET_FORMAT_5 ||
            (c->spawn_resend_ticks > 64 && c->spawn_resend_ticks != NS_SPAWN_RESEND_AUTO) ||
            !ns__short_tick_bits_ok(c->reorder_window, c->short_tick_bits);
 }

@@ -674,12 +674,23 @@ static void note_reference(ns__pass *p, const ns__group2 *g)
     p->ref.ref_types = g->by_type ? g->types : 0;
 }
 
-void ns__write_short_tick(const ns__pass *p, ns_writer *out)
+bool ns__tick_is_short(const ns__pass *p)
 {
     const unsigned k = ns__short_tick_bits(p->w->cfg.reorder_window, p->w->cfg.short_tick_bits);
-    bool short_tick = p->c->acked.mask && p->now - p->c->acked.newest < (1u << (k - 1));
-    ns_write_bits(out, short_tick, 1);
+    return p->c->acked.mask && p->now - p->c->acked.newest < (1u << (k - 1));
+}
+
+void ns__write_tick(const ns__pass *p, ns_writer *out, bool short_tick)
+{
+    const unsigned k = ns__short_tick_bits(p->w->cfg.reorder_window, p->w->cfg.short_tick_bits);
     ns_write_bits(out, short_tick ? p->now & ((1u << k) - 1u) : p->now, short_tick ? k : 32);
+}
+
+void ns__write_short_tick(const ns__pass *p, ns_writer *out)
+{
+    const bool short_tick = ns__tick_is_short(p);
+    ns_write_bits(out, short_tick, 1);
+    ns__write_tick(p, out, short_tick);
 }
 
 /* Format 2 (docs/replication.md section 2): a short tick, and the steady packet (one group
@@ -794,12 +805,14 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     ns__pass p = {.w = w, .c = c, .conn = conn, .now = w->tick, .sizes = w->cfg.entity_sizes,
                   .format2 = ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_2,
                   .format3 = ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_3,
-                  .format4 = ns__packet_format(w->cfg.packet_format) == NS_PACKET_FORMAT_4};
+                  .format4 = ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_4,
+                  .format5 = ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_5};
     p.budget = (size_t)w->cfg.budget * 8; /* the scratch holds bodies for this much */
     if (budget_bits && budget_bits < p.budget) p.budget = budget_bits;
     p.used = 33 + NS__HDR_BITS + 3 * (size_t)ns__cost(w->cfg.max_entities) + (p.format2 ? 2u : 0u);
     if (p.format3) p.used += 16 + 2 * ns__cost(64) + ns__cost(w->cfg.max_entities); /* the fulls, two section headers */
     if (p.format4) p.used += 8; /* more than format 3: event counts 3, the crowd's newest tick 3, a drop count 2 */
+    if (p.format5) p.used += 4; /* more than format 4: the first bits 2, a presence code per section 1 */
     if (p.used > p.budget) return NS_ERR_ARGUMENT;
     memset(w->groups, 0, w->group_cap * sizeof *w->groups);
     ns_writer_init(&p.scratch, w->scratch, w->scratch_cap);

@@ -4,7 +4,8 @@
  * union of its records' baseline ticks) once; each record's own baselines are derived from it
  * by both ends (repl_ladder.c). Updates without baselines go in their own run with their
  * audience bits, as format 1's group without baselines. Format 4 is format 3 with sections that
- * stay short when the client's acks are several ticks old (section 2, "Format 4"). */
+ * stay short when the client's acks are several ticks old (section 2, "Format 4"); format 5 is
+ * format 4 whose steady packet may change the presence by type (section 2, "Format 5"). */
 #include <netschema/packed.h>
 
 #include "repl_write_internal.h"
@@ -25,6 +26,7 @@ typedef struct ns__plan3 {
     uint8_t           ids;           /* NS__IDS_* */
     bool              by_type, same_presence;
     uint64_t          types;
+    bool              toggled;       /* the presence by type is ref's with one type toggled */
 } ns__plan3;
 
 /* How a ladder from ref's is coded: '1' the continuation, '01' none of ref's ticks dropped, '00'
@@ -118,6 +120,8 @@ static void plan_ids(const ns__pass *p, ns__plan3 *s, const ns_model *m, bool by
     const ns__pick *ch = p->w->chosen;
     s->by_type = ns__presence_by_type(p, s->from, s->to, &s->types);
     s->same_presence = s->ref && s->ref->ref_by_type == s->by_type && (!s->by_type || s->ref->ref_types == s->types);
+    s->toggled = !s->same_presence && s->ref && s->ref->ref_by_type && s->by_type &&
+                 ns__count_bits(s->types ^ s->ref->ref_types) == 1;
     s->ids = NS__IDS_GAPS;
     if (!s->ref || !by_ref) return;
     size_t gaps = ns__cost(s->to - s->from - 1u);
@@ -135,11 +139,17 @@ static void plan_ids(const ns__pass *p, ns__plan3 *s, const ns_model *m, bool by
     else if (eligible < gaps) s->ids = NS__IDS_MASK;
 }
 
-/* The section continues ref's: its ladder ref's less its oldest tick (format 4's crowd: the
- * ladder ns__ladder_next4 derives from ref's), all ref's ids, its presence. */
+/* The section continues ref's but for its presence: its ladder ref's less its oldest tick
+ * (format 4's crowd: the ladder ns__ladder_next4 derives from ref's), all ref's ids. */
+static bool continues_ladder_and_ids(const ns__plan3 *s)
+{
+    return s->from_ref && s->next && s->ids == NS__IDS_ALL;
+}
+
+/* The section continues ref's: its ladder and ids, and its presence. */
 static bool continues(const ns__plan3 *s)
 {
-    return s->from_ref && s->next && s->ids == NS__IDS_ALL && s->same_presence;
+    return continues_ladder_and_ids(s) && s->same_presence;
 }
 
 /* The name of the ladder's newest tick: its gap (dense); format 4's crowd '1' by the round trip
@@ -180,18 +190,33 @@ static void write_ladder_and_ids(const ns__pass *p, ns_writer *out, const ns__pl
     if (s->ids == NS__IDS_GAPS && dense) ns_write_bits(out, *dense, 1);
 }
 
+/* The presence by type: 1 bit "ref's", then the by-type bit and mask; in format 5's steady packet
+ * with new presence (steady), whose first bits said "not ref's", the toggle bit first, then the
+ * toggled type's index or the by-type bit and mask. */
+static void write_presence(const ns__pass *p, ns_writer *out, const ns__plan3 *s, unsigned steady)
+{
+    const uint32_t ntypes = p->w->schema->component_count;
+    if (steady == NS__STEADY_NO) ns_write_bits(out, s->same_presence, 1);
+    if (s->same_presence) return;
+    if (steady == NS__STEADY_NEW) ns_write_bits(out, s->toggled, 1);
+    if (steady == NS__STEADY_NEW && s->toggled) {
+        ns_write_bits(out, ns__lowest_bit(s->types ^ s->ref->ref_types), ns__type_index_bits(ntypes));
+        return;
+    }
+    ns_write_bits(out, s->by_type, 1);
+    if (s->by_type) ns__write_types(out, s->types, ntypes);
+}
+
 /* The section's header but for its first bit (continues or not); dense: the gap model, when
- * no events said it and the ids come by gaps. */
-static void write_header(const ns__pass *p, ns_writer *out, const ns__plan3 *s, const bool *dense)
+ * no events said it and the ids come by gaps; steady: what the packet's first bits said (format
+ * 5's steady packet with new presence continues ref's but for its presence). */
+static void write_header(const ns__pass *p, ns_writer *out, const ns__plan3 *s, const bool *dense, unsigned steady)
 {
     write_gap0(p, out, s);
-    if (continues(s)) return;
+    if (steady == NS__STEADY_NEW) write_presence(p, out, s, steady);
+    if (steady != NS__STEADY_NO || continues(s)) return;
     write_ladder_and_ids(p, out, s, dense);
-    ns_write_bits(out, s->same_presence, 1);
-    if (!s->same_presence) {
-        ns_write_bits(out, s->by_type, 1);
-        if (s->by_type) ns__write_types(out, s->types, p->w->schema->component_count);
-    }
+    write_presence(p, out, s, steady);
 }
 
 /* The bit per id of ref: 1 when the section has it. */
@@ -230,7 +255,7 @@ static void write_section(ns__pass *p, ns_writer *out, const ns__plan3 *s, const
     ns_write_bits(out, s->to > s->from, 1);
     if (s->to == s->from) return;
     ns_write_bits(out, continues(s), 1);
-    write_header(p, out, s, dense);
+    write_header(p, out, s, dense, NS__STEADY_NO);
     if (s->ids == NS__IDS_MASK) write_id_mask(p, out, s);
     ns__write_run(p, out, s->from, s->to, gaps, s->by_type, s->ids == NS__IDS_GAPS);
 }
@@ -241,7 +266,6 @@ void ns__emit3(ns__pass *p, ns_writer *out)
     ns__sort_chosen(p);
     const ns__pick *ch = p->w->chosen;
     const ns_model *gaps = ns__dense_is_cheaper(p) ? &p->w->dense : NULL;
-    ns__write_short_tick(p, out);
     const uint32_t u0 = p->ndespawn + p->nspawn;
     uint32_t a0 = u0, b0; /* updates without baselines: chosen[u0, a0); the crowd's: [a0, b0) */
     while (a0 < p->nchosen && ch[a0].section == 0) a0++;
@@ -251,10 +275,16 @@ void ns__emit3(ns__pass *p, ns_writer *out)
     if (rest.to > rest.from) plan_ladder(p, &rest), plan_ids(p, &rest, gaps, false);
     p->stats.groups = (a0 > u0) + (b0 > a0) + (p->nchosen > b0);
     const bool events = a0 != 0, dense = gaps != NULL;
-    const bool steady = !events && crowd.to > crowd.from && continues(&crowd) && rest.to == rest.from;
-    ns_write_bits(out, steady, 1);
+    const bool short_tick = ns__tick_is_short(p);
+    const bool steady = !events && crowd.to > crowd.from && rest.to == rest.from &&
+                        (p->format5 ? short_tick && continues_ladder_and_ids(&crowd) : continues(&crowd));
+    const unsigned said = !steady ? NS__STEADY_NO : crowd.same_presence ? NS__STEADY_SAME : NS__STEADY_NEW;
+    if (p->format5) ns__write_start5(out, short_tick, said);
+    else ns_write_bits(out, short_tick, 1);
+    ns__write_tick(p, out, short_tick);
+    if (!p->format5) ns_write_bits(out, steady, 1);
     if (steady) {
-        write_header(p, out, &crowd, NULL);
+        write_header(p, out, &crowd, NULL, said);
         ns__write_run(p, out, crowd.from, crowd.to, gaps, crowd.by_type, false);
     } else {
         ns_write_bits(out, events, 1);

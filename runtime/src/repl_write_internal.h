@@ -22,7 +22,8 @@ typedef struct ns__pass {
     bool        sizes;
     bool        format2;      /* NS_PACKET_FORMAT_2 or 3: short ticks, packets named by reference */
     bool        format3;      /* NS_PACKET_FORMAT_3 or 4: one section of updates over a ladder */
-    bool        format4;      /* NS_PACKET_FORMAT_4: format 3's sections for a long round trip */
+    bool        format4;      /* NS_PACKET_FORMAT_4 or 5: format 3's sections for a long round trip */
+    bool        format5;      /* NS_PACKET_FORMAT_5: format 4 whose steady packet may change presence */
     uint32_t    ref_records;  /* format 2: records of the packet's reference group so far */
     ns__idlist  ref;          /* ... and that group's header (ref_* fields and ladder only) */
     ns_writer   scratch;
@@ -44,7 +45,13 @@ bool ns__presence_by_type(const ns__pass *p, uint32_t from, uint32_t to, uint64_
  * record; by_type: the section's presence mask stands for the records' presence bits. */
 void ns__write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, const ns_model *m, bool by_type, bool ids);
 
-/* Writes the packet's tick: short (its low bits) when the client acked a recent packet. */
+/* Whether the packet's tick may be short (its low bits): the client acked a recent packet. */
+bool ns__tick_is_short(const ns__pass *p);
+
+/* Writes the packet's tick, its low bits when short_tick, else all 32. */
+void ns__write_tick(const ns__pass *p, ns_writer *out, bool short_tick);
+
+/* Writes the short-tick bit (formats 2 to 4) and the tick. */
 void ns__write_short_tick(const ns__pass *p, ns_writer *out);
 
 /* Format 3's packet (docs/replication.md section 2, "Format 3"), from the chosen records. */

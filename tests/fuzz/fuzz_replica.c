@@ -6,8 +6,10 @@
  * writes entity sizes (bit 0) and which packet format it writes (bit 1: format 2, the compact
  * one, whose groups may name their ids and baselines by reference to earlier packets; bits 1
  * and 2: format 3, whose updates derive their baselines from one ladder of ticks, and with bit 4
- * too format 4, whose sections name that packet by the round trip; bit 3: short ticks of 12
- * bits, short_tick_bits). Invariants: the reader never reads past the packet (ASan);
+ * too format 4, whose sections name that packet by the round trip, and with bit 5 as well
+ * format 5, whose steady packets may change their presence by type; bit 3: short ticks of 12
+ * bits, short_tick_bits). Every Health changes on two of the first ticks, so that the
+ * presence by type changes in real packets. Invariants: the reader never reads past the packet (ASan);
  * a refused packet leaves the replica exactly as it was; an accepted one leaves it usable (the
  * next real packet still reads). */
 #include <stdio.h>
@@ -82,7 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ns_world_config cfg = {.schema = &rt_schema, .max_entities = ENTITIES, .max_connections = 2, .entity_sizes = data[1] & 1,
                            .packet_format = !(data[1] & 2)  ? NS_PACKET_FORMAT_1
                                             : !(data[1] & 4) ? NS_PACKET_FORMAT_2
-                                            : data[1] & 16   ? NS_PACKET_FORMAT_4 : NS_PACKET_FORMAT_3,
+                                            : !(data[1] & 16) ? NS_PACKET_FORMAT_3
+                                            : data[1] & 32   ? NS_PACKET_FORMAT_5 : NS_PACKET_FORMAT_4,
                            .short_tick_bits = data[1] & 8 ? 12u : 0u};
     ns_world *w = ns_world_create(&cfg, NULL);
     uint32_t conn;
@@ -106,13 +109,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rt_Body_init(&b);
             b.pos.x = (float)(tick * e) * 0.5f;
             ns_world_set(w, e, RT_BODY_ID, &b);
+            rt_Health h;
+            rt_Health_init(&h);
+            h.hp = (int32_t)tick - 50;
+            if (tick == 102 || tick == 104) ns_world_set(w, e, RT_HEALTH_ID, &h);
         }
         if (tick == 103) ns_world_despawn(w, 4);
         ns_world_tick(w, tick);
         if (ns_world_write_packet(w, conn, pkt, sizeof pkt, &len, NULL) != NS_OK) abort();
         if (dump(r, pkt, len) != NS_OK) abort(); /* the dump reads every real packet whole */
         if (ns_replica_read_packet(r, pkt, len) != NS_OK) abort();
-        if (cfg.packet_format != NS_PACKET_FORMAT_4 || tick % 3 != 1) ack(w, r); /* format 4: acks late now and then */
+        if (cfg.packet_format < NS_PACKET_FORMAT_4 || tick % 3 != 1) ack(w, r); /* formats 4, 5: acks late now and then */
     }
     /* The fuzzed packet: when the first byte's top bit is set, the server's real next packet
      * with the rest of the input XORed over it (mostly valid structure, so the fuzz reaches deep

@@ -5,9 +5,10 @@
  *
  * Input: byte 0, bits 0-1: the reader (0 or 3 acks, 1 inputs, 2 handshake); bit 7: the reader's
  * real next message with the rest of the input XORed over it (so the fuzz reaches past the first
- * fields even without coverage feedback), else the rest of the input as it is. Byte 1: the
- * world's packet format (bits 0-1: 0 for 4, 1, 2 or 3) and entity sizes (bit 2), and which packets the
- * honest client loses of the last five before the fuzzed ack (bits 3-7).
+ * fields even without coverage feedback), else the rest of the input as it is; bit 2: format 5
+ * where byte 1 says format 4. Byte 1: the world's packet format (bits 0-1: 0 for 4, 1, 2 or 3)
+ * and entity sizes (bit 2), and which packets the honest client loses of the last five before the
+ * fuzzed ack (bits 3-7).
  *
  * Invariants, besides ASan's (no read past the message):
  * - acks: two worlds run the same script; one also reads the fuzzed ack from connection 0. A
@@ -62,11 +63,11 @@ typedef struct server {
     ns_replica *r[CONNS];
 } server;
 
-static void make_server(server *s, uint8_t flags)
+static void make_server(server *s, uint8_t flags, bool format5)
 {
     ns_world_config cfg = {.schema = &rt_schema, .max_entities = ENTITIES, .max_connections = CONNS,
                            .entity_sizes = (flags & 4) != 0,
-                           .packet_format = (flags & 3) == 0 ? NS_PACKET_FORMAT_4 : flags & 3};
+                           .packet_format = (flags & 3) != 0 ? flags & 3u : format5 ? NS_PACKET_FORMAT_5 : NS_PACKET_FORMAT_4};
     for (int k = 0; k < 2; k++) {
         s->w[k] = ns_world_create(&cfg, NULL);
         check(s->w[k] != NULL, "world");
@@ -146,7 +147,7 @@ static void round_trip(server *s, uint32_t tick, const bool same[CONNS], bool lo
 static void fuzz_ack(const uint8_t *data, size_t size)
 {
     server s;
-    make_server(&s, data[1]);
+    make_server(&s, data[1], (data[0] & 4) != 0);
     const bool both[CONNS] = {true, true};
     const unsigned twins[CONNS] = {3u, 3u};
     uint32_t tick = 100;
@@ -251,7 +252,8 @@ static void fuzz_handshake(const uint8_t *data, size_t size)
 {
     ns_world_config cfg = {.schema = &rt_schema, .max_entities = ENTITIES, .max_connections = CONNS,
                            .entity_sizes = (data[1] & 4) != 0,
-                           .packet_format = (data[1] & 3) == 0 ? NS_PACKET_FORMAT_4 : (uint32_t)(data[1] & 3)};
+                           .packet_format = (data[1] & 3) != 0 ? (uint32_t)(data[1] & 3)
+                                            : data[0] & 4      ? NS_PACKET_FORMAT_5 : NS_PACKET_FORMAT_4};
     ns_world *w = ns_world_create(&cfg, NULL);
     check(w != NULL, "world");
     uint32_t conn;

@@ -8,7 +8,8 @@
  * updates derive their baselines from one ladder of ticks; format 3 once more with
  * spawn_resend_ticks, whose unacked spawns go out every third tick instead of in every packet;
  * and format 3 with 12-bit short ticks and NS_SPAWN_RESEND_AUTO (copies a quarter of each
- * connection's measured round trip apart). */
+ * connection's measured round trip apart); format 4, whose sections name the acked packet by the
+ * round trip; and format 5, whose steady packets may change their presence by type. */
 #include <stdio.h>
 #include <string.h>
 
@@ -80,9 +81,9 @@ START_TEST(soak_replication)
 {
     rh_game *g = malloc(sizeof *g);
     /* Runs 0-2: formats 1, 2 and 3; run 3: format 3 with a spawn's copies 3 ticks apart; run 4:
-     * format 3, 12-bit short ticks, copies by the round trip; run 5: format 4. */
-    const uint32_t format = _i < 3 ? NS_PACKET_FORMAT_1 + (uint32_t)_i : _i < 5 ? NS_PACKET_FORMAT_3 : NS_PACKET_FORMAT_4;
-    const uint32_t spawn_resend = _i < 3 || _i == 5 ? 0 : _i == 3 ? 3 : NS_SPAWN_RESEND_AUTO;
+     * format 3, 12-bit short ticks, copies by the round trip; runs 5 and 6: formats 4 and 5. */
+    const uint32_t format = _i < 3 ? NS_PACKET_FORMAT_1 + (uint32_t)_i : _i < 5 ? NS_PACKET_FORMAT_3 : (uint32_t)_i - 1;
+    const uint32_t spawn_resend = _i < 3 || _i >= 5 ? 0 : _i == 3 ? 3 : NS_SPAWN_RESEND_AUTO;
     ns_world_config cfg = {.max_entities = ENTITIES, .max_connections = CLIENTS, .budget = 600, .packet_format = format,
                            .spawn_resend_ticks = spawn_resend, .short_tick_bits = _i == 4 ? 12u : 0u};
     rh_impair bad = {.loss = 0.2, .reorder = 0.2, .duplicate = 0.1, .latency = 2, .jitter = 3};
@@ -152,7 +153,7 @@ static Suite *suite(void)
     Suite *s = suite_create("soak");
     TCase *tc = tcase_create("replication");
     tcase_set_timeout(tc, 1200);
-    tcase_add_loop_test(tc, soak_replication, 0, 6); /* formats 1-3; spawn_resend_ticks; wide ticks; format 4 */
+    tcase_add_loop_test(tc, soak_replication, 0, 7); /* formats 1-3; spawn_resend_ticks; wide ticks; formats 4, 5 */
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,4 +1,4 @@
-/* test_format2.c — the compact snapshot packets (formats 2 and 3, docs/replication.md section 2)
+/* test_format2.c — the compact snapshot packets (formats 2 to 5, docs/replication.md section 2)
  * as a user sees them: chosen in the world's config and carried by the handshake, replicas that
  * match the server under loss, reordering and duplication, ticks read right when late or after a
  * long silence, hostile packets refused without a trace, exact bytes, and fewer framing bits
@@ -46,6 +46,14 @@ static void set_body(rh_game *g, ns_entity_id e, float x, float z)
     ck_assert_int_eq(ns_world_set(g->world, e, RT_BODY_ID, &b), NS_OK);
 }
 
+static void set_health(rh_game *g, ns_entity_id e, int32_t hp)
+{
+    rt_Health h;
+    rt_Health_init(&h);
+    h.hp = hp;
+    ck_assert_int_eq(ns_world_set(g->world, e, RT_HEALTH_ID, &h), NS_OK);
+}
+
 /* One server tick whose packet for client 0 the test delivers itself (into pkt). */
 static size_t tick_and_write(rh_game *g, uint8_t *pkt, size_t cap)
 {
@@ -54,6 +62,14 @@ static size_t tick_and_write(rh_game *g, uint8_t *pkt, size_t cap)
     ck_assert_int_eq(ns_world_tick(g->world, g->tick), NS_OK);
     ck_assert_int_eq(ns_world_write_packet(g->world, g->conn[0], pkt, cap, &len, &g->last[0]), NS_OK);
     return len;
+}
+
+/* Whether a packet's tick is short: its first bit (formats 2 to 4); format 5's first bits '1',
+ * '01' and '001' (docs/replication.md section 2, "Format 5"). */
+static bool short_tick(const uint8_t *pkt, uint32_t format)
+{
+    if (format < NS_PACKET_FORMAT_5) return pkt[0] & 1u;
+    return (pkt[0] & 7u) != 0;
 }
 
 static void ack(rh_game *g, uint32_t c)
@@ -78,7 +94,7 @@ START_TEST(handshake_carries_the_packet_format)
     ns_writer w;
     ns_reader r;
     ns_handshake back;
-    for (uint32_t f = 0; f <= 4; f++) {
+    for (uint32_t f = 0; f <= 5; f++) {
         rh_game *g = start((ns_world_config){.packet_format = f, .entity_sizes = true}, 1, (rh_impair){0}, 1);
         ns_writer_init(&w, buf, sizeof buf);
         ns_handshake h = ns_world_handshake(g->world, g->conn[0]);
@@ -86,7 +102,7 @@ START_TEST(handshake_carries_the_packet_format)
         ck_assert_uint_eq(ns_writer_flush(&w), 24);
         /* Format 1 (0 or 1 in the config) is the handshake it always was: format byte 1, a zero. */
         ck_assert_uint_eq(buf[4], f >= 2 ? f : 1);
-        ck_assert_uint_eq(buf[7], f >= 2 ? 1 : 0); /* formats 2-4: the entity-sizes flag */
+        ck_assert_uint_eq(buf[7], f >= 2 ? 1 : 0); /* formats 2-5: the entity-sizes flag */
         ns_reader_init(&r, buf, 24);
         ck_assert_int_eq(ns_handshake_read(&r, &back), NS_OK);
         ns_replica_config rc = {0};
@@ -95,7 +111,7 @@ START_TEST(handshake_carries_the_packet_format)
         ck_assert(rc.entity_sizes == (f >= 2));
         stop(g);
     }
-    buf[4] = 5; /* a format this reader does not know */
+    buf[4] = 6; /* a format this reader does not know */
     ns_reader_init(&r, buf, 24);
     ck_assert_int_eq(ns_handshake_read(&r, &back), NS_ERR_MISMATCH);
     buf[4] = 2, buf[7] = 0x81; /* an unknown flag */
@@ -104,7 +120,7 @@ START_TEST(handshake_carries_the_packet_format)
     buf[4] = 1, buf[7] = 1; /* format 1 has no flags */
     ns_reader_init(&r, buf, 24);
     ck_assert_int_eq(ns_handshake_read(&r, &back), NS_ERR_MALFORMED);
-    ns_world_config bad = {.schema = &rt_schema, .max_entities = 4, .max_connections = 1, .packet_format = 5};
+    ns_world_config bad = {.schema = &rt_schema, .max_entities = 4, .max_connections = 1, .packet_format = 6};
     ns_status st;
     ck_assert_ptr_null(ns_world_create(&bad, &st));
     ck_assert_int_eq(st, NS_ERR_ARGUMENT);
@@ -181,8 +197,9 @@ typedef struct scene_result {
     uint64_t bits, framing;
 } scene_result;
 
-/* Movers, spawns, despawns and owner changes over impaired links, from tick `first` on; every
- * client consistent with the server every tick, and settled once the links are quiet. */
+/* Movers, health changes now and then (which change the presence by type), spawns, despawns and
+ * owner changes over impaired links, from tick `first` on; every client consistent with the
+ * server every tick, and settled once the links are quiet. */
 static scene_result run_scene_with(ns_world_config cfg, uint32_t first, rh_impair impair, uint64_t seed)
 {
     const uint32_t format = cfg.packet_format;
@@ -196,6 +213,9 @@ static scene_result run_scene_with(ns_world_config cfg, uint32_t first, rh_impai
     for (int t = 0; t < 800; t++) {
         for (ns_entity_id e = 0; e < 48; e++)
             if (ns_world_alive(g->world, e) && e % 5 != 0) set_body(g, e, (float)t * 0.05f + (float)e, (float)(e % 7));
+        ns_entity_id hurt = (ns_entity_id)(rh_next(&rng) % 48);
+        if (rh_uniform(&rng) < 0.1 && ns_world_alive(g->world, hurt) && ns_world_snap(g->world, hurt, RT_HEALTH_ID))
+            set_health(g, hurt, (int32_t)(rh_next(&rng) % 101));
         if (rh_uniform(&rng) < 0.05) ns_world_despawn(g->world, (ns_entity_id)(rh_next(&rng) % 48));
         ns_entity_id id;
         if (rh_uniform(&rng) < 0.06) ns_world_spawn(g->world, body_health, 1 + (uint32_t)(rh_next(&rng) % 2), &id); /* unless full */
@@ -233,6 +253,7 @@ static const rh_impair impairments[] = {
 
 START_TEST(round_trips_under_loss_reorder_and_duplication)
 {
+    scene_result five = run_scene(NS_PACKET_FORMAT_5, impairments[_i], 100 + (uint64_t)_i);
     scene_result four = run_scene(NS_PACKET_FORMAT_4, impairments[_i], 100 + (uint64_t)_i);
     scene_result three = run_scene(NS_PACKET_FORMAT_3, impairments[_i], 100 + (uint64_t)_i);
     scene_result two = run_scene(NS_PACKET_FORMAT_2, impairments[_i], 100 + (uint64_t)_i);
@@ -251,19 +272,22 @@ START_TEST(round_trips_under_loss_reorder_and_duplication)
     else
         NS_CHECK(four.framing * 100 <= three.framing * 103, "framing: format 4 %llu bits, format 3 %llu",
                  (unsigned long long)four.framing, (unsigned long long)three.framing);
+    /* Format 5: fewer than format 4 (a packet whose presence by type changed stays steady). */
+    NS_CHECK(five.framing < four.framing, "framing: format 5 %llu bits, format 4 %llu", (unsigned long long)five.framing,
+             (unsigned long long)four.framing);
 }
 END_TEST
 
 /* Across the 32-bit tick's wrap with a history depth that is not a power of two (t % depth
- * jumps there), in every format (_i % 4): format 3's derived baselines stay exact, and no
+ * jumps there), in every format (_i % 5): format 3's derived baselines stay exact, and no
  * format refuses a packet (the replica's ring is a power of two; the server only codes against
  * ticks its history still holds, and in format 3 a record whose server history lost a tick goes
  * without baselines). */
 START_TEST(across_the_tick_wrap_with_an_odd_history_depth)
 {
-    ns_world_config cfg = {.packet_format = NS_PACKET_FORMAT_1 + (uint32_t)_i % 4,
-                           .history_depth = 30 - 4 * (uint32_t)(_i / 4),
-                           .reorder_window = 13 + (uint32_t)(_i / 4)};
+    ns_world_config cfg = {.packet_format = NS_PACKET_FORMAT_1 + (uint32_t)_i % 5,
+                           .history_depth = 30 - 4 * (uint32_t)(_i / 5),
+                           .reorder_window = 13 + (uint32_t)(_i / 5)};
     run_scene_with(cfg, 0xffffffffu - 400, impairments[4], 300 + (uint64_t)_i);
 }
 END_TEST
@@ -286,7 +310,8 @@ END_TEST
 START_TEST(a_late_packet_reads_its_own_tick)
 {
     const uint32_t late_by = (_i & 1) == 0 ? NS_REPL_DEFAULT_REORDER : 2 * NS_REPL_DEFAULT_REORDER;
-    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2 + (uint32_t)(_i >> 1)}, 1, (rh_impair){0}, 3);
+    const uint32_t format = NS_PACKET_FORMAT_2 + (uint32_t)(_i >> 1);
+    rh_game *g = start((ns_world_config){.packet_format = format}, 1, (rh_impair){0}, 3);
     g->tick = 1000;
     ns_entity_id e = spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET], held[RH_MAX_PACKET];
@@ -299,7 +324,7 @@ START_TEST(a_late_packet_reads_its_own_tick)
     set_body(g, e, 100, 0);
     held_len = tick_and_write(g, held, sizeof held);
     held_tick = g->tick;
-    ck_assert_uint_eq(held[0] & 1u, 1); /* short */
+    ck_assert(short_tick(held, format));
     for (uint32_t t = 0; t < late_by; t++) {
         set_body(g, e, 200 + (float)t, 0);
         deliver(g, pkt, sizeof pkt);
@@ -325,7 +350,8 @@ END_TEST
  * wrap of the 32-bit tick. */
 START_TEST(a_long_silence_sends_the_full_tick)
 {
-    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2 + (uint32_t)_i}, 1, (rh_impair){0}, 4);
+    const uint32_t format = NS_PACKET_FORMAT_2 + (uint32_t)_i;
+    rh_game *g = start((ns_world_config){.packet_format = format}, 1, (rh_impair){0}, 4);
     g->tick = 0xffffffffu - 50;
     ns_entity_id e = spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET];
@@ -337,20 +363,20 @@ START_TEST(a_long_silence_sends_the_full_tick)
     for (uint32_t t = 0; t < 100; t++) { /* the packets arrive, the acks do not */
         set_body(g, e, (float)t, 0);
         len = tick_and_write(g, pkt, sizeof pkt);
-        ck_assert_uint_eq(pkt[0] & 1u, g->tick - acked < 32 ? 1u : 0u);
+        ck_assert(short_tick(pkt, format) == (g->tick - acked < 32));
         if (t % 40 == 39) continue; /* and now and then a packet is lost too */
         ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
         ck_assert_uint_eq(ns_replica_newest(g->replica[0]), g->tick);
     }
     g->tick += 5000; /* the server idled: a jump far beyond the short span */
     len = tick_and_write(g, pkt, sizeof pkt);
-    ck_assert_uint_eq(pkt[0] & 1u, 0);
+    ck_assert(!short_tick(pkt, format));
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
     ck_assert_uint_eq(ns_replica_newest(g->replica[0]), g->tick);
     ack(g, 0);
     set_body(g, e, -5, 0);
     len = tick_and_write(g, pkt, sizeof pkt);
-    ck_assert_uint_eq(pkt[0] & 1u, 1);
+    ck_assert(short_tick(pkt, format));
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
     ck_assert_float_eq_tol(((const rt_Body *)ns_replica_value(g->replica[0], e, RT_BODY_ID))->pos.x, -5.0f, 0.006f);
     stop(g);
@@ -408,7 +434,7 @@ START_TEST(a_datagram_later_than_half_the_short_span)
 END_TEST
 
 /* Wider short ticks round-trip the impaired scene: format 2 with 9 bits, format 3 with 16
- * across the 32-bit wrap, format 4 with 12 across it. */
+ * across the 32-bit wrap, formats 4 and 5 with 12 across it. */
 START_TEST(round_trips_with_wider_short_ticks)
 {
     ns_world_config cfg = {.packet_format = NS_PACKET_FORMAT_2 + (uint32_t)_i,
@@ -418,6 +444,20 @@ START_TEST(round_trips_with_wider_short_ticks)
 END_TEST
 
 /* ---- exact bytes ---- */
+
+/* What ns_dump_repl_packet prints of a packet for replica r, into out; its status. */
+static ns_status dump_to(const ns_replica *r, const uint8_t *pkt, size_t len, char *out, size_t cap)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    ns_reader rd;
+    ns_reader_init(&rd, pkt, len);
+    ns_status st = ns_dump_repl_packet(f, &rt_schema, r, &rd);
+    rewind(f);
+    out[fread(out, 1, cap - 1, f)] = '\0';
+    fclose(f);
+    return st;
+}
 
 /* The first packet of a world with nothing in it: 0 (long tick), tick 1 in 32 bits, 0 (not
  * steady), 00 (no dense ids, no events), 0 (not one group), group count 0 packed (00). */
@@ -456,12 +496,12 @@ START_TEST(a_steady_packet_has_these_bytes)
     uint8_t want[64];
     ns_writer w;
     ns_writer_init(&w, want, sizeof want);
-    ns_write_bits(&w, 1, 1);
+    ns_write_bits(&w, 1, 1); /* short tick; format 5: short tick, steady, ref's presence */
     ns_write_bits(&w, now & 63u, 6);
-    ns_write_bits(&w, 1, 1);
-    /* Formats 2 and 3: the newest baseline's gap, 0 (dense); format 4: '1', the round trip kept
-     * (packet 5's own newest baseline was tick 4). */
-    ns_write_bits(&w, format == NS_PACKET_FORMAT_4, 1);
+    if (format < NS_PACKET_FORMAT_5) ns_write_bits(&w, 1, 1); /* steady */
+    /* Formats 2 and 3: the newest baseline's gap, 0 (dense); formats 4 and 5: '1', the round trip
+     * kept (packet 5's own newest baseline was tick 4). */
+    ns_write_bits(&w, format >= NS_PACKET_FORMAT_4, 1);
     for (ns_entity_id e = a; e <= b; e++) {
         ns_write_bits(&w, 1, 1), ns_write_bits(&w, 0, 1);
         ns_baselines base = {{NULL, NULL, NULL}, {now - 1, now - 2, now - 3}, 3, now};
@@ -473,19 +513,11 @@ START_TEST(a_steady_packet_has_these_bytes)
     ck_assert_mem_eq(pkt, want, want_len);
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
     /* ns_dump prints it, with the replica that will read it. */
-    char out[4096] = {0};
-    FILE *f = tmpfile();
-    ck_assert_ptr_nonnull(f);
+    char out[4096];
     set_body(g, a, 9, 1), set_body(g, b, 2, 20);
     ack(g, 0);
     len = tick_and_write(g, pkt, sizeof pkt);
-    ns_reader r;
-    ns_reader_init(&r, pkt, len);
-    ck_assert_int_eq(ns_dump_repl_packet(f, &rt_schema, g->replica[0], &r), NS_OK);
-    rewind(f);
-    size_t got = fread(out, 1, sizeof out - 1, f);
-    out[got] = '\0';
-    fclose(f);
+    ck_assert_int_eq(dump_to(g->replica[0], pkt, len, out, sizeof out), NS_OK);
     if (format == NS_PACKET_FORMAT_2) {
         NS_CHECK(strstr(out, "packet (format 2, steady) tick 7 (short)") != NULL, "%s", out);
         NS_CHECK(strstr(out, "repeating packet 6's group, ids all those of packet 6") != NULL, "%s", out);
@@ -495,13 +527,93 @@ START_TEST(a_steady_packet_has_these_bytes)
                  "%s", out);
         NS_CHECK(strstr(out, "Body: 1") != NULL || strstr(out, "against baselines tick 6, tick 5, tick 4") != NULL, "%s", out);
     } else {
-        NS_CHECK(strstr(out, "packet (format 4, steady) tick 7 (short)") != NULL, "%s", out);
+        NS_CHECK(strstr(out, format == NS_PACKET_FORMAT_4 ? "packet (format 4, steady) tick 7 (short)"
+                                                          : "packet (format 5, steady) tick 7 (short)") != NULL,
+                 "%s", out);
         NS_CHECK(strstr(out, "updates: 2 records over the ladder 6 5 4 (packet 6's, 1 dropped), packet 6 by the round trip, "
                              "ids all those of packet 6") != NULL, "%s", out);
         NS_CHECK(strstr(out, "Body: 1") != NULL || strstr(out, "against baselines tick 6, tick 5, tick 4") != NULL, "%s", out);
     }
     NS_CHECK(strstr(out, "update #1") != NULL, "%s", out);
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+    stop(g);
+}
+END_TEST
+
+/* The schema index of component type `id` (what a presence mask's bits count). */
+static uint32_t type_index(uint32_t id)
+{
+    for (uint32_t k = 0; k < rt_schema.component_count; k++)
+        if (rt_schema.components[k].desc->id == id) return k;
+    ck_abort_msg("no component %u", id);
+    return 0;
+}
+
+/* Writes e's `type` state at `now` against its three states before, as a steady packet does. */
+static void write_against_three(rh_game *g, ns_writer *w, ns_entity_id e, uint32_t type, uint32_t now)
+{
+    const ns_component_ops *ops = &rt_schema.components[type_index(type)];
+    ns_baselines base = {{NULL, NULL, NULL}, {now - 1, now - 2, now - 3}, 3, now};
+    for (uint32_t k = 0; k < 3; k++) base.snap[k] = ns_world_recorded(g->world, e, type, base.tick[k]);
+    ck_assert_int_eq(ops->write(w, ns_world_recorded(g->world, e, type, now), &base, NS_TO_OBSERVER), NS_OK);
+}
+
+/* Format 5 (docs/replication.md section 2, "Format 5"): six movers whose records agree on
+ * "Body present" (by type: no presence bits); then every Health changes too. Format 4 would leave
+ * the steady packet (its presence differs from packet 6's); format 5's stays steady: '001' (short
+ * tick, steady, new presence), the tick's low 6 bits, '1' (the round trip kept), '1' (packet 6's
+ * presence with one type toggled), Health's index in 3 bits (5 types), then each record's Body and
+ * Health against its three baselines. The next packet toggles Health off again; the dump says
+ * both; a toggled index past the schema's types is refused and changes nothing. */
+START_TEST(a_steady_packet_with_new_presence_has_these_bytes)
+{
+    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_5}, 1, (rh_impair){0}, 6);
+    ns_entity_id e0 = spawn(g, body_health, 2);
+    for (int i = 1; i < 6; i++) spawn(g, body_health, 2);
+    uint8_t pkt[RH_MAX_PACKET];
+    size_t len = 0;
+    for (int t = 0; t < 6; t++) {
+        for (ns_entity_id e = e0; e < e0 + 6; e++) set_body(g, e, (float)t + (float)e, (float)(t * t));
+        len = deliver(g, pkt, sizeof pkt);
+    }
+    const uint32_t now = g->tick + 1;
+    for (ns_entity_id e = e0; e < e0 + 6; e++) set_body(g, e, (float)now + (float)e, (float)(now * now)), set_health(g, e, 50);
+    len = tick_and_write(g, pkt, sizeof pkt);
+    uint8_t want[RH_MAX_PACKET];
+    ns_writer w;
+    ns_writer_init(&w, want, sizeof want);
+    ns_write_bits(&w, 0, 1), ns_write_bits(&w, 0, 1), ns_write_bits(&w, 1, 1);
+    ns_write_bits(&w, now & 63u, 6);
+    ns_write_bits(&w, 1, 1);
+    ns_write_bits(&w, 1, 1);
+    ns_write_bits(&w, type_index(RT_HEALTH_ID), 3);
+    for (ns_entity_id e = e0; e < e0 + 6; e++) {
+        write_against_three(g, &w, e, RT_BODY_ID, now);
+        write_against_three(g, &w, e, RT_HEALTH_ID, now);
+    }
+    size_t want_len = ns_writer_flush(&w);
+    ck_assert_uint_eq(len, want_len);
+    ck_assert_mem_eq(pkt, want, want_len);
+    /* A toggled index past the schema's 5 types: refused, the replica as it was. */
+    uint8_t bad[RH_MAX_PACKET];
+    memcpy(bad, pkt, len);
+    bad[1] = (uint8_t)(bad[1] | 0x07u << 3); /* bits 11-13: the index, 7 */
+    ck_assert_int_eq(ns_replica_read_packet(g->replica[0], bad, len), NS_ERR_MALFORMED);
+    ck_assert_uint_eq(ns_replica_newest(g->replica[0]), now - 1);
+    ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+    ck_assert_int_eq(((const rt_Health *)ns_replica_value(g->replica[0], e0 + 5, RT_HEALTH_ID))->hp, 50);
+    ack(g, 0);
+    /* Health rests again: the next packet toggles it off, and ns_dump says so. */
+    for (ns_entity_id e = e0; e < e0 + 6; e++) set_body(g, e, (float)now + 1 + (float)e, 0);
+    len = tick_and_write(g, pkt, sizeof pkt);
+    char out[8192];
+    ck_assert_int_eq(dump_to(g->replica[0], pkt, len, out, sizeof out), NS_OK);
+    NS_CHECK(strstr(out, "packet (format 5, steady, new presence) tick 8 (short)") != NULL, "%s", out);
+    NS_CHECK(strstr(out, "packet 7 by the round trip, present by type (one toggled): Body, ids all those of packet 7") != NULL,
+             "%s", out);
+    ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
+    char why[200];
+    NS_CHECK(rh_consistent(g, 0, why, sizeof why), "%s", why);
     stop(g);
 }
 END_TEST
@@ -534,34 +646,31 @@ START_TEST(a_steady_gap_out_of_range_is_refused_by_both)
     ns_write_packed_u32(&w, 0x80000000u, &dense);
     ns_write_bits(&w, 0, 32);
     size_t bad_len = ns_writer_flush(&w);
-    FILE *f = tmpfile();
-    ck_assert_ptr_nonnull(f);
-    ns_reader r;
-    ns_reader_init(&r, bad, bad_len);
-    ck_assert_int_eq(ns_dump_repl_packet(f, &rt_schema, g->replica[0], &r), NS_ERR_BASELINE);
-    fclose(f);
+    char out[4096];
+    ck_assert_int_eq(dump_to(g->replica[0], bad, bad_len, out, sizeof out), NS_ERR_BASELINE);
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], bad, bad_len), NS_ERR_BASELINE);
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK); /* nothing changed */
     stop(g);
 }
 END_TEST
 
-/* The bytes of formats 2, 3 and 4 are a contract, as format 1's: a fixed scene (movers, entities
+/* The bytes of formats 2 to 5 are a contract, as format 1's: a fixed scene (movers, entities
  * that rest and are skipped, spawns, despawns, an owner change, packets lost now and then) writes
- * packets whose FNV-1a hash is pinned. A change here is a new format, not an edit. Format 4's
- * acks arrive 2 ticks late (3 from tick 80), so its sections name their packets by the round
- * trip and their ladders as runs. */
+ * packets whose FNV-1a hash is pinned. A change here is a new format, not an edit. The acks of
+ * formats 4 and 5 arrive 2 ticks late (3 from tick 80), so their sections name their packets by
+ * the round trip and their ladders as runs. In format 5's scene every Health changes now and then
+ * too, so that steady packets change their presence by type. */
 START_TEST(the_packets_of_a_fixed_scene_are_pinned)
 {
-    static const uint64_t pinned[3] = {UINT64_C(0xa30c11cb102745c7), UINT64_C(0x3ffe2c8054e5deb4),
-                                       UINT64_C(0x0e631386554dc1b4)};
+    static const uint64_t pinned[4] = {UINT64_C(0xa30c11cb102745c7), UINT64_C(0x3ffe2c8054e5deb4),
+                                       UINT64_C(0x0e631386554dc1b4), UINT64_C(0x4093a67a52b926f4)};
     const uint32_t format = NS_PACKET_FORMAT_2 + (uint32_t)_i;
     rh_game *g = start((ns_world_config){.packet_format = format, .max_entities = 32}, 2, (rh_impair){0}, 8);
     for (int i = 0; i < 10; i++) spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET], acks[2][4][32];
     size_t ack_len[2][4] = {{0}};
     uint64_t h = UINT64_C(0xcbf29ce484222325);
-    uint32_t packets = 0;
+    uint32_t packets = 0, new_presence = 0;
     for (int t = 0; t < 120; t++) {
         for (ns_entity_id e = 0; e < 32; e++)
             if (ns_world_alive(g->world, e) && (e % 3 != 0 || t % 17 == 0)) set_body(g, e, (float)t * 0.1f + (float)e, (float)(t % 5));
@@ -569,6 +678,8 @@ START_TEST(the_packets_of_a_fixed_scene_are_pinned)
         if (t % 23 == 5) ns_world_despawn(g->world, (ns_entity_id)(t % 10));
         if (t % 23 == 12) ns_world_spawn(g->world, body_health, 1 + (uint32_t)(t % 2), &id);
         if (t == 60) ns_world_set_owner(g->world, 4, (int32_t)g->conn[1]);
+        for (ns_entity_id e = 0; format >= NS_PACKET_FORMAT_5 && t % 13 == 7 && e < 32; e++)
+            if (ns_world_alive(g->world, e) && ns_world_snap(g->world, e, RT_HEALTH_ID)) set_health(g, e, t);
         g->tick++;
         ck_assert_int_eq(ns_world_tick(g->world, g->tick), NS_OK);
         for (uint32_t c = 0; c < 2; c++) {
@@ -577,8 +688,9 @@ START_TEST(the_packets_of_a_fixed_scene_are_pinned)
             for (size_t i = 0; i < len; i++) h = (h ^ pkt[i]) * UINT64_C(0x100000001b3);
             h = (h ^ len) * UINT64_C(0x100000001b3);
             packets++;
+            new_presence += format >= NS_PACKET_FORMAT_5 && (pkt[0] & 7u) == 4u; /* '001' */
             const int late = t < 80 ? 2 : 3;
-            if (format == NS_PACKET_FORMAT_4 && ack_len[c][(t + 4 - late) % 4]) { /* the ack sent `late` ticks ago */
+            if (format >= NS_PACKET_FORMAT_4 && ack_len[c][(t + 4 - late) % 4]) { /* the ack sent `late` ticks ago */
                 ns_reader ar;
                 ns_reader_init(&ar, acks[c][(t + 4 - late) % 4], ack_len[c][(t + 4 - late) % 4]);
                 ck_assert_int_eq(ns_world_read_ack(g->world, g->conn[c], &ar), NS_OK);
@@ -587,7 +699,7 @@ START_TEST(the_packets_of_a_fixed_scene_are_pinned)
             if ((t + (int)c) % 7 == 3) continue; /* lost */
             ck_assert_int_eq(ns_replica_read_packet(g->replica[c], pkt, len), NS_OK);
             if ((t + (int)c) % 5 == 1) continue; /* and some acks */
-            if (format != NS_PACKET_FORMAT_4) {
+            if (format < NS_PACKET_FORMAT_4) {
                 ack(g, c);
                 continue;
             }
@@ -598,6 +710,7 @@ START_TEST(the_packets_of_a_fixed_scene_are_pinned)
         }
     }
     ck_assert_uint_eq(packets, 240);
+    if (format >= NS_PACKET_FORMAT_5) NS_CHECK(new_presence >= 4, "%u steady packets with new presence", new_presence);
     NS_CHECK(h == pinned[_i], "format %u: the scene's packets hash to 0x%016llx, pinned 0x%016llx", format,
              (unsigned long long)h, (unsigned long long)pinned[_i]);
     stop(g);
@@ -751,19 +864,20 @@ static Suite *suite(void)
     tcase_add_test(tc, format_0_and_1_write_the_same_bytes);
     tcase_add_loop_test(tc, round_trips_under_loss_reorder_and_duplication, 0,
                         (int)(sizeof impairments / sizeof impairments[0]));
-    tcase_add_loop_test(tc, across_the_tick_wrap_with_an_odd_history_depth, 0, 8);
-    tcase_add_loop_test(tc, every_format_across_the_tick_wrap, 0, 4);
-    tcase_add_loop_test(tc, a_late_packet_reads_its_own_tick, 0, 6);
-    tcase_add_loop_test(tc, a_long_silence_sends_the_full_tick, 0, 3);
+    tcase_add_loop_test(tc, across_the_tick_wrap_with_an_odd_history_depth, 0, 10);
+    tcase_add_loop_test(tc, every_format_across_the_tick_wrap, 0, 5);
+    tcase_add_loop_test(tc, a_late_packet_reads_its_own_tick, 0, 8);
+    tcase_add_loop_test(tc, a_long_silence_sends_the_full_tick, 0, 4);
     tcase_add_test(tc, handshake_carries_the_short_tick_bits);
     tcase_add_loop_test(tc, a_datagram_later_than_half_the_short_span, 0, 3);
-    tcase_add_loop_test(tc, round_trips_with_wider_short_ticks, 0, 3);
+    tcase_add_loop_test(tc, round_trips_with_wider_short_ticks, 0, 4);
     tcase_add_test(tc, an_empty_first_packet_has_these_bytes);
-    tcase_add_loop_test(tc, a_steady_packet_has_these_bytes, 0, 3);
+    tcase_add_loop_test(tc, a_steady_packet_has_these_bytes, 0, 4);
     tcase_add_test(tc, a_steady_gap_out_of_range_is_refused_by_both);
-    tcase_add_loop_test(tc, the_packets_of_a_fixed_scene_are_pinned, 0, 3);
-    tcase_add_loop_test(tc, a_packet_of_over_32768_records_is_in_order, 0, 4);
-    tcase_add_loop_test(tc, hostile_packets_change_nothing, 0, 6);
+    tcase_add_test(tc, a_steady_packet_with_new_presence_has_these_bytes);
+    tcase_add_loop_test(tc, the_packets_of_a_fixed_scene_are_pinned, 0, 4);
+    tcase_add_loop_test(tc, a_packet_of_over_32768_records_is_in_order, 0, 5);
+    tcase_add_loop_test(tc, hostile_packets_change_nothing, 0, 8);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -72,15 +72,15 @@ typedef struct ns_world_config {
     uint32_t budget;                /* bytes per packet; 0: NS_REPL_DEFAULT_BUDGET */
     bool     entity_sizes;          /* write each entity's size in bits, so that a receiver can
                                        skip entities it cannot decode (see docs/replication.md) */
-    uint32_t packet_format;         /* 0 or 1: the snapshot packet of format 1; NS_PACKET_FORMAT_2,
-                                       3 or 4: the compact ones (docs/replication.md section 2),
+    uint32_t packet_format;         /* 0 or 1: the snapshot packet of format 1; NS_PACKET_FORMAT_2
+                                       to 5: the compact ones (docs/replication.md section 2),
                                        which the handshake tells the replica to read */
     uint32_t spawn_resend_ticks;    /* ticks between the copies of a spawn not yet acked, at most
                                        64; 0 or 1: one in every packet until the ack;
                                        NS_SPAWN_RESEND_AUTO: per connection, from its round trip
                                        (docs/replication.md section 6, "Spawns on a long round
                                        trip") */
-    uint32_t short_tick_bits;       /* formats 2-4: the low bits of the tick a packet carries
+    uint32_t short_tick_bits;       /* formats 2-5: the low bits of the tick a packet carries
                                        when the client acked recently: 0, the fewest that cover
                                        twice reorder_window (6 by default), or more, up to 16. A
                                        datagram delayed by 2^(bits - 1) ticks or more may be read
@@ -95,6 +95,8 @@ typedef struct ns_world_config {
 #define NS_PACKET_FORMAT_4 4u        /* format 3 whose sections stay short on a long round trip:
                                         the acked packet named by the round trip, its ladder a
                                         run of ticks */
+#define NS_PACKET_FORMAT_5 5u        /* format 4 whose steady packet may change which component
+                                        types are present, and says so in 1 bit less */
 
 /* Decides whether connection `conn` sees entity `e`. Owners always see their own entities. */
 typedef bool (*ns_relevancy_fn)(const ns_world *w, uint32_t conn, ns_entity_id e, void *ctx);
@@ -312,9 +314,9 @@ typedef struct ns_replica_config {
     ns_despawn_fn on_despawn;       /* may be NULL */
     void         *ctx;
     ns_resolve_fn on_resolve;       /* may be NULL */
-    uint32_t packet_format;         /* the server's (see ns_handshake): 0 or 1, NS_PACKET_FORMAT_2, 3 or 4 */
-    bool     entity_sizes;          /* formats 2-4: the server's entity_sizes (format 1 packets say it) */
-    uint32_t short_tick_bits;       /* formats 2-4: the server's short_tick_bits */
+    uint32_t packet_format;         /* the server's (see ns_handshake): 0 or 1, NS_PACKET_FORMAT_2 to 5 */
+    bool     entity_sizes;          /* formats 2-5: the server's entity_sizes (format 1 packets say it) */
+    uint32_t short_tick_bits;       /* formats 2-5: the server's short_tick_bits */
 } ns_replica_config;
 
 ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status);
@@ -390,9 +392,9 @@ typedef struct ns_handshake {
     uint64_t schema_hash;
     uint32_t max_entities, history_depth, reorder_window, tick_rate;
     uint32_t conn;                  /* the client's connection number on the server */
-    uint32_t packet_format;         /* 0 or 1: format 1; NS_PACKET_FORMAT_2, 3 or 4 */
-    bool     entity_sizes;          /* formats 2-4: records carry their sizes */
-    uint32_t short_tick_bits;       /* formats 2-4: the world's short_tick_bits (0: derived) */
+    uint32_t packet_format;         /* 0 or 1: format 1; NS_PACKET_FORMAT_2 to 5 */
+    bool     entity_sizes;          /* formats 2-5: records carry their sizes */
+    uint32_t short_tick_bits;       /* formats 2-5: the world's short_tick_bits (0: derived) */
 } ns_handshake;
 
 /* The handshake a world sends to connection `conn`. */
