@@ -39,7 +39,9 @@ typedef struct options {
     unsigned   dump;        /* --dump N: client 0 prints its first N snapshot packets */
     unsigned   spawn_resend; /* --spawn-resend K: ticks between copies of an unacked spawn (0: every tick) */
     unsigned   short_tick_bits; /* --short-tick-bits B: ns_world_config.short_tick_bits (0: derived) */
-    unsigned   format;      /* --format: the snapshot packet format, NS_PACKET_FORMAT_1 to _4 */
+    unsigned   format;      /* --format: the snapshot packet format, NS_PACKET_FORMAT_1 to _5 */
+    bool       calm;        /* --calm: players and NPCs only walk; nobody fires, bites or uses or
+                               finds items (the moving half of the game, for framing) */
     ns_profile *profile;    /* --profile: the server's snapshot writes count into it (NULL: off) */
 } options;
 

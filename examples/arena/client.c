@@ -356,7 +356,7 @@ static void talk(client *c, uint32_t t)
     ns_writer_init(&w, buf, sizeof buf);
     const arena_Inventory *inv = ns_replica_value(c->replica, c->player, ARENA_INVENTORY_ID);
     uint32_t items = inv ? arena_Inventory_items_count(inv) : 0;
-    if (items && rng_below(&c->rng, 40) == 0) {
+    if (items && rng_below(&c->rng, 40) == 0 && !c->o.calm) {
         arena_UseItem use;
         arena_UseItem_init(&use);
         use.item = arena_Inventory_items_at(inv, rng_below(&c->rng, items))->id;

@@ -10,18 +10,20 @@
  *
  *   arena [--clients N] [--ticks N] [--budget BYTES] [--seed N]
  *         [--loss P] [--reorder P] [--duplicate P] [--latency TICKS] [--jitter TICKS]
- *         [--dump N] [--profile] [--format 1|2|3] [--spawn-resend K|auto] [--short-tick-bits B]
+ *         [--dump N] [--profile] [--format 1..5] [--spawn-resend K|auto] [--short-tick-bits B] [--calm]
  *
  * --dump N prints client 0's first N snapshot packets field by field with their bits
  * (ns_dump_repl_packet); --profile prints the server's per-field bandwidth profile at exit
  * (ns_profile_report), in a build with NS_PROFILE: the arena_profile target, or any target of
  * a build configured with -DNETSCHEMA_PROFILE=ON. --format picks the snapshot packet format
  * (docs/replication.md section 2): 3 by default; 4, format 3 with sections that stay short when
- * acks come back several ticks late (the most compact on such links); 2, format 3's predecessor;
- * 1, the original. --spawn-resend K sends an unacked spawn's copies K ticks apart instead of in every
+ * acks come back several ticks late; 5, format 4 whose steady packets may change which component
+ * types they carry (the most compact); 2, format 3's predecessor; 1, the original. --spawn-resend K sends an unacked spawn's copies K ticks apart instead of in every
  * packet (ns_world_config.spawn_resend_ticks; 0, the default: every packet; auto: a quarter of
  * each connection's round trip, NS_SPAWN_RESEND_AUTO). --short-tick-bits B
- * sets ns_world_config.short_tick_bits (0, the default: derived from the reorder window). */
+ * sets ns_world_config.short_tick_bits (0, the default: derived from the reorder window). --calm
+ * plays the moving half of the game: players and NPCs walk, nobody fires, bites or uses items,
+ * and inventories stay as they spawned (chat goes on: it is not in the snapshot). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +53,7 @@ static const option_spec SPECS[] = {
     {"--spawn-resend", 0, 64, offsetof(options, spawn_resend)},
     {"--short-tick-bits", 0, 16, offsetof(options, short_tick_bits)},
     {"--dump", 0, 1000000, offsetof(options, dump)},
-    {"--format", NS_PACKET_FORMAT_1, NS_PACKET_FORMAT_4, offsetof(options, format)},
+    {"--format", NS_PACKET_FORMAT_1, NS_PACKET_FORMAT_5, offsetof(options, format)},
 };
 
 /* The --profile counters: main owns them, the server's writers count into them. */
@@ -62,8 +64,9 @@ static bool parse(int argc, char **argv, options *o)
     *o = (options){.clients = 3, .npcs = GAME_NPCS, .ticks = 600, .budget = 1200, .seed = 1, .impair = {.loss = 10},
                    .format = NS_PACKET_FORMAT_3};
     for (int i = 1; i < argc; i += 2) {
-        if (!strcmp(argv[i], "--profile")) { /* the one option without a value */
-            o->profile = &profile_store;
+        if (!strcmp(argv[i], "--profile") || !strcmp(argv[i], "--calm")) { /* the options without a value */
+            if (!strcmp(argv[i], "--profile")) o->profile = &profile_store;
+            else o->calm = true;
             i--;
             continue;
         }
@@ -102,8 +105,8 @@ static void usage(void)
     fprintf(stderr, "usage: arena [--clients 1..%d] [--npcs 0..%d] [--ticks %d..] [--budget %d..%d] [--seed N]\n"
                     "             [--loss 0..99] [--reorder 0..100] [--duplicate 0..100] [--latency 0..30]"
                     " [--jitter 0..8]\n"
-                    "             [--dump N] [--profile] [--format 1..4] [--spawn-resend 0..64|auto]"
-                    " [--short-tick-bits 0..16]\n",
+                    "             [--dump N] [--profile] [--format 1..5] [--spawn-resend 0..64|auto]"
+                    " [--short-tick-bits 0..16] [--calm]\n",
             GAME_MAX_CLIENTS, GAME_MAX_NPCS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
 }
 
@@ -244,9 +247,9 @@ static totals gather(game *g)
 static void print_header(const game *g, double seconds)
 {
     const impairment *im = &g->o.impair;
-    printf("arena: %u clients, %u NPCs, %u ticks (%.1f s at %d Hz), budget %u bytes, seed %llu, packet format %u\n",
+    printf("arena: %u clients, %u NPCs, %u ticks (%.1f s at %d Hz), budget %u bytes, seed %llu, packet format %u%s\n",
            g->o.clients, g->o.npcs, g->o.ticks, (double)g->o.ticks / GAME_RATE, GAME_RATE, g->o.budget,
-           (unsigned long long)g->o.seed, g->o.format);
+           (unsigned long long)g->o.seed, g->o.format, g->o.calm ? ", calm (nobody fires, bites or uses items)" : "");
     printf("links, each way: %u%% loss, %u%% reordered, %u%% duplicated, latency %u + jitter 0..%u ticks;"
            " honest for the last %u ticks\n",
            im->loss, im->reorder, im->duplicate, im->latency, im->jitter, quiet_ticks(im));

@@ -251,9 +251,9 @@ static void simulate_player(server *s, ns_entity_id e)
     player_move(&a->body, in); /* the client predicts its player with the same rule on the same bytes */
     arena_Transform_dequantize(&a->body, &a->transform);
     if (a->cooldown) a->cooldown--;
-    if (in->fire && !a->cooldown) fire(s, e);
+    if (in->fire && !a->cooldown && !s->o.calm) fire(s, e);
     if (s->tick % GAME_RATE == 0 && a->health.hp < 100) arena_Health_set_hp(&a->health, a->health.hp + 2);
-    shuffle_inventory(s, a);
+    if (!s->o.calm) shuffle_inventory(s, a);
 }
 
 static void simulate_npc(server *s, ns_entity_id e)
@@ -264,7 +264,7 @@ static void simulate_npc(server *s, ns_entity_id e)
                                  (ns_vec3){sinf(a->heading) * a->speed, 0, cosf(a->heading) * a->speed});
     move(a);
     if (a->cooldown) a->cooldown--;
-    ns_entity_id bitten = a->cooldown ? GAME_MAX_ENTITIES : nearest(s, a->transform.position, e, 5.0f, true);
+    ns_entity_id bitten = a->cooldown || s->o.calm ? GAME_MAX_ENTITIES : nearest(s, a->transform.position, e, 5.0f, true);
     if (bitten < GAME_MAX_ENTITIES) {
         knock(&s->act[bitten], a->transform.position);
         hurt(s, &s->act[bitten], 5, e);
