@@ -137,7 +137,8 @@ static ns_status read_presence(ns_reader *in, const ns_schema *s, unsigned stead
 {
     h->same_presence = steady == NS__STEADY_SAME || (steady == NS__STEADY_NO && (cont || ns_read_bits(in, 1)));
     h->toggled = steady == NS__STEADY_NEW && ns_read_bits(in, 1);
-    uint32_t at = h->toggled ? ns_read_bits(in, ns__type_index_bits(s->component_count)) : 0;
+    const unsigned index_bits = ns__type_index_bits(s->component_count); /* 0 for one type */
+    uint32_t at = h->toggled && index_bits ? ns_read_bits(in, index_bits) : 0;
     if (ns_reader_failed(in)) return ns_reader_status(in);
     if ((h->ids != NS__IDS_GAPS || h->same_presence || h->toggled) && !h->ref) return failed(in, NS_ERR_BASELINE);
     if (h->same_presence || h->toggled) {

@@ -200,7 +200,8 @@ static void write_presence(const ns__pass *p, ns_writer *out, const ns__plan3 *s
     if (s->same_presence) return;
     if (steady == NS__STEADY_NEW) ns_write_bits(out, s->toggled, 1);
     if (steady == NS__STEADY_NEW && s->toggled) {
-        ns_write_bits(out, ns__lowest_bit(s->types ^ s->ref->ref_types), ns__type_index_bits(ntypes));
+        const unsigned index_bits = ns__type_index_bits(ntypes); /* 0 for one type */
+        if (index_bits) ns_write_bits(out, ns__lowest_bit(s->types ^ s->ref->ref_types), index_bits);
         return;
     }
     ns_write_bits(out, s->by_type, 1);
