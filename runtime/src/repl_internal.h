@@ -252,9 +252,9 @@ ns_status ns__read_section3(ns_reader *in, const ns_schema *s, const ns_model *d
 unsigned ns__read_start5(ns_reader *in, bool *short_tick);
 void     ns__write_start5(ns_writer *out, bool short_tick, unsigned steady);
 
-/* The presence by type of format 5's steady packet with new presence, after the crowd's newest
- * tick's name: '1' ref's with one type toggled, then the type's index in ns__type_index_bits bits;
- * '0' then format 3's by-type bit and mask. */
+/* Format 5's steady packet with new presence codes it after the crowd's newest tick's name: '1'
+ * ref's presence by type with one type toggled, then that type's index, '0' then format 3's
+ * by-type bit and mask. The index takes this many bits: ceil(log2 ntypes), 0 for one type. */
 static inline unsigned ns__type_index_bits(uint32_t ntypes)
 {
     unsigned b = 0;

@@ -812,7 +812,7 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     p.used = 33 + NS__HDR_BITS + 3 * (size_t)ns__cost(w->cfg.max_entities) + (p.format2 ? 2u : 0u);
     if (p.format3) p.used += 16 + 2 * ns__cost(64) + ns__cost(w->cfg.max_entities); /* the fulls, two section headers */
     if (p.format4) p.used += 8; /* more than format 3: event counts 3, the crowd's newest tick 3, a drop count 2 */
-    if (p.format5) p.used += 4; /* more than format 4: the first bits 2, a presence code per section 1 */
+    if (p.format5) p.used += 1; /* more than format 4: a full tick's first bits, '000' for 2 bits */
     if (p.used > p.budget) return NS_ERR_ARGUMENT;
     memset(w->groups, 0, w->group_cap * sizeof *w->groups);
     ns_writer_init(&p.scratch, w->scratch, w->scratch_cap);

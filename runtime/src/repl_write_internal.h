@@ -20,8 +20,8 @@ typedef struct ns__pass {
     uint32_t    npick, nchosen, ndespawn, nspawn, ngroups;
     size_t      used, budget;     /* bits: an upper bound of the packet so far, and the limit */
     bool        sizes;
-    bool        format2;      /* NS_PACKET_FORMAT_2 or 3: short ticks, packets named by reference */
-    bool        format3;      /* NS_PACKET_FORMAT_3 or 4: one section of updates over a ladder */
+    bool        format2;      /* NS_PACKET_FORMAT_2 or later: short ticks, packets named by reference */
+    bool        format3;      /* NS_PACKET_FORMAT_3 or later: one section of updates over a ladder */
     bool        format4;      /* NS_PACKET_FORMAT_4 or 5: format 3's sections for a long round trip */
     bool        format5;      /* NS_PACKET_FORMAT_5: format 4 whose steady packet may change presence */
     uint32_t    ref_records;  /* format 2: records of the packet's reference group so far */
