@@ -18,9 +18,10 @@
  * a build configured with -DNETSCHEMA_PROFILE=ON. --format picks the snapshot packet format
  * (docs/replication.md section 2): 3 by default; 4, format 3 with sections that stay short when
  * acks come back several ticks late; 5, format 4 whose steady packets may change which component
- * types they carry (the most compact); 2, format 3's predecessor; 1, the original. --spawn-resend K sends an unacked spawn's copies K ticks apart instead of in every
- * packet (ns_world_config.spawn_resend_ticks; 0, the default: every packet; auto: a quarter of
- * each connection's round trip, NS_SPAWN_RESEND_AUTO). --short-tick-bits B
+ * types they carry (the most compact); 2, format 3's predecessor; 1, the original.
+ * --spawn-resend K sends an unacked spawn's copies K ticks apart instead of in every packet
+ * (ns_world_config.spawn_resend_ticks; 0, the default: every packet; auto: a quarter of each
+ * connection's round trip, NS_SPAWN_RESEND_AUTO). --short-tick-bits B
  * sets ns_world_config.short_tick_bits (0, the default: derived from the reorder window). --calm
  * plays the moving half of the game: players and NPCs walk, nobody fires, bites or uses items,
  * and inventories stay as they spawned (chat goes on: it is not in the snapshot). */
@@ -64,9 +65,10 @@ static bool parse(int argc, char **argv, options *o)
     *o = (options){.clients = 3, .npcs = GAME_NPCS, .ticks = 600, .budget = 1200, .seed = 1, .impair = {.loss = 10},
                    .format = NS_PACKET_FORMAT_3};
     for (int i = 1; i < argc; i += 2) {
-        if (!strcmp(argv[i], "--profile") || !strcmp(argv[i], "--calm")) { /* the options without a value */
-            if (!strcmp(argv[i], "--profile")) o->profile = &profile_store;
-            else o->calm = true;
+        const bool profile = !strcmp(argv[i], "--profile"), calm = !strcmp(argv[i], "--calm");
+        if (profile || calm) { /* the options without a value */
+            if (profile) o->profile = &profile_store;
+            o->calm = o->calm || calm;
             i--;
             continue;
         }

@@ -377,16 +377,13 @@ ns_status ns_dump_repl_packet(FILE *out, const ns_schema *schema, const ns_repli
     const unsigned tick_bits =
         format2 ? ns__short_tick_bits(replica->cfg.reorder_window, replica->cfg.short_tick_bits) : 16u;
     const uint32_t format = replica ? replica->format : NS_PACKET_FORMAT_1;
-    bool short_tick = true;
-    unsigned steady = NS__STEADY_NO;
-    if (format >= NS_PACKET_FORMAT_5) steady = ns__read_start5(in, &short_tick);
-    else short_tick = ns_read_bits(in, 1) != 0;
-    uint32_t tick = ns_read_bits(in, short_tick ? tick_bits : 32);
+    bool short_tick;
+    uint32_t tick;
+    const unsigned steady = ns__read_start(in, format, tick_bits, &short_tick, &tick);
     const bool format3 = format2 && replica->format3;
     walk k = {.out = out, .schema = schema, .replica = replica, .in = in, .defaults = &defaults, .tick = tick,
               .format2 = format2, .format3 = format3, .steady = (uint8_t)steady};
     uint32_t counts[3] = {0, 0, format3 ? 0u : 1u};
-    if (format2 && format < NS_PACKET_FORMAT_5 && ns_read_bits(in, 1)) k.steady = NS__STEADY_SAME;
     if (format3) {
         const bool events = !k.steady && ns_read_bits(in, 1);
         k.told = events;

@@ -246,11 +246,12 @@ ns_status ns__read_section3(ns_reader *in, const ns_schema *s, const ns_model *d
                             uint32_t nlists, uint32_t tick, uint32_t history_depth, unsigned steady, bool need_dense,
                             uint32_t format, bool crowd, ns__section3_header *h);
 
-/* Format 5's first bits (docs/replication.md section 2, "Format 5"): '1' a short tick and a steady
- * packet with ref's presence by type, '01' a short tick, '001' a short tick and a steady packet
- * whose presence code follows, '000' a full tick (never steady). The read returns NS__STEADY_*. */
-unsigned ns__read_start5(ns_reader *in, bool *short_tick);
-void     ns__write_start5(ns_writer *out, bool short_tick, unsigned steady);
+/* Reads a packet's first bits in `format`: the short-tick bit, the tick (its low tick_bits bits
+ * when short, as sent) and, from format 2 on, the steady bit; format 5 codes them together
+ * (docs/replication.md section 2, "Format 5": '1' a short tick and a steady packet with ref's
+ * presence by type, '01' a short tick, '001' a short tick and a steady packet whose presence
+ * code follows, '000' a full tick, never steady). Returns NS__STEADY_*. */
+unsigned ns__read_start(ns_reader *in, uint32_t format, unsigned tick_bits, bool *short_tick, uint32_t *tick);
 
 /* Format 5's steady packet with new presence codes it after the crowd's newest tick's name: '1'
  * ref's presence by type with one type toggled, then that type's index, '0' then format 3's

@@ -1,4 +1,5 @@
-/* repl_ladder.c — format 3's ladder, shared by the writer, the replica and the dump: the one
+/* repl_ladder.c — format 3's ladder, shared by the writer, the replica and the dump (with the
+ * reading of a packet's first bits, which format 5 codes with its steady packets): the one
  * list of baseline ticks a packet's updates share, from which each record's own baselines are
  * derived (docs/replication.md section 2, "Format 3"). A group per set of baseline ticks, as
  * formats 1 and 2 code them, splits a small scene's packet into several headers whenever one
@@ -111,7 +112,9 @@ static uint32_t read_gap0(ns_reader *in, const ns_model *dense, bool format4, ns
     return ns_read_packed_u32(in, dense);
 }
 
-unsigned ns__read_start5(ns_reader *in, bool *short_tick)
+/* Format 5's first bits: '1' short and steady with ref's presence, '01' short, '001' short and
+ * steady with a presence of its own, '000' full. */
+static unsigned read_start5(ns_reader *in, bool *short_tick)
 {
     *short_tick = true;
     if (ns_read_bits(in, 1)) return NS__STEADY_SAME;
@@ -121,13 +124,14 @@ unsigned ns__read_start5(ns_reader *in, bool *short_tick)
     return NS__STEADY_NO;
 }
 
-void ns__write_start5(ns_writer *out, bool short_tick, unsigned steady)
+unsigned ns__read_start(ns_reader *in, uint32_t format, unsigned tick_bits, bool *short_tick, uint32_t *tick)
 {
-    const bool plain = short_tick && steady == NS__STEADY_NO;
-    ns_write_bits(out, steady == NS__STEADY_SAME, 1);
-    if (steady == NS__STEADY_SAME) return;
-    ns_write_bits(out, plain, 1);
-    if (!plain) ns_write_bits(out, steady == NS__STEADY_NEW, 1);
+    unsigned steady = NS__STEADY_NO;
+    if (format >= NS_PACKET_FORMAT_5) steady = read_start5(in, short_tick);
+    else *short_tick = ns_read_bits(in, 1) != 0;
+    *tick = ns_read_bits(in, *short_tick ? tick_bits : 32);
+    if (format >= NS_PACKET_FORMAT_2 && format < NS_PACKET_FORMAT_5 && ns_read_bits(in, 1)) steady = NS__STEADY_SAME;
+    return steady;
 }
 
 /* The presence by type, after the ids: ref's when the section continues ref's; else 1 bit "ref's",

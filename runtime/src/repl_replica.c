@@ -595,12 +595,8 @@ static ns_status read_header(ns_replica *r, ns_reader *in, uint32_t *tick, bool 
 {
     const bool format2 = r->lists != NULL;
     const unsigned k = format2 ? ns__short_tick_bits(r->cfg.reorder_window, r->cfg.short_tick_bits) : 16u;
-    bool short_tick = true;
-    r->steady = NS__STEADY_NO;
-    if (r->format >= NS_PACKET_FORMAT_5) r->steady = (uint8_t)ns__read_start5(in, &short_tick);
-    else short_tick = ns_read_bits(in, 1) != 0;
-    *tick = ns_read_bits(in, short_tick ? k : 32);
-    if (format2 && r->format < NS_PACKET_FORMAT_5 && ns_read_bits(in, 1)) r->steady = NS__STEADY_SAME;
+    bool short_tick;
+    r->steady = (uint8_t)ns__read_start(in, r->format, k, &short_tick, tick);
     counts[0] = counts[1] = 0;
     if (r->format3) { /* steady: nothing more; else the events bit, and with it the gap model and counts */
         const bool events = !r->steady && ns_read_bits(in, 1);

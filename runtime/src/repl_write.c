@@ -686,11 +686,18 @@ void ns__write_tick(const ns__pass *p, ns_writer *out, bool short_tick)
     ns_write_bits(out, short_tick ? p->now & ((1u << k) - 1u) : p->now, short_tick ? k : 32);
 }
 
-void ns__write_short_tick(const ns__pass *p, ns_writer *out)
+void ns__write_start(const ns__pass *p, ns_writer *out, bool short_tick, unsigned steady)
 {
-    const bool short_tick = ns__tick_is_short(p);
-    ns_write_bits(out, short_tick, 1);
+    if (p->format5) { /* '1' steady with ref's presence, '01' short, '001' steady with its own, '000' full */
+        const bool plain = short_tick && steady == NS__STEADY_NO;
+        ns_write_bits(out, steady == NS__STEADY_SAME, 1);
+        if (steady != NS__STEADY_SAME) ns_write_bits(out, plain, 1);
+        if (steady != NS__STEADY_SAME && !plain) ns_write_bits(out, steady == NS__STEADY_NEW, 1);
+    } else {
+        ns_write_bits(out, short_tick, 1);
+    }
     ns__write_tick(p, out, short_tick);
+    if (!p->format5) ns_write_bits(out, steady != NS__STEADY_NO, 1);
 }
 
 /* Format 2 (docs/replication.md section 2): a short tick, and the steady packet (one group
@@ -701,7 +708,6 @@ static void emit2(ns__pass *p, ns_writer *out)
     ns__sort_chosen(p);
     ns__pick *ch = p->w->chosen;
     const ns_model *gaps = ns__dense_is_cheaper(p) ? &p->w->dense : NULL;
-    ns__write_short_tick(p, out);
     const uint32_t u0 = p->ndespawn + p->nspawn;
     uint32_t groups = 0;
     for (uint32_t i = u0; i < p->nchosen; i++) groups += i == u0 || !same_group(&ch[i - 1], &ch[i]);
@@ -710,7 +716,7 @@ static void emit2(ns__pass *p, ns_writer *out)
     ns__group2 g = {0};
     if (groups == 1) g = (ns__group2){.from = u0, .to = p->nchosen, .base = &ch[u0].base}, plan_group(p, &g, gaps);
     bool steady = groups == 1 && u0 == 0 && g.repeat && g.ids == NS__IDS_ALL;
-    ns_write_bits(out, steady, 1);
+    ns__write_start(p, out, ns__tick_is_short(p), steady ? NS__STEADY_SAME : NS__STEADY_NO);
     if (steady) {
         ns_write_packed_u32(out, p->now - g.base->tick[0] - 1u, &p->w->dense);
         ns__write_run(p, out, g.from, g.to, gaps, g.by_type, false);

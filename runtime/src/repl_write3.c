@@ -280,10 +280,7 @@ void ns__emit3(ns__pass *p, ns_writer *out)
     const bool steady = !events && crowd.to > crowd.from && rest.to == rest.from &&
                         (p->format5 ? short_tick && continues_ladder_and_ids(&crowd) : continues(&crowd));
     const unsigned said = !steady ? NS__STEADY_NO : crowd.same_presence ? NS__STEADY_SAME : NS__STEADY_NEW;
-    if (p->format5) ns__write_start5(out, short_tick, said);
-    else ns_write_bits(out, short_tick, 1);
-    ns__write_tick(p, out, short_tick);
-    if (!p->format5) ns_write_bits(out, steady, 1);
+    ns__write_start(p, out, short_tick, said);
     if (steady) {
         write_header(p, out, &crowd, NULL, said);
         ns__write_run(p, out, crowd.from, crowd.to, gaps, crowd.by_type, false);

@@ -51,8 +51,9 @@ bool ns__tick_is_short(const ns__pass *p);
 /* Writes the packet's tick, its low bits when short_tick, else all 32. */
 void ns__write_tick(const ns__pass *p, ns_writer *out, bool short_tick);
 
-/* Writes the short-tick bit (formats 2 to 4) and the tick. */
-void ns__write_short_tick(const ns__pass *p, ns_writer *out);
+/* Writes a packet's first bits (formats 2 to 5): the short-tick bit, the tick and the steady bit;
+ * format 5 codes them as ns__read_start reads them. steady: NS__STEADY_*. */
+void ns__write_start(const ns__pass *p, ns_writer *out, bool short_tick, unsigned steady);
 
 /* Format 3's packet (docs/replication.md section 2, "Format 3"), from the chosen records. */
 void ns__emit3(ns__pass *p, ns_writer *out);
