@@ -13,7 +13,7 @@
  * in the same process: one generated write of an entity's two components against one baseline,
  * the cost a hand-built server pays per entity per connection before any framing, and one
  * generated read of the same, what a hand-built client pays per record. Every scene runs in
- * each snapshot packet format (fmt 1, 2 and 3, docs/replication.md section 2). Medians of 7
+ * each snapshot packet format (fmt 1 to 5, docs/replication.md section 2). Medians of 7
  * interleaved rounds. */
 #include "bench_common.h" /* first: it sets _POSIX_C_SOURCE for clock_gettime */
 
@@ -42,7 +42,7 @@ typedef struct scene {
     bench_Health    *h;
     double      bytes, bits, framing, packets, records, groups;
     double      read_time, read_records; /* the clients' reads: seconds, records read */
-    uint32_t    format;       /* the packet format: NS_PACKET_FORMAT_1, _2 or _3 */
+    uint32_t    format;       /* the packet format: NS_PACKET_FORMAT_1 to _5 */
 } scene;
 
 static uint64_t next(uint64_t *s)
@@ -298,7 +298,7 @@ static void round_of(scene *s, double *tick, double *read)
 }
 
 /* Every scene in each packet format: index k * FORMATS + (format - 1). */
-#define FORMATS 3
+#define FORMATS 5
 #define RUNS (SCENES * FORMATS)
 
 /* --sparse: the moving and chaotic scenes of 1,000 entities (format 3), each in a world of the ids

@@ -12,7 +12,8 @@
 # they cannot be had (not amd64, not root, no network) it says so and skips, exit status 0. It
 # skips the same way on a kernel that cannot run 32-bit programs (built without IA-32
 # emulation, or with it turned off), where the suite would build and then fail to run.
-# Left out: the benchmarks, three quarters of test_e2e's random round trips (as under ASan), and
+# Left out: the benchmarks, three quarters of test_e2e's random round trips (as under ASan) and of
+# soak_replication's ticks (as under ASan), and
 # the tests that run the host's compilers on generated C (the native run covers them byte for
 # byte: netschemac's output does not depend on its own target) or build installed packages
 # (editors, integration).
@@ -47,7 +48,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
         -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" \
         -DCMAKE_C_FLAGS=-m32 -DCMAKE_CXX_FLAGS=-m32 -DNETSCHEMA_BUILD_BENCHMARKS=OFF \
-        -DNETSCHEMA_E2E_CASES=25000 \
+        -DNETSCHEMA_E2E_CASES=25000 -DNETSCHEMA_SOAK_TICKS=5000 \
         >"$build/configure.log" 2>&1 || { cat "$build/configure.log"; rm -f "$build/CMakeCache.txt"; exit 1; }
 fi
 cmake --build "$build" -j"$jobs" >"$build/build.log" 2>&1 || { cat "$build/build.log"; exit 1; }

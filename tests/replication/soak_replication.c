@@ -19,7 +19,9 @@
 
 #define CLIENTS 8
 #define ENTITIES 96
-#define TICKS 20000
+#ifndef NS_SOAK_TICKS
+#define NS_SOAK_TICKS 20000 /* fewer under the sanitizers (CMakeLists.txt) */
+#endif
 
 static float radius = 30.0f;
 
@@ -95,7 +97,7 @@ START_TEST(soak_replication)
     uint64_t spawns = 0, despawns = 0, bits = 0, framing = 0;
     char why[200];
     memset(m, 0, sizeof m);
-    for (uint32_t t = 0; t < TICKS; t++) {
+    for (uint32_t t = 0; t < NS_SOAK_TICKS; t++) {
         churn(g, m, &rng);
         move_all(g, m, &rng);
         for (uint32_t c = 0; c < CLIENTS; c++) {
