@@ -157,7 +157,7 @@ static void consider_update(ns__pass *p, ns_entity_id id, const ns__entity *e, n
         return;
     }
     /* From the newest again: carrying the walk on from here measured 1.5% more instructions in
-     * the idle scene (callgrind), where only refreshes get this far. */
+     * the idle scene (callgrind), where mostly the age cap's refreshes get this far. */
     ns__pick *k = add_pick(p, id, NS__UPDATE, l, e, to);
     choose_baselines(e, p->c, l, p->now, &k->base);
 }
