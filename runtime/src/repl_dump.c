@@ -24,9 +24,9 @@ typedef struct walk {
     const ns_model      *gaps;      /* the packet's id-gap model */
     bool                 sizes;
     uint32_t             tick;
-    bool                 format2;
-    bool                 format3;   /* format 3: updates without baselines, then one section */
-    bool                 told;      /* ... and it said its id gaps' model already */
+    uint32_t             format;    /* the packet format (NS_PACKET_FORMAT_1 without a replica);
+                                       from 3 on: updates without baselines, then one section */
+    bool                 told;      /* ... format 3: it said its id gaps' model already */
     uint32_t            *named;     /* ... the ids it named before its section, which the
                                        section's ids by reference leave out */
     size_t               nnamed, named_cap;
@@ -198,7 +198,7 @@ static ns_status update(walk *k, uint32_t id, size_t id_bits, const ns_baselines
 /* Format 3: notes an id the packet names before its section; false when out of memory. */
 static bool note_named(walk *k, uint32_t id)
 {
-    if (!k->format3) return true;
+    if (k->format < NS_PACKET_FORMAT_3) return true;
     if (k->nnamed == k->named_cap) {
         size_t cap = k->named_cap ? 2 * k->named_cap : 16;
         uint32_t *grown = realloc(k->named, cap * sizeof *grown);
@@ -249,7 +249,8 @@ static ns_status run(walk *k, uint8_t ids, const ns__idlist *ref, size_t mask_at
         } else {
             st = read_id(k, &next, &id, &id_bits);
         }
-        if (st == NS_OK && k->format3 && !note_named(k, id)) st = NS_ERR_NOMEM; /* later ref ids skip it */
+        /* format 3 on: later ids by reference skip it */
+        if (st == NS_OK && k->format >= NS_PACKET_FORMAT_3 && !note_named(k, id)) st = NS_ERR_NOMEM;
         if (st == NS_OK) st = update(k, id, id_bits, b, ladder, types);
         if (st != NS_OK) return st;
     }
@@ -312,7 +313,7 @@ static ns_status records(walk *k, const uint32_t counts[3])
     }
     ns_model dense;
     if (ns__dense_model_init(&dense) != NS_OK) return NS_ERR_ARGUMENT;
-    if (k->format3) {
+    if (k->format >= NS_PACKET_FORMAT_3) {
         ns_baselines none = {{NULL, NULL, NULL}, {0, 0, 0}, 0, k->tick};
         if (counts[2]) fprintf(k->out, "updates without baselines: %" PRIu32 "\n", counts[2]);
         ns_status st = counts[2] ? run(k, NS__IDS_GAPS, NULL, 0, counts[2] - 1u, &none, 0, NULL) : NS_OK;
@@ -324,7 +325,7 @@ static ns_status records(walk *k, const uint32_t counts[3])
         size_t at = ns_reader_bits(in);
         ns_baselines b = {{NULL, NULL, NULL}, {0, 0, 0}, 0, k->tick};
         ns__group2_header h = {.ids = NS__IDS_GAPS};
-        if (k->format2) {
+        if (k->format >= NS_PACKET_FORMAT_2) {
             const ns_replica *r = k->replica;
             const uint32_t slots = ns__idlist_slots(r->cfg.history_depth + r->cfg.reorder_window);
             ns_status st = ns__read_group2(in, k->schema, &dense, r->lists, slots, k->tick, g == 0 && k->steady, k->gap0, &h);
@@ -373,16 +374,15 @@ ns_status ns_dump_repl_packet(FILE *out, const ns_schema *schema, const ns_repli
     ns_model dense;
     ns__dense_model_init(&dense);
     size_t start = ns_reader_bits(in);
-    const bool format2 = replica && replica->lists;
+    const uint32_t format = replica ? replica->format : NS_PACKET_FORMAT_1;
+    const bool format2 = format >= NS_PACKET_FORMAT_2, format3 = format >= NS_PACKET_FORMAT_3;
     const unsigned tick_bits =
         format2 ? ns__short_tick_bits(replica->cfg.reorder_window, replica->cfg.short_tick_bits) : 16u;
-    const uint32_t format = replica ? replica->format : NS_PACKET_FORMAT_1;
     bool short_tick;
     uint32_t tick;
     const unsigned steady = ns__read_start(in, format, tick_bits, &short_tick, &tick);
-    const bool format3 = format2 && replica->format3;
     walk k = {.out = out, .schema = schema, .replica = replica, .in = in, .defaults = &defaults, .tick = tick,
-              .format2 = format2, .format3 = format3, .steady = (uint8_t)steady};
+              .format = format, .steady = (uint8_t)steady};
     uint32_t counts[3] = {0, 0, format3 ? 0u : 1u};
     if (format3) {
         const bool events = !k.steady && ns_read_bits(in, 1);
@@ -405,8 +405,10 @@ ns_status ns_dump_repl_packet(FILE *out, const ns_schema *schema, const ns_repli
     if (st == NS_OK && short_tick) /* extended from the newest tick the replica applied, as it does */
         k.tick = ns__resolve_tick(tick, tick_bits, replica ? ns_replica_newest(replica) : 0);
     if (st == NS_OK) {
+        char label[16] = "";
+        if (format2) snprintf(label, sizeof label, " (format %" PRIu32, format);
         fprintf(out, "packet%s%s tick %" PRIu32 "%s: %" PRIu32 " despawns, %" PRIu32 " spawns, %" PRIu32 "%s%s%s (header %zu bits)\n",
-                !format2 ? "" : format == NS_PACKET_FORMAT_5 ? " (format 5" : format == NS_PACKET_FORMAT_4 ? " (format 4" : format3 ? " (format 3" : " (format 2",
+                label,
                 !format2 ? "" : k.steady == NS__STEADY_NEW ? ", steady, new presence)" : k.steady ? ", steady)" : ")", k.tick,
                 !short_tick ? "" : format2 ? " (short)" : " (16 bits)", counts[0], counts[1], counts[2],
                 format3 ? " without baselines" : " groups", k.sizes ? ", sizes" : "", k.gaps ? ", dense ids" : "",

@@ -48,7 +48,6 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     r->refsnap = malloc(snap_max);
     if (cfg->packet_format > NS_PACKET_FORMAT_5) return fail(r, status, NS_ERR_ARGUMENT);
     r->format = ns__packet_format(cfg->packet_format);
-    r->format3 = r->format >= NS_PACKET_FORMAT_3;
     if (ns__packet_format(cfg->packet_format) >= NS_PACKET_FORMAT_2) {
         r->lists = calloc(ns__idlist_slots(ring_depth(r)), sizeof *r->lists);
         if (!r->lists) return fail(r, status, NS_ERR_NOMEM);
@@ -310,7 +309,7 @@ static ns_status read_ref_ids(ns_replica *r, ns_reader *in, uint8_t ids, const n
     const uint32_t from = r->nrec;
     if (ids == NS__IDS_GAPS) return *n >= r->cfg.max_entities - r->nrec ? NS_ERR_CAPACITY : NS_OK;
     for (uint32_t j = 0; j < ref->count; j++) {
-        if (r->format3 && r->stamp[ref->id[j]] == r->serial) continue;
+        if (r->format >= NS_PACKET_FORMAT_3 && r->stamp[ref->id[j]] == r->serial) continue;
         if (ids != NS__IDS_ALL && !ns_read_bits(in, 1)) continue;
         if (r->nrec >= r->cfg.max_entities) return NS_ERR_CAPACITY;
         ns__rrec *rec = &r->rec[r->nrec++];
@@ -412,7 +411,7 @@ static ns_status read_records(ns_replica *r, ns_reader *in, uint32_t tick, bool 
         if (st == NS_OK) st = read_spawn(r, in, sizes, tick, rec);
         if (st != NS_OK) return st;
     }
-    if (r->format3) {
+    if (r->format >= NS_PACKET_FORMAT_3) {
         next = 0;
         for (uint32_t i = 0; i < counts[2]; i++) { /* updates without baselines */
             ns__rrec *rec = &r->rec[r->nrec++];
@@ -598,7 +597,8 @@ static ns_status read_header(ns_replica *r, ns_reader *in, uint32_t *tick, bool 
     bool short_tick;
     r->steady = (uint8_t)ns__read_start(in, r->format, k, &short_tick, tick);
     counts[0] = counts[1] = 0;
-    if (r->format3) { /* steady: nothing more; else the events bit, and with it the gap model and counts */
+    /* format 3 on, steady: nothing more; else the events bit, and with it the gap model and counts */
+    if (r->format >= NS_PACKET_FORMAT_3) {
         const bool events = !r->steady && ns_read_bits(in, 1);
         r->told = events;
         *sizes = r->cfg.entity_sizes;
@@ -623,7 +623,8 @@ static ns_status read_header(ns_replica *r, ns_reader *in, uint32_t *tick, bool 
         for (int i = flags & NS__HDR_EVENTS ? 0 : 2; i < 3; i++) counts[i] = ns_read_packed_u32(in, NULL);
     }
     if (ns_reader_failed(in)) return ns_reader_status(in);
-    if (r->steady && !r->format3 && r->gap0 >= 0x7fffffffu) return ns_reader_fail(in, NS_ERR_BASELINE), NS_ERR_BASELINE;
+    if (r->steady && r->format < NS_PACKET_FORMAT_3 && r->gap0 >= 0x7fffffffu)
+        return ns_reader_fail(in, NS_ERR_BASELINE), NS_ERR_BASELINE;
     if (short_tick) { /* the tick nearest the newest applied with these low bits */
         if (!r->received.mask) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
         *tick = ns__resolve_tick(*tick, k, r->received.newest);
@@ -643,7 +644,7 @@ static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
         if (ns_tickset_has(&r->received, tick)) return NS_OK; /* a duplicate: already applied */
     }
     if (counts[0] > r->cfg.max_entities || counts[1] > r->cfg.max_entities - counts[0] ||
-        counts[2] > r->cfg.max_entities - (r->format3 ? counts[0] + counts[1] : 0u)) /* format 3: records */
+        counts[2] > r->cfg.max_entities - (r->format >= NS_PACKET_FORMAT_3 ? counts[0] + counts[1] : 0u)) /* format 3: records */
         return NS_ERR_CAPACITY;
     if (++r->serial == 0) { /* the stamps wrapped: start them over */
         memset(r->stamp, 0, (size_t)r->cfg.max_entities * sizeof *r->stamp);

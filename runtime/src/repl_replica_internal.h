@@ -105,8 +105,8 @@ struct ns_replica {
                                           ring tick (history_depth + reorder_window) */
     ns__idlist        note;            /* the packet being read: its reference group so far */
     uint32_t          note_records;    /* ... and that group's records */
-    uint32_t          format;          /* the packet format it reads, NS_PACKET_FORMAT_1 to _5 */
-    bool              format3;         /* reads format 3 or later (lists are then set too) */
+    uint32_t          format;          /* the packet format it reads, NS_PACKET_FORMAT_1 to _5 (from
+                                          2 on, lists are set too) */
     uint8_t           steady;          /* the packet being read is a steady packet: NS__STEADY_* */
     bool              told;            /* ... format 3: it said its id gaps' model already */
     uint32_t          gap0;            /* ... and its newest baseline's gap */

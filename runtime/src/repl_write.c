@@ -280,7 +280,7 @@ static size_t group_cost(const ns__pass *p, const ns_baselines *b)
     size_t bits = 3 + ns__cost(p->w->cfg.max_entities); /* count, record count, the by-type flag */
     uint32_t prev = p->now;
     for (uint32_t k = 0; k < b->count; k++) bits += ns_packed_u32_cost(prev - b->tick[k] - 1u, &p->w->dense), prev = b->tick[k];
-    return bits + (p->format2 ? 4u : 0u); /* format 2: the baselines, repeat and two ids bits */
+    return bits + (p->format >= NS_PACKET_FORMAT_2 ? 4u : 0u); /* format 2: the baselines, repeat and two ids bits */
 }
 
 /* Notes that the packet has a group with baselines b (group_cost counts its header once). */
@@ -345,7 +345,8 @@ static bool try_add(ns__pass *p, ns__pick *k)
 {
     const ns__entity *e = &p->w->ent[k->id];
     if (k->lazy) choose_baselines(e, p->c, &p->c->links[k->id], p->now, &k->base), k->lazy = 0;
-    if (p->format3 && k->kind == NS__UPDATE && !derivable(p, &p->c->links[k->id], &k->base)) k->base.count = 0;
+    if (p->format >= NS_PACKET_FORMAT_3 && k->kind == NS__UPDATE && !derivable(p, &p->c->links[k->id], &k->base))
+        k->base.count = 0;
     ns_writer saved = p->scratch;
     if (k->kind != NS__DESPAWN && !encode(p, k, e)) return false;
     size_t body = k->kind == NS__DESPAWN ? 0 : k->bits;
@@ -445,7 +446,7 @@ void ns__sort_chosen(ns__pass *p)
     for (uint32_t i = 0; keys && i < n; i++) {
         const ns__pick *k = &w->chosen[i];
         uint64_t g = (uint64_t)k->kind << 23;
-        if (k->kind == NS__UPDATE && p->format3) {
+        if (k->kind == NS__UPDATE && p->format >= NS_PACKET_FORMAT_3) {
             g |= (uint64_t)k->section << 21;
         } else if (k->kind == NS__UPDATE) {
             g |= (uint64_t)k->base.count << 21;
@@ -458,7 +459,7 @@ void ns__sort_chosen(ns__pass *p)
         key[i] = g << 39 | (uint64_t)k->id << 15 | i;
     }
     if (!keys) {
-        qsort(w->chosen, n, sizeof *w->chosen, p->format3 ? compare_records3 : compare_records);
+        qsort(w->chosen, n, sizeof *w->chosen, p->format >= NS_PACKET_FORMAT_3 ? compare_records3 : compare_records);
         return;
     }
     /* ids are unique: the index bits need no sorting; the free pick array is the second buffer */
@@ -481,7 +482,7 @@ static bool same_group(const ns__pick *a, const ns__pick *b)
 /* Whether two updates are in one run of ids: one group (format 3: one section). */
 static bool same_run(const ns__pass *p, const ns__pick *a, const ns__pick *b)
 {
-    return p->format3 ? a->section == b->section : same_group(a, b);
+    return p->format >= NS_PACKET_FORMAT_3 ? a->section == b->section : same_group(a, b);
 }
 
 /* The body from scratch; with by_type, without its presence bits (the group's mask has them). */
@@ -698,15 +699,10 @@ bool ns__tick_is_short(const ns__pass *p)
     return p->c->acked.mask && p->now - p->c->acked.newest < (1u << (k - 1));
 }
 
-void ns__write_tick(const ns__pass *p, ns_writer *out, bool short_tick)
-{
-    const unsigned k = ns__short_tick_bits(p->w->cfg.reorder_window, p->w->cfg.short_tick_bits);
-    ns_write_bits(out, short_tick ? p->now & ((1u << k) - 1u) : p->now, short_tick ? k : 32);
-}
-
 void ns__write_start(const ns__pass *p, ns_writer *out, bool short_tick, unsigned steady)
 {
-    if (p->format5) { /* '1' steady with ref's presence, '01' short, '001' steady with its own, '000' full */
+    /* format 5: '1' steady with ref's presence, '01' short, '001' steady with its own, '000' full */
+    if (p->format >= NS_PACKET_FORMAT_5) {
         const bool plain = short_tick && steady == NS__STEADY_NO;
         ns_write_bits(out, steady == NS__STEADY_SAME, 1);
         if (steady != NS__STEADY_SAME) ns_write_bits(out, plain, 1);
@@ -714,8 +710,9 @@ void ns__write_start(const ns__pass *p, ns_writer *out, bool short_tick, unsigne
     } else {
         ns_write_bits(out, short_tick, 1);
     }
-    ns__write_tick(p, out, short_tick);
-    if (!p->format5) ns_write_bits(out, steady != NS__STEADY_NO, 1);
+    const unsigned k = ns__short_tick_bits(p->w->cfg.reorder_window, p->w->cfg.short_tick_bits);
+    ns_write_bits(out, short_tick ? p->now & ((1u << k) - 1u) : p->now, short_tick ? k : 32);
+    if (p->format < NS_PACKET_FORMAT_5) ns_write_bits(out, steady != NS__STEADY_NO, 1);
 }
 
 /* Format 2 (docs/replication.md section 2): a short tick, and the steady packet (one group
@@ -816,7 +813,7 @@ static void commit(ns__pass *p)
         l->since = p->now;
         l->waiting = 0;
     }
-    if (p->format2) remember_ids(p);
+    if (p->format >= NS_PACKET_FORMAT_2) remember_ids(p);
     p->c->last = p->now;
     p->c->wrote = true;
 }
@@ -827,16 +824,16 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     ns__conn *c = &w->conn[conn];
     if (c->wrote && !ns__newer(w->tick, c->last)) return NS_ERR_STALE; /* one packet per tick */
     ns__pass p = {.w = w, .c = c, .conn = conn, .now = w->tick, .sizes = w->cfg.entity_sizes,
-                  .format2 = ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_2,
-                  .format3 = ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_3,
-                  .format4 = ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_4,
-                  .format5 = ns__packet_format(w->cfg.packet_format) >= NS_PACKET_FORMAT_5};
+                  .format = ns__packet_format(w->cfg.packet_format)};
     p.budget = (size_t)w->cfg.budget * 8; /* the scratch holds bodies for this much */
     if (budget_bits && budget_bits < p.budget) p.budget = budget_bits;
-    p.used = 33 + NS__HDR_BITS + 3 * (size_t)ns__cost(w->cfg.max_entities) + (p.format2 ? 2u : 0u);
-    if (p.format3) p.used += 16 + 2 * ns__cost(64) + ns__cost(w->cfg.max_entities); /* the fulls, two section headers */
-    if (p.format4) p.used += 8; /* more than format 3: event counts 3, the crowd's newest tick 3, a drop count 2 */
-    if (p.format5) p.used += 1; /* more than format 4: a full tick's first bits, '000' for 2 bits */
+    p.used = 33 + NS__HDR_BITS + 3 * (size_t)ns__cost(w->cfg.max_entities) + (p.format >= NS_PACKET_FORMAT_2 ? 2u : 0u);
+    /* format 3: the fulls, two section headers */
+    if (p.format >= NS_PACKET_FORMAT_3) p.used += 16 + 2 * ns__cost(64) + ns__cost(w->cfg.max_entities);
+    /* format 4, more than format 3: event counts 3, the crowd's newest tick 3, a drop count 2 */
+    if (p.format >= NS_PACKET_FORMAT_4) p.used += 8;
+    /* format 5, more than format 4: a full tick's first bits, '000' for 2 bits */
+    if (p.format >= NS_PACKET_FORMAT_5) p.used += 1;
     if (p.used > p.budget) return NS_ERR_ARGUMENT;
     memset(w->groups, 0, w->group_cap * sizeof *w->groups);
     ns_writer_init(&p.scratch, w->scratch, w->scratch_cap);
@@ -848,8 +845,8 @@ ns_status ns_world_write(ns_world *w, uint32_t conn, ns_writer *out, size_t budg
     ns_writer_flush(&p.scratch);
     size_t start = ns_writer_bits(out);
     ns_writer saved = *out;
-    if (p.format3) ns__emit3(&p, out);
-    else if (p.format2) emit2(&p, out);
+    if (p.format >= NS_PACKET_FORMAT_3) ns__emit3(&p, out);
+    else if (p.format >= NS_PACKET_FORMAT_2) emit2(&p, out);
     else emit(&p, out);
     if (ns_writer_overflowed(out)) {
         *out = saved;

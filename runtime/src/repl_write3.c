@@ -271,14 +271,15 @@ void ns__emit3(ns__pass *p, ns_writer *out)
     uint32_t a0 = u0, b0; /* updates without baselines: chosen[u0, a0); the crowd's: [a0, b0) */
     while (a0 < p->nchosen && ch[a0].section == 0) a0++;
     for (b0 = a0; b0 < p->nchosen && ch[b0].section == 1;) b0++;
-    ns__plan3 crowd = {.from = a0, .to = b0, .crowd4 = p->format4}, rest = {.from = b0, .to = p->nchosen};
+    ns__plan3 crowd = {.from = a0, .to = b0, .crowd4 = p->format >= NS_PACKET_FORMAT_4};
+    ns__plan3 rest = {.from = b0, .to = p->nchosen};
     if (crowd.to > crowd.from) plan_ladder(p, &crowd), plan_ids(p, &crowd, gaps, true);
     if (rest.to > rest.from) plan_ladder(p, &rest), plan_ids(p, &rest, gaps, false);
     p->stats.groups = (a0 > u0) + (b0 > a0) + (p->nchosen > b0);
     const bool events = a0 != 0, dense = gaps != NULL;
     const bool short_tick = ns__tick_is_short(p);
     const bool steady = !events && crowd.to > crowd.from && rest.to == rest.from &&
-                        (p->format5 ? short_tick && continues_ladder_and_ids(&crowd) : continues(&crowd));
+                        (p->format >= NS_PACKET_FORMAT_5 ? short_tick && continues_ladder_and_ids(&crowd) : continues(&crowd));
     const unsigned said = !steady ? NS__STEADY_NO : crowd.same_presence ? NS__STEADY_SAME : NS__STEADY_NEW;
     ns__write_start(p, out, short_tick, said);
     if (steady) {
@@ -289,7 +290,7 @@ void ns__emit3(ns__pass *p, ns_writer *out)
         if (events) {
             ns_write_bits(out, dense, 1);
             const uint32_t counts[3] = {p->ndespawn, p->nspawn, a0 - u0};
-            ns__write_counts3(out, &p->w->dense, p->format4, counts);
+            ns__write_counts3(out, &p->w->dense, p->format >= NS_PACKET_FORMAT_4, counts);
         }
         ns__write_run(p, out, 0, p->ndespawn, gaps, false, true);
         ns__write_run(p, out, p->ndespawn, u0, gaps, false, true);

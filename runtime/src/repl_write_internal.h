@@ -20,10 +20,10 @@ typedef struct ns__pass {
     uint32_t    npick, nchosen, ndespawn, nspawn, ngroups;
     size_t      used, budget;     /* bits: an upper bound of the packet so far, and the limit */
     bool        sizes;
-    bool        format2;      /* NS_PACKET_FORMAT_2 or later: short ticks, packets named by reference */
-    bool        format3;      /* NS_PACKET_FORMAT_3 or later: one section of updates over a ladder */
-    bool        format4;      /* NS_PACKET_FORMAT_4 or 5: format 3's sections for a long round trip */
-    bool        format5;      /* NS_PACKET_FORMAT_5: format 4 whose steady packet may change presence */
+    uint32_t    format;       /* the packet format, NS_PACKET_FORMAT_1 to _5 (docs/replication.md
+                                 section 2): from 2 short ticks and packets named by reference; from
+                                 3 one section of updates over a ladder; from 4 sections for a long
+                                 round trip; 5 a steady packet that may change presence */
     uint32_t    ref_records;  /* format 2: records of the packet's reference group so far */
     ns__idlist  ref;          /* ... and that group's header (ref_* fields and ladder only) */
     ns_writer   scratch;
@@ -47,9 +47,6 @@ void ns__write_run(ns__pass *p, ns_writer *out, uint32_t from, uint32_t to, cons
 
 /* Whether the packet's tick may be short (its low bits): the client acked a recent packet. */
 bool ns__tick_is_short(const ns__pass *p);
-
-/* Writes the packet's tick, its low bits when short_tick, else all 32. */
-void ns__write_tick(const ns__pass *p, ns_writer *out, bool short_tick);
 
 /* Writes a packet's first bits (formats 2 to 5): the short-tick bit, the tick and the steady bit;
  * format 5 codes them as ns__read_start reads them. steady: NS__STEADY_*. */
