@@ -23,6 +23,9 @@
 # (<stem>.ns.c, <stem>.ns.2.c ... <stem>.ns.<n>.c), which the build compiles in parallel. The
 # same code and the same bytes on the wire; a record's calls to the structs it holds may cross
 # sources and so are not inlined.
+#
+# NETSCHEMA_GENERATED_COMPILE_OPTIONS, when set in the calling scope, adds its options to the
+# generated sources only (netschema's own sanitizer build sets -O0 there: CMakeLists.txt).
 include_guard(GLOBAL)
 
 # Fails at configure time when a listed schema does not exist (rather than with "No rule to make
@@ -114,5 +117,8 @@ function(netschema_generate)
   set_target_properties(${NSG_TARGET} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   if(NSG_AUTO_INLINE)
     target_compile_definitions(${NSG_TARGET} PRIVATE NS_CODEC_AUTO_INLINE)
+  endif()
+  if(NETSCHEMA_GENERATED_COMPILE_OPTIONS)
+    target_compile_options(${NSG_TARGET} PRIVATE ${NETSCHEMA_GENERATED_COMPILE_OPTIONS})
   endif()
 endfunction()
