@@ -56,7 +56,7 @@ test: unit asan test32
 
 asan:
 	@scripts/deps.sh test
-	@$(call configure,$(ASAN_BUILD),-DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DNETSCHEMA_SANITIZE=ON)
+	@$(call configure,$(ASAN_BUILD),-DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DNETSCHEMA_SANITIZE=ON -DNETSCHEMA_BUILD_BENCHMARKS=OFF)
 	@$(call compile,$(ASAN_BUILD))
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		$(CTEST) --test-dir $(ASAN_BUILD) --output-on-failure -j$(JOBS) --label-exclude 'editors|integration'
