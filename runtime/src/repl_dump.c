@@ -174,7 +174,7 @@ static ns_status update(walk *k, uint32_t id, size_t id_bits, const ns_baselines
     if (ladder) {
         const ns__rent *e = k->replica ? ns__held(k->replica, id) : NULL;
         const void *snaps[3]; /* the body takes each component's baselines by tick */
-        if (e) derived.count = ns__derive_baselines(ladder, k->tick, ns__ring_get, e, derived.tick, snaps);
+        if (e) derived.count = ns__derive_baselines(ladder, k->tick, e, derived.tick, snaps);
         b = &derived;
     }
     if (b->count == 0 && !ladder) to = (ns_audience)ns__read_audience(in, k->defaults);

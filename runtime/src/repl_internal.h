@@ -317,11 +317,6 @@ static inline uint64_t ns__ladder_next4(const ns__idlist *ref, uint32_t gap0, ui
     return gap0 + n <= span ? ((UINT64_C(1) << n) - 1u) << gap0 : 0;
 }
 
-/* A record's derived baselines (format 3): the up to three newest ticks of the ladder of packet
- * `tick` at which get(ctx, t) finds a state, newest first, and those states; their count. */
-uint32_t ns__derive_baselines(uint64_t ladder, uint32_t tick, const void *(*get)(const void *ctx, uint32_t t),
-                              const void *ctx, uint32_t ticks[3], const void *snaps[3]);
-
 /* Slots of a ring of lists that keeps at least `ticks` ticks: a power of two, so that tick t's
  * slot t % n runs on without a jump where the 32-bit tick wraps. */
 static inline uint32_t ns__idlist_slots(uint32_t ticks)

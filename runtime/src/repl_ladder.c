@@ -20,18 +20,6 @@
 
 #include "repl_internal.h"
 
-uint32_t ns__derive_baselines(uint64_t ladder, uint32_t tick, const void *(*get)(const void *ctx, uint32_t t),
-                              const void *ctx, uint32_t ticks[3], const void *snaps[3])
-{
-    uint32_t n = 0;
-    while (ladder && n < 3) {
-        uint32_t t = tick - 1u - ns__lowest_bit(ladder);
-        ladder &= ladder - 1u;
-        if ((snaps[n] = get(ctx, t)) != NULL) ticks[n++] = t;
-    }
-    return n;
-}
-
 /* The mask with the `drop` highest set bits of m cleared; false if m has fewer. */
 static bool drop_oldest(uint64_t *m, uint32_t drop)
 {

@@ -258,7 +258,7 @@ static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t 
     }
     ns_baselines b;
     if (ladder) { /* derived with their states: no second lookup */
-        b.count = count = ns__derive_baselines(ladder, tick, ns__ring_get, e, b.tick, b.snap), ticks = b.tick;
+        b.count = count = ns__derive_baselines(ladder, tick, e, b.tick, b.snap), ticks = b.tick;
         b.tick_now = tick;
         if (count == 0) return NS_ERR_BASELINE;
     } else if (!ring_baselines(e, ticks, count, tick, &b)) {

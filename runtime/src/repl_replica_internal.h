@@ -118,11 +118,20 @@ static inline const ns__rent *ns__held(const ns_replica *r, ns_entity_id id)
     return id < r->cfg.max_entities && r->ent[id].state == NS__R_ALIVE ? &r->ent[id] : NULL;
 }
 
-/* The state entity e (an ns__rent) holds for tick, or NULL: the getter ns__derive_baselines
- * takes, for the replica's reader and the dump alike. */
-static inline const void *ns__ring_get(const void *e, uint32_t tick)
+/* A record's derived baselines (format 3): the up to three newest ticks of the ladder of packet
+ * `tick` (bit g: tick - 1 - g) at which e's ring holds a state, newest first, and those states;
+ * their count. Why they are the record's baselines: repl_ladder.c. For the replica's reader and
+ * the dump alike. */
+static inline uint32_t ns__derive_baselines(uint64_t ladder, uint32_t tick, const ns__rent *e, uint32_t ticks[3],
+                                            const void *snaps[3])
 {
-    return ns_history_get(&((const ns__rent *)e)->ring, tick);
+    uint32_t n = 0;
+    while (ladder && n < 3) {
+        uint32_t t = tick - 1u - ns__lowest_bit(ladder);
+        ladder &= ladder - 1u;
+        if ((snaps[n] = ns_history_get(&e->ring, t)) != NULL) ticks[n++] = t;
+    }
+    return n;
 }
 
 /* ---- entity references (repl_refs.c) ---- */
