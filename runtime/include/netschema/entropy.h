@@ -101,6 +101,8 @@ static inline void ns_rc_encode_direct(ns_rc_encoder *e, unsigned bit)
     }
 }
 
+/* Starts decoding the len bytes at buf. Bytes past the end read as 0 and are counted in
+ * d->overrun; ns_rc_decoder_status tells whether more were read than an encoder drops. */
 void ns_rc_decoder_init(ns_rc_decoder *d, const void *buf, size_t len);
 
 static inline uint32_t ns__rc_in_byte(ns_rc_decoder *d)
@@ -142,6 +144,7 @@ static inline unsigned ns_rc_decode_direct(ns_rc_decoder *d)
     }
     return bit;
 }
+
 /* NS_OK, or NS_ERR_TRUNCATED if the decoder read further past the end than a finished
  * encoder's dropped zeros can explain. */
 ns_status ns_rc_decoder_status(const ns_rc_decoder *d);

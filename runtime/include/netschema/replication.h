@@ -112,7 +112,8 @@ typedef struct ns_repl_stats {
     uint32_t groups;                /* groups of updates (one header of baseline ticks each) */
 } ns_repl_stats;
 
-/* Creates a world; NULL (and *status, if not NULL) on a bad config or when out of memory. */
+/* Creates a world; NULL (and *status, if not NULL) on a bad config or when out of memory.
+ * ns_world_destroy frees it and everything it holds (NULL is ignored). */
 ns_world *ns_world_create(const ns_world_config *cfg, ns_status *status);
 void ns_world_destroy(ns_world *w);
 
@@ -319,6 +320,9 @@ typedef struct ns_replica_config {
     uint32_t short_tick_bits;       /* formats 2-5: the server's short_tick_bits */
 } ns_replica_config;
 
+/* Creates a client's replica from cfg (ns_handshake_accept fills it from the server's handshake);
+ * NULL (and *status, if not NULL) on a bad config or when out of memory. ns_replica_destroy frees
+ * it and everything it holds (NULL is ignored). */
 ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status);
 void ns_replica_destroy(ns_replica *r);
 
