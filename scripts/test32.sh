@@ -12,11 +12,10 @@
 # they cannot be had (not amd64, not root, no network) it says so and skips, exit status 0. It
 # skips the same way on a kernel that cannot run 32-bit programs (built without IA-32
 # emulation, or with it turned off), where the suite would build and then fail to run.
-# Left out: the benchmarks, three quarters of test_e2e's random round trips (as under ASan) and of
-# soak_replication's ticks (as under ASan), and
-# the tests that run the host's compilers on generated C (the native run covers them byte for
-# byte: netschemac's output does not depend on its own target) or build installed packages
-# (editors, integration).
+# Left out: the benchmarks, three quarters of test_e2e's random round trips and of
+# soak_replication's ticks (ASan runs a tenth and a quarter), and the tests that run the host's
+# compilers on generated C (the native run covers them byte for byte: netschemac's output does
+# not depend on its own target) or build installed packages (editors, integration).
 set -u
 build=$1 jobs=$2
 here=$(cd "$(dirname "$0")/.." && pwd)

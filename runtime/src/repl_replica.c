@@ -48,7 +48,7 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
     r->refsnap = malloc(snap_max);
     if (cfg->packet_format > NS_PACKET_FORMAT_5) return fail(r, status, NS_ERR_ARGUMENT);
     r->format = ns__packet_format(cfg->packet_format);
-    if (ns__packet_format(cfg->packet_format) >= NS_PACKET_FORMAT_2) {
+    if (r->format >= NS_PACKET_FORMAT_2) {
         r->lists = calloc(ns__idlist_slots(ring_depth(r)), sizeof *r->lists);
         if (!r->lists) return fail(r, status, NS_ERR_NOMEM);
     }
@@ -643,8 +643,10 @@ static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
         if (ns__newer(r->received.newest, tick) && r->received.newest - tick > r->cfg.reorder_window) return NS_ERR_STALE;
         if (ns_tickset_has(&r->received, tick)) return NS_OK; /* a duplicate: already applied */
     }
+    /* counts[2]: from format 3 on, the updates without baselines, records beside the events */
+    const uint32_t events = r->format >= NS_PACKET_FORMAT_3 ? counts[0] + counts[1] : 0u;
     if (counts[0] > r->cfg.max_entities || counts[1] > r->cfg.max_entities - counts[0] ||
-        counts[2] > r->cfg.max_entities - (r->format >= NS_PACKET_FORMAT_3 ? counts[0] + counts[1] : 0u)) /* format 3: records */
+        counts[2] > r->cfg.max_entities - events)
         return NS_ERR_CAPACITY;
     if (++r->serial == 0) { /* the stamps wrapped: start them over */
         memset(r->stamp, 0, (size_t)r->cfg.max_entities * sizeof *r->stamp);

@@ -278,8 +278,10 @@ void ns__emit3(ns__pass *p, ns_writer *out)
     p->stats.groups = (a0 > u0) + (b0 > a0) + (p->nchosen > b0);
     const bool events = a0 != 0, dense = gaps != NULL;
     const bool short_tick = ns__tick_is_short(p);
-    const bool steady = !events && crowd.to > crowd.from && rest.to == rest.from &&
-                        (p->format >= NS_PACKET_FORMAT_5 ? short_tick && continues_ladder_and_ids(&crowd) : continues(&crowd));
+    /* the crowd continues ref's section: format 5 with a short tick, its presence may change */
+    const bool continued = p->format >= NS_PACKET_FORMAT_5 ? short_tick && continues_ladder_and_ids(&crowd)
+                                                           : continues(&crowd);
+    const bool steady = !events && crowd.to > crowd.from && rest.to == rest.from && continued;
     const unsigned said = !steady ? NS__STEADY_NO : crowd.same_presence ? NS__STEADY_SAME : NS__STEADY_NEW;
     ns__write_start(p, out, short_tick, said);
     if (steady) {
