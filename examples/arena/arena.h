@@ -42,6 +42,7 @@ typedef struct options {
     unsigned   format;      /* --format: the snapshot packet format, NS_PACKET_FORMAT_1 to _5 */
     bool       calm;        /* --calm: players and NPCs only walk; nobody fires, bites or uses or
                                finds items (the moving half of the game, for framing) */
+    bool       compact_acks; /* --compact-acks: ns_world_config.compact_acks */
     ns_profile *profile;    /* --profile: the server's snapshot writes count into it (NULL: off) */
 } options;
 

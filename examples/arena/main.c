@@ -11,6 +11,7 @@
  *   arena [--clients N] [--ticks N] [--budget BYTES] [--seed N]
  *         [--loss P] [--reorder P] [--duplicate P] [--latency TICKS] [--jitter TICKS]
  *         [--dump N] [--profile] [--format 1..5] [--spawn-resend K|auto] [--short-tick-bits B] [--calm]
+ *         [--compact-acks]
  *
  * --dump N prints client 0's first N snapshot packets field by field with their bits
  * (ns_dump_repl_packet); --profile prints the server's per-field bandwidth profile at exit
@@ -24,7 +25,9 @@
  * connection's round trip, NS_SPAWN_RESEND_AUTO). --short-tick-bits B
  * sets ns_world_config.short_tick_bits (0, the default: derived from the reorder window). --calm
  * plays the moving half of the game: players and NPCs walk, nobody fires, bites or uses items,
- * and inventories stay as they spawned (chat goes on: it is not in the snapshot). */
+ * and inventories stay as they spawned (chat goes on: it is not in the snapshot). --compact-acks
+ * has the clients ack in a short tick and the ticks the server may not know yet
+ * (ns_world_config.compact_acks; formats 2 to 5) instead of 64 bits. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,9 +69,11 @@ static bool parse(int argc, char **argv, options *o)
                    .format = NS_PACKET_FORMAT_3};
     for (int i = 1; i < argc; i += 2) {
         const bool profile = !strcmp(argv[i], "--profile"), calm = !strcmp(argv[i], "--calm");
-        if (profile || calm) { /* the options without a value */
+        const bool compact_acks = !strcmp(argv[i], "--compact-acks");
+        if (profile || calm || compact_acks) { /* the options without a value */
             if (profile) o->profile = &profile_store;
             o->calm = o->calm || calm;
+            o->compact_acks = o->compact_acks || compact_acks;
             i--;
             continue;
         }
@@ -94,6 +99,10 @@ static bool parse(int argc, char **argv, options *o)
         fprintf(stderr, "arena: --short-tick-bits %u is too few: 0 (derived, 6) or 6..16\n", o->short_tick_bits);
         return false;
     }
+    if (o->compact_acks && o->format < NS_PACKET_FORMAT_2) {
+        fprintf(stderr, "arena: --compact-acks needs --format 2 or later\n");
+        return false;
+    }
     if (o->ticks < 2 * quiet_ticks(&o->impair)) {
         fprintf(stderr, "arena: --ticks %u is too short for this link: at least %u, twice its honest end\n", o->ticks,
                 2 * quiet_ticks(&o->impair));
@@ -108,7 +117,8 @@ static void usage(void)
                     "             [--loss 0..99] [--reorder 0..100] [--duplicate 0..100] [--latency 0..30]"
                     " [--jitter 0..8]\n"
                     "             [--dump N] [--profile] [--format 1..5] [--spawn-resend 0..64|auto]"
-                    " [--short-tick-bits 0..16] [--calm]\n",
+                    " [--short-tick-bits 0..16] [--calm]\n"
+                    "             [--compact-acks]\n",
             GAME_MAX_CLIENTS, GAME_MAX_NPCS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
 }
 

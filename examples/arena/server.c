@@ -538,7 +538,8 @@ server *server_create(const options *o, link *up, link *down, rpc_log *logs_up, 
     ns_world_config cfg = {.schema = &arena_schema, .max_entities = GAME_MAX_ENTITIES,
                            .max_connections = GAME_MAX_CLIENTS, .tick_rate = GAME_RATE, .budget = o->budget,
                            .packet_format = o->format, .history_depth = history_depth_for(&o->impair),
-                           .spawn_resend_ticks = o->spawn_resend, .short_tick_bits = o->short_tick_bits};
+                           .spawn_resend_ticks = o->spawn_resend, .short_tick_bits = o->short_tick_bits,
+                           .compact_acks = o->compact_acks};
     s->world = ns_world_create(&cfg, NULL);
     bool ok = s->world != NULL;
     for (unsigned c = 0; ok && c < o->clients; c++)

@@ -3,11 +3,11 @@
  *
  * Layout (24 bytes): "NSHS", the packet format (1 byte: 1 to 5), history_depth (1 byte),
  * reorder_window (1 byte), flags (1 byte: 0 in format 1; in formats 2 to 5 bit 0 says that
- * records carry their sizes, which their packets do not repeat, and bits 1-5 hold
- * short_tick_bits, 0 when derived), schema hash (8 bytes), max_entities
- * (4 bytes), tick_rate (2 bytes), conn (2 bytes); integers little-endian. A world of format 1
- * writes exactly the handshake it always wrote; a client that reads only format 1 refuses one
- * of format 2 (NS_ERR_MISMATCH) instead of misreading its packets. */
+ * records carry their sizes, which their packets do not repeat, bits 1-5 hold short_tick_bits,
+ * 0 when derived, and bit 6 says the replica writes compact acks), schema hash (8 bytes),
+ * max_entities (4 bytes), tick_rate (2 bytes), conn (2 bytes); integers little-endian. A world
+ * of format 1 writes exactly the handshake it always wrote; a client that reads only format 1
+ * refuses one of format 2 (NS_ERR_MISMATCH) instead of misreading its packets. */
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -16,6 +16,7 @@
 #define NS__HANDSHAKE_SIZES      1u    /* format 2's flags byte: records carry their sizes */
 #define NS__HANDSHAKE_TICK_SHIFT 1u    /* ... and bits 1-5: short_tick_bits */
 #define NS__HANDSHAKE_TICK_MASK  0x3eu
+#define NS__HANDSHAKE_COMPACT_ACKS 0x40u /* ... and bit 6: compact acks (repl_ack.c) */
 
 ns_handshake ns_world_handshake(const ns_world *w, uint32_t conn)
 {
@@ -29,6 +30,7 @@ ns_handshake ns_world_handshake(const ns_world *w, uint32_t conn)
         .packet_format = ns__packet_format(w->cfg.packet_format),
         .entity_sizes = w->cfg.entity_sizes,
         .short_tick_bits = w->cfg.short_tick_bits,
+        .compact_acks = w->cfg.compact_acks,
     };
     return h;
 }
@@ -42,6 +44,7 @@ void ns_handshake_write(ns_writer *w, const ns_handshake *h)
     ns_write_bits(w, h->reorder_window & 0xffu, 8);
     uint32_t flags = h->entity_sizes ? NS__HANDSHAKE_SIZES : 0u;
     flags |= (h->short_tick_bits << NS__HANDSHAKE_TICK_SHIFT) & NS__HANDSHAKE_TICK_MASK;
+    if (h->compact_acks) flags |= NS__HANDSHAKE_COMPACT_ACKS;
     ns_write_bits(w, format >= NS_PACKET_FORMAT_2 ? flags : 0u, 8);
     ns_write_bits64(w, h->schema_hash);
     ns_write_bits(w, h->max_entities, 32);
@@ -66,7 +69,9 @@ ns_status ns_handshake_read(ns_reader *r, ns_handshake *out)
     h.packet_format = format;
     h.entity_sizes = format >= NS_PACKET_FORMAT_2 && (flags & NS__HANDSHAKE_SIZES);
     h.short_tick_bits = (flags & NS__HANDSHAKE_TICK_MASK) >> NS__HANDSHAKE_TICK_SHIFT;
-    const uint32_t known = format >= NS_PACKET_FORMAT_2 ? NS__HANDSHAKE_SIZES | NS__HANDSHAKE_TICK_MASK : 0u;
+    h.compact_acks = format >= NS_PACKET_FORMAT_2 && (flags & NS__HANDSHAKE_COMPACT_ACKS);
+    const uint32_t known =
+        format >= NS_PACKET_FORMAT_2 ? NS__HANDSHAKE_SIZES | NS__HANDSHAKE_TICK_MASK | NS__HANDSHAKE_COMPACT_ACKS : 0u;
     bool ok = magic[0] == 'N' && magic[1] == 'S' && magic[2] == 'H' && magic[3] == 'S' && (flags & ~known) == 0 &&
               h.history_depth >= 2 && h.reorder_window >= 1 &&
               h.history_depth + h.reorder_window <= NS_HISTORY_MAX_DEPTH && h.max_entities >= 1 &&
@@ -96,6 +101,7 @@ ns_status ns_handshake_accept(const ns_handshake *h, const ns_schema *schema, ns
     cfg->packet_format = ns__packet_format(h->packet_format);
     cfg->entity_sizes = cfg->packet_format >= NS_PACKET_FORMAT_2 && h->entity_sizes;
     cfg->short_tick_bits = cfg->packet_format >= NS_PACKET_FORMAT_2 ? h->short_tick_bits : 0u;
+    cfg->compact_acks = cfg->packet_format >= NS_PACKET_FORMAT_2 && h->compact_acks;
     if (msg && msg_size) msg[0] = '\0';
     return NS_OK;
 }

@@ -23,7 +23,8 @@ ns_replica *ns_replica_create(const ns_replica_config *cfg, ns_status *status)
 {
     if (!cfg || !cfg->schema || cfg->max_entities == 0 || cfg->max_entities > (1u << 24) || cfg->history_depth < 2 ||
         cfg->reorder_window == 0 || cfg->history_depth + cfg->reorder_window > NS_HISTORY_MAX_DEPTH ||
-        !ns__short_tick_bits_ok(cfg->reorder_window, cfg->short_tick_bits))
+        !ns__short_tick_bits_ok(cfg->reorder_window, cfg->short_tick_bits) ||
+        (cfg->compact_acks && ns__packet_format(cfg->packet_format) < NS_PACKET_FORMAT_2))
         return fail(NULL, status, NS_ERR_ARGUMENT);
     ns_replica *r = calloc(1, sizeof *r);
     if (!r) return fail(NULL, status, NS_ERR_NOMEM);
@@ -265,6 +266,7 @@ static ns_status read_update(ns_replica *r, ns_reader *in, bool sizes, uint32_t 
         return NS_ERR_BASELINE;
     }
     if (count) {
+        ns__heard(r, ticks[0]); /* baselines are acked ticks, the newest first */
         rec->audience = ring_audience(e, ticks[0]);
         for (uint32_t i = 1; i < count; i++)
             if (ring_audience(e, ticks[i]) != rec->audience) return NS_ERR_BASELINE;
@@ -628,6 +630,8 @@ static ns_status read_header(ns_replica *r, ns_reader *in, uint32_t *tick, bool 
     if (short_tick) { /* the tick nearest the newest applied with these low bits */
         if (!r->received.mask) return ns_reader_fail(in, NS_ERR_MALFORMED), NS_ERR_MALFORMED;
         *tick = ns__resolve_tick(*tick, k, r->received.newest);
+        /* written only while the newest ack the server held was less than 2^(k-1) ticks old */
+        if (format2) ns__heard(r, *tick - (1u << (k - 1)) + 1u);
     }
     return NS_OK;
 }
@@ -637,6 +641,7 @@ static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
 {
     uint32_t tick, counts[3];
     bool sizes, dense;
+    r->pkt_heard_known = false;
     ns_status st = read_header(r, in, &tick, &sizes, &dense, counts);
     if (st != NS_OK) return st;
     if (r->received.mask) {
@@ -668,6 +673,8 @@ static ns_status read_packet(ns_replica *r, ns_reader *in, bool whole)
         return st;
     }
     ns_tickset_add(&r->received, tick);
+    if (r->pkt_heard_known && (!r->heard_known || ns__newer(r->pkt_heard, r->heard)))
+        r->heard = r->pkt_heard, r->heard_known = true;
     for (uint32_t i = 0; i < r->nrec; i++) apply_record(r, &r->rec[i], tick);
     unprepare(r); /* a guard, free when every prepared spawn spawned (as expected: its entity is in
                      the same state in phase 2); no prepared flag may outlive its packet's scratch */
@@ -686,18 +693,6 @@ ns_status ns_replica_read_packet(ns_replica *r, const void *buf, size_t len)
     ns_reader in;
     ns_reader_init(&in, buf, len);
     return read_packet(r, &in, true);
-}
-
-void ns_replica_write_ack(const ns_replica *r, ns_writer *w)
-{
-    ns_write_bits(w, r->received.mask != 0, 1);
-    if (!r->received.mask) return;
-    /* Only ticks the server can still use as baselines: history_depth − 1 before the newest. */
-    unsigned n = r->cfg.history_depth - 1;
-    uint64_t older = r->received.mask >> 1;
-    ns_write_bits(w, r->received.newest, 32);
-    ns_write_bits(w, (uint32_t)older, n < 32 ? n : 32); /* ns_write_bits keeps only the low n bits */
-    if (n > 32) ns_write_bits(w, (uint32_t)(older >> 32), n - 32);
 }
 
 /* ---- inspection ---- */

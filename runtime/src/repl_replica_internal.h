@@ -91,6 +91,11 @@ struct ns_replica {
                                           ring of max_entities slots, enough as each id is in it once */
     uint32_t          gone_head, gone_len;
     ns_tickset        received;
+    uint32_t          heard;           /* compact acks: a tick the server is known to hold an ack
+                                          of (a baseline it used), the newest such; valid when */
+    bool              heard_known;     /* ... this is set (repl_ack.c) */
+    uint32_t          pkt_heard;       /* ... the same for the packet being read, until it */
+    bool              pkt_heard_known; /*     proves whole */
     const void      **hooks;           /* per schema component */
     void            **hook_ctx;
     ns_entity        *handle;          /* per id: the application's handle, 0 for id + 1 */
@@ -132,6 +137,13 @@ static inline uint32_t ns__derive_baselines(uint64_t ladder, uint32_t tick, cons
         if ((snaps[n] = ns_history_get(&e->ring, t)) != NULL) ticks[n++] = t;
     }
     return n;
+}
+
+/* The packet being read shows that the server held an ack of `tick` when it wrote it (a
+ * baseline it coded against, or what its short tick implies): compact acks start after it. */
+static inline void ns__heard(ns_replica *r, uint32_t tick)
+{
+    if (!r->pkt_heard_known || ns__newer(tick, r->pkt_heard)) r->pkt_heard = tick, r->pkt_heard_known = true;
 }
 
 /* ---- entity references (repl_refs.c) ---- */

@@ -1,6 +1,6 @@
 /* repl_world.c — the server's world: entity slots and ids, components, owners, importance,
- * positions, send intervals, connections, relevancy, recording each tick and reading acks.
- * Writing the packets is repl_write.c. */
+ * positions, send intervals, connections, relevancy and recording each tick. Writing the
+ * packets is repl_write.c, reading acks repl_ack.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +14,8 @@ static bool bad_config(const ns_world_config *c)
            c->history_depth + c->reorder_window > NS_HISTORY_MAX_DEPTH || c->tick_rate == 0 || c->budget < 16 ||
            c->packet_format > NS_PACKET_FORMAT_5 ||
            (c->spawn_resend_ticks > 64 && c->spawn_resend_ticks != NS_SPAWN_RESEND_AUTO) ||
-           !ns__short_tick_bits_ok(c->reorder_window, c->short_tick_bits);
+           !ns__short_tick_bits_ok(c->reorder_window, c->short_tick_bits) ||
+           (c->compact_acks && ns__packet_format(c->packet_format) < NS_PACKET_FORMAT_2);
 }
 
 static ns_world_config with_defaults(const ns_world_config *in)
@@ -414,45 +415,6 @@ bool ns_relevant_by_distance(const ns_world *w, uint32_t conn, ns_entity_id id, 
     const float *v = w->conn[conn].view;
     float dx = e->pos[0] - v[0], dz = e->pos[2] - v[2];
     return dx * dx + dz * dz <= r * r;
-}
-
-/* ---- acks ---- */
-
-/* Folds one round-trip sample (ticks) into the connection's smoothed round trip: the first
- * (or the first after samples of 0) as it is, then 1/8 of each. Samples are capped, so that a
- * long silence cannot overflow rtt8. */
-static void time_round_trip(ns__conn *c, uint32_t sample)
-{
-    if (sample > 4096) sample = 4096;
-    c->rtt8 = c->rtt8 ? c->rtt8 - c->rtt8 / 8u + sample : sample * 8u;
-}
-
-ns_status ns_world_read_ack(ns_world *w, uint32_t conn, ns_reader *r)
-{
-    if (conn >= w->cfg.max_connections || !w->conn[conn].used) return NS_ERR_ARGUMENT;
-    ns__conn *c = &w->conn[conn];
-    uint32_t has = ns_read_bits(r, 1), newest = 0;
-    uint64_t mask = 0;
-    if (has) {
-        unsigned n = w->cfg.history_depth - 1; /* the ticks that can still be baselines */
-        newest = ns_read_bits(r, 32);
-        uint64_t lo = ns_read_bits(r, n < 32 ? n : 32), hi = n > 32 ? ns_read_bits(r, n - 32) : 0;
-        mask = ((hi << 32 | lo) << 1) | 1u; /* bit i: tick newest − i; bit 0 is newest itself */
-        if (ns_reader_failed(r)) return ns_reader_status(r);
-        if (!c->wrote || ns__newer(newest, c->last)) return ns_reader_fail(r, NS_ERR_RANGE), NS_ERR_RANGE;
-    }
-    if (ns_reader_failed(r)) return ns_reader_status(r);
-    if (has && (!c->acked.mask || ns__newer(newest, c->acked.newest))) /* newest <= c->last <= w->tick */
-        time_round_trip(c, w->tick - newest);
-    for (uint32_t i = 0; has && i < 64; i++)
-        if (mask >> i & 1u) ns_tickset_add(&c->acked, newest - i);
-    return NS_OK;
-}
-
-uint32_t ns_world_round_trip(const ns_world *w, uint32_t conn)
-{
-    if (conn >= w->cfg.max_connections || !w->conn[conn].used) return 0;
-    return (w->conn[conn].rtt8 + 4u) / 8u;
 }
 
 /* ---- inspection ---- */

@@ -6,7 +6,8 @@
  * Input: byte 0, bits 0-1: the reader (0 or 3 acks, 1 inputs, 2 handshake); bit 7: the reader's
  * real next message with the rest of the input XORed over it (so the fuzz reaches past the first
  * fields even without coverage feedback), else the rest of the input as it is; bit 2: format 5
- * where byte 1 says format 4. Byte 1: the world's packet format (bits 0-1: 0 for 4, 1, 2 or 3)
+ * where byte 1 says format 4; bit 3: compact acks (ns_world_config.compact_acks), in every
+ * format but 1. Byte 1: the world's packet format (bits 0-1: 0 for 4, 1, 2 or 3)
  * and entity sizes (bit 2), and which packets the honest client loses of the last five before the
  * fuzzed ack (bits 3-7).
  *
@@ -63,11 +64,12 @@ typedef struct server {
     ns_replica *r[CONNS];
 } server;
 
-static void make_server(server *s, uint8_t flags, bool format5)
+static void make_server(server *s, uint8_t flags, bool format5, bool compact_acks)
 {
     ns_world_config cfg = {.schema = &rt_schema, .max_entities = ENTITIES, .max_connections = CONNS,
                            .entity_sizes = (flags & 4) != 0,
-                           .packet_format = (flags & 3) != 0 ? flags & 3u : format5 ? NS_PACKET_FORMAT_5 : NS_PACKET_FORMAT_4};
+                           .packet_format = (flags & 3) != 0 ? flags & 3u : format5 ? NS_PACKET_FORMAT_5 : NS_PACKET_FORMAT_4,
+                           .compact_acks = compact_acks && (flags & 3) != 1};
     for (int k = 0; k < 2; k++) {
         s->w[k] = ns_world_create(&cfg, NULL);
         check(s->w[k] != NULL, "world");
@@ -147,7 +149,7 @@ static void round_trip(server *s, uint32_t tick, const bool same[CONNS], bool lo
 static void fuzz_ack(const uint8_t *data, size_t size)
 {
     server s;
-    make_server(&s, data[1], (data[0] & 4) != 0);
+    make_server(&s, data[1], (data[0] & 4) != 0, (data[0] & 8) != 0);
     const bool both[CONNS] = {true, true};
     const unsigned twins[CONNS] = {3u, 3u};
     uint32_t tick = 100;

@@ -121,6 +121,7 @@ void rh_step(rh_game *g)
             ns_writer w;
             ns_writer_init(&w, buf, sizeof buf);
             ns_replica_write_ack(g->replica[c], &w);
+            g->bits_up[c] += ns_writer_bits(&w);
             size_t len = ns_writer_flush(&w);
             rh_link_send(&g->up[c], buf, len, g->tick);
         }

@@ -46,6 +46,7 @@ typedef struct rh_game {
     uint32_t    tick;
     uint64_t    rng;
     uint64_t    bits_down[RH_MAX_CLIENTS];
+    uint64_t    bits_up[RH_MAX_CLIENTS];  /* the acks' bits, as written */
     ns_repl_stats last[RH_MAX_CLIENTS];
     uint64_t    read_errors;       /* packets a replica refused (must stay 0 on honest links) */
     rh_datagram scratch[RH_QUEUE];

@@ -9,7 +9,9 @@
  * spawn_resend_ticks, whose unacked spawns go out every third tick instead of in every packet;
  * and format 3 with 12-bit short ticks and NS_SPAWN_RESEND_AUTO (copies a quarter of each
  * connection's measured round trip apart); format 4, whose sections name the acked packet by the
- * round trip; and format 5, whose steady packets may change their presence by type. */
+ * round trip; and format 5, whose steady packets may change their presence by type. The runs of
+ * format 3 with 12-bit ticks and of format 5 ack in the compact form (ns_world_config.compact_acks),
+ * which names the newest tick in a few bits and leaves out ticks the server already knows. */
 #include <stdio.h>
 #include <string.h>
 
@@ -83,11 +85,13 @@ START_TEST(soak_replication)
 {
     rh_game *g = malloc(sizeof *g);
     /* Runs 0-2: formats 1, 2 and 3; run 3: format 3 with a spawn's copies 3 ticks apart; run 4:
-     * format 3, 12-bit short ticks, copies by the round trip; runs 5 and 6: formats 4 and 5. */
+     * format 3, 12-bit short ticks, copies by the round trip; runs 5 and 6: formats 4 and 5.
+     * Runs 4 and 6 ack in the compact form (its short tick then 13 and 7 bits). */
     const uint32_t format = _i < 3 ? NS_PACKET_FORMAT_1 + (uint32_t)_i : _i < 5 ? NS_PACKET_FORMAT_3 : (uint32_t)_i - 1;
     const uint32_t spawn_resend = _i < 3 || _i >= 5 ? 0 : _i == 3 ? 3 : NS_SPAWN_RESEND_AUTO;
     ns_world_config cfg = {.max_entities = ENTITIES, .max_connections = CLIENTS, .budget = 600, .packet_format = format,
-                           .spawn_resend_ticks = spawn_resend, .short_tick_bits = _i == 4 ? 12u : 0u};
+                           .spawn_resend_ticks = spawn_resend, .short_tick_bits = _i == 4 ? 12u : 0u,
+                           .compact_acks = _i == 4 || _i == 6};
     rh_impair bad = {.loss = 0.2, .reorder = 0.2, .duplicate = 0.1, .latency = 2, .jitter = 3};
     rh_start(g, cfg, CLIENTS, bad, 2026);
     for (uint32_t c = 0; c < CLIENTS; c++) ns_world_set_relevancy(g->world, g->conn[c], ns_relevant_by_distance, &radius);

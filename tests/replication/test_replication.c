@@ -83,7 +83,7 @@ START_TEST(spawn_update_despawn_reach_the_client)
 {
     rh_game *g = start((ns_world_config){0}, 1, (rh_impair){0});
     ns_replica_config rc = {&rt_schema, 256, NS_REPL_DEFAULT_DEPTH, NS_REPL_DEFAULT_REORDER, on_spawn, on_despawn, NULL, NULL,
-                            NS_PACKET_FORMAT_1, false, 0};
+                            NS_PACKET_FORMAT_1, false, 0, false};
     ns_replica_destroy(g->replica[0]);
     g->replica[0] = ns_replica_create(&rc, NULL);
     spawned = despawned = 0;
@@ -745,7 +745,7 @@ START_TEST(unknown_component_type_is_skipped_by_size)
     older = rt_schema;
     older.component_count = 3;
     ns_replica_config rc = {&older, 256, NS_REPL_DEFAULT_DEPTH, NS_REPL_DEFAULT_REORDER, NULL, NULL, NULL, NULL,
-                            NS_PACKET_FORMAT_1, false, 0};
+                            NS_PACKET_FORMAT_1, false, 0, false};
     ns_replica_destroy(g->replica[0]);
     g->replica[0] = ns_replica_create(&rc, NULL);
     ns_entity_id a = spawn(g, slow_body, 2), b = spawn(g, body_health, 2);

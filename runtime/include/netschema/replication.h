@@ -86,6 +86,9 @@ typedef struct ns_world_config {
                                        datagram delayed by 2^(bits - 1) ticks or more may be read
                                        as a newer tick (docs/replication.md section 2, "Very late
                                        datagrams") */
+    bool     compact_acks;          /* formats 2-5: the replica acks in about 10-20 bits instead of
+                                       64: a short tick and only the ticks the server may not know
+                                       yet (docs/replication.md section 3); format 1 refuses it */
 } ns_world_config;
 
 #define NS_PACKET_FORMAT_1 1u        /* the snapshot packet format every version reads */
@@ -318,6 +321,7 @@ typedef struct ns_replica_config {
     uint32_t packet_format;         /* the server's (see ns_handshake): 0 or 1, NS_PACKET_FORMAT_2 to 5 */
     bool     entity_sizes;          /* formats 2-5: the server's entity_sizes (format 1 packets say it) */
     uint32_t short_tick_bits;       /* formats 2-5: the server's short_tick_bits */
+    bool     compact_acks;          /* formats 2-5: the server's compact_acks */
 } ns_replica_config;
 
 /* Creates a client's replica from cfg (ns_handshake_accept fills it from the server's handshake);
@@ -334,7 +338,8 @@ ns_status ns_replica_set_hooks(ns_replica *r, uint32_t type, const void *hooks, 
 ns_status ns_replica_read(ns_replica *r, ns_reader *in);
 ns_status ns_replica_read_packet(ns_replica *r, const void *buf, size_t len);
 
-/* Writes the acks: the newest packet applied and a 64-bit mask of the ones before it. */
+/* Writes the acks: the newest packet applied and a mask of the ones before it (64 bits; with
+ * compact_acks a short tick and the mask of the ticks the server may not know yet). */
 void ns_replica_write_ack(const ns_replica *r, ns_writer *w);
 
 /* Entity references. An `entity` field carries a network reference: 0 for none, else the
@@ -399,6 +404,7 @@ typedef struct ns_handshake {
     uint32_t packet_format;         /* 0 or 1: format 1; NS_PACKET_FORMAT_2 to 5 */
     bool     entity_sizes;          /* formats 2-5: records carry their sizes */
     uint32_t short_tick_bits;       /* formats 2-5: the world's short_tick_bits (0: derived) */
+    bool     compact_acks;          /* formats 2-5: the replica writes compact acks */
 } ns_handshake;
 
 /* The handshake a world sends to connection `conn`. */
