@@ -43,6 +43,7 @@ typedef struct options {
     bool       calm;        /* --calm: players and NPCs only walk; nobody fires, bites or uses or
                                finds items (the moving half of the game, for framing) */
     bool       compact_acks; /* --compact-acks: ns_world_config.compact_acks */
+    bool       quiet_frames; /* --quiet-frames: ns_reliable_config.quiet_after = RPC_QUIET_AFTER */
     ns_profile *profile;    /* --profile: the server's snapshot writes count into it (NULL: off) */
 } options;
 
@@ -71,11 +72,22 @@ static inline uint32_t history_depth_for(const impairment *im)
     return rtt < NS_REPL_DEFAULT_DEPTH ? NS_REPL_DEFAULT_DEPTH : rtt > most ? most : rtt;
 }
 
+/* --quiet-frames: an unchanged ack header goes out in 3 frames (all 3 lost: 0.1% at 10% loss,
+ * and the peer's resend brings it back), then frames with no rpc are empty. */
+#define RPC_QUIET_AFTER 3u
+
 /* How long a reliable message waits for its resend, in ticks: a round trip at the link's worst
  * delay, and 3 ticks more. */
 static inline uint32_t rpc_resend_interval(const impairment *im)
 {
     return 2u * (im->latency + im->jitter) + 3u;
+}
+
+/* The reliable channel's config, the same at both ends. */
+static inline ns_reliable_config rpc_channel_config(const options *o)
+{
+    return (ns_reliable_config){.resend_interval = rpc_resend_interval(&o->impair),
+                                .quiet_after = o->quiet_frames ? RPC_QUIET_AFTER : 0u};
 }
 
 /* The honest ticks at the end of a run: GAME_QUIET_TICKS, or more on a slow link, where a message

@@ -430,8 +430,7 @@ client *client_create(unsigned id, const options *o, link *up, link *down, rpc_l
     *c = (client){.id = id, .o = *o, .up = up, .down = down, .log_up = log_up, .log_down = log_down,
                   .input_log = inputs, .truth = truth, .conn = conn, .player = NO_PLAYER,
                   .rng = {o->seed * 1000 + id + 1}};
-    const impairment *im = &o->impair;
-    ns_reliable_config rc = {.resend_interval = rpc_resend_interval(im)};
+    ns_reliable_config rc = rpc_channel_config(o);
     const ns_message_ops *input_ops = player_input_ops();
     ns_timeline_config tc = {.send_interval = 1.0}; /* a snapshot every tick; time is in ticks */
     if (ns_reliable_create(&rc, &c->rel) != NS_OK || ns_input_sender_create(input_ops, NULL, &c->inputs) != NS_OK ||

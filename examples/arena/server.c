@@ -509,8 +509,7 @@ static bool connect_client(server *s, unsigned c, link *up, link *down, rpc_log 
     peer *p = &s->peer[c];
     *p = (peer){.srv = s, .index = c, .up = up, .down = down, .log_up = log_up, .log_down = log_down,
                 .input_log = inputs};
-    const impairment *im = &s->o.impair;
-    ns_reliable_config rc = {.resend_interval = rpc_resend_interval(im)};
+    ns_reliable_config rc = rpc_channel_config(&s->o);
     const ns_message_ops *input_ops = player_input_ops();
     if (ns_world_connect(s->world, &p->conn) != NS_OK || ns_reliable_create(&rc, &p->rel) != NS_OK ||
         ns_input_receiver_create(input_ops, NULL, &p->inputs) != NS_OK)

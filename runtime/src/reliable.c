@@ -8,6 +8,11 @@
  * ("everything before this arrived") and a 32-bit mask of what arrived beyond it, so a lost
  * header never loses information that a later header does not repeat.
  *
+ * Quiet frames (quiet_after = N > 0): a header the peer already got N times carries nothing new,
+ * so while nothing changes it and nothing is due, the frame is empty. If all N copies were lost,
+ * the peer resends what they acked; a message arriving, even a duplicate, makes the next N frames
+ * carry the header again, so an ack is never held back for good.
+ *
  * Frame layout (docs/messages.md):
  *   ack   u16 LE     recv_contig
  *   mask  varint32   bit i: message ack + 1 + i arrived
@@ -42,6 +47,10 @@ struct ns_reliable {
     recv_slot *recv;
     uint8_t   *send_data, *recv_data;  /* window slots of max_message bytes each */
     uint16_t  *chosen;                 /* scratch for ns_reliable_write: sequences in a frame */
+    uint32_t   quiet_after;
+    uint16_t   said_ack;               /* quiet frames: the last header written, */
+    uint32_t   said_mask;
+    uint32_t   said_times;             /* ... in how many frames since it changed or a message came */
     ns_reliable_stats stats;
 };
 
@@ -84,6 +93,7 @@ ns_status ns_reliable_create(const ns_reliable_config *cfg, ns_reliable **out)
     ch->window = window;
     ch->max_message = max_message;
     ch->resend_interval = resend;
+    ch->quiet_after = cfg ? cfg->quiet_after : 0;
     *out = ch;
     return NS_OK;
 }
@@ -158,6 +168,12 @@ ns_status ns_reliable_write(ns_reliable *ch, uint64_t now, void *out, size_t cap
         ch->chosen[count++] = seq;
         prev = seq;
     }
+    if (count == 0 && ch->quiet_after && ch->said_times >= ch->quiet_after && ch->said_ack == ch->recv_contig &&
+        ch->said_mask == mask)
+        return NS_OK; /* a quiet frame: nothing the peer does not have */
+    const bool same = ch->said_times && ch->said_ack == ch->recv_contig && ch->said_mask == mask;
+    ch->said_times = same && ch->said_times < UINT32_MAX ? ch->said_times + 1u : 1u;
+    ch->said_ack = ch->recv_contig, ch->said_mask = mask;
     size_t pos = 0;
     p[pos++] = (uint8_t)ch->recv_contig;
     p[pos++] = (uint8_t)(ch->recv_contig >> 8);
@@ -286,11 +302,13 @@ static ns_status parse_frame(ns_reliable *ch, const uint8_t *p, size_t len, bool
     }
     if (c.pos != c.len) return NS_ERR_MALFORMED;
     if (apply) apply_ack(ch, ack, mask);
+    if (apply && count) ch->said_times = 0; /* a message came: ack it in the next frames */
     return NS_OK;
 }
 
 ns_status ns_reliable_read(ns_reliable *ch, const void *frame, size_t len)
 {
+    if (len == 0 && ch->quiet_after) return NS_OK; /* a quiet frame */
     if (!frame) return NS_ERR_TRUNCATED;
     ns_status s = parse_frame(ch, (const uint8_t *)frame, len, false);
     if (s != NS_OK) return s;

@@ -4,7 +4,8 @@
  *         accepted one must yield messages that lie inside it and add up to it exactly.
  *   odd:  the input is a batch whose messages are frames for a reliable channel that has sent
  *         and received a few messages. A rejected frame must leave the channel exactly as it
- *         was (same counters, same ack frame); delivered messages must fit max_message.
+ *         was (same counters, same ack frame); delivered messages must fit max_message. A
+ *         channel with quiet frames (quiet_after) reads each the same way.
  * Built by `make fuzz` with clang -fsanitize=fuzzer,address,undefined, and replayed over
  * generated inputs by tests/runtime/test_fuzz_unbatch.c in every test run. */
 #include <stdint.h>
@@ -35,9 +36,10 @@ static void check_batch(const uint8_t *data, size_t size)
 }
 
 /* A channel that sent 5 messages (the peer acked none) and received 0, 1 and 3. */
-static ns_reliable *make_channel(void)
+static ns_reliable *make_channel(uint32_t quiet_after)
 {
-    ns_reliable_config cfg = {FUZZ_WINDOW, FUZZ_MAX_MESSAGE, 1000000};
+    ns_reliable_config cfg = {.window = FUZZ_WINDOW, .max_message = FUZZ_MAX_MESSAGE, .resend_interval = 1000000,
+                              .quiet_after = quiet_after};
     ns_reliable *ch = NULL;
     if (ns_reliable_create(&cfg, &ch) != NS_OK) abort();
     for (int i = 0; i < 5; i++)
@@ -54,7 +56,7 @@ static void check_frames(const uint8_t *data, size_t size)
 {
     ns_unbatcher u;
     if (ns_unbatcher_init(&u, data, size) != NS_OK) return;
-    ns_reliable *ch = make_channel();
+    ns_reliable *ch = make_channel(0), *quiet = make_channel(2);
     const uint8_t *frame;
     size_t len;
     while (ns_unbatcher_next(&u, &frame, &len, NULL)) {
@@ -66,6 +68,7 @@ static void check_frames(const uint8_t *data, size_t size)
         uint8_t *exact = (uint8_t *)malloc(len);
         memcpy(exact, frame, len);
         ns_status s = ns_reliable_read(ch, exact, len);
+        if (ns_reliable_read(quiet, exact, len) != s) abort();
         free(exact);
         if (s != NS_OK) {
             ns_reliable_stats sa = ns_reliable_get_stats(ch);
@@ -77,10 +80,13 @@ static void check_frames(const uint8_t *data, size_t size)
         size_t mlen;
         while (ns_reliable_receive(ch, &m, &mlen))
             if (mlen == 0 || mlen > FUZZ_MAX_MESSAGE) abort();
+        while (ns_reliable_receive(quiet, &m, &mlen))
+            if (mlen == 0 || mlen > FUZZ_MAX_MESSAGE) abort();
     }
     ns_reliable_stats st = ns_reliable_get_stats(ch);
     if (st.in_flight > FUZZ_WINDOW || st.acked > st.sent) abort();
     ns_reliable_destroy(ch);
+    ns_reliable_destroy(quiet);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -10,8 +10,8 @@
  * docs/messages.md.
  *
  * Time is the caller's unit (milliseconds or ticks): only resend_interval is compared against it.
- * Both ends must use the same window and max_message. Everything is allocated once by
- * ns_reliable_create; frames that fail to read change nothing. */
+ * Both ends must use the same window, max_message and quiet_after. Everything is allocated once
+ * by ns_reliable_create; frames that fail to read change nothing. */
 #ifndef NETSCHEMA_RELIABLE_H
 #define NETSCHEMA_RELIABLE_H
 
@@ -36,6 +36,10 @@ typedef struct ns_reliable_config {
     uint32_t window;          /* 0: default; 1..NS_RELIABLE_WINDOW_MAX */
     uint32_t max_message;     /* 0: default; largest message in bytes, at most NS_RELIABLE_MESSAGE_MAX */
     uint64_t resend_interval; /* 0: default */
+    uint32_t quiet_after;     /* 0: every frame carries the ack header. N: once N frames carried the
+                                 same header and no message arrived since, frames with no message
+                                 to send are empty (0 bytes) until either changes; an empty frame
+                                 reads as no news (docs/messages.md section 2, "Quiet frames") */
 } ns_reliable_config;
 
 /* Counters for a net graph and for tests. */
@@ -66,13 +70,14 @@ ns_status ns_reliable_send(ns_reliable *ch, const void *msg, size_t len);
 
 /* Writes one frame into out (cap bytes): the ack header, then as many due messages as fit,
  * oldest first. A message is due when it was never sent or was last sent resend_interval or more
- * before now. *written is the frame's length. NS_ERR_OVERFLOW (nothing written) when cap cannot
- * hold the ack header. */
+ * before now. *written is the frame's length (0 for a quiet frame, with quiet_after).
+ * NS_ERR_OVERFLOW (nothing written) when cap cannot hold the ack header. */
 ns_status ns_reliable_write(ns_reliable *ch, uint64_t now, void *out, size_t cap, size_t *written);
 
 /* Reads one frame from the peer: applies its acks and buffers its messages. The whole frame is
- * checked first; on error nothing changes: NS_ERR_TRUNCATED or NS_ERR_MALFORMED for bad bytes,
- * NS_ERR_RANGE for an ack of a message never sent or a message beyond the window. */
+ * checked first; on error nothing changes: NS_ERR_TRUNCATED or NS_ERR_MALFORMED for bad bytes
+ * (an empty frame too, unless quiet_after is set), NS_ERR_RANGE for an ack of a message never
+ * sent or a message beyond the window. */
 ns_status ns_reliable_read(ns_reliable *ch, const void *frame, size_t len);
 
 /* The next message in order, if it has arrived: *msg stays valid until the next
