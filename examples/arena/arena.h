@@ -44,6 +44,7 @@ typedef struct options {
                                finds items (the moving half of the game, for framing) */
     bool       compact_acks; /* --compact-acks: ns_world_config.compact_acks */
     bool       quiet_frames; /* --quiet-frames: ns_reliable_config.quiet_after = RPC_QUIET_AFTER */
+    bool       short_input_ticks; /* --short-input-ticks: ns_inputs_config.short_ticks */
     ns_profile *profile;    /* --profile: the server's snapshot writes count into it (NULL: off) */
 } options;
 
@@ -81,6 +82,12 @@ static inline uint32_t history_depth_for(const impairment *im)
 static inline uint32_t rpc_resend_interval(const impairment *im)
 {
     return 2u * (im->latency + im->jitter) + 3u;
+}
+
+/* The input sender's and receiver's config, the same at both ends. */
+static inline ns_inputs_config input_channel_config(const options *o)
+{
+    return (ns_inputs_config){.short_ticks = o->short_input_ticks};
 }
 
 /* The reliable channel's config, the same at both ends. */

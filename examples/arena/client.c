@@ -431,9 +431,10 @@ client *client_create(unsigned id, const options *o, link *up, link *down, rpc_l
                   .input_log = inputs, .truth = truth, .conn = conn, .player = NO_PLAYER,
                   .rng = {o->seed * 1000 + id + 1}};
     ns_reliable_config rc = rpc_channel_config(o);
+    ns_inputs_config ic = input_channel_config(o);
     const ns_message_ops *input_ops = player_input_ops();
     ns_timeline_config tc = {.send_interval = 1.0}; /* a snapshot every tick; time is in ticks */
-    if (ns_reliable_create(&rc, &c->rel) != NS_OK || ns_input_sender_create(input_ops, NULL, &c->inputs) != NS_OK ||
+    if (ns_reliable_create(&rc, &c->rel) != NS_OK || ns_input_sender_create(input_ops, &ic, &c->inputs) != NS_OK ||
         ns_timeline_init(&c->timeline, &tc, c->timeline_store, TIMELINE_STATES) != NS_OK ||
         !prediction_init(&c->pred, &c->o)) {
         client_destroy(c);

@@ -11,7 +11,7 @@
  *   arena [--clients N] [--ticks N] [--budget BYTES] [--seed N]
  *         [--loss P] [--reorder P] [--duplicate P] [--latency TICKS] [--jitter TICKS]
  *         [--dump N] [--profile] [--format 1..5] [--spawn-resend K|auto] [--short-tick-bits B] [--calm]
- *         [--compact-acks] [--quiet-frames]
+ *         [--compact-acks] [--quiet-frames] [--short-input-ticks]
  *
  * --dump N prints client 0's first N snapshot packets field by field with their bits
  * (ns_dump_repl_packet); --profile prints the server's per-field bandwidth profile at exit
@@ -29,7 +29,8 @@
  * has the clients ack in a short tick and the ticks the server may not know yet
  * (ns_world_config.compact_acks; formats 2 to 5) instead of 64 bits. --quiet-frames leaves the
  * reliable frame empty while it has no rpc and its ack header went out 3 times unchanged
- * (ns_reliable_config.quiet_after). */
+ * (ns_reliable_config.quiet_after). --short-input-ticks sends the first tick of an input packet
+ * as its low 16 bits once the client has an ack (ns_inputs_config.short_ticks). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,11 +73,13 @@ static bool parse(int argc, char **argv, options *o)
     for (int i = 1; i < argc; i += 2) {
         const bool profile = !strcmp(argv[i], "--profile"), calm = !strcmp(argv[i], "--calm");
         const bool compact_acks = !strcmp(argv[i], "--compact-acks"), quiet = !strcmp(argv[i], "--quiet-frames");
-        if (profile || calm || compact_acks || quiet) { /* the options without a value */
+        const bool short_inputs = !strcmp(argv[i], "--short-input-ticks");
+        if (profile || calm || compact_acks || quiet || short_inputs) { /* the options without a value */
             if (profile) o->profile = &profile_store;
             o->calm = o->calm || calm;
             o->compact_acks = o->compact_acks || compact_acks;
             o->quiet_frames = o->quiet_frames || quiet;
+            o->short_input_ticks = o->short_input_ticks || short_inputs;
             i--;
             continue;
         }
@@ -121,7 +124,7 @@ static void usage(void)
                     " [--jitter 0..8]\n"
                     "             [--dump N] [--profile] [--format 1..5] [--spawn-resend 0..64|auto]"
                     " [--short-tick-bits 0..16] [--calm]\n"
-                    "             [--compact-acks] [--quiet-frames]\n",
+                    "             [--compact-acks] [--quiet-frames] [--short-input-ticks]\n",
             GAME_MAX_CLIENTS, GAME_MAX_NPCS, 2 * GAME_QUIET_TICKS, DATAGRAM_MIN, DATAGRAM_MAX);
 }
 

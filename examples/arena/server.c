@@ -510,9 +510,10 @@ static bool connect_client(server *s, unsigned c, link *up, link *down, rpc_log 
     *p = (peer){.srv = s, .index = c, .up = up, .down = down, .log_up = log_up, .log_down = log_down,
                 .input_log = inputs};
     ns_reliable_config rc = rpc_channel_config(&s->o);
+    ns_inputs_config ic = input_channel_config(&s->o);
     const ns_message_ops *input_ops = player_input_ops();
     if (ns_world_connect(s->world, &p->conn) != NS_OK || ns_reliable_create(&rc, &p->rel) != NS_OK ||
-        ns_input_receiver_create(input_ops, NULL, &p->inputs) != NS_OK)
+        ns_input_receiver_create(input_ops, &ic, &p->inputs) != NS_OK)
         return false;
     ns_world_set_relevancy(s->world, p->conn, ns_relevant_by_distance, &s->radius);
     arena_PlayerInput_init(&p->input);

@@ -2,7 +2,9 @@
  *
  * Packet layout, in ns_writer bit order (docs/messages.md):
  *   5 bits   count - 1 (1..32 inputs)
- *   32 bits  tick of the oldest input
+ *   32 bits  tick of the oldest input; with short_ticks, 1 bit first: 1, its low 16 bits follow
+ *            instead (the sender has an ack less than 2^14 ticks behind its newest input), read
+ *            as the tick nearest the receiver's newest taken one
  *   payload  oldest input, ops->write(w, cur, NULL): against the defaults
  *   then for each next input:
  *     1 bit    1: tick is the previous tick + 1;  0: 32 bits follow with the gap (2..2^31 - 1)
@@ -22,11 +24,25 @@ static int64_t tick_diff(uint32_t a, uint32_t b)
     return d < 0x80000000u ? (int64_t)d : (int64_t)d - 0x100000000;
 }
 
+/* short_ticks: the sender's newest input is less than NS__SHORT_INPUT_AGE ticks after its ack,
+ * and the server takes its ticks within a few hundred of those acks, so the tick nearest the
+ * receiver's newest taken one with these 16 low bits is the packet's (2^15 either side: 9 minutes
+ * at 60 Hz for the server's clock and the client's acks to drift apart before one is misread). */
+#define NS__SHORT_INPUT_BITS 16u
+#define NS__SHORT_INPUT_AGE (1u << 14)
+
+static uint32_t resolve_short(uint32_t low, uint32_t ref)
+{
+    const uint32_t span = 1u << NS__SHORT_INPUT_BITS, up = (low - ref) & (span - 1u);
+    return up < span / 2u ? ref + up : ref - (span - up);
+}
+
 static ns_status resolve_config(const ns_inputs_config *cfg, ns_inputs_config *out)
 {
     out->redundancy = cfg && cfg->redundancy ? cfg->redundancy : NS_INPUTS_REDUNDANCY_DEFAULT;
     out->max_per_packet = cfg && cfg->max_per_packet ? cfg->max_per_packet : NS_INPUTS_PER_PACKET_DEFAULT;
     out->server_ticks = cfg && cfg->server_ticks ? cfg->server_ticks : NS_INPUTS_SERVER_TICKS_DEFAULT;
+    out->short_ticks = cfg && cfg->short_ticks;
     if (out->max_per_packet > NS_INPUTS_PER_PACKET_MAX || out->redundancy > out->max_per_packet)
         return NS_ERR_ARGUMENT;
     if (out->server_ticks > (1u << 20)) return NS_ERR_ARGUMENT;
@@ -111,13 +127,17 @@ ns_status ns_input_sender_write(ns_input_sender *s, ns_writer *w)
     uint32_t n = ns_input_sender_pending(s);
     if (n == 0) return NS_ERR_ARGUMENT;
     ns_write_bits(w, n - 1, 5);
+    const bool short_tick =
+        s->cfg.short_ticks && s->has_ack && tick_diff(s->ticks[s->newest], s->acked) < NS__SHORT_INPUT_AGE;
+    const unsigned tick_bits = short_tick ? NS__SHORT_INPUT_BITS : 32u;
+    if (s->cfg.short_ticks) ns_write_bool(w, short_tick);
     const void *prev = NULL;
     uint32_t prev_tick = 0;
     for (uint32_t k = n; k-- > 0;) {
         uint32_t i = sender_index(s, k);
         uint32_t tick = s->ticks[i];
         if (!prev) {
-            ns_write_bits(w, tick, 32);
+            ns_write_bits(w, tick, tick_bits); /* ns_write_bits keeps only the low tick_bits bits */
         } else if (tick - prev_tick == 1) {
             ns_write_bool(w, true);
         } else {
@@ -209,7 +229,12 @@ static ns_status decode_packet(ns_input_receiver *r, ns_reader *rd, uint32_t *co
     uint32_t n = ns_read_bits(rd, 5) + 1u;
     if (ns_reader_failed(rd)) return ns_reader_status(rd);
     if (n > r->cfg.max_per_packet) return fail(rd, NS_ERR_CAPACITY);
-    uint32_t tick = ns_read_bits(rd, 32);
+    const bool short_tick = r->cfg.short_ticks && ns_read_bool(rd);
+    uint32_t tick = ns_read_bits(rd, short_tick ? NS__SHORT_INPUT_BITS : 32);
+    if (short_tick) { /* the sender had an ack, so this side has taken a tick */
+        if (!r->has_taken && !ns_reader_failed(rd)) return fail(rd, NS_ERR_MALFORMED);
+        tick = resolve_short(tick, r->last_taken);
+    }
     for (uint32_t k = 0; k < n; k++) {
         if (k > 0) {
             uint32_t gap = 1;

@@ -7,7 +7,8 @@
  * real next message with the rest of the input XORed over it (so the fuzz reaches past the first
  * fields even without coverage feedback), else the rest of the input as it is; bit 2: format 5
  * where byte 1 says format 4; bit 3: compact acks (ns_world_config.compact_acks), in every
- * format but 1. Byte 1: the world's packet format (bits 0-1: 0 for 4, 1, 2 or 3)
+ * format but 1, and short input ticks (ns_inputs_config.short_ticks: the real input packet is
+ * then one written after an ack, in the short form). Byte 1: the world's packet format (bits 0-1: 0 for 4, 1, 2 or 3)
  * and entity sizes (bit 2), and which packets the honest client loses of the last five before the
  * fuzzed ack (bits 3-7).
  *
@@ -201,8 +202,9 @@ static void fuzz_inputs(const uint8_t *data, size_t size)
     const ns_message_ops *ops = move_ops();
     ns_input_sender *snd = NULL;
     ns_input_receiver *rcv[2] = {NULL, NULL};
-    check(ns_input_sender_create(ops, NULL, &snd) == NS_OK, "sender");
-    for (int k = 0; k < 2; k++) check(ns_input_receiver_create(ops, NULL, &rcv[k]) == NS_OK, "receiver");
+    const ns_inputs_config cfg = {.short_ticks = (data[0] & 8) != 0};
+    check(ns_input_sender_create(ops, &cfg, &snd) == NS_OK, "sender");
+    for (int k = 0; k < 2; k++) check(ns_input_receiver_create(ops, &cfg, &rcv[k]) == NS_OK, "receiver");
     uint8_t pkt[1024], in[1024];
     size_t len = 0;
     for (uint32_t t = 1000; t < 1008; t++) {
@@ -220,6 +222,16 @@ static void fuzz_inputs(const uint8_t *data, size_t size)
             ctl_Move_snap out;
             ns_input_receiver_take(rcv[k], t, &out);
         }
+    uint32_t acked;
+    if (cfg.short_ticks && ns_input_receiver_ack(rcv[1], &acked)) { /* the next packet is short */
+        check(ns_input_sender_ack(snd, acked) == NS_OK, "ack inputs");
+        ctl_Move_snap m = input_for(1008);
+        check(ns_input_sender_push(snd, 1008, &m) == NS_OK, "push");
+        ns_writer w;
+        ns_writer_init(&w, pkt, sizeof pkt);
+        check(ns_input_sender_write(snd, &w) == NS_OK, "write inputs");
+        len = ns_writer_flush(&w);
+    }
     size_t n = fuzzed(data, size, pkt, len, in, sizeof in);
     ns_status st = read_inputs(rcv[0], in, n);
     for (uint32_t t = 1003; t < 1040; t++) {

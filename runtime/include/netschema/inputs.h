@@ -34,6 +34,9 @@ typedef struct ns_inputs_config {
     uint32_t redundancy;     /* 0: default. Inputs every packet repeats, acked or not */
     uint32_t max_per_packet; /* 0: default. 1..NS_INPUTS_PER_PACKET_MAX, >= redundancy */
     uint32_t server_ticks;   /* 0: default. Server buffer, in ticks */
+    bool     short_ticks;    /* both ends: once the sender has an ack, the packet's first tick
+                                goes as its low 16 bits (1 + 16 bits instead of 32), read against
+                                the server's newest taken tick (docs/messages.md section 3) */
 } ns_inputs_config;
 
 /* Server-side counters: what a net graph or a cheat check wants to see. */
