@@ -458,7 +458,7 @@ START_TEST(quiet_frames_on_a_lossy_link)
 {
     link_run busy = run_link(2, false, 100000);
     ck_assert_uint_gt(busy.a.resent, 0);
-    link_run plain = run_link(0, true, 3000), quiet = run_link(2, true, 3000);
+    link_run plain = run_link(0, true, 1000), quiet = run_link(2, true, 1000);
     fprintf(stderr, "nearly idle link: %llu frame bytes plain, %llu quiet\n", (unsigned long long)plain.bytes,
             (unsigned long long)quiet.bytes);
     ck_assert_uint_lt(quiet.bytes * 2, plain.bytes);
