@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history_internal.h"
+
 /* Signed distance from b to a under 32-bit wrap-around. */
 static int64_t tick_diff(uint32_t a, uint32_t b)
 {
@@ -30,12 +32,6 @@ static int64_t tick_diff(uint32_t a, uint32_t b)
  * at 60 Hz for the server's clock and the client's acks to drift apart before one is misread). */
 #define NS__SHORT_INPUT_BITS 16u
 #define NS__SHORT_INPUT_AGE (1u << 14)
-
-static uint32_t resolve_short(uint32_t low, uint32_t ref)
-{
-    const uint32_t span = 1u << NS__SHORT_INPUT_BITS, up = (low - ref) & (span - 1u);
-    return up < span / 2u ? ref + up : ref - (span - up);
-}
 
 static ns_status resolve_config(const ns_inputs_config *cfg, ns_inputs_config *out)
 {
@@ -233,7 +229,7 @@ static ns_status decode_packet(ns_input_receiver *r, ns_reader *rd, uint32_t *co
     uint32_t tick = ns_read_bits(rd, short_tick ? NS__SHORT_INPUT_BITS : 32);
     if (short_tick) { /* the sender had an ack, so this side has taken a tick */
         if (!r->has_taken && !ns_reader_failed(rd)) return fail(rd, NS_ERR_MALFORMED);
-        tick = resolve_short(tick, r->last_taken);
+        tick = ns__resolve_tick(tick, NS__SHORT_INPUT_BITS, r->last_taken);
     }
     for (uint32_t k = 0; k < n; k++) {
         if (k > 0) {

@@ -168,10 +168,9 @@ ns_status ns_reliable_write(ns_reliable *ch, uint64_t now, void *out, size_t cap
         ch->chosen[count++] = seq;
         prev = seq;
     }
-    if (count == 0 && ch->quiet_after && ch->said_times >= ch->quiet_after && ch->said_ack == ch->recv_contig &&
-        ch->said_mask == mask)
-        return NS_OK; /* a quiet frame: nothing the peer does not have */
     const bool same = ch->said_times && ch->said_ack == ch->recv_contig && ch->said_mask == mask;
+    if (count == 0 && ch->quiet_after && same && ch->said_times >= ch->quiet_after)
+        return NS_OK; /* a quiet frame: nothing the peer does not have */
     ch->said_times = same && ch->said_times < UINT32_MAX ? ch->said_times + 1u : 1u;
     ch->said_ack = ch->recv_contig, ch->said_mask = mask;
     size_t pos = 0;

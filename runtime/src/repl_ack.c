@@ -12,11 +12,12 @@
  *     read as the tick nearest the newest tick the server holds an ack of; then the mask's length
  *     m (packed) and m bits, tick newest - 1 first. The replica sends it when newest - heard <
  *     2^(ack_bits - 1): the server's newest acked tick lies between heard and newest, so the
- *     tick resolves right unless the datagram trails that by 2^(ack_bits - 1) ticks or more. The
+ *     tick resolves right unless the datagram trails that by more than 2^(ack_bits - 1). The
  *     mask covers the ticks between heard and newest, NS__ACK_SPAN of them at most. A tick at
  *     or before heard was in the ack that first told the server of a tick at or after it (that
  *     ack was written while heard was older); a late packet applied after heard passed it may
- *     go unacked. Covering ticks below heard too did not change the arena's downlink.
+ *     go unacked. Covering ticks below heard too left the arena's downlink the same (to the
+ *     0.1 byte a datagram its report shows).
  *   - 0, long: the full ack's 32-bit tick and mask, when the replica has heard nothing recent.
  * A tick the mask leaves out is only a tick the server does not learn of: acks add ticks, never
  * remove them, so the server never codes against a state the client does not hold. */

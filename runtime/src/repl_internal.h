@@ -470,13 +470,6 @@ static inline bool ns__short_tick_bits_ok(uint32_t reorder_window, uint32_t set)
     return set == 0 || (set >= ns__tick_bits(reorder_window) && set <= 16u);
 }
 
-/* Resolves low k bits of a tick against the newest applied tick (see ns__tick_bits). */
-static inline uint32_t ns__resolve_tick(uint32_t low, unsigned k, uint32_t newest)
-{
-    const uint32_t span = 1u << k, half = span >> 1, up = (low - newest) & (span - 1u);
-    return up < half ? newest + up : newest - (span - up);
-}
-
 /* The packet's tick: 1 bit, then its low 16 bits when the client acked a packet less than
  * NS__SHORT_TICK_AGE ticks before it (the client then holds a newer tick, well within ±2^15 of
  * it, to extend them from), else all 32 bits. */

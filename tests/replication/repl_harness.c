@@ -91,6 +91,21 @@ ns_status rh_ack(ns_world *w, uint32_t conn, const ns_replica *r)
     return ns_world_read_ack(w, conn, &ar);
 }
 
+bool rh_config_refused(uint32_t packet_format, uint32_t short_tick_bits, bool compact_acks)
+{
+    ns_world_config w = {.schema = &rt_schema, .max_entities = 4, .max_connections = 1, .packet_format = packet_format,
+                         .short_tick_bits = short_tick_bits, .compact_acks = compact_acks};
+    ns_replica_config r = {.schema = &rt_schema, .max_entities = 4, .history_depth = NS_REPL_DEFAULT_DEPTH,
+                           .reorder_window = NS_REPL_DEFAULT_REORDER, .packet_format = packet_format,
+                           .short_tick_bits = short_tick_bits, .compact_acks = compact_acks};
+    ns_status ws = NS_OK, rs = NS_OK;
+    ns_world *world = ns_world_create(&w, &ws);
+    ns_replica *replica = ns_replica_create(&r, &rs);
+    ns_world_destroy(world);
+    ns_replica_destroy(replica);
+    return !world && !replica && ws == NS_ERR_ARGUMENT && rs == NS_ERR_ARGUMENT;
+}
+
 void rh_stop(rh_game *g)
 {
     for (uint32_t c = 0; c < g->nclients; c++) ns_replica_destroy(g->replica[c]);

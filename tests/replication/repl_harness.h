@@ -67,6 +67,11 @@ void rh_step(rh_game *g);
  * ns_world_read_ack says of it. */
 ns_status rh_ack(ns_world *w, uint32_t conn, const ns_replica *r);
 
+/* True when a world and a replica (rt_schema, 4 entities, 1 connection, the default depth and
+ * window) with these packet_format, short_tick_bits and compact_acks are both refused with
+ * NS_ERR_ARGUMENT. */
+bool rh_config_refused(uint32_t packet_format, uint32_t short_tick_bits, bool compact_acks);
+
 /* Sends a datagram into a link / takes the datagrams due at `now` (returns how many). */
 void rh_link_send(rh_link *l, const void *data, size_t len, uint32_t now);
 uint32_t rh_link_take(rh_link *l, uint32_t now, rh_datagram *out, uint32_t max);
