@@ -91,6 +91,22 @@ ns_status rh_ack(ns_world *w, uint32_t conn, const ns_replica *r)
     return ns_world_read_ack(w, conn, &ar);
 }
 
+rh_game *rh_new(ns_world_config cfg, uint32_t n, rh_impair impair, uint64_t seed)
+{
+    rh_game *g = malloc(sizeof *g);
+    if (!g) abort();
+    if (!cfg.max_entities) cfg.max_entities = 64;
+    if (!cfg.max_connections) cfg.max_connections = 8;
+    rh_start(g, cfg, n, impair, seed);
+    return g;
+}
+
+void rh_free(rh_game *g)
+{
+    rh_stop(g);
+    free(g);
+}
+
 bool rh_config_refused(uint32_t packet_format, uint32_t short_tick_bits, bool compact_acks)
 {
     ns_world_config w = {.schema = &rt_schema, .max_entities = 4, .max_connections = 1, .packet_format = packet_format,

@@ -60,6 +60,11 @@ double rh_uniform(uint64_t *s);
 void rh_start(rh_game *g, ns_world_config cfg, uint32_t n, rh_impair impair, uint64_t seed);
 void rh_stop(rh_game *g);
 
+/* rh_start on a game it allocates, with max_entities 64 and max_connections 8 where cfg has 0;
+ * rh_free stops and frees it. */
+rh_game *rh_new(ns_world_config cfg, uint32_t n, rh_impair impair, uint64_t seed);
+void rh_free(rh_game *g);
+
 /* One tick: ns_world_tick, a packet to each client, deliveries, acks back. */
 void rh_step(rh_game *g);
 

@@ -14,22 +14,6 @@
 
 static const uint32_t body_health[] = {RT_BODY_ID, RT_HEALTH_ID};
 
-static rh_game *start(ns_world_config cfg, uint32_t n, rh_impair impair, uint64_t seed)
-{
-    rh_game *g = malloc(sizeof *g);
-    ck_assert_ptr_nonnull(g);
-    if (!cfg.max_entities) cfg.max_entities = 64;
-    if (!cfg.max_connections) cfg.max_connections = 8;
-    rh_start(g, cfg, n, impair, seed);
-    return g;
-}
-
-static void stop(rh_game *g)
-{
-    rh_stop(g);
-    free(g);
-}
-
 static ns_entity_id spawn(rh_game *g)
 {
     ns_entity_id id;
@@ -94,7 +78,7 @@ START_TEST(handshake_carries_compact_acks)
     ns_reader r;
     ns_handshake back;
     for (uint32_t f = NS_PACKET_FORMAT_2; f <= NS_PACKET_FORMAT_5; f++) {
-        rh_game *g = start((ns_world_config){.packet_format = f, .compact_acks = true}, 1, (rh_impair){0}, 1);
+        rh_game *g = rh_new((ns_world_config){.packet_format = f, .compact_acks = true}, 1, (rh_impair){0}, 1);
         ns_writer_init(&w, buf, sizeof buf);
         ns_handshake h = ns_world_handshake(g->world, g->conn[0]);
         ns_handshake_write(&w, &h);
@@ -105,7 +89,7 @@ START_TEST(handshake_carries_compact_acks)
         ns_replica_config rc = {0};
         ck_assert_int_eq(ns_handshake_accept(&back, &rt_schema, &rc, NULL, 0), NS_OK);
         ck_assert(rc.compact_acks);
-        stop(g);
+        rh_free(g);
     }
     buf[4] = 1; /* format 1 with the flag */
     ns_reader_init(&r, buf, 24);
@@ -125,7 +109,7 @@ END_TEST
 START_TEST(the_compact_ack_has_these_bits)
 {
     const uint32_t format = NS_PACKET_FORMAT_2 + (uint32_t)_i;
-    rh_game *g = start((ns_world_config){.packet_format = format, .compact_acks = true}, 1, (rh_impair){0}, 1);
+    rh_game *g = rh_new((ns_world_config){.packet_format = format, .compact_acks = true}, 1, (rh_impair){0}, 1);
     spawn(g), spawn(g);
     uint8_t buf[16];
     size_t bits;
@@ -165,7 +149,7 @@ START_TEST(the_compact_ack_has_these_bits)
     ck_assert_uint_eq(bits, 1 + 1 + 7 + ns_packed_u32_cost(0, NULL));
     char why[200];
     ck_assert_msg(rh_consistent(g, 0, why, sizeof why), "%s", why);
-    stop(g);
+    rh_free(g);
 }
 END_TEST
 
@@ -182,7 +166,7 @@ static const rh_impair impairments[] = {
  * spawning and despawning; every client consistent throughout. */
 static rh_game *play(bool compact, const rh_impair *imp)
 {
-    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_5, .compact_acks = compact,
+    rh_game *g = rh_new((ns_world_config){.packet_format = NS_PACKET_FORMAT_5, .compact_acks = compact,
                                          .history_depth = 40, .reorder_window = 16},
                        4, *imp, 99);
     uint64_t rng = 5;
@@ -221,8 +205,8 @@ START_TEST(compact_acks_teach_the_server_what_full_acks_do)
             (unsigned long long)up[1]);
     ck_assert_uint_le(down[1] * 100, down[0] * 101);
     ck_assert_uint_le(up[1] * (_i == 3 ? 2 : 3), up[0]);
-    stop(full);
-    stop(compact);
+    rh_free(full);
+    rh_free(compact);
 }
 END_TEST
 
@@ -235,14 +219,14 @@ START_TEST(a_late_compact_ack_reads_its_own_tick)
 {
     static const uint32_t lates[] = {1, 20, 64, 65, 100};
     const uint32_t late = lates[_i];
-    rh_game *g = start(compact5, 1, (rh_impair){0}, 1);
+    rh_game *g = rh_new(compact5, 1, (rh_impair){0}, 1);
     spawn(g);
     for (int i = 0; i < 10; i++) tick(g, true, true);
     uint8_t held[16];
     size_t len = ack_now(g, held, sizeof held, NULL);
     for (uint32_t i = 0; i < late; i++) tick(g, true, true);
     ck_assert_int_eq(read_ack(g, held, len), late <= 64 ? NS_OK : NS_ERR_RANGE);
-    stop(g);
+    rh_free(g);
 }
 END_TEST
 
@@ -264,7 +248,7 @@ static void next_packets(rh_game *g, uint8_t out[6][RH_MAX_PACKET], size_t len[6
  * writes the same bytes as its twin that never saw them. */
 START_TEST(hostile_compact_acks_change_nothing)
 {
-    rh_game *g = start(compact5, 1, (rh_impair){0}, 1), *twin = start(compact5, 1, (rh_impair){0}, 1);
+    rh_game *g = rh_new(compact5, 1, (rh_impair){0}, 1), *twin = rh_new(compact5, 1, (rh_impair){0}, 1);
     uint8_t buf[16];
     ns_writer w;
     ns_writer_init(&w, buf, sizeof buf);
@@ -307,8 +291,8 @@ START_TEST(hostile_compact_acks_change_nothing)
         ck_assert_uint_eq(alen[i], blen[i]);
         ck_assert_mem_eq(a[i], b[i], alen[i]);
     }
-    stop(g);
-    stop(twin);
+    rh_free(g);
+    rh_free(twin);
 }
 END_TEST
 

@@ -19,22 +19,6 @@
 
 static const uint32_t body_health[] = {RT_BODY_ID, RT_HEALTH_ID};
 
-static rh_game *start(ns_world_config cfg, uint32_t n, rh_impair impair, uint64_t seed)
-{
-    rh_game *g = malloc(sizeof *g);
-    ck_assert_ptr_nonnull(g);
-    if (!cfg.max_entities) cfg.max_entities = 64;
-    if (!cfg.max_connections) cfg.max_connections = 8;
-    rh_start(g, cfg, n, impair, seed);
-    return g;
-}
-
-static void stop(rh_game *g)
-{
-    rh_stop(g);
-    free(g);
-}
-
 static ns_entity_id spawn(rh_game *g, const uint32_t *types, uint32_t n)
 {
     ns_entity_id id;
@@ -99,7 +83,7 @@ START_TEST(handshake_carries_the_packet_format)
     ns_reader r;
     ns_handshake back;
     for (uint32_t f = 0; f <= 5; f++) {
-        rh_game *g = start((ns_world_config){.packet_format = f, .entity_sizes = true}, 1, (rh_impair){0}, 1);
+        rh_game *g = rh_new((ns_world_config){.packet_format = f, .entity_sizes = true}, 1, (rh_impair){0}, 1);
         ns_writer_init(&w, buf, sizeof buf);
         ns_handshake h = ns_world_handshake(g->world, g->conn[0]);
         ns_handshake_write(&w, &h);
@@ -113,7 +97,7 @@ START_TEST(handshake_carries_the_packet_format)
         ck_assert_int_eq(ns_handshake_accept(&back, &rt_schema, &rc, NULL, 0), NS_OK);
         ck_assert_uint_eq(rc.packet_format, f >= 2 ? f : 1);
         ck_assert(rc.entity_sizes == (f >= 2));
-        stop(g);
+        rh_free(g);
     }
     buf[4] = 6; /* a format this reader does not know */
     ns_reader_init(&r, buf, 24);
@@ -141,7 +125,7 @@ START_TEST(handshake_carries_the_short_tick_bits)
     ns_reader r;
     ns_handshake back;
     rh_game *g =
-        start((ns_world_config){.packet_format = NS_PACKET_FORMAT_3, .short_tick_bits = 12}, 1, (rh_impair){0}, 1);
+        rh_new((ns_world_config){.packet_format = NS_PACKET_FORMAT_3, .short_tick_bits = 12}, 1, (rh_impair){0}, 1);
     ns_writer_init(&w, buf, sizeof buf);
     ns_handshake h = ns_world_handshake(g->world, g->conn[0]);
     ns_handshake_write(&w, &h);
@@ -152,7 +136,7 @@ START_TEST(handshake_carries_the_short_tick_bits)
     ns_replica_config rc = {0};
     ck_assert_int_eq(ns_handshake_accept(&back, &rt_schema, &rc, NULL, 0), NS_OK);
     ck_assert_uint_eq(rc.short_tick_bits, 12);
-    stop(g);
+    rh_free(g);
     const uint8_t refused[] = {5u << 1, 17u << 1, 31u << 1};
     for (size_t i = 0; i < sizeof refused; i++) {
         buf[7] = refused[i];
@@ -166,8 +150,8 @@ END_TEST
 /* packet_format 0 and 1 write the same bytes: the default is format 1. */
 START_TEST(format_0_and_1_write_the_same_bytes)
 {
-    rh_game *a = start((ns_world_config){.packet_format = 0}, 1, (rh_impair){.loss = 0.2}, 9);
-    rh_game *b = start((ns_world_config){.packet_format = 1}, 1, (rh_impair){.loss = 0.2}, 9);
+    rh_game *a = rh_new((ns_world_config){.packet_format = 0}, 1, (rh_impair){.loss = 0.2}, 9);
+    rh_game *b = rh_new((ns_world_config){.packet_format = 1}, 1, (rh_impair){.loss = 0.2}, 9);
     for (int i = 0; i < 12; i++) spawn(a, body_health, 2), spawn(b, body_health, 2);
     static uint8_t pa[RH_MAX_PACKET], pb[RH_MAX_PACKET];
     for (int t = 0; t < 200; t++) {
@@ -181,7 +165,7 @@ START_TEST(format_0_and_1_write_the_same_bytes)
         ck_assert_int_eq(ns_replica_read_packet(b->replica[0], pb, nb), NS_OK);
         ack(a, 0), ack(b, 0);
     }
-    stop(a), stop(b);
+    rh_free(a), rh_free(b);
 }
 END_TEST
 
@@ -198,7 +182,7 @@ static scene_result run_scene_with(ns_world_config cfg, uint32_t first, rh_impai
 {
     const uint32_t format = cfg.packet_format;
     cfg.max_entities = 48;
-    rh_game *g = start(cfg, 4, impair, seed);
+    rh_game *g = rh_new(cfg, 4, impair, seed);
     g->tick = first;
     uint64_t rng = seed;
     char why[200];
@@ -228,7 +212,7 @@ static scene_result run_scene_with(ns_world_config cfg, uint32_t first, rh_impai
     for (uint32_t t = 0; t < 3 * NS_REPL_DEFAULT_REORDER + 16; t++) rh_step(g);
     for (uint32_t c = 0; c < g->nclients; c++) NS_CHECK(rh_settled(g, c, why, sizeof why), "format %u: %s", format, why);
     ck_assert_uint_eq(g->read_errors, 0);
-    stop(g);
+    rh_free(g);
     return res;
 }
 
@@ -305,7 +289,7 @@ START_TEST(a_late_packet_reads_its_own_tick)
 {
     const uint32_t late_by = (_i & 1) == 0 ? NS_REPL_DEFAULT_REORDER : 2 * NS_REPL_DEFAULT_REORDER;
     const uint32_t format = NS_PACKET_FORMAT_2 + (uint32_t)(_i >> 1);
-    rh_game *g = start((ns_world_config){.packet_format = format}, 1, (rh_impair){0}, 3);
+    rh_game *g = rh_new((ns_world_config){.packet_format = format}, 1, (rh_impair){0}, 3);
     g->tick = 1000;
     ns_entity_id e = spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET], held[RH_MAX_PACKET];
@@ -335,7 +319,7 @@ START_TEST(a_late_packet_reads_its_own_tick)
         ck_assert_int_eq(st, NS_ERR_STALE);
     }
     ck_assert_uint_eq(ns_replica_newest(g->replica[0]), held_tick + late_by);
-    stop(g);
+    rh_free(g);
 }
 END_TEST
 
@@ -345,7 +329,7 @@ END_TEST
 START_TEST(a_long_silence_sends_the_full_tick)
 {
     const uint32_t format = NS_PACKET_FORMAT_2 + (uint32_t)_i;
-    rh_game *g = start((ns_world_config){.packet_format = format}, 1, (rh_impair){0}, 4);
+    rh_game *g = rh_new((ns_world_config){.packet_format = format}, 1, (rh_impair){0}, 4);
     g->tick = 0xffffffffu - 50;
     ns_entity_id e = spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET];
@@ -373,7 +357,7 @@ START_TEST(a_long_silence_sends_the_full_tick)
     ck_assert(short_tick(pkt, format));
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
     ck_assert_float_eq_tol(((const rt_Body *)ns_replica_value(g->replica[0], e, RT_BODY_ID))->pos.x, -5.0f, 0.006f);
-    stop(g);
+    rh_free(g);
 }
 END_TEST
 
@@ -386,7 +370,7 @@ START_TEST(a_datagram_later_than_half_the_short_span)
 {
     const bool wide = _i >= 1;
     const uint32_t late_by = _i == 2 ? 40u : 64u;
-    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_3, .short_tick_bits = wide ? 12u : 0u},
+    rh_game *g = rh_new((ns_world_config){.packet_format = NS_PACKET_FORMAT_3, .short_tick_bits = wide ? 12u : 0u},
                        1, (rh_impair){0}, 3);
     g->tick = 1000;
     ns_entity_id e = spawn(g, body_health, 2);
@@ -414,7 +398,7 @@ START_TEST(a_datagram_later_than_half_the_short_span)
         for (int t = 0; t < 3; t++) deliver(g, pkt, sizeof pkt);
         const rt_Body *b = ns_replica_value(g->replica[0], e, RT_BODY_ID);
         ck_assert(b->pos.x > 80.5f || b->pos.x < 79.5f);
-        stop(g);
+        rh_free(g);
         return;
     }
     ck_assert_int_eq(st, NS_ERR_STALE);
@@ -423,7 +407,7 @@ START_TEST(a_datagram_later_than_half_the_short_span)
     for (int t = 0; t < 3; t++) deliver(g, pkt, sizeof pkt);
     const rt_Body *b = ns_replica_value(g->replica[0], e, RT_BODY_ID);
     ck_assert_float_eq_tol(b->pos.x, 80.0f, 0.006f);
-    stop(g);
+    rh_free(g);
 }
 END_TEST
 
@@ -457,7 +441,7 @@ static ns_status dump_to(const ns_replica *r, const uint8_t *pkt, size_t len, ch
  * steady), 00 (no dense ids, no events), 0 (not one group), group count 0 packed (00). */
 START_TEST(an_empty_first_packet_has_these_bytes)
 {
-    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2}, 1, (rh_impair){0}, 5);
+    rh_game *g = rh_new((ns_world_config){.packet_format = NS_PACKET_FORMAT_2}, 1, (rh_impair){0}, 5);
     uint8_t pkt[64];
     size_t len = tick_and_write(g, pkt, sizeof pkt);
     static const uint8_t want[] = {0x02, 0x00, 0x00, 0x00, 0x00};
@@ -465,7 +449,7 @@ START_TEST(an_empty_first_packet_has_these_bytes)
     ck_assert_mem_eq(pkt, want, sizeof want);
     ck_assert_uint_eq(g->last[0].bits, 39);
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
-    stop(g);
+    rh_free(g);
 }
 END_TEST
 
@@ -477,7 +461,7 @@ END_TEST
 START_TEST(a_steady_packet_has_these_bytes)
 {
     const uint32_t format = NS_PACKET_FORMAT_2 + (uint32_t)_i;
-    rh_game *g = start((ns_world_config){.packet_format = format}, 1, (rh_impair){0}, 6);
+    rh_game *g = rh_new((ns_world_config){.packet_format = format}, 1, (rh_impair){0}, 6);
     ns_entity_id a = spawn(g, body_health, 2), b = spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET];
     size_t len = 0;
@@ -530,7 +514,7 @@ START_TEST(a_steady_packet_has_these_bytes)
     }
     NS_CHECK(strstr(out, "update #1") != NULL, "%s", out);
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
-    stop(g);
+    rh_free(g);
 }
 END_TEST
 
@@ -561,7 +545,7 @@ static void write_against_three(rh_game *g, ns_writer *w, ns_entity_id e, uint32
  * both; a toggled index past the schema's types is refused and changes nothing. */
 START_TEST(a_steady_packet_with_new_presence_has_these_bytes)
 {
-    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_5}, 1, (rh_impair){0}, 6);
+    rh_game *g = rh_new((ns_world_config){.packet_format = NS_PACKET_FORMAT_5}, 1, (rh_impair){0}, 6);
     ns_entity_id e0 = spawn(g, body_health, 2);
     for (int i = 1; i < 6; i++) spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET];
@@ -608,7 +592,7 @@ START_TEST(a_steady_packet_with_new_presence_has_these_bytes)
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK);
     char why[200];
     NS_CHECK(rh_consistent(g, 0, why, sizeof why), "%s", why);
-    stop(g);
+    rh_free(g);
 }
 END_TEST
 
@@ -616,7 +600,7 @@ END_TEST
  * refuses it as NS_ERR_BASELINE, and the dump with it says the same. */
 START_TEST(a_steady_gap_out_of_range_is_refused_by_both)
 {
-    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2}, 1, (rh_impair){0}, 6);
+    rh_game *g = rh_new((ns_world_config){.packet_format = NS_PACKET_FORMAT_2}, 1, (rh_impair){0}, 6);
     ns_entity_id a = spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET];
     size_t len = 0;
@@ -644,7 +628,7 @@ START_TEST(a_steady_gap_out_of_range_is_refused_by_both)
     ck_assert_int_eq(dump_to(g->replica[0], bad, bad_len, out, sizeof out), NS_ERR_BASELINE);
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], bad, bad_len), NS_ERR_BASELINE);
     ck_assert_int_eq(ns_replica_read_packet(g->replica[0], pkt, len), NS_OK); /* nothing changed */
-    stop(g);
+    rh_free(g);
 }
 END_TEST
 
@@ -659,7 +643,7 @@ START_TEST(the_packets_of_a_fixed_scene_are_pinned)
     static const uint64_t pinned[4] = {UINT64_C(0xa30c11cb102745c7), UINT64_C(0x3ffe2c8054e5deb4),
                                        UINT64_C(0x0e631386554dc1b4), UINT64_C(0x4093a67a52b926f4)};
     const uint32_t format = NS_PACKET_FORMAT_2 + (uint32_t)_i;
-    rh_game *g = start((ns_world_config){.packet_format = format, .max_entities = 32}, 2, (rh_impair){0}, 8);
+    rh_game *g = rh_new((ns_world_config){.packet_format = format, .max_entities = 32}, 2, (rh_impair){0}, 8);
     for (int i = 0; i < 10; i++) spawn(g, body_health, 2);
     uint8_t pkt[RH_MAX_PACKET], acks[2][4][32];
     size_t ack_len[2][4] = {{0}};
@@ -707,7 +691,7 @@ START_TEST(the_packets_of_a_fixed_scene_are_pinned)
     if (format >= NS_PACKET_FORMAT_5) NS_CHECK(new_presence >= 4, "%u steady packets with new presence", new_presence);
     NS_CHECK(h == pinned[_i], "format %u: the scene's packets hash to 0x%016llx, pinned 0x%016llx", format,
              (unsigned long long)h, (unsigned long long)pinned[_i]);
-    stop(g);
+    rh_free(g);
 }
 END_TEST
 
@@ -719,7 +703,7 @@ START_TEST(a_packet_of_over_32768_records_is_in_order)
 {
     enum { N = 33000 };
     const uint32_t format = NS_PACKET_FORMAT_1 + (uint32_t)_i;
-    rh_game *g = start((ns_world_config){.packet_format = format, .max_entities = N + 8, .budget = 1u << 20}, 1,
+    rh_game *g = rh_new((ns_world_config){.packet_format = format, .max_entities = N + 8, .budget = 1u << 20}, 1,
                        (rh_impair){0}, 3);
     static const uint32_t body[] = {RT_BODY_ID};
     for (uint32_t i = 0; i < N; i++) spawn(g, body, 1);
@@ -738,7 +722,7 @@ START_TEST(a_packet_of_over_32768_records_is_in_order)
              "format %u: the packets carried %u, %u and %u records, not %u each", format, records[0], records[1],
              records[2], (unsigned)N);
     free(pkt);
-    stop(g);
+    rh_free(g);
 }
 END_TEST
 
@@ -790,7 +774,7 @@ static ns_replica *shadow_of(rh_game *g, const history_log *h)
  * applied; the client's replica reads the real packets and stays consistent with the server. */
 START_TEST(hostile_packets_change_nothing)
 {
-    rh_game *g = start((ns_world_config){.packet_format = NS_PACKET_FORMAT_2 + (uint32_t)(_i >> 1), .entity_sizes = (_i & 1) != 0},
+    rh_game *g = rh_new((ns_world_config){.packet_format = NS_PACKET_FORMAT_2 + (uint32_t)(_i >> 1), .entity_sizes = (_i & 1) != 0},
                        1, (rh_impair){0}, 7);
     for (int i = 0; i < 24; i++) spawn(g, body_health, 2);
     ns_world_set_owner(g->world, 3, (int32_t)g->conn[0]);
@@ -845,7 +829,7 @@ START_TEST(hostile_packets_change_nothing)
     ck_assert_uint_gt(refused, NS_HOSTILE_FLIPS * 100 / 8);
     ck_assert_uint_gt(applied, 0);
     ns_replica_destroy(shadow);
-    stop(g);
+    rh_free(g);
 }
 END_TEST
 
